@@ -1,0 +1,27 @@
+//! Images of different sizes are compared on one canvas: both are padded to the larger width
+//! and height. Padding is transparent, and every canvas pixel outside either image is a
+//! difference by definition (the diff image shows it in the diff colour).
+
+use crate::error::Result;
+use crate::image::RgbaImage;
+
+/// Copies `image` into the top-left of a transparent `width × height` canvas.
+pub fn pad_to(image: &RgbaImage, width: u32, height: u32) -> Result<RgbaImage> {
+    if image.width() == width && image.height() == height {
+        return Ok(image.clone());
+    }
+    let mut canvas = RgbaImage::filled(width, height, [0, 0, 0, 0])?;
+    let src_stride = image.width() as usize * 4;
+    let dst_stride = width as usize * 4;
+    let bytes = canvas.as_bytes_mut();
+    for y in 0..image.height() as usize {
+        bytes[y * dst_stride..y * dst_stride + src_stride].copy_from_slice(image.row(y as u32));
+    }
+    Ok(canvas)
+}
+
+/// Whether canvas pixel `(x, y)` lies outside an image of `w × h`.
+#[inline]
+pub fn outside(x: usize, y: usize, w: u32, h: u32) -> bool {
+    x >= w as usize || y >= h as usize
+}

@@ -1,0 +1,96 @@
+//! Colour difference in YIQ space (Kotsarenko & Ramos), bit-for-bit as pixelmatch 7.2 computes
+//! it: same f64 operations in the same order, so counts and diff images match exactly.
+
+/// The largest possible squared YIQ difference (black against white); `threshold` scales it.
+pub const MAX_YIQ_DELTA: f64 = 35215.0;
+
+const Y_R: f64 = 0.29889531;
+const Y_G: f64 = 0.58662247;
+const Y_B: f64 = 0.11448223;
+
+/// Squared YIQ distance between two RGBA pixels, negative when `p2` is darker than `p1`.
+/// `k` is the byte offset of `p1` in its image: it picks the checkerboard colour that
+/// semi-transparent pixels are blended against, exactly as pixelmatch 7 does.
+#[inline(always)]
+pub fn color_delta(p1: [u8; 4], p2: [u8; 4], k: usize) -> f64 {
+    let (dr, dg, db, _) = match blended_deltas(p1, p2, k) {
+        Some(d) => d,
+        None => return 0.0,
+    };
+    let y = dr * Y_R + dg * Y_G + db * Y_B;
+    let i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189;
+    let q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694;
+    let delta = 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q;
+    if y > 0.0 { -delta } else { delta }
+}
+
+/// The brightness (Y) difference alone, used by the anti-aliasing detector.
+#[inline(always)]
+pub fn brightness_delta(p1: [u8; 4], p2: [u8; 4], k: usize) -> f64 {
+    match blended_deltas(p1, p2, k) {
+        Some((dr, dg, db, _)) => dr * Y_R + dg * Y_G + db * Y_B,
+        None => 0.0,
+    }
+}
+
+/// Per-channel differences after blending transparency over the checkerboard;
+/// `None` when the pixels are identical.
+#[inline(always)]
+fn blended_deltas(p1: [u8; 4], p2: [u8; 4], k: usize) -> Option<(f64, f64, f64, f64)> {
+    if p1 == p2 {
+        return None;
+    }
+    let [r1, g1, b1, a1] = p1.map(f64::from);
+    let [r2, g2, b2, a2] = p2.map(f64::from);
+    let da = a1 - a2;
+    if a1 < 255.0 || a2 < 255.0 {
+        // The checkerboard cell depends on the byte offset; `k % 2` is always 0 for RGBA
+        // offsets, a quirk of pixelmatch 7 we keep for identical results.
+        let rb = 48.0 + 159.0 * (k % 2) as f64;
+        let gb = 48.0 + 159.0 * (((k as f64 / 1.618033988749895) as i64) % 2) as f64;
+        let bb = 48.0 + 159.0 * (((k as f64 / 2.618033988749895) as i64) % 2) as f64;
+        Some((
+            (r1 * a1 - r2 * a2 - rb * da) / 255.0,
+            (g1 * a1 - g2 * a2 - gb * da) / 255.0,
+            (b1 * a1 - b2 * a2 - bb * da) / 255.0,
+            da,
+        ))
+    } else {
+        Some((r1 - r2, g1 - g2, b1 - b2, da))
+    }
+}
+
+/// The grey a matching pixel is drawn with in the diff image: its brightness blended towards
+/// white by `alpha` (pixelmatch's `drawGrayPixel`), truncated like a `Uint8Array` store.
+#[inline(always)]
+pub fn faded_gray(p: [u8; 4], alpha: f64) -> u8 {
+    let [r, g, b, a] = p.map(f64::from);
+    let val = 255.0 + (r * Y_R + g * Y_G + b * Y_B - 255.0) * alpha * a / 255.0;
+    val as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn color_delta_black_white_is_pure_luma() {
+        // grey pairs have no I/Q component: delta = 0.5053 · 255²
+        let d = color_delta([0, 0, 0, 255], [255, 255, 255, 255], 0);
+        assert!((d - 0.5053 * 255.0 * 255.0).abs() < 0.01, "{d}");
+        assert!(d < MAX_YIQ_DELTA);
+        // white over black: p2 brighter, so the sign is positive; the reverse is negative
+        assert!(color_delta([255, 255, 255, 255], [0, 0, 0, 255], 0) < 0.0);
+    }
+
+    #[test]
+    fn color_delta_identical_pixels_are_zero() {
+        assert_eq!(color_delta([10, 20, 30, 40], [10, 20, 30, 40], 8), 0.0);
+    }
+
+    #[test]
+    fn faded_gray_of_white_is_white() {
+        assert_eq!(faded_gray([255, 255, 255, 255], 0.1), 255);
+        assert_eq!(faded_gray([0, 0, 0, 255], 0.1), 229);
+    }
+}

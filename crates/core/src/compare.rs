@@ -1,0 +1,196 @@
+//! One screenshot against another: the pixel layer of the evidence. Pads to one canvas, runs the
+//! chosen per-pixel comparator, finds a page shift, clusters regions and names the shape.
+
+use serde::Serialize;
+
+use crate::canvas::{outside, pad_to};
+use crate::error::Result;
+use crate::image::RgbaImage;
+use crate::perceptual::{PerceptualOptions, compare_perceptual};
+use crate::pixel::{PixelDiff, PixelOptions, compare_pixels};
+use crate::regions::{Classification, Region, RegionOptions, find_regions};
+use crate::shape::{Shape, classify_shape};
+use crate::shift::{PageShift, align_baseline, detect_shift};
+
+/// Which per-pixel test decides that a pixel differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Comparator {
+    /// pixelmatch 7.2's YIQ test with anti-aliasing detection: exact, familiar counts.
+    #[default]
+    Pixelmatch,
+    /// Perceptual test for real screenshots: CIE94 colour distance with a just-noticeable
+    /// difference of 1, and anti-aliasing / sub-pixel text noise recognised by local structure.
+    Perceptual,
+}
+
+/// Options of [`compare_images`].
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// The pixelmatch-compatible test's options (also the tolerance for shift alignment).
+    pub pixel: PixelOptions,
+    pub comparator: Comparator,
+    pub regions: RegionOptions,
+}
+
+/// Width and height of an image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Size {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The pixel layer's evidence for one pair of images.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageComparison {
+    /// Differing pixels on the padded canvas, as the plain pixel test counts them.
+    pub diff_pixels: u64,
+    /// Pixels of the padded canvas.
+    pub total_pixels: u64,
+    /// 100 · diffPixels / totalPixels.
+    pub diff_percent: f64,
+    /// Differences that were recognised as anti-aliasing and not counted.
+    pub antialiased_pixels: u64,
+    /// True when no pixel differs.
+    #[serde(rename = "match")]
+    pub matched: bool,
+    pub size_changed: bool,
+    pub baseline_size: Size,
+    pub current_size: Size,
+    pub comparator: Comparator,
+    /// Boxes of nearby differing pixels; specks too small to matter form none.
+    pub regions: Vec<Region>,
+    /// Rows inserted or removed, pushing the content below them.
+    pub shift: Option<PageShift>,
+    /// What still differs once the shift is undone (equals diffPixels without a shift).
+    pub diff_pixels_after_shift: u64,
+    /// How the change is spread; `None` when nothing differs.
+    pub shape: Option<Shape>,
+}
+
+/// Compares `baseline` with `current`. Returns the evidence and, if `diff_image` is set, the
+/// diff image (padded canvas, pixelmatch's colours).
+pub fn compare_images(
+    baseline: &RgbaImage,
+    current: &RgbaImage,
+    options: &CompareOptions,
+    diff_image: bool,
+) -> Result<(ImageComparison, Option<RgbaImage>)> {
+    let width = baseline.width().max(current.width());
+    let height = baseline.height().max(current.height());
+    let size_changed = baseline.width() != current.width() || baseline.height() != current.height();
+    let (a, b) = if size_changed {
+        (pad_to(baseline, width, height)?, pad_to(current, width, height)?)
+    } else {
+        (baseline.clone(), current.clone())
+    };
+    let (w, h) = (width as usize, height as usize);
+    let mut output = if diff_image { Some(RgbaImage::filled(width, height, [0, 0, 0, 0])?) } else { None };
+    let mut diff = run_comparator(&a, &b, options, output.as_mut())?;
+    if size_changed {
+        mark_padding(&mut diff, baseline, current, options, output.as_mut());
+    }
+
+    // Undo a page shift to tell moved content from changed content.
+    let mut shift = None;
+    let mut change_mask = diff.mask.clone();
+    if diff.diff_pixels > 0 {
+        if let Some(found) = detect_shift(baseline, current, options.pixel.max_delta()) {
+            let aligned = align_baseline(baseline, &found, width, height)?;
+            let mut after = run_comparator(&aligned.image, &b, options, None)?;
+            // Rows the baseline has no counterpart for (the inserted band), and canvas pixels
+            // outside the current image or the baseline's width, still differ after the shift.
+            for y in 0..h {
+                for x in 0..w {
+                    let unexplained = !aligned.mapped[y]
+                        || outside(x, y, current.width(), current.height())
+                        || x >= baseline.width() as usize;
+                    if unexplained {
+                        after.mask.set(x, y);
+                    }
+                }
+            }
+            change_mask = after.mask;
+            shift = Some(found);
+        }
+    }
+
+    let diff_pixels_after_shift = if shift.is_some() { change_mask.count() } else { diff.diff_pixels };
+    let mut regions = find_regions(&change_mask, Classification::Change, &options.regions);
+    if shift.is_some() {
+        let moved = diff.mask.minus(&change_mask);
+        regions.extend(find_regions(&moved, Classification::Shift, &options.regions));
+        // Report the plain test's count for every region, whatever layer found it.
+        for r in &mut regions {
+            r.diff_pixels =
+                diff.mask.count_in(r.x as usize, r.y as usize, (r.x + r.width) as usize, (r.y + r.height) as usize);
+            r.diff_percent = 100.0 * r.diff_pixels as f64 / (r.width as f64 * r.height as f64);
+        }
+        regions.retain(|r| r.diff_pixels > 0);
+        regions.sort_by_key(|r| (r.y, r.x));
+    }
+
+    let total_pixels = w as u64 * h as u64;
+    let diff_percent = if total_pixels == 0 { 0.0 } else { 100.0 * diff.diff_pixels as f64 / total_pixels as f64 };
+    let shape = (diff.diff_pixels > 0).then(|| classify_shape(&regions, diff_percent, total_pixels));
+    let comparison = ImageComparison {
+        diff_pixels: diff.diff_pixels,
+        total_pixels,
+        diff_percent,
+        antialiased_pixels: diff.aa_pixels,
+        matched: diff.diff_pixels == 0,
+        size_changed,
+        baseline_size: Size { width: baseline.width(), height: baseline.height() },
+        current_size: Size { width: current.width(), height: current.height() },
+        comparator: options.comparator,
+        regions,
+        shift,
+        diff_pixels_after_shift,
+        shape,
+    };
+    Ok((comparison, output))
+}
+
+fn run_comparator(
+    a: &RgbaImage,
+    b: &RgbaImage,
+    options: &CompareOptions,
+    output: Option<&mut RgbaImage>,
+) -> Result<PixelDiff> {
+    let (w, h) = (a.width() as usize, a.height() as usize);
+    let out = output.map(|o| o.as_bytes_mut());
+    match options.comparator {
+        Comparator::Pixelmatch => compare_pixels(a.as_bytes(), b.as_bytes(), w, h, &options.pixel, out),
+        Comparator::Perceptual => {
+            let popts = PerceptualOptions { alpha: options.pixel.alpha, ..PerceptualOptions::default() };
+            compare_perceptual(a.as_bytes(), b.as_bytes(), w, h, &popts, out)
+        }
+    }
+}
+
+/// Counts every canvas pixel outside either image as different and paints it.
+fn mark_padding(
+    diff: &mut PixelDiff,
+    a: &RgbaImage,
+    b: &RgbaImage,
+    options: &CompareOptions,
+    mut output: Option<&mut RgbaImage>,
+) {
+    let (w, h) = (diff.mask.width, diff.mask.height);
+    let [r, g, bl] = options.pixel.diff_color;
+    for y in 0..h {
+        for x in 0..w {
+            if (outside(x, y, a.width(), a.height()) || outside(x, y, b.width(), b.height())) && !diff.mask.get(x, y) {
+                diff.mask.set(x, y);
+                diff.diff_pixels += 1;
+            }
+            if let Some(out) = output.as_deref_mut() {
+                if outside(x, y, a.width(), a.height()) || outside(x, y, b.width(), b.height()) {
+                    let i = (y * w + x) * 4;
+                    out.as_bytes_mut()[i..i + 4].copy_from_slice(&[r, g, bl, 255]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Image files in and out: PNG (any colour type and bit depth, expanded to RGBA8 as pngjs does)
+//! and JPEG. Dimensions are checked against the pixel cap before a pixel buffer is allocated.
+
+use std::io::{BufReader, Cursor, Read};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::image::{RgbaImage, check_dimensions};
+
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// Reads a PNG or JPEG file into RGBA8.
+pub fn read_image(path: &Path) -> Result<RgbaImage> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    decode_image(&bytes, path)
+}
+
+/// Decodes PNG or JPEG bytes; `path` only names the input in errors.
+pub fn decode_image(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
+    if bytes.starts_with(PNG_SIGNATURE) {
+        decode_png(bytes, path)
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        decode_jpeg(bytes, path)
+    } else {
+        Err(Error::BadImage { path: path.to_path_buf(), detail: "neither a PNG nor a JPEG signature".into() })
+    }
+}
+
+fn bad(path: &Path, detail: impl std::fmt::Display) -> Error {
+    Error::BadImage { path: path.to_path_buf(), detail: detail.to_string() }
+}
+
+fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
+    let mut decoder = png::Decoder::new(Cursor::new(bytes));
+    // Palette → RGB(A), low bit depths → 8, tRNS → alpha; 16-bit keeps its high byte.
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    // Our own cap below is the one that matters; lift png's default so it never fires first.
+    decoder.set_limits(png::Limits { bytes: usize::MAX });
+    let mut reader = decoder.read_info().map_err(|e| bad(path, e))?;
+    let (width, height) = {
+        let info = reader.info();
+        (info.width, info.height)
+    };
+    let pixels = check_dimensions(&path.display().to_string(), width.into(), height.into())?;
+    let (color, _) = reader.output_color_type();
+    let channels = match color {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => return Err(bad(path, "palette was not expanded")),
+    };
+    let mut raw = vec![0u8; pixels * channels];
+    let frame = reader.next_frame(&mut raw).map_err(|e| bad(path, e))?;
+    if frame.line_size != width as usize * channels {
+        return Err(bad(path, "unexpected row layout"));
+    }
+    let data = match channels {
+        4 => raw,
+        3 => raw.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
+        2 => raw.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+        _ => raw.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+    };
+    RgbaImage::from_raw(width, height, data)
+}
+
+fn decode_jpeg(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
+    let reader = image::ImageReader::with_format(Cursor::new(bytes), image::ImageFormat::Jpeg);
+    let (width, height) = reader.into_dimensions().map_err(|e| bad(path, e))?;
+    check_dimensions(&path.display().to_string(), width.into(), height.into())?;
+    let decoded = image::load_from_memory_with_format(bytes, image::ImageFormat::Jpeg).map_err(|e| bad(path, e))?;
+    let rgba = decoded.into_rgba8();
+    RgbaImage::from_raw(width, height, rgba.into_raw())
+}
+
+/// Encodes RGBA8 as PNG. `fast` trades size for speed (diff images, temporary views).
+pub fn encode_png(image: &RgbaImage, fast: bool) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(image.len() / 4 + 1024);
+    {
+        let mut encoder = png::Encoder::new(&mut out, image.width(), image.height());
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        if fast {
+            encoder.set_compression(png::Compression::Fastest);
+            encoder.set_filter(png::Filter::Up);
+        }
+        let mut writer =
+            encoder.write_header().map_err(|e| Error::InvalidInput(format!("PNG encoding failed: {e}")))?;
+        writer
+            .write_image_data(image.as_bytes())
+            .map_err(|e| Error::InvalidInput(format!("PNG encoding failed: {e}")))?;
+    }
+    Ok(out)
+}
+
+/// Writes `bytes` to `path` atomically: a temp file in the same folder, then a rename, so a
+/// reader (or a crash) never sees half a file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| Error::InvalidInput(format!("{}: not a file path", path.display())))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// Reads at most `limit` bytes of a stream (used by decoders that must not trust a length).
+pub fn read_bounded(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    BufReader::new(reader).take(limit).read_to_end(&mut out)?;
+    Ok(out)
+}

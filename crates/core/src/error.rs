@@ -1,0 +1,40 @@
+//! The engine's error type. Every message names the input and, where there is one, the fix:
+//! these strings reach people through the CLI, the matcher and the MCP server unchanged.
+
+use std::path::PathBuf;
+
+/// A failure of the engine. Expected outcomes ("the images differ") are never errors.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// An image file is not a PNG or JPEG we can decode.
+    #[error("{path}: not a readable PNG or JPEG image ({detail}); re-export it as an 8-bit PNG")]
+    BadImage { path: PathBuf, detail: String },
+    /// Dimensions are larger than the pixel cap; checked before any pixel buffer is allocated.
+    #[error(
+        "{what}: {width}×{height} is {pixels} pixels, above the limit of {limit}; capture a smaller area (clip) or split the page"
+    )]
+    TooLarge { what: String, width: u64, height: u64, pixels: u64, limit: u64 },
+    /// A capture artifact is corrupt, truncated or from an unknown format version.
+    #[error("{path}: {detail}; delete it and capture again")]
+    BadArtifact { path: PathBuf, detail: String },
+    /// A caller passed values that cannot describe an image or an option.
+    #[error("{0}")]
+    InvalidInput(String),
+}
+
+/// Shorthand used across the engine.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Wraps an I/O error with the path it happened on.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io { path: path.into(), source }
+    }
+}

@@ -1,0 +1,88 @@
+//! The in-memory image every comparator works on: tightly packed RGBA8 rows.
+
+use crate::error::{Error, Result};
+
+/// Largest image the engine accepts: 2^28 pixels (1 GiB of RGBA), e.g. 1280 × 209,715.
+/// Checked before allocating, so a forged header cannot make us reserve memory.
+pub const MAX_PIXELS: u64 = 1 << 28;
+
+/// An 8-bit RGBA image, rows top to bottom, no padding between rows.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RgbaImage {
+    width: u32,
+    height: u32,
+    data: Vec<u8>,
+}
+
+impl std::fmt::Debug for RgbaImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RgbaImage({}×{})", self.width, self.height)
+    }
+}
+
+/// Checks `width × height` against [`MAX_PIXELS`]; `what` names the input in the error.
+pub fn check_dimensions(what: &str, width: u64, height: u64) -> Result<usize> {
+    let pixels = width.saturating_mul(height);
+    if pixels > MAX_PIXELS {
+        return Err(Error::TooLarge { what: what.to_string(), width, height, pixels, limit: MAX_PIXELS });
+    }
+    Ok(pixels as usize)
+}
+
+impl RgbaImage {
+    /// Wraps existing RGBA bytes; the length must be exactly `width × height × 4`.
+    pub fn from_raw(width: u32, height: u32, data: Vec<u8>) -> Result<Self> {
+        let pixels = check_dimensions("image", width as u64, height as u64)?;
+        if data.len() != pixels * 4 {
+            return Err(Error::InvalidInput(format!(
+                "image data is {} bytes but {width}×{height} RGBA needs {}",
+                data.len(),
+                pixels * 4
+            )));
+        }
+        Ok(Self { width, height, data })
+    }
+
+    /// A new image filled with one RGBA colour.
+    pub fn filled(width: u32, height: u32, rgba: [u8; 4]) -> Result<Self> {
+        let pixels = check_dimensions("image", width as u64, height as u64)?;
+        let data = rgba.repeat(pixels);
+        Ok(Self { width, height, data })
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Number of pixels.
+    pub fn len(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The RGBA bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.data
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.data
+    }
+
+    /// One row's RGBA bytes.
+    pub fn row(&self, y: u32) -> &[u8] {
+        let stride = self.width as usize * 4;
+        &self.data[y as usize * stride..(y as usize + 1) * stride]
+    }
+}

@@ -1,0 +1,26 @@
+//! Sightline's comparison engine.
+//!
+//! Everything that decides *what changed* lives here, so the Node addon, the CLI and the MCP
+//! server all read one model. The flow for two screenshots is:
+//! [`decode`] → [`canvas`] (pad to one size) → [`pixel`] (pixelmatch-compatible test, or
+//! [`perceptual`]) → [`shift`] (rows inserted/removed) → [`regions`] → [`shape`], assembled by
+//! [`compare`] into an [`compare::ImageComparison`]. Captures are stored as [`artifact`] files.
+
+pub mod antialias;
+pub mod artifact;
+pub mod canvas;
+pub mod color_delta;
+pub mod compare;
+pub mod decode;
+pub mod error;
+pub mod image;
+pub mod perceptual;
+pub mod pixel;
+pub mod regions;
+pub mod shape;
+pub mod shift;
+
+pub use crate::compare::{Comparator, CompareOptions, ImageComparison, compare_images};
+pub use crate::error::{Error, Result};
+pub use crate::image::RgbaImage;
+pub use crate::pixel::{PixelDiff, PixelOptions};

@@ -1,0 +1,357 @@
+//! The pixel test, compatible with pixelmatch 7.2: same options, same count, byte-identical
+//! diff image. Rows are processed in parallel bands of [`TILE`] rows; each band also records
+//! which pixels differ in a [`DiffMask`] that regions and shift detection read afterwards.
+
+use std::borrow::Cow;
+
+use rayon::prelude::*;
+
+use crate::antialias::{antialiased, rgba};
+use crate::color_delta::{MAX_YIQ_DELTA, color_delta, faded_gray};
+use crate::error::{Error, Result};
+
+/// Options of the pixel test; defaults are pixelmatch 7.2's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PixelOptions {
+    /// Per-pixel colour tolerance, 0..1 (share of the largest YIQ difference, squared). Default 0.1.
+    pub threshold: f64,
+    /// Count anti-aliased pixels as differences too. Default false.
+    pub include_aa: bool,
+    /// Opacity of the original image drawn in grey under the diff. Default 0.1.
+    pub alpha: f64,
+    /// Colour of anti-aliased pixels in the diff image. Default yellow.
+    pub aa_color: [u8; 3],
+    /// Colour of differing pixels. Default red.
+    pub diff_color: [u8; 3],
+    /// Colour of differing pixels that got darker; `None` uses `diff_color`.
+    pub diff_color_alt: Option<[u8; 3]>,
+    /// Draw only the differing pixels on a transparent background.
+    pub diff_mask: bool,
+}
+
+impl Default for PixelOptions {
+    fn default() -> Self {
+        Self {
+            threshold: 0.1,
+            include_aa: false,
+            alpha: 0.1,
+            aa_color: [255, 255, 0],
+            diff_color: [255, 0, 0],
+            diff_color_alt: None,
+            diff_mask: false,
+        }
+    }
+}
+
+impl PixelOptions {
+    /// The largest squared YIQ difference still counted as equal.
+    pub fn max_delta(&self) -> f64 {
+        MAX_YIQ_DELTA * self.threshold * self.threshold
+    }
+
+    fn validate(&self) -> Result<()> {
+        if !(0.0..=1.0).contains(&self.threshold) {
+            return Err(Error::InvalidInput(format!(
+                "threshold {} is outside 0..1; use e.g. 0.1 (the default)",
+                self.threshold
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.alpha) {
+            return Err(Error::InvalidInput(format!(
+                "alpha {} is outside 0..1; use e.g. 0.1 (the default)",
+                self.alpha
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Side of the square tiles the diff mask is kept in: 8 × 8 pixels = one `u64`.
+pub const TILE: usize = 8;
+
+/// Which pixels of the canvas differ, one bit per pixel in 8 × 8 tiles (row-major inside a
+/// tile). Compact (1/32 of the image), and empty tiles are skipped with one comparison.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DiffMask {
+    pub width: usize,
+    pub height: usize,
+    pub tiles_x: usize,
+    pub tiles_y: usize,
+    pub bits: Vec<u64>,
+}
+
+impl std::fmt::Debug for DiffMask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DiffMask({}×{}, {} set)", self.width, self.height, self.count())
+    }
+}
+
+impl DiffMask {
+    pub fn new(width: usize, height: usize) -> Self {
+        let tiles_x = width.div_ceil(TILE);
+        let tiles_y = height.div_ceil(TILE);
+        Self { width, height, tiles_x, tiles_y, bits: vec![0; tiles_x * tiles_y] }
+    }
+
+    #[inline]
+    pub fn get(&self, x: usize, y: usize) -> bool {
+        let tile = self.bits[(y / TILE) * self.tiles_x + x / TILE];
+        tile >> ((y % TILE) * TILE + x % TILE) & 1 == 1
+    }
+
+    #[inline]
+    pub fn set(&mut self, x: usize, y: usize) {
+        self.bits[(y / TILE) * self.tiles_x + x / TILE] |= 1 << ((y % TILE) * TILE + x % TILE);
+    }
+
+    /// Number of set pixels.
+    pub fn count(&self) -> u64 {
+        self.bits.iter().map(|t| u64::from(t.count_ones())).sum()
+    }
+
+    /// Set pixels in the rectangle `[x0, x1) × [y0, y1)`.
+    pub fn count_in(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> u64 {
+        let mut n = 0;
+        for ty in y0 / TILE..y1.div_ceil(TILE).min(self.tiles_y) {
+            for tx in x0 / TILE..x1.div_ceil(TILE).min(self.tiles_x) {
+                let tile = self.bits[ty * self.tiles_x + tx];
+                if tile == 0 {
+                    continue;
+                }
+                n += u64::from((tile & rect_bits(tx, ty, x0, y0, x1, y1)).count_ones());
+            }
+        }
+        n
+    }
+
+    /// Pixels set in `self` but not in `other` (same size).
+    pub fn minus(&self, other: &DiffMask) -> DiffMask {
+        let mut out = self.clone();
+        for (a, b) in out.bits.iter_mut().zip(&other.bits) {
+            *a &= !b;
+        }
+        out
+    }
+}
+
+/// The bits of tile `(tx, ty)` that fall inside `[x0, x1) × [y0, y1)`.
+fn rect_bits(tx: usize, ty: usize, x0: usize, y0: usize, x1: usize, y1: usize) -> u64 {
+    let cx0 = x0.saturating_sub(tx * TILE).min(TILE);
+    let cx1 = x1.saturating_sub(tx * TILE).min(TILE);
+    let cy0 = y0.saturating_sub(ty * TILE).min(TILE);
+    let cy1 = y1.saturating_sub(ty * TILE).min(TILE);
+    if cx0 >= cx1 || cy0 >= cy1 {
+        return 0;
+    }
+    let row: u64 = ((1u64 << (cx1 - cx0)) - 1) << cx0;
+    let mut bits = 0;
+    for cy in cy0..cy1 {
+        bits |= row << (cy * TILE);
+    }
+    bits
+}
+
+/// The outcome of the pixel test.
+#[derive(Debug, Clone)]
+pub struct PixelDiff {
+    /// Pixels that differ beyond the threshold and are not anti-aliasing (pixelmatch's return value).
+    pub diff_pixels: u64,
+    /// Pixels that differ but were recognised as anti-aliasing (not counted).
+    pub aa_pixels: u64,
+    /// Where the counted differences are.
+    pub mask: DiffMask,
+}
+
+/// Views RGBA bytes as 32-bit pixels without copying when the buffer is aligned (it is for
+/// every heap allocation in practice); copies otherwise.
+pub fn as_pixels(bytes: &[u8]) -> Cow<'_, [u32]> {
+    // SAFETY: every bit pattern is a valid u32; align_to only yields the aligned middle.
+    let (head, mid, tail) = unsafe { bytes.align_to::<u32>() };
+    if head.is_empty() && tail.is_empty() {
+        Cow::Borrowed(mid)
+    } else {
+        Cow::Owned(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    }
+}
+
+/// Compares two RGBA buffers of `width × height`, pixelmatch-style. When `output` is given it
+/// receives the diff image (same size, RGBA).
+pub fn compare_pixels(
+    img1: &[u8],
+    img2: &[u8],
+    width: usize,
+    height: usize,
+    options: &PixelOptions,
+    mut output: Option<&mut [u8]>,
+) -> Result<PixelDiff> {
+    options.validate()?;
+    let len = width * height * 4;
+    if img1.len() != len || img2.len() != len || output.as_ref().is_some_and(|o| o.len() != len) {
+        return Err(Error::InvalidInput(format!(
+            "image buffers must be {width}×{height}×4 = {len} bytes (got {}, {})",
+            img1.len(),
+            img2.len()
+        )));
+    }
+    let mut mask = DiffMask::new(width, height);
+    if width == 0 || height == 0 {
+        return Ok(PixelDiff { diff_pixels: 0, aa_pixels: 0, mask });
+    }
+
+    // Identical inputs: one parallel memcmp, then (only if asked) the faded original.
+    if buffers_equal(img1, img2) {
+        if let Some(out) = output.as_deref_mut() {
+            if !options.diff_mask {
+                draw_gray_rows(img1, out, options.alpha);
+            }
+        }
+        return Ok(PixelDiff { diff_pixels: 0, aa_pixels: 0, mask });
+    }
+
+    let a32 = as_pixels(img1);
+    let b32 = as_pixels(img2);
+    let band_bytes = width * 4 * TILE;
+    let ctx = Band { a: &a32, b: &b32, img1, width, height, options, max_delta: options.max_delta() };
+
+    let tiles_x = mask.tiles_x;
+    let counts: (u64, u64) = match output {
+        Some(out) => out
+            .par_chunks_mut(band_bytes)
+            .zip(mask.bits.par_chunks_mut(tiles_x))
+            .enumerate()
+            .map(|(band, (out, bits))| ctx.run(band, bits, Some(out)))
+            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1)),
+        None => mask
+            .bits
+            .par_chunks_mut(tiles_x)
+            .enumerate()
+            .map(|(band, bits)| ctx.run(band, bits, None))
+            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1)),
+    };
+    Ok(PixelDiff { diff_pixels: counts.0, aa_pixels: counts.1, mask })
+}
+
+/// Equality of two large buffers, split across threads (memory bandwidth is the limit).
+pub fn buffers_equal(a: &[u8], b: &[u8]) -> bool {
+    const CHUNK: usize = 1 << 20;
+    a.len() == b.len() && a.par_chunks(CHUNK).zip(b.par_chunks(CHUNK)).all(|(x, y)| x == y)
+}
+
+fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
+    out.par_chunks_mut(1 << 16).zip(img.par_chunks(1 << 16)).for_each(|(o, i)| draw_gray(i, o, alpha));
+}
+
+/// Faded grey of every pixel; a straight loop the compiler vectorises.
+fn draw_gray(img: &[u8], out: &mut [u8], alpha: f64) {
+    for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
+        let v = faded_gray([p[0], p[1], p[2], p[3]], alpha);
+        o.copy_from_slice(&[v, v, v, 255]);
+    }
+}
+
+/// Everything a band of rows needs, shared read-only between threads.
+struct Band<'a> {
+    a: &'a [u32],
+    b: &'a [u32],
+    img1: &'a [u8],
+    width: usize,
+    height: usize,
+    options: &'a PixelOptions,
+    max_delta: f64,
+}
+
+impl Band<'_> {
+    /// Tests rows `band*TILE ..` and returns (counted differences, anti-aliased pixels).
+    fn run(&self, band: usize, bits: &mut [u64], mut out: Option<&mut [u8]>) -> (u64, u64) {
+        let (w, o) = (self.width, self.options);
+        let y_start = band * TILE;
+        let y_end = (y_start + TILE).min(self.height);
+        let (mut diff, mut aa) = (0u64, 0u64);
+        let [aa_r, aa_g, aa_b] = o.aa_color;
+        let diff_rgb = o.diff_color;
+        let alt_rgb = o.diff_color_alt.unwrap_or(o.diff_color);
+        let draw_background = !o.diff_mask;
+
+        for y in y_start..y_end {
+            let row = y * w;
+            let a_row = &self.a[row..row + w];
+            let b_row = &self.b[row..row + w];
+            let mut out_row = out.as_deref_mut().map(|out| &mut out[(y - y_start) * w * 4..(y - y_start + 1) * w * 4]);
+            if a_row == b_row {
+                if let (Some(out_row), true) = (out_row, draw_background) {
+                    draw_gray(&self.img1[row * 4..(row + w) * 4], out_row, o.alpha);
+                }
+                continue;
+            }
+            if let (Some(out_row), true) = (out_row.as_deref_mut(), draw_background) {
+                draw_gray(&self.img1[row * 4..(row + w) * 4], out_row, o.alpha);
+            }
+            // Skip equal runs eight pixels at a time; only differing pixels pay for the delta.
+            let mut x = 0;
+            while x < w {
+                if x + 8 <= w && a_row[x..x + 8] == b_row[x..x + 8] {
+                    x += 8;
+                    continue;
+                }
+                let (pa, pb) = (a_row[x], b_row[x]);
+                if pa != pb {
+                    let pos = (row + x) * 4;
+                    let delta = color_delta(rgba(pa), rgba(pb), pos);
+                    if delta.abs() > self.max_delta {
+                        let is_aa = antialiased(self.a, self.b, x, y, w, self.height)
+                            || antialiased(self.b, self.a, x, y, w, self.height);
+                        if !o.include_aa && is_aa {
+                            aa += 1;
+                            if let (Some(out_row), true) = (out_row.as_deref_mut(), draw_background) {
+                                out_row[x * 4..x * 4 + 4].copy_from_slice(&[aa_r, aa_g, aa_b, 255]);
+                            }
+                        } else {
+                            diff += 1;
+                            let tile = x / TILE;
+                            bits[tile] |= 1 << ((y - y_start) * TILE + x % TILE);
+                            if let Some(out_row) = out_row.as_deref_mut() {
+                                let [r, g, b] = if delta < 0.0 { alt_rgb } else { diff_rgb };
+                                out_row[x * 4..x * 4 + 4].copy_from_slice(&[r, g, b, 255]);
+                            }
+                        }
+                    }
+                }
+                x += 1;
+            }
+        }
+        (diff, aa)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_mask_counts_inside_rectangles() {
+        let mut m = DiffMask::new(20, 20);
+        m.set(0, 0);
+        m.set(9, 9);
+        m.set(19, 19);
+        assert_eq!(m.count(), 3);
+        assert!(m.get(9, 9) && !m.get(9, 10));
+        assert_eq!(m.count_in(0, 0, 10, 10), 2);
+        assert_eq!(m.count_in(9, 9, 20, 20), 2);
+        assert_eq!(m.count_in(1, 1, 9, 9), 0);
+    }
+
+    #[test]
+    fn pixel_test_identical_buffers_draw_the_faded_original() {
+        let img = vec![0u8, 0, 0, 255].repeat(4);
+        let mut out = vec![0u8; 16];
+        let d = compare_pixels(&img, &img, 2, 2, &PixelOptions::default(), Some(&mut out)).unwrap();
+        assert_eq!(d.diff_pixels, 0);
+        assert_eq!(&out[..4], &[229, 229, 229, 255]);
+    }
+
+    #[test]
+    fn pixel_test_rejects_wrong_buffer_sizes() {
+        let err = compare_pixels(&[0; 12], &[0; 16], 2, 2, &PixelOptions::default(), None).unwrap_err();
+        assert!(err.to_string().contains("2×2×4 = 16 bytes"), "{err}");
+    }
+}

@@ -1,0 +1,213 @@
+//! Regions: differing pixels clustered into boxes. Works on the 8 × 8 tiles of a [`DiffMask`]:
+//! tiles within `merge_distance` of each other join one cluster, each cluster's box is the exact
+//! extent of its pixels, overlapping boxes merge, and clusters with fewer than `min_pixels`
+//! pixels are specks that form no region.
+
+use serde::Serialize;
+
+use crate::pixel::{DiffMask, TILE};
+
+/// Whether a region's content changed or only moved with a page shift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Classification {
+    Change,
+    Shift,
+}
+
+/// A box of nearby differing pixels.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Region {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+    /// Differing pixels inside the box.
+    pub diff_pixels: u64,
+    /// Share of the box's pixels that differ, in percent.
+    pub diff_percent: f64,
+    pub classification: Classification,
+}
+
+/// How differing pixels are grouped into regions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegionOptions {
+    /// Pixels closer than this (in pixels, rounded up to whole tiles) belong to one region. Default 16.
+    pub merge_distance: u32,
+    /// A cluster with fewer differing pixels is a speck and forms no region. Default 4.
+    pub min_pixels: u64,
+}
+
+impl Default for RegionOptions {
+    fn default() -> Self {
+        Self { merge_distance: 16, min_pixels: 4 }
+    }
+}
+
+/// Pixel-exact box and count of one cluster, built tile by tile.
+#[derive(Debug, Clone, Copy)]
+struct Cluster {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+    pixels: u64,
+}
+
+impl Cluster {
+    fn overlaps(&self, o: &Cluster) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+
+    fn absorb(&mut self, o: &Cluster) {
+        self.x0 = self.x0.min(o.x0);
+        self.y0 = self.y0.min(o.y0);
+        self.x1 = self.x1.max(o.x1);
+        self.y1 = self.y1.max(o.y1);
+        self.pixels += o.pixels;
+    }
+}
+
+/// Clusters the set pixels of `mask` into regions of one classification, top to bottom.
+pub fn find_regions(mask: &DiffMask, classification: Classification, options: &RegionOptions) -> Vec<Region> {
+    let reach = (options.merge_distance as usize).div_ceil(TILE).max(1) as isize;
+    let (tx, ty) = (mask.tiles_x as isize, mask.tiles_y as isize);
+    let mut seen = vec![false; mask.bits.len()];
+    let mut clusters = Vec::new();
+    let mut stack = Vec::new();
+
+    for start in 0..mask.bits.len() {
+        if mask.bits[start] == 0 || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let mut cluster: Option<Cluster> = None;
+        while let Some(t) = stack.pop() {
+            let tile = tile_extent(mask, t);
+            match &mut cluster {
+                Some(c) => c.absorb(&tile),
+                None => cluster = Some(tile),
+            }
+            let (cx, cy) = ((t % mask.tiles_x) as isize, (t / mask.tiles_x) as isize);
+            for ny in (cy - reach).max(0)..=(cy + reach).min(ty - 1) {
+                for nx in (cx - reach).max(0)..=(cx + reach).min(tx - 1) {
+                    let n = (ny * tx + nx) as usize;
+                    if mask.bits[n] != 0 && !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        clusters.extend(cluster);
+    }
+
+    // Boxes of separate clusters can still overlap (an L-shape around another); merge them so
+    // no pixel is reported twice.
+    let mut merged = true;
+    while merged {
+        merged = false;
+        let mut i = 0;
+        while i < clusters.len() {
+            let mut j = i + 1;
+            while j < clusters.len() {
+                if clusters[i].overlaps(&clusters[j]) {
+                    let other = clusters.swap_remove(j);
+                    clusters[i].absorb(&other);
+                    merged = true;
+                } else {
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+    }
+
+    let mut regions: Vec<Region> = clusters
+        .into_iter()
+        .filter(|c| c.pixels >= options.min_pixels)
+        .map(|c| {
+            let (width, height) = ((c.x1 - c.x0) as u32, (c.y1 - c.y0) as u32);
+            Region {
+                x: c.x0 as u32,
+                y: c.y0 as u32,
+                width,
+                height,
+                diff_pixels: c.pixels,
+                diff_percent: 100.0 * c.pixels as f64 / (f64::from(width) * f64::from(height)),
+                classification,
+            }
+        })
+        .collect();
+    regions.sort_by_key(|r| (r.y, r.x));
+    regions
+}
+
+/// The exact box and pixel count of the set bits in tile `t`.
+fn tile_extent(mask: &DiffMask, t: usize) -> Cluster {
+    let bits = mask.bits[t];
+    let (ox, oy) = ((t % mask.tiles_x) * TILE, (t / mask.tiles_x) * TILE);
+    let mut columns = 0u8;
+    let (mut top, mut bottom) = (TILE, 0);
+    for row in 0..TILE {
+        let r = (bits >> (row * TILE)) as u8;
+        if r != 0 {
+            columns |= r;
+            top = top.min(row);
+            bottom = row + 1;
+        }
+    }
+    Cluster {
+        x0: ox + columns.trailing_zeros() as usize,
+        x1: ox + TILE - columns.leading_zeros() as usize,
+        y0: oy + top,
+        y1: oy + bottom,
+        pixels: u64::from(bits.count_ones()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mask_with(width: usize, height: usize, pixels: &[(usize, usize)]) -> DiffMask {
+        let mut m = DiffMask::new(width, height);
+        for &(x, y) in pixels {
+            m.set(x, y);
+        }
+        m
+    }
+
+    fn block(x0: usize, y0: usize, w: usize, h: usize) -> Vec<(usize, usize)> {
+        (y0..y0 + h).flat_map(|y| (x0..x0 + w).map(move |x| (x, y))).collect()
+    }
+
+    #[test]
+    fn regions_two_far_blocks_are_two_exact_boxes() {
+        let mut px = block(10, 10, 5, 3);
+        px.extend(block(100, 200, 20, 20));
+        let r = find_regions(&mask_with(300, 300, &px), Classification::Change, &RegionOptions::default());
+        assert_eq!(r.len(), 2);
+        assert_eq!((r[0].x, r[0].y, r[0].width, r[0].height, r[0].diff_pixels), (10, 10, 5, 3, 15));
+        assert_eq!((r[1].x, r[1].y, r[1].width, r[1].height, r[1].diff_pixels), (100, 200, 20, 20, 400));
+        assert_eq!(r[1].diff_percent, 100.0);
+    }
+
+    #[test]
+    fn regions_nearby_blocks_merge() {
+        let mut px = block(10, 10, 4, 4);
+        px.extend(block(22, 10, 4, 4));
+        let r = find_regions(&mask_with(100, 100, &px), Classification::Change, &RegionOptions::default());
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].x, r[0].width, r[0].diff_pixels), (10, 16, 32));
+    }
+
+    #[test]
+    fn regions_specks_form_no_region() {
+        let r =
+            find_regions(&mask_with(100, 100, &[(5, 5), (80, 80)]), Classification::Change, &RegionOptions::default());
+        assert!(r.is_empty());
+    }
+}

@@ -1,0 +1,254 @@
+//! Page shift: a band of rows inserted into (or removed from) the page pushes everything below
+//! it. Rows are hashed; rows of the current image that moved vote for the offset `dy` at which
+//! an identical baseline row sits. For the best offsets, every row is tested for equality at
+//! offset 0 and at `dy` *within the pixel tolerance* (content that moved re-rasterises slightly),
+//! and the split row `belowY` that explains the most rows wins.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::antialias::rgba;
+use crate::color_delta::color_delta;
+use crate::error::Result;
+use crate::image::RgbaImage;
+use crate::pixel::as_pixels;
+
+/// Content below `belowY` moved by `dy` rows (positive: down, rows were inserted at `belowY`;
+/// negative: up, `-dy` baseline rows starting at `belowY` were removed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageShift {
+    pub dy: i32,
+    pub below_y: u32,
+}
+
+impl PageShift {
+    /// The baseline row shown at row `y` of the current image, or `None` for an inserted row.
+    pub fn baseline_row(&self, y: usize) -> Option<usize> {
+        let below = self.below_y as usize;
+        if y < below {
+            return Some(y);
+        }
+        if self.dy > 0 && y < below + self.dy as usize {
+            return None;
+        }
+        Some((y as i64 - i64::from(self.dy)) as usize)
+    }
+}
+
+/// At least this many rows must be explained by the shift (and by nothing else) to report one.
+const MIN_EXPLAINED_ROWS: usize = 8;
+/// Offsets tried in full, best voted first.
+const CANDIDATES: usize = 3;
+/// A baseline hash seen on more rows than this is too common to vote (blank lines).
+const MAX_ROWS_PER_HASH: usize = 4;
+
+/// Finds the page shift between `baseline` and `current`, if one explains the difference.
+/// `max_delta` is the per-pixel tolerance (squared YIQ) used for row equality.
+pub fn detect_shift(baseline: &RgbaImage, current: &RgbaImage, max_delta: f64) -> Option<PageShift> {
+    if baseline.width() != current.width() || baseline.width() == 0 {
+        return None;
+    }
+    let (ha, hb) = (baseline.height() as usize, current.height() as usize);
+    let hash_a = row_hashes(baseline);
+    let hash_b = row_hashes(current);
+
+    let mut rows_of: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (y, h) in hash_a.iter().enumerate() {
+        if let Some(h) = h {
+            rows_of.entry(*h).or_default().push(y);
+        }
+    }
+    let mut votes: HashMap<i64, usize> = HashMap::new();
+    for (y, h) in hash_b.iter().enumerate() {
+        let Some(h) = h else { continue };
+        if y < ha && hash_a[y] == Some(*h) {
+            continue;
+        }
+        if let Some(rows) = rows_of.get(h).filter(|r| r.len() <= MAX_ROWS_PER_HASH) {
+            for &x in rows {
+                *votes.entry(y as i64 - x as i64).or_default() += 1;
+            }
+        }
+    }
+    let mut ranked: Vec<(i64, usize)> = votes.into_iter().filter(|&(dy, n)| dy != 0 && n >= 2).collect();
+    ranked.sort_by_key(|&(dy, n)| (std::cmp::Reverse(n), dy.abs(), dy));
+    ranked.truncate(CANDIDATES);
+    if ranked.is_empty() {
+        return None;
+    }
+
+    let a32 = as_pixels(baseline.as_bytes());
+    let b32 = as_pixels(current.as_bytes());
+    let w = baseline.width() as usize;
+    let rows_equal = |ya: usize, yb: usize| {
+        ya < ha && rows_within_tolerance(&a32[ya * w..(ya + 1) * w], &b32[yb * w..(yb + 1) * w], ya * w * 4, max_delta)
+    };
+    let at_zero: Vec<bool> = (0..hb).into_par_iter().map(|y| rows_equal(y, y)).collect();
+    let mut prefix_zero = vec![0usize; hb + 1];
+    for y in 0..hb {
+        prefix_zero[y + 1] = prefix_zero[y] + usize::from(at_zero[y]);
+    }
+    let unshifted = prefix_zero[hb];
+
+    let mut best: Option<(usize, PageShift)> = None;
+    for (dy, _) in ranked {
+        let at_dy: Vec<bool> = (0..hb)
+            .into_par_iter()
+            .map(|y| {
+                let ya = y as i64 - dy;
+                ya >= 0 && rows_equal(ya as usize, y)
+            })
+            .collect();
+        // suffix_dy[k] = rows in [k, hb) that match at offset dy
+        let mut suffix_dy = vec![0usize; hb + 1];
+        for y in (0..hb).rev() {
+            suffix_dy[y] = suffix_dy[y + 1] + usize::from(at_dy[y]);
+        }
+        let band = dy.max(0) as usize;
+        // Later splits win ties: content is only called moved where it must be.
+        let mut split: Option<(usize, usize)> = None;
+        for k in 0..=hb {
+            let score = prefix_zero[k] + suffix_dy[(k + band).min(hb)];
+            if split.is_none_or(|(s, _)| score >= s) {
+                split = Some((score, k));
+            }
+        }
+        let (score, below) = split?;
+        if score >= unshifted + MIN_EXPLAINED_ROWS && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, PageShift { dy: dy as i32, below_y: below as u32 }));
+        }
+    }
+    best.map(|(_, shift)| shift)
+}
+
+/// One hash per row; `None` for a row of a single colour (blank rows match anywhere and would
+/// vote for every offset).
+fn row_hashes(image: &RgbaImage) -> Vec<Option<u64>> {
+    let stride = image.width() as usize * 4;
+    image
+        .as_bytes()
+        .par_chunks(stride)
+        .map(|row| {
+            let first = &row[..4];
+            if row.chunks_exact(4).all(|p| p == first) {
+                return None;
+            }
+            Some(hash_bytes(row))
+        })
+        .collect()
+}
+
+/// A fast multiplicative hash over 8-byte words; collisions only cost a wasted vote.
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let v = u64::from_le_bytes(w.try_into().expect("8-byte chunk"));
+        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+    }
+    for &b in words.remainder() {
+        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+    }
+    h
+}
+
+/// Rows are equal when at most 1 % of their pixels differ beyond the tolerance (anti-aliased
+/// edges of moved content).
+fn rows_within_tolerance(a: &[u32], b: &[u32], offset: usize, max_delta: f64) -> bool {
+    if a == b {
+        return true;
+    }
+    let allowed = a.len() / 100;
+    let mut differing = 0;
+    for (x, (&pa, &pb)) in a.iter().zip(b).enumerate() {
+        if pa != pb && color_delta(rgba(pa), rgba(pb), offset + x * 4).abs() > max_delta {
+            differing += 1;
+            if differing > allowed {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The baseline with the shift undone, laid on the comparison canvas.
+pub struct AlignedBaseline {
+    pub image: RgbaImage,
+    /// Per canvas row: whether a baseline row was placed there (false for the inserted band
+    /// and rows past the baseline's end).
+    pub mapped: Vec<bool>,
+}
+
+/// Moves baseline rows to where the shift put them, on a `width × height` canvas.
+pub fn align_baseline(baseline: &RgbaImage, shift: &PageShift, width: u32, height: u32) -> Result<AlignedBaseline> {
+    let mut image = RgbaImage::filled(width, height, [0, 0, 0, 0])?;
+    let mut mapped = vec![false; height as usize];
+    let src_stride = baseline.width() as usize * 4;
+    let dst_stride = width as usize * 4;
+    let bytes = image.as_bytes_mut();
+    for (y, m) in mapped.iter_mut().enumerate() {
+        if let Some(ya) = shift.baseline_row(y).filter(|&ya| ya < baseline.height() as usize) {
+            bytes[y * dst_stride..y * dst_stride + src_stride].copy_from_slice(baseline.row(ya as u32));
+            *m = true;
+        }
+    }
+    Ok(AlignedBaseline { image, mapped })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page of distinct text-like rows: every row differs from every other.
+    fn striped(width: u32, height: u32) -> RgbaImage {
+        let mut img = RgbaImage::filled(width, height, [255, 255, 255, 255]).unwrap();
+        let w = width as usize;
+        for y in 0..height as usize {
+            let x = (y * 7) % w;
+            let i = (y * w + x) * 4;
+            img.as_bytes_mut()[i..i + 4].copy_from_slice(&[0, 0, 0, 255]);
+        }
+        img
+    }
+
+    fn insert_rows(img: &RgbaImage, at: u32, rows: u32, rgba: [u8; 4]) -> RgbaImage {
+        let stride = img.width() as usize * 4;
+        let mut data = img.as_bytes()[..at as usize * stride].to_vec();
+        data.extend(rgba.repeat(img.width() as usize * rows as usize));
+        data.extend_from_slice(&img.as_bytes()[at as usize * stride..]);
+        RgbaImage::from_raw(img.width(), img.height() + rows, data).unwrap()
+    }
+
+    #[test]
+    fn shift_finds_an_inserted_band() {
+        let a = striped(64, 300);
+        let b = insert_rows(&a, 100, 24, [200, 30, 30, 255]);
+        let s = detect_shift(&a, &b, 35215.0 * 0.01).unwrap();
+        assert_eq!(s, PageShift { dy: 24, below_y: 100 });
+        assert_eq!(s.baseline_row(99), Some(99));
+        assert_eq!(s.baseline_row(110), None);
+        assert_eq!(s.baseline_row(124), Some(100));
+    }
+
+    #[test]
+    fn shift_finds_removed_rows() {
+        let b = striped(64, 300);
+        let a = insert_rows(&b, 50, 10, [0, 0, 255, 255]);
+        let s = detect_shift(&a, &b, 35215.0 * 0.01).unwrap();
+        assert_eq!(s, PageShift { dy: -10, below_y: 50 });
+        assert_eq!(s.baseline_row(50), Some(60));
+    }
+
+    #[test]
+    fn shift_none_for_identical_or_recoloured_pages() {
+        let a = striped(64, 300);
+        assert_eq!(detect_shift(&a, &a, 100.0), None);
+        let mut b = a.clone();
+        b.as_bytes_mut()[..64 * 4 * 20].fill(90);
+        assert_eq!(detect_shift(&a, &b, 100.0), None);
+    }
+}

@@ -1,0 +1,9 @@
+//! Integration tests of the engine against real files.
+//!
+//! - `corpus`: locating `../shared/corpora` (skips when absent, fails under CI)
+//! - `pixelmatch_conformance`: the 12 pixelmatch 7.2 fixtures, exact counts and diff bytes
+//! - `compare_evidence`: regions, shift and shape on generated pages
+
+mod compare_evidence;
+mod corpus;
+mod pixelmatch_conformance;

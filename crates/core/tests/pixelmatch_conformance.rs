@@ -1,0 +1,69 @@
+//! Every case of pixelmatch 7.2's own fixtures: the exact mismatch count, a byte-identical diff
+//! image, and the same count without an output image.
+
+use serde_json::Value;
+use sightline_core::decode::read_image;
+use sightline_core::pixel::{PixelOptions, compare_pixels};
+
+use crate::corpus::corpus;
+
+fn rgb(v: &Value) -> Option<[u8; 3]> {
+    let a = v.as_array()?;
+    Some([a[0].as_u64()? as u8, a[1].as_u64()? as u8, a[2].as_u64()? as u8])
+}
+
+/// pixelmatch options from a case; `null` means "the default".
+fn options(case: &Value) -> PixelOptions {
+    let o = &case["options"];
+    let mut opts = PixelOptions::default();
+    if let Some(t) = o["threshold"].as_f64() {
+        opts.threshold = t;
+    }
+    if let Some(b) = o["includeAA"].as_bool() {
+        opts.include_aa = b;
+    }
+    if let Some(a) = o["alpha"].as_f64() {
+        opts.alpha = a;
+    }
+    if let Some(c) = rgb(&o["aaColor"]) {
+        opts.aa_color = c;
+    }
+    if let Some(c) = rgb(&o["diffColor"]) {
+        opts.diff_color = c;
+    }
+    opts.diff_color_alt = rgb(&o["diffColorAlt"]);
+    if let Some(b) = o["diffMask"].as_bool() {
+        opts.diff_mask = b;
+    }
+    opts
+}
+
+#[test]
+fn pixelmatch_conformance_all_cases_exact_count_and_diff_bytes() {
+    let Some(dir) = corpus("pixelmatch") else { return };
+    let cases: Value = serde_json::from_slice(&std::fs::read(dir.join("cases.json")).unwrap()).unwrap();
+    let cases = cases["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 12);
+    let mut failures = Vec::new();
+    for case in cases {
+        let id = case["id"].as_str().unwrap();
+        let a = read_image(&dir.join(case["img1"].as_str().unwrap())).unwrap();
+        let b = read_image(&dir.join(case["img2"].as_str().unwrap())).unwrap();
+        let expected_count = case["expected_mismatch"].as_u64().unwrap();
+        let opts = options(case);
+        let (w, h) = (a.width() as usize, a.height() as usize);
+        let mut out = vec![0u8; w * h * 4];
+        let with_output = compare_pixels(a.as_bytes(), b.as_bytes(), w, h, &opts, Some(&mut out)).unwrap();
+        let without = compare_pixels(a.as_bytes(), b.as_bytes(), w, h, &opts, None).unwrap();
+        let expected = read_image(&dir.join(case["expected_diff_image"].as_str().unwrap())).unwrap();
+        let differing_bytes = out.iter().zip(expected.as_bytes()).filter(|(x, y)| x != y).count();
+        if with_output.diff_pixels != expected_count || without.diff_pixels != expected_count || differing_bytes != 0 {
+            failures.push(format!(
+                "{id}: count {} / {} (no output), expected {expected_count}; {differing_bytes} diff-image bytes differ",
+                with_output.diff_pixels, without.diff_pixels
+            ));
+        }
+        assert_eq!(with_output.mask.count(), with_output.diff_pixels, "{id}: mask holds every counted pixel");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,20 @@
+// `npm test`: every Rust test (unit, integration, CLI end-to-end), then every JS test.
+// One entry point so a developer and CI run exactly the same thing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+function run(cmd, args) {
+  console.error(`\n> ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+run('cargo', ['test', '--workspace', '--release']);
+
+const jsTests = existsSync(join(root, 'tests'))
+  ? readdirSync(join(root, 'tests')).filter((f) => f.endsWith('.test.mjs')).map((f) => join('tests', f))
+  : [];
+if (jsTests.length > 0) run(process.execPath, ['--test', ...jsTests]);
