@@ -10,7 +10,7 @@ pub fn pad_to(image: &RgbaImage, width: u32, height: u32) -> Result<RgbaImage> {
     if image.width() == width && image.height() == height {
         return Ok(image.clone());
     }
-    let mut canvas = RgbaImage::filled(width, height, [0, 0, 0, 0])?;
+    let mut canvas = RgbaImage::transparent(width, height)?;
     let src_stride = image.width() as usize * 4;
     let dst_stride = width as usize * 4;
     let bytes = canvas.as_bytes_mut();

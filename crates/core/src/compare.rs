@@ -1,9 +1,11 @@
 //! One screenshot against another: the pixel layer of the evidence. Pads to one canvas, runs the
 //! chosen per-pixel comparator, finds a page shift, clusters regions and names the shape.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
-use crate::canvas::{outside, pad_to};
+use crate::canvas::pad_to;
 use crate::error::Result;
 use crate::image::RgbaImage;
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
@@ -81,12 +83,12 @@ pub fn compare_images(
     let height = baseline.height().max(current.height());
     let size_changed = baseline.width() != current.width() || baseline.height() != current.height();
     let (a, b) = if size_changed {
-        (pad_to(baseline, width, height)?, pad_to(current, width, height)?)
+        (Cow::Owned(pad_to(baseline, width, height)?), Cow::Owned(pad_to(current, width, height)?))
     } else {
-        (baseline.clone(), current.clone())
+        (Cow::Borrowed(baseline), Cow::Borrowed(current))
     };
     let (w, h) = (width as usize, height as usize);
-    let mut output = if diff_image { Some(RgbaImage::filled(width, height, [0, 0, 0, 0])?) } else { None };
+    let mut output = if diff_image { Some(RgbaImage::transparent(width, height)?) } else { None };
     let mut diff = run_comparator(&a, &b, options, output.as_mut())?;
     if size_changed {
         mark_padding(&mut diff, baseline, current, options, output.as_mut());
@@ -101,14 +103,11 @@ pub fn compare_images(
             let mut after = run_comparator(&aligned.image, &b, options, None)?;
             // Rows the baseline has no counterpart for (the inserted band), and canvas pixels
             // outside the current image or the baseline's width, still differ after the shift.
+            let explained_width = current.width().min(baseline.width()) as usize;
             for y in 0..h {
-                for x in 0..w {
-                    let unexplained = !aligned.mapped[y]
-                        || outside(x, y, current.width(), current.height())
-                        || x >= baseline.width() as usize;
-                    if unexplained {
-                        after.mask.set(x, y);
-                    }
+                let whole_row = !aligned.mapped[y] || y >= current.height() as usize;
+                for x in if whole_row { 0 } else { explained_width }..w {
+                    after.mask.set(x, y);
                 }
             }
             change_mask = after.mask;
@@ -178,18 +177,19 @@ fn mark_padding(
     mut output: Option<&mut RgbaImage>,
 ) {
     let (w, h) = (diff.mask.width, diff.mask.height);
+    let inside_width = a.width().min(b.width()) as usize;
+    let inside_height = a.height().min(b.height()) as usize;
     let [r, g, bl] = options.pixel.diff_color;
     for y in 0..h {
-        for x in 0..w {
-            if (outside(x, y, a.width(), a.height()) || outside(x, y, b.width(), b.height())) && !diff.mask.get(x, y) {
+        // Rows inside both images only have padding to the right of the narrower one.
+        for x in if y < inside_height { inside_width } else { 0 }..w {
+            if !diff.mask.get(x, y) {
                 diff.mask.set(x, y);
                 diff.diff_pixels += 1;
             }
             if let Some(out) = output.as_deref_mut() {
-                if outside(x, y, a.width(), a.height()) || outside(x, y, b.width(), b.height()) {
-                    let i = (y * w + x) * 4;
-                    out.as_bytes_mut()[i..i + 4].copy_from_slice(&[r, g, bl, 255]);
-                }
+                let i = (y * w + x) * 4;
+                out.as_bytes_mut()[i..i + 4].copy_from_slice(&[r, g, bl, 255]);
             }
         }
     }

@@ -43,6 +43,13 @@ impl RgbaImage {
         Ok(Self { width, height, data })
     }
 
+    /// A new fully transparent image. Zeroed memory comes straight from the allocator, so pages
+    /// that are later overwritten are not touched twice.
+    pub fn transparent(width: u32, height: u32) -> Result<Self> {
+        let pixels = check_dimensions("image", width as u64, height as u64)?;
+        Ok(Self { width, height, data: vec![0; pixels * 4] })
+    }
+
     /// A new image filled with one RGBA colour.
     pub fn filled(width: u32, height: u32, rgba: [u8; 4]) -> Result<Self> {
         let pixels = check_dimensions("image", width as u64, height as u64)?;

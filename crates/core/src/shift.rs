@@ -185,7 +185,7 @@ pub struct AlignedBaseline {
 
 /// Moves baseline rows to where the shift put them, on a `width × height` canvas.
 pub fn align_baseline(baseline: &RgbaImage, shift: &PageShift, width: u32, height: u32) -> Result<AlignedBaseline> {
-    let mut image = RgbaImage::filled(width, height, [0, 0, 0, 0])?;
+    let mut image = RgbaImage::transparent(width, height)?;
     let mut mapped = vec![false; height as usize];
     let src_stride = baseline.width() as usize * 4;
     let dst_stride = width as usize * 4;

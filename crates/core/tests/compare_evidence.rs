@@ -1,1 +1,148 @@
+//! The pixel layer's evidence on generated pages with one planted change each: exact regions,
+//! page shift and shape.
 
+use sightline_core::RgbaImage;
+use sightline_core::compare::{CompareOptions, ImageComparison, compare_images};
+use sightline_core::regions::Classification;
+use sightline_core::shape::Shape;
+use sightline_core::shift::PageShift;
+
+/// A page-like image: white background with rows of dark "words" (deterministic pseudo-random
+/// runs), blank gaps between text lines, so rows are distinct like a real page.
+pub fn page(width: u32, height: u32, seed: u64) -> RgbaImage {
+    let mut img = RgbaImage::filled(width, height, [255, 255, 255, 255]).unwrap();
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut next = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    let w = width as usize;
+    for y in 0..height as usize {
+        // 12 px text lines with 4 px gaps
+        if y % 16 >= 12 {
+            continue;
+        }
+        let mut x = 8 + (next() % 8) as usize;
+        while x + 40 < w {
+            let word = 10 + (next() % 30) as usize;
+            let shade = (next() % 120) as u8;
+            for px in x..x + word {
+                if next() % 3 != 0 {
+                    let i = (y * w + px) * 4;
+                    img.as_bytes_mut()[i..i + 4].copy_from_slice(&[shade, shade, shade, 255]);
+                }
+            }
+            x += word + 6;
+        }
+    }
+    img
+}
+
+fn fill_rect(img: &mut RgbaImage, x0: u32, y0: u32, w: u32, h: u32, rgba: [u8; 4]) {
+    let width = img.width() as usize;
+    for y in y0..y0 + h {
+        for x in x0..x0 + w {
+            let i = (y as usize * width + x as usize) * 4;
+            img.as_bytes_mut()[i..i + 4].copy_from_slice(&rgba);
+        }
+    }
+}
+
+fn insert_rows(img: &RgbaImage, at: u32, rows: u32, rgba: [u8; 4]) -> RgbaImage {
+    let stride = img.width() as usize * 4;
+    let mut data = img.as_bytes()[..at as usize * stride].to_vec();
+    data.extend(rgba.repeat(img.width() as usize * rows as usize));
+    data.extend_from_slice(&img.as_bytes()[at as usize * stride..]);
+    RgbaImage::from_raw(img.width(), img.height() + rows, data).unwrap()
+}
+
+fn compare(a: &RgbaImage, b: &RgbaImage) -> ImageComparison {
+    compare_images(a, b, &CompareOptions::default(), false).unwrap().0
+}
+
+#[test]
+fn compare_identical_pages_match() {
+    let a = page(640, 2000, 1);
+    let c = compare(&a, &a.clone());
+    assert!(c.matched);
+    assert_eq!((c.diff_pixels, c.total_pixels), (0, 640 * 2000));
+    assert!(c.regions.is_empty() && c.shift.is_none() && c.shape.is_none());
+}
+
+#[test]
+fn compare_recoloured_card_is_one_concentrated_change_region() {
+    let mut a = page(640, 2000, 2);
+    fill_rect(&mut a, 100, 300, 200, 120, [240, 240, 250, 255]);
+    let mut b = a.clone();
+    fill_rect(&mut b, 100, 300, 200, 120, [200, 60, 60, 255]);
+    let c = compare(&a, &b);
+    assert_eq!(c.diff_pixels, 200 * 120);
+    assert_eq!(c.regions.len(), 1);
+    let r = &c.regions[0];
+    assert_eq!((r.x, r.y, r.width, r.height, r.diff_pixels), (100, 300, 200, 120, 24_000));
+    assert_eq!(r.classification, Classification::Change);
+    assert_eq!(c.shape, Some(Shape::Concentrated));
+    assert!(c.shift.is_none());
+}
+
+#[test]
+fn compare_inserted_banner_is_a_page_shift() {
+    let a = page(640, 2000, 3);
+    let b = insert_rows(&a, 200, 24, [30, 90, 200, 255]);
+    let c = compare(&a, &b);
+    assert!(c.size_changed);
+    assert_eq!(c.total_pixels, 640 * 2024);
+    assert_eq!(c.shift, Some(PageShift { dy: 24, below_y: 200 }));
+    // only the banner still differs once the shift is undone
+    assert_eq!(c.diff_pixels_after_shift, 640 * 24);
+    let changes: Vec<_> = c.regions.iter().filter(|r| r.classification == Classification::Change).collect();
+    assert_eq!(changes.len(), 1, "{:?}", c.regions);
+    assert_eq!((changes[0].x, changes[0].y, changes[0].width, changes[0].height), (0, 200, 640, 24));
+    // everything that differs below the banner only moved
+    let shifted: u64 =
+        c.regions.iter().filter(|r| r.classification == Classification::Shift).map(|r| r.diff_pixels).sum();
+    assert!(shifted > 0);
+    assert!(c.regions.iter().filter(|r| r.classification == Classification::Shift).all(|r| r.y >= 224));
+    assert_eq!(c.shape, Some(Shape::Large));
+}
+
+#[test]
+fn compare_removed_section_shifts_content_up() {
+    let a = page(640, 1500, 4);
+    let stride = 640 * 4;
+    let mut data = a.as_bytes()[..400 * stride].to_vec();
+    data.extend_from_slice(&a.as_bytes()[448 * stride..]);
+    let b = RgbaImage::from_raw(640, 1452, data).unwrap();
+    let c = compare(&a, &b);
+    assert_eq!(c.shift, Some(PageShift { dy: -48, below_y: 400 }));
+    // the 48 rows at the bottom of the canvas exist only in the baseline
+    assert_eq!(c.diff_pixels_after_shift, 640 * 48);
+}
+
+#[test]
+fn compare_different_widths_pad_the_canvas() {
+    let a = RgbaImage::filled(100, 50, [255, 255, 255, 255]).unwrap();
+    let b = RgbaImage::filled(120, 40, [255, 255, 255, 255]).unwrap();
+    let (c, diff) = compare_images(&a, &b, &CompareOptions::default(), true).unwrap();
+    assert!(c.size_changed);
+    assert_eq!(c.total_pixels, 120 * 50);
+    // 20 columns × 40 rows right of the baseline + 120 × 10 rows under the current image
+    assert_eq!(c.diff_pixels, 20 * 40 + 120 * 10);
+    let diff = diff.unwrap();
+    assert_eq!((diff.width(), diff.height()), (120, 50));
+    assert_eq!(&diff.as_bytes()[(10 * 120 + 110) * 4..][..4], &[255, 0, 0, 255]);
+}
+
+#[test]
+fn compare_scattered_specks_are_scattered_without_regions() {
+    let a = page(640, 1000, 5);
+    let mut b = a.clone();
+    // isolated single-pixel specks far apart: too small for a region
+    for i in 0..40u32 {
+        fill_rect(&mut b, 13 + (i * 97) % 600, 14 + (i * 211) % 980, 1, 1, [255, 0, 255, 255]);
+    }
+    let c = compare(&a, &b);
+    assert!(c.diff_pixels > 0 && c.diff_pixels <= 40);
+    assert!(c.regions.is_empty(), "{:?}", c.regions);
+    assert_eq!(c.shape, Some(Shape::Scattered));
+}

@@ -1,0 +1,135 @@
+//! `sightline diff A B`: a one-off comparison of two image files with the full pixel evidence
+//! (regions, page shift, shape), printed for people or as one JSON object.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use sightline_core::compare::{Comparator, CompareOptions, ImageComparison, compare_images};
+use sightline_core::decode::{encode_png, read_image, write_atomic};
+use sightline_core::pixel::PixelOptions;
+use sightline_core::regions::Classification;
+use sightline_core::shape::Shape;
+
+use crate::exit;
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// The baseline (expected) image.
+    baseline: PathBuf,
+    /// The current (actual) image.
+    current: PathBuf,
+    /// Write the diff image here (PNG).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Per-pixel colour tolerance, 0..1 (pixelmatch scale).
+    #[arg(long, default_value_t = 0.1, value_parser = unit_interval)]
+    threshold: f64,
+    /// Count anti-aliased pixels as differences.
+    #[arg(long)]
+    include_aa: bool,
+    /// Opacity of the original image under the diff, 0..1.
+    #[arg(long, default_value_t = 0.1, value_parser = unit_interval)]
+    alpha: f64,
+    /// Draw only the differing pixels, on a transparent background.
+    #[arg(long)]
+    diff_mask: bool,
+    /// Use the perceptual comparator (tolerates anti-aliasing and sub-pixel text noise).
+    #[arg(long)]
+    perceptual: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn unit_interval(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number; give a value between 0 and 1"))?;
+    if (0.0..=1.0).contains(&v) { Ok(v) } else { Err(format!("{v} is outside 0..1")) }
+}
+
+pub fn run(args: &DiffArgs) -> Result<u8> {
+    // Decoding is most of the time on big pages: both files at once.
+    let (baseline, current) = rayon::join(|| read_image(&args.baseline), || read_image(&args.current));
+    let (baseline, current) = (baseline?, current?);
+    let options = CompareOptions {
+        pixel: PixelOptions {
+            threshold: args.threshold,
+            include_aa: args.include_aa,
+            alpha: args.alpha,
+            diff_mask: args.diff_mask,
+            ..PixelOptions::default()
+        },
+        comparator: if args.perceptual { Comparator::Perceptual } else { Comparator::Pixelmatch },
+        ..CompareOptions::default()
+    };
+    let (comparison, diff_image) = compare_images(&baseline, &current, &options, args.out.is_some())?;
+    if let (Some(path), Some(image)) = (&args.out, diff_image) {
+        let png = encode_png(&image, true)?;
+        write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;
+    }
+
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut stdout, &comparison)?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{}", describe(&comparison))?;
+    }
+    Ok(if comparison.matched { exit::OK } else { exit::CHANGED })
+}
+
+/// The human summary: one verdict line, then the regions.
+fn describe(c: &ImageComparison) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    if c.matched {
+        let _ = writeln!(s, "match: {} × {}, no differing pixels", c.current_size.width, c.current_size.height);
+        return s;
+    }
+    let shape = match c.shape {
+        Some(Shape::Concentrated) => "concentrated",
+        Some(Shape::Scattered) => "scattered",
+        Some(Shape::Large) => "large",
+        None => "",
+    };
+    let _ = write!(
+        s,
+        "different: {} of {} pixels ({:.3} %), {} region{}, {shape}",
+        c.diff_pixels,
+        c.total_pixels,
+        c.diff_percent,
+        c.regions.len(),
+        if c.regions.len() == 1 { "" } else { "s" }
+    );
+    if c.size_changed {
+        let _ = write!(
+            s,
+            "; size changed {}×{} → {}×{}",
+            c.baseline_size.width, c.baseline_size.height, c.current_size.width, c.current_size.height
+        );
+    }
+    if let Some(shift) = c.shift {
+        let direction = if shift.dy > 0 { "down" } else { "up" };
+        let _ = write!(
+            s,
+            "; page shift: content below y={} moved {direction} {} px ({} pixels still differ once undone)",
+            shift.below_y,
+            shift.dy.unsigned_abs(),
+            c.diff_pixels_after_shift
+        );
+    }
+    s.push('\n');
+    for r in &c.regions {
+        let kind = match r.classification {
+            Classification::Change => "change",
+            Classification::Shift => "shift",
+        };
+        let _ = writeln!(
+            s,
+            "  {kind:<6} x={} y={} {}×{}: {} pixels ({:.1} %)",
+            r.x, r.y, r.width, r.height, r.diff_pixels, r.diff_percent
+        );
+    }
+    s
+}

@@ -1,0 +1,262 @@
+//! `sightline diff` as a user runs it: real files in a temp folder, the built binary, exit
+//! codes, JSON on stdout and the diff PNG on disk.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use sightline_core::RgbaImage;
+use sightline_core::decode::{encode_png, read_image};
+
+fn sightline(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sightline")).args(args).output().expect("run sightline")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-diff-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_png(path: &Path, image: &RgbaImage) {
+    std::fs::write(path, encode_png(image, false).unwrap()).unwrap();
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// `../shared/corpora/pixelmatch/fixtures`, or `None` (skipped; a failure under CI).
+fn pixelmatch_fixtures() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/pixelmatch/fixtures");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(std::env::var_os("CI").is_none(), "{} is missing and CI is set", dir.display());
+    eprintln!("skipping: {} is absent", dir.display());
+    None
+}
+
+/// A white page with a dark text-like block every 16 rows (distinct rows, like a real page).
+fn page(width: u32, height: u32) -> RgbaImage {
+    let mut img = RgbaImage::filled(width, height, [255, 255, 255, 255]).unwrap();
+    let w = width as usize;
+    for y in 0..height as usize {
+        if y % 16 < 10 {
+            let start = (y * 37) % (w / 2);
+            for x in start..start + w / 3 {
+                let i = (y * w + x) * 4;
+                img.as_bytes_mut()[i..i + 4].copy_from_slice(&[20, 20, 20, 255]);
+            }
+        }
+    }
+    img
+}
+
+#[test]
+fn diff_command_equal_images_exit_0() {
+    let dir = temp_dir("equal");
+    let a = dir.join("a.png");
+    write_png(&a, &page(200, 300));
+    let out = sightline(&["diff", a.to_str().unwrap(), a.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["match"], true);
+    assert_eq!(v["diffPixels"], 0);
+    assert_eq!(v["totalPixels"], 60_000);
+    assert_eq!(v["shape"], Value::Null);
+}
+
+#[test]
+fn diff_command_pixelmatch_fixture_gives_exact_count_and_diff_image() {
+    let Some(fixtures) = pixelmatch_fixtures() else { return };
+    let dir = temp_dir("fixture");
+    let out_png = dir.join("diff.png");
+    let out = sightline(&[
+        "diff",
+        fixtures.join("1a.png").to_str().unwrap(),
+        fixtures.join("1b.png").to_str().unwrap(),
+        "--threshold",
+        "0.05",
+        "--out",
+        out_png.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["diffPixels"], 143);
+    assert_eq!(v["match"], false);
+    assert_eq!(v["sizeChanged"], false);
+    let written = read_image(&out_png).unwrap();
+    let expected = read_image(&fixtures.join("1diff.png")).unwrap();
+    assert!(written == expected, "diff image differs from pixelmatch's 1diff.png");
+    // no temp file left next to the output
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[test]
+fn diff_command_diff_mask_and_alpha_options_reach_the_engine() {
+    let Some(fixtures) = pixelmatch_fixtures() else { return };
+    let dir = temp_dir("mask");
+    let out_png = dir.join("mask.png");
+    let out = sightline(&[
+        "diff",
+        fixtures.join("1a.png").to_str().unwrap(),
+        fixtures.join("1b.png").to_str().unwrap(),
+        "--threshold",
+        "0.05",
+        "--diff-mask",
+        "--out",
+        out_png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(read_image(&out_png).unwrap() == read_image(&fixtures.join("1diffmask.png")).unwrap());
+}
+
+#[test]
+fn diff_command_different_sizes_compare_on_a_padded_canvas() {
+    let dir = temp_dir("sizes");
+    let (a, b, d) = (dir.join("a.png"), dir.join("b.png"), dir.join("d.png"));
+    write_png(&a, &page(200, 300));
+    write_png(&b, &page(220, 300));
+    let out = sightline(&["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--out", d.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["sizeChanged"], true);
+    assert_eq!(v["totalPixels"], 220 * 300);
+    assert_eq!(v["baselineSize"]["width"], 200);
+    assert_eq!(v["currentSize"]["width"], 220);
+    let diff = read_image(&d).unwrap();
+    assert_eq!((diff.width(), diff.height()), (220, 300));
+}
+
+#[test]
+fn diff_command_reports_a_page_shift_with_regions_and_shape() {
+    let dir = temp_dir("shift");
+    let (a, b) = (dir.join("a.png"), dir.join("b.png"));
+    let base = page(300, 800);
+    write_png(&a, &base);
+    // a 30 px banner inserted at y=96 pushes everything below down
+    let stride = 300 * 4;
+    let mut data = base.as_bytes()[..96 * stride].to_vec();
+    data.extend([200u8, 40, 40, 255].repeat(300 * 30));
+    data.extend_from_slice(&base.as_bytes()[96 * stride..]);
+    write_png(&b, &RgbaImage::from_raw(300, 830, data).unwrap());
+
+    let out = sightline(&["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["shift"]["dy"], 30);
+    assert_eq!(v["shift"]["belowY"], 96);
+    assert_eq!(v["diffPixelsAfterShift"], 300 * 30);
+    let regions = v["regions"].as_array().unwrap();
+    let change: Vec<_> = regions.iter().filter(|r| r["classification"] == "change").collect();
+    assert_eq!(change.len(), 1);
+    assert_eq!((&change[0]["y"], &change[0]["height"]), (&Value::from(96), &Value::from(30)));
+    assert!(regions.iter().any(|r| r["classification"] == "shift"));
+    for key in ["x", "y", "width", "height", "diffPixels", "classification"] {
+        assert!(regions.iter().all(|r| r.get(key).is_some()), "every region has {key}");
+    }
+    assert_eq!(v["shape"], "large");
+
+    // the human summary says the same in words
+    let text = sightline(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("content below y=96 moved down 30 px"), "{text}");
+}
+
+#[test]
+fn diff_command_reads_grey_palette_and_jpeg_inputs() {
+    let dir = temp_dir("formats");
+    let grey = dir.join("grey.png");
+    {
+        let file = std::fs::File::create(&grey).unwrap();
+        let mut enc = png::Encoder::new(file, 4, 2);
+        enc.set_color(png::ColorType::Grayscale);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.write_header().unwrap().write_image_data(&[0, 50, 100, 255, 0, 50, 100, 255]).unwrap();
+    }
+    let palette = dir.join("palette.png");
+    {
+        let file = std::fs::File::create(&palette).unwrap();
+        let mut enc = png::Encoder::new(file, 4, 2);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_palette(vec![0, 0, 0, 50, 50, 50, 100, 100, 100, 255, 255, 255]);
+        enc.write_header().unwrap().write_image_data(&[0, 1, 2, 3, 0, 1, 2, 3]).unwrap();
+    }
+    let out = sightline(&["diff", grey.to_str().unwrap(), palette.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["totalPixels"], 8);
+
+    let jpeg = dir.join("white.jpg");
+    image::RgbImage::from_pixel(16, 16, image::Rgb([255, 255, 255])).save(&jpeg).unwrap();
+    let white = dir.join("white.png");
+    write_png(&white, &RgbaImage::filled(16, 16, [255, 255, 255, 255]).unwrap());
+    let out = sightline(&["diff", jpeg.to_str().unwrap(), white.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn diff_command_bad_input_exits_2_naming_the_file() {
+    let dir = temp_dir("bad");
+    let good = dir.join("good.png");
+    write_png(&good, &page(10, 10));
+    let corrupt = dir.join("corrupt.png");
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&corrupt, &bytes).unwrap();
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "hello").unwrap();
+
+    for (bad, needle) in
+        [(&corrupt, "corrupt.png"), (&text, "neither a PNG nor a JPEG"), (&dir.join("missing.png"), "missing.png")]
+    {
+        let out = sightline(&[
+            "diff",
+            good.to_str().unwrap(),
+            bad.to_str().unwrap(),
+            "--out",
+            dir.join("d.png").to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    assert!(!dir.join("d.png").exists(), "nothing written on bad input");
+
+    let out = sightline(&["diff", good.to_str().unwrap(), good.to_str().unwrap(), "--threshold", "1.5"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn diff_command_rejects_a_png_header_claiming_huge_dimensions() {
+    let dir = temp_dir("huge");
+    let good = dir.join("good.png");
+    write_png(&good, &page(10, 10));
+    // rewrite IHDR to 100000 × 100000 (CRC fixed) — the cap must fire before any allocation
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+    bytes[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+    let crc = crc32(&bytes[12..29]);
+    bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+    let huge = dir.join("huge.png");
+    std::fs::write(&huge, &bytes).unwrap();
+    let out = sightline(&["diff", good.to_str().unwrap(), huge.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("huge.png") && err.contains("above the limit"), "{err}");
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
