@@ -12,6 +12,8 @@ function run(cmd, args) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+// The addon first: the JS tests load it, and napi's build must precede cargo's (see TOOLCHAIN).
+run('npm', ['run', '--silent', 'build:addon']);
 run('cargo', ['test', '--workspace', '--release']);
 
 const jsTests = existsSync(join(root, 'tests'))

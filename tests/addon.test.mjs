@@ -1,0 +1,74 @@
+// The Node addon as the Playwright worker calls it: in-process, async and sync twins, exact
+// pixelmatch counts, evidence with regions and shift, and errors that name the problem.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const addon = require('../index.js');
+
+/** A white RGBA image with a `color` rectangle. */
+function image(width, height, rect, color = [200, 30, 30, 255]) {
+  const data = Buffer.alloc(width * height * 4, 255);
+  if (rect) {
+    const [x0, y0, w, h] = rect;
+    for (let y = y0; y < y0 + h; y++) {
+      for (let x = x0; x < x0 + w; x++) data.set(color, (y * width + x) * 4);
+    }
+  }
+  return { data, width, height };
+}
+
+test('addon: identical buffers give zero, sync and async', async () => {
+  const a = image(64, 64);
+  assert.equal(addon.comparePixelsSync(a.data, a.data, 64, 64).diffPixels, 0);
+  const r = await addon.comparePixels(a.data, Buffer.from(a.data), 64, 64);
+  assert.equal(r.diffPixels, 0);
+  assert.equal(r.diffImage, undefined);
+});
+
+test('addon: a recoloured block is counted exactly and drawn in the diff image', async () => {
+  const a = image(100, 80);
+  const b = image(100, 80, [10, 20, 30, 15]);
+  const r = await addon.comparePixels(a.data, b.data, 100, 80, { diffImage: true });
+  assert.equal(r.diffPixels, 30 * 15);
+  assert.equal(r.diffImage.length, 100 * 80 * 4);
+  const inside = (25 * 100 + 20) * 4;
+  assert.deepEqual([...r.diffImage.subarray(inside, inside + 4)], [255, 0, 0, 255]);
+  // the background is the faded original: white stays white
+  assert.deepEqual([...r.diffImage.subarray(0, 4)], [255, 255, 255, 255]);
+});
+
+test('addon: compareImages reports regions, shape and size change', async () => {
+  const a = image(200, 300);
+  const b = image(200, 320, [50, 60, 40, 20]);
+  const { evidence, diffImage } = await addon.compareImages(a, b, { diffImage: true });
+  assert.equal(evidence.match, false);
+  assert.equal(evidence.sizeChanged, true);
+  assert.equal(evidence.totalPixels, 200 * 320);
+  assert.equal(evidence.diffPixels, 40 * 20 + 200 * 20);
+  const boxes = evidence.regions.map((r) => [r.x, r.y, r.width, r.height]);
+  assert.deepEqual(boxes, [[50, 60, 40, 20], [0, 300, 200, 20]]);
+  // the two regions span most of the canvas and 7.5 % of pixels differ
+  assert.equal(evidence.shape, 'large');
+  assert.equal(diffImage.width, 200);
+  assert.equal(diffImage.height, 320);
+  const sync = addon.compareImagesSync(a, b);
+  assert.deepEqual(sync.evidence, evidence);
+});
+
+test('addon: wrong buffer sizes are a JS error naming the expected size', () => {
+  assert.throws(
+    () => addon.comparePixelsSync(Buffer.alloc(12), Buffer.alloc(16), 2, 2),
+    (e) => e.code === 'InvalidArg' && /2×2×4 = 16 bytes/.test(e.message),
+  );
+  assert.throws(
+    () => addon.compareImagesSync({ data: Buffer.alloc(10), width: 2, height: 2 }, image(2, 2)),
+    /image data is 10 bytes but 2×2 RGBA needs 16/,
+  );
+});
+
+test('addon: a threshold outside 0..1 is rejected, not clamped', async () => {
+  const a = image(4, 4);
+  await assert.rejects(addon.comparePixels(a.data, a.data, 4, 4, { threshold: 2 }), /threshold 2 is outside 0..1/);
+});
