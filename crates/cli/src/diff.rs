@@ -63,7 +63,7 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         comparator: if args.perceptual { Comparator::Perceptual } else { Comparator::Pixelmatch },
         ..CompareOptions::default()
     };
-    let (comparison, diff_image) = compare_images(&baseline, &current, &options, args.out.is_some())?;
+    let (comparison, diff_image) = compare_images(baseline.view(), current.view(), &options, args.out.is_some())?;
     if let (Some(path), Some(image)) = (&args.out, diff_image) {
         let png = encode_png(&image, true)?;
         write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;

@@ -3,13 +3,10 @@
 //! difference by definition (the diff image shows it in the diff colour).
 
 use crate::error::Result;
-use crate::image::RgbaImage;
+use crate::image::{ImageRef, RgbaImage};
 
 /// Copies `image` into the top-left of a transparent `width × height` canvas.
-pub fn pad_to(image: &RgbaImage, width: u32, height: u32) -> Result<RgbaImage> {
-    if image.width() == width && image.height() == height {
-        return Ok(image.clone());
-    }
+pub fn pad_to(image: ImageRef<'_>, width: u32, height: u32) -> Result<RgbaImage> {
     let mut canvas = RgbaImage::transparent(width, height)?;
     let src_stride = image.width() as usize * 4;
     let dst_stride = width as usize * 4;

@@ -1,13 +1,11 @@
 //! One screenshot against another: the pixel layer of the evidence. Pads to one canvas, runs the
 //! chosen per-pixel comparator, finds a page shift, clusters regions and names the shape.
 
-use std::borrow::Cow;
-
 use serde::Serialize;
 
 use crate::canvas::pad_to;
 use crate::error::Result;
-use crate::image::RgbaImage;
+use crate::image::{ImageRef, RgbaImage};
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
 use crate::pixel::{PixelDiff, PixelOptions, compare_pixels};
 use crate::regions::{Classification, Region, RegionOptions, find_regions};
@@ -74,33 +72,34 @@ pub struct ImageComparison {
 /// Compares `baseline` with `current`. Returns the evidence and, if `diff_image` is set, the
 /// diff image (padded canvas, pixelmatch's colours).
 pub fn compare_images(
-    baseline: &RgbaImage,
-    current: &RgbaImage,
+    baseline: ImageRef<'_>,
+    current: ImageRef<'_>,
     options: &CompareOptions,
     diff_image: bool,
 ) -> Result<(ImageComparison, Option<RgbaImage>)> {
     let width = baseline.width().max(current.width());
     let height = baseline.height().max(current.height());
     let size_changed = baseline.width() != current.width() || baseline.height() != current.height();
-    let (a, b) = if size_changed {
-        (Cow::Owned(pad_to(baseline, width, height)?), Cow::Owned(pad_to(current, width, height)?))
-    } else {
-        (Cow::Borrowed(baseline), Cow::Borrowed(current))
+    let padded =
+        if size_changed { Some((pad_to(baseline, width, height)?, pad_to(current, width, height)?)) } else { None };
+    let (a, b) = match &padded {
+        Some((a, b)) => (a.view(), b.view()),
+        None => (baseline, current),
     };
     let (w, h) = (width as usize, height as usize);
     let mut output = if diff_image { Some(RgbaImage::transparent(width, height)?) } else { None };
-    let mut diff = run_comparator(&a, &b, options, output.as_mut())?;
+    let mut diff = run_comparator(a, b, options, output.as_mut())?;
     if size_changed {
         mark_padding(&mut diff, baseline, current, options, output.as_mut());
     }
 
     // Undo a page shift to tell moved content from changed content.
     let mut shift = None;
-    let mut change_mask = diff.mask.clone();
+    let mut change_mask = None;
     if diff.diff_pixels > 0 {
         if let Some(found) = detect_shift(baseline, current, options.pixel.max_delta()) {
             let aligned = align_baseline(baseline, &found, width, height)?;
-            let mut after = run_comparator(&aligned.image, &b, options, None)?;
+            let mut after = run_comparator(aligned.image.view(), b, options, None)?;
             // Rows the baseline has no counterpart for (the inserted band), and canvas pixels
             // outside the current image or the baseline's width, still differ after the shift.
             let explained_width = current.width().min(baseline.width()) as usize;
@@ -110,15 +109,19 @@ pub fn compare_images(
                     after.mask.set(x, y);
                 }
             }
-            change_mask = after.mask;
+            change_mask = Some(after.mask);
             shift = Some(found);
         }
     }
 
-    let diff_pixels_after_shift = if shift.is_some() { change_mask.count() } else { diff.diff_pixels };
-    let mut regions = find_regions(&change_mask, Classification::Change, &options.regions);
-    if shift.is_some() {
-        let moved = diff.mask.minus(&change_mask);
+    let diff_pixels_after_shift = change_mask.as_ref().map_or(diff.diff_pixels, |m| m.count());
+    let mut regions = if diff.diff_pixels == 0 {
+        Vec::new()
+    } else {
+        find_regions(change_mask.as_ref().unwrap_or(&diff.mask), Classification::Change, &options.regions)
+    };
+    if let Some(change_mask) = &change_mask {
+        let moved = diff.mask.minus(change_mask);
         regions.extend(find_regions(&moved, Classification::Shift, &options.regions));
         // Report the plain test's count for every region, whatever layer found it.
         for r in &mut regions {
@@ -152,8 +155,8 @@ pub fn compare_images(
 }
 
 fn run_comparator(
-    a: &RgbaImage,
-    b: &RgbaImage,
+    a: ImageRef<'_>,
+    b: ImageRef<'_>,
     options: &CompareOptions,
     output: Option<&mut RgbaImage>,
 ) -> Result<PixelDiff> {
@@ -171,8 +174,8 @@ fn run_comparator(
 /// Counts every canvas pixel outside either image as different and paints it.
 fn mark_padding(
     diff: &mut PixelDiff,
-    a: &RgbaImage,
-    b: &RgbaImage,
+    a: ImageRef<'_>,
+    b: ImageRef<'_>,
     options: &CompareOptions,
     mut output: Option<&mut RgbaImage>,
 ) {

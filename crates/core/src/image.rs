@@ -29,7 +29,61 @@ pub fn check_dimensions(what: &str, width: u64, height: u64) -> Result<usize> {
     Ok(pixels as usize)
 }
 
+/// A borrowed RGBA8 image: the same layout as [`RgbaImage`] over someone else's bytes (a
+/// Node `Buffer`, a decoded artifact), so comparing never copies its inputs.
+#[derive(Clone, Copy)]
+pub struct ImageRef<'a> {
+    width: u32,
+    height: u32,
+    data: &'a [u8],
+}
+
+impl std::fmt::Debug for ImageRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ImageRef({}×{})", self.width, self.height)
+    }
+}
+
+impl<'a> ImageRef<'a> {
+    /// Views `data` as a `width × height` RGBA image; the length must match exactly.
+    pub fn new(width: u32, height: u32, data: &'a [u8]) -> Result<Self> {
+        let pixels = check_dimensions("image", width as u64, height as u64)?;
+        if data.len() != pixels * 4 {
+            return Err(Error::InvalidInput(format!(
+                "image data is {} bytes but {width}×{height} RGBA needs {}",
+                data.len(),
+                pixels * 4
+            )));
+        }
+        Ok(Self { width, height, data })
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The RGBA bytes.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// One row's RGBA bytes.
+    pub fn row(&self, y: u32) -> &'a [u8] {
+        let stride = self.width as usize * 4;
+        &self.data[y as usize * stride..(y as usize + 1) * stride]
+    }
+}
+
 impl RgbaImage {
+    /// A borrowed view of this image.
+    pub fn view(&self) -> ImageRef<'_> {
+        ImageRef { width: self.width, height: self.height, data: &self.data }
+    }
+
     /// Wraps existing RGBA bytes; the length must be exactly `width × height × 4`.
     pub fn from_raw(width: u32, height: u32, data: Vec<u8>) -> Result<Self> {
         let pixels = check_dimensions("image", width as u64, height as u64)?;

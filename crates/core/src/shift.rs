@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::antialias::rgba;
 use crate::color_delta::color_delta;
 use crate::error::Result;
-use crate::image::RgbaImage;
+use crate::image::{ImageRef, RgbaImage};
 use crate::pixel::as_pixels;
 
 /// Content below `belowY` moved by `dy` rows (positive: down, rows were inserted at `belowY`;
@@ -47,7 +47,7 @@ const MAX_ROWS_PER_HASH: usize = 4;
 
 /// Finds the page shift between `baseline` and `current`, if one explains the difference.
 /// `max_delta` is the per-pixel tolerance (squared YIQ) used for row equality.
-pub fn detect_shift(baseline: &RgbaImage, current: &RgbaImage, max_delta: f64) -> Option<PageShift> {
+pub fn detect_shift(baseline: ImageRef<'_>, current: ImageRef<'_>, max_delta: f64) -> Option<PageShift> {
     if baseline.width() != current.width() || baseline.width() == 0 {
         return None;
     }
@@ -126,7 +126,7 @@ pub fn detect_shift(baseline: &RgbaImage, current: &RgbaImage, max_delta: f64) -
 
 /// One hash per row; `None` for a row of a single colour (blank rows match anywhere and would
 /// vote for every offset).
-fn row_hashes(image: &RgbaImage) -> Vec<Option<u64>> {
+fn row_hashes(image: ImageRef<'_>) -> Vec<Option<u64>> {
     let stride = image.width() as usize * 4;
     image
         .as_bytes()
@@ -184,7 +184,7 @@ pub struct AlignedBaseline {
 }
 
 /// Moves baseline rows to where the shift put them, on a `width × height` canvas.
-pub fn align_baseline(baseline: &RgbaImage, shift: &PageShift, width: u32, height: u32) -> Result<AlignedBaseline> {
+pub fn align_baseline(baseline: ImageRef<'_>, shift: &PageShift, width: u32, height: u32) -> Result<AlignedBaseline> {
     let mut image = RgbaImage::transparent(width, height)?;
     let mut mapped = vec![false; height as usize];
     let src_stride = baseline.width() as usize * 4;
@@ -227,7 +227,7 @@ mod tests {
     fn shift_finds_an_inserted_band() {
         let a = striped(64, 300);
         let b = insert_rows(&a, 100, 24, [200, 30, 30, 255]);
-        let s = detect_shift(&a, &b, 35215.0 * 0.01).unwrap();
+        let s = detect_shift(a.view(), b.view(), 35215.0 * 0.01).unwrap();
         assert_eq!(s, PageShift { dy: 24, below_y: 100 });
         assert_eq!(s.baseline_row(99), Some(99));
         assert_eq!(s.baseline_row(110), None);
@@ -238,7 +238,7 @@ mod tests {
     fn shift_finds_removed_rows() {
         let b = striped(64, 300);
         let a = insert_rows(&b, 50, 10, [0, 0, 255, 255]);
-        let s = detect_shift(&a, &b, 35215.0 * 0.01).unwrap();
+        let s = detect_shift(a.view(), b.view(), 35215.0 * 0.01).unwrap();
         assert_eq!(s, PageShift { dy: -10, below_y: 50 });
         assert_eq!(s.baseline_row(50), Some(60));
     }
@@ -246,9 +246,9 @@ mod tests {
     #[test]
     fn shift_none_for_identical_or_recoloured_pages() {
         let a = striped(64, 300);
-        assert_eq!(detect_shift(&a, &a, 100.0), None);
+        assert_eq!(detect_shift(a.view(), a.view(), 100.0), None);
         let mut b = a.clone();
         b.as_bytes_mut()[..64 * 4 * 20].fill(90);
-        assert_eq!(detect_shift(&a, &b, 100.0), None);
+        assert_eq!(detect_shift(a.view(), b.view(), 100.0), None);
     }
 }

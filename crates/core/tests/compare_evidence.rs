@@ -57,7 +57,7 @@ fn insert_rows(img: &RgbaImage, at: u32, rows: u32, rgba: [u8; 4]) -> RgbaImage 
 }
 
 fn compare(a: &RgbaImage, b: &RgbaImage) -> ImageComparison {
-    compare_images(a, b, &CompareOptions::default(), false).unwrap().0
+    compare_images(a.view(), b.view(), &CompareOptions::default(), false).unwrap().0
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn compare_removed_section_shifts_content_up() {
 fn compare_different_widths_pad_the_canvas() {
     let a = RgbaImage::filled(100, 50, [255, 255, 255, 255]).unwrap();
     let b = RgbaImage::filled(120, 40, [255, 255, 255, 255]).unwrap();
-    let (c, diff) = compare_images(&a, &b, &CompareOptions::default(), true).unwrap();
+    let (c, diff) = compare_images(a.view(), b.view(), &CompareOptions::default(), true).unwrap();
     assert!(c.size_changed);
     assert_eq!(c.total_pixels, 120 * 50);
     // 20 columns × 40 rows right of the baseline + 120 × 10 rows under the current image

@@ -7,8 +7,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sightline_core::RgbaImage;
 use sightline_core::compare::{self, Comparator, CompareOptions};
+use sightline_core::image::ImageRef;
 use sightline_core::pixel::{self, PixelOptions};
 
 /// Options of the pixel test (pixelmatch 7.2 names and defaults).
@@ -156,8 +156,8 @@ pub fn compare_pixels(
 
 fn images(baseline: &RawImage, current: &RawImage, options: &DiffOptions) -> Result<ImageEvidence> {
     let (comparison, diff) = guarded(|| {
-        let a = RgbaImage::from_raw(baseline.width, baseline.height, baseline.data.to_vec())?;
-        let b = RgbaImage::from_raw(current.width, current.height, current.data.to_vec())?;
+        let a = ImageRef::new(baseline.width, baseline.height, &baseline.data)?;
+        let b = ImageRef::new(current.width, current.height, &current.data)?;
         let opts = CompareOptions {
             pixel: options.pixel(),
             comparator: if options.perceptual.unwrap_or(false) {
@@ -167,7 +167,7 @@ fn images(baseline: &RawImage, current: &RawImage, options: &DiffOptions) -> Res
             },
             ..CompareOptions::default()
         };
-        compare::compare_images(&a, &b, &opts, options.diff_image.unwrap_or(false))
+        compare::compare_images(a, b, &opts, options.diff_image.unwrap_or(false))
     })?;
     let evidence = serde_json::to_value(&comparison).map_err(|e| Error::from_reason(e.to_string()))?;
     let diff_image =
