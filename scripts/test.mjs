@@ -12,6 +12,8 @@ function run(cmd, args) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+// Fresh machine: install Chromium and the npm packages (no-op when present).
+run('bash', ['scripts/setup.sh']);
 // The addon first: the JS tests load it, and napi's build must precede cargo's (see TOOLCHAIN).
 run('npm', ['run', '--silent', 'build:addon']);
 run('cargo', ['test', '--workspace', '--release']);
