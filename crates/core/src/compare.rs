@@ -96,22 +96,22 @@ pub fn compare_images(
     // Undo a page shift to tell moved content from changed content.
     let mut shift = None;
     let mut change_mask = None;
-    if diff.diff_pixels > 0 {
-        if let Some(found) = detect_shift(baseline, current, options.pixel.max_delta()) {
-            let aligned = align_baseline(baseline, &found, width, height)?;
-            let mut after = run_comparator(aligned.image.view(), b, options, None)?;
-            // Rows the baseline has no counterpart for (the inserted band), and canvas pixels
-            // outside the current image or the baseline's width, still differ after the shift.
-            let explained_width = current.width().min(baseline.width()) as usize;
-            for y in 0..h {
-                let whole_row = !aligned.mapped[y] || y >= current.height() as usize;
-                for x in if whole_row { 0 } else { explained_width }..w {
-                    after.mask.set(x, y);
-                }
+    if diff.diff_pixels > 0
+        && let Some(found) = detect_shift(baseline, current, options.pixel.max_delta())
+    {
+        let aligned = align_baseline(baseline, &found, width, height)?;
+        let mut after = run_comparator(aligned.image.view(), b, options, None)?;
+        // Rows the baseline has no counterpart for (the inserted band), and canvas pixels
+        // outside the current image or the baseline's width, still differ after the shift.
+        let explained_width = current.width().min(baseline.width()) as usize;
+        for y in 0..h {
+            let whole_row = !aligned.mapped[y] || y >= current.height() as usize;
+            for x in if whole_row { 0 } else { explained_width }..w {
+                after.mask.set(x, y);
             }
-            change_mask = Some(after.mask);
-            shift = Some(found);
         }
+        change_mask = Some(after.mask);
+        shift = Some(found);
     }
 
     let diff_pixels_after_shift = change_mask.as_ref().map_or(diff.diff_pixels, |m| m.count());

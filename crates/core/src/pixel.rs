@@ -200,10 +200,10 @@ pub fn compare_pixels(
 
     // Identical inputs: one parallel memcmp, then (only if asked) the faded original.
     if buffers_equal(img1, img2) {
-        if let Some(out) = output.as_deref_mut() {
-            if !options.diff_mask {
-                draw_gray_rows(img1, out, options.alpha);
-            }
+        if let Some(out) = output.as_deref_mut()
+            && !options.diff_mask
+        {
+            draw_gray_rows(img1, out, options.alpha);
         }
         return Ok(PixelDiff { diff_pixels: 0, aa_pixels: 0, mask });
     }
