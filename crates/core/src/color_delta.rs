@@ -8,15 +8,16 @@ const Y_R: f64 = 0.29889531;
 const Y_G: f64 = 0.58662247;
 const Y_B: f64 = 0.11448223;
 
-/// Squared YIQ distance between two RGBA pixels, negative when `p2` is darker than `p1`.
-/// `k` is the byte offset of `p1` in its image: it picks the checkerboard colour that
-/// semi-transparent pixels are blended against, exactly as pixelmatch 7 does.
+/// Squared YIQ distance between two RGBA pixels (little-endian words, R in the low byte),
+/// negative when `p2` is darker than `p1`. `k` is the byte offset of `p1` in its image: it
+/// picks the checkerboard colour that semi-transparent pixels are blended against, exactly as
+/// pixelmatch 7 does.
 #[inline(always)]
-pub fn color_delta(p1: [u8; 4], p2: [u8; 4], k: usize) -> f64 {
-    let (dr, dg, db, _) = match blended_deltas(p1, p2, k) {
-        Some(d) => d,
-        None => return 0.0,
-    };
+pub fn color_delta(p1: u32, p2: u32, k: usize) -> f64 {
+    if p1 == p2 {
+        return 0.0;
+    }
+    let (dr, dg, db) = channel_deltas(p1, p2, k);
     let y = dr * Y_R + dg * Y_G + db * Y_B;
     let i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189;
     let q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694;
@@ -26,38 +27,49 @@ pub fn color_delta(p1: [u8; 4], p2: [u8; 4], k: usize) -> f64 {
 
 /// The brightness (Y) difference alone, used by the anti-aliasing detector.
 #[inline(always)]
-pub fn brightness_delta(p1: [u8; 4], p2: [u8; 4], k: usize) -> f64 {
-    match blended_deltas(p1, p2, k) {
-        Some((dr, dg, db, _)) => dr * Y_R + dg * Y_G + db * Y_B,
-        None => 0.0,
+pub fn brightness_delta(p1: u32, p2: u32, k: usize) -> f64 {
+    if p1 == p2 {
+        return 0.0;
     }
+    let (dr, dg, db) = channel_deltas(p1, p2, k);
+    dr * Y_R + dg * Y_G + db * Y_B
 }
 
-/// Per-channel differences after blending transparency over the checkerboard;
-/// `None` when the pixels are identical.
+/// [`brightness_delta`] for two fully opaque pixels: no blending and no branch, so loops over
+/// it vectorise; the same f64 arithmetic (identical pixels give exactly 0).
 #[inline(always)]
-fn blended_deltas(p1: [u8; 4], p2: [u8; 4], k: usize) -> Option<(f64, f64, f64, f64)> {
-    if p1 == p2 {
-        return None;
+pub fn opaque_brightness_delta(p1: u32, p2: u32) -> f64 {
+    let dr = channel(p1, 0) - channel(p2, 0);
+    let dg = channel(p1, 8) - channel(p2, 8);
+    let db = channel(p1, 16) - channel(p2, 16);
+    dr * Y_R + dg * Y_G + db * Y_B
+}
+
+#[inline(always)]
+fn channel(p: u32, shift: u32) -> f64 {
+    f64::from((p >> shift) as u8)
+}
+
+/// Per-channel differences, after blending transparency over the checkerboard when either
+/// pixel is not fully opaque (screenshots almost never are, so that branch is cold).
+#[inline(always)]
+fn channel_deltas(p1: u32, p2: u32, k: usize) -> (f64, f64, f64) {
+    let (r1, g1, b1, a1) = (channel(p1, 0), channel(p1, 8), channel(p1, 16), channel(p1, 24));
+    let (r2, g2, b2, a2) = (channel(p2, 0), channel(p2, 8), channel(p2, 16), channel(p2, 24));
+    if (p1 & p2) >> 24 == 0xFF {
+        return (r1 - r2, g1 - g2, b1 - b2);
     }
-    let [r1, g1, b1, a1] = p1.map(f64::from);
-    let [r2, g2, b2, a2] = p2.map(f64::from);
     let da = a1 - a2;
-    if a1 < 255.0 || a2 < 255.0 {
-        // The checkerboard cell depends on the byte offset; `k % 2` is always 0 for RGBA
-        // offsets, a quirk of pixelmatch 7 we keep for identical results.
-        let rb = 48.0 + 159.0 * (k % 2) as f64;
-        let gb = 48.0 + 159.0 * (((k as f64 / 1.618033988749895) as i64) % 2) as f64;
-        let bb = 48.0 + 159.0 * (((k as f64 / 2.618033988749895) as i64) % 2) as f64;
-        Some((
-            (r1 * a1 - r2 * a2 - rb * da) / 255.0,
-            (g1 * a1 - g2 * a2 - gb * da) / 255.0,
-            (b1 * a1 - b2 * a2 - bb * da) / 255.0,
-            da,
-        ))
-    } else {
-        Some((r1 - r2, g1 - g2, b1 - b2, da))
-    }
+    // The checkerboard cell depends on the byte offset; `k % 2` is always 0 for RGBA
+    // offsets, a quirk of pixelmatch 7 we keep for identical results.
+    let rb = 48.0 + 159.0 * (k % 2) as f64;
+    let gb = 48.0 + 159.0 * (((k as f64 / 1.618033988749895) as i64) % 2) as f64;
+    let bb = 48.0 + 159.0 * (((k as f64 / 2.618033988749895) as i64) % 2) as f64;
+    (
+        (r1 * a1 - r2 * a2 - rb * da) / 255.0,
+        (g1 * a1 - g2 * a2 - gb * da) / 255.0,
+        (b1 * a1 - b2 * a2 - bb * da) / 255.0,
+    )
 }
 
 /// The grey a matching pixel is drawn with in the diff image: its brightness blended towards
@@ -76,16 +88,17 @@ mod tests {
     #[test]
     fn color_delta_black_white_is_pure_luma() {
         // grey pairs have no I/Q component: delta = 0.5053 · 255²
-        let d = color_delta([0, 0, 0, 255], [255, 255, 255, 255], 0);
+        let (black, white) = (0xFF00_0000, 0xFFFF_FFFF);
+        let d = color_delta(black, white, 0);
         assert!((d - 0.5053 * 255.0 * 255.0).abs() < 0.01, "{d}");
         assert!(d < MAX_YIQ_DELTA);
         // white over black: p2 brighter, so the sign is positive; the reverse is negative
-        assert!(color_delta([255, 255, 255, 255], [0, 0, 0, 255], 0) < 0.0);
+        assert!(color_delta(white, black, 0) < 0.0);
     }
 
     #[test]
     fn color_delta_identical_pixels_are_zero() {
-        assert_eq!(color_delta([10, 20, 30, 40], [10, 20, 30, 40], 8), 0.0);
+        assert_eq!(color_delta(0x2814_0A28, 0x2814_0A28, 8), 0.0);
     }
 
     #[test]

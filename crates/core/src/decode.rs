@@ -50,17 +50,41 @@ fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
         png::ColorType::Rgba => 4,
         png::ColorType::Indexed => return Err(bad(path, "palette was not expanded")),
     };
-    let mut raw = vec![0u8; pixels * channels];
-    let frame = reader.next_frame(&mut raw).map_err(|e| bad(path, e))?;
-    if frame.line_size != width as usize * channels {
-        return Err(bad(path, "unexpected row layout"));
+    if channels == 4 {
+        let mut data = vec![0u8; pixels * 4];
+        let frame = reader.next_frame(&mut data).map_err(|e| bad(path, e))?;
+        if frame.line_size != width as usize * 4 {
+            return Err(bad(path, "unexpected row layout"));
+        }
+        return RgbaImage::from_raw(width, height, data);
     }
-    let data = match channels {
-        4 => raw,
-        3 => raw.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-        2 => raw.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
-        _ => raw.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-    };
+    // Expand row by row straight into the RGBA buffer: the decoded row is still in cache and
+    // no second whole-image buffer is allocated.
+    let mut data = vec![0u8; pixels * 4];
+    let stride = width as usize * 4;
+    for out in data.chunks_exact_mut(stride) {
+        let row =
+            reader.next_row().map_err(|e| bad(path, e))?.ok_or_else(|| bad(path, "fewer rows than the header says"))?;
+        let row = row.data();
+        if row.len() != width as usize * channels {
+            return Err(bad(path, "unexpected row layout"));
+        }
+        match channels {
+            3 => {
+                rgb_to_rgba(row, out);
+            }
+            2 => {
+                for (o, p) in out.chunks_exact_mut(4).zip(row.chunks_exact(2)) {
+                    o.copy_from_slice(&[p[0], p[0], p[0], p[1]]);
+                }
+            }
+            _ => {
+                for (o, &g) in out.chunks_exact_mut(4).zip(row) {
+                    o.copy_from_slice(&[g, g, g, 255]);
+                }
+            }
+        }
+    }
     RgbaImage::from_raw(width, height, data)
 }
 
@@ -71,6 +95,22 @@ fn decode_jpeg(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
     let decoded = image::load_from_memory_with_format(bytes, image::ImageFormat::Jpeg).map_err(|e| bad(path, e))?;
     let rgba = decoded.into_rgba8();
     RgbaImage::from_raw(width, height, rgba.into_raw())
+}
+
+/// Appends an opaque alpha byte to every RGB pixel. Four pixels per step as 32-bit words,
+/// which the compiler turns into byte shuffles; screenshots are RGB, so this runs on every row.
+fn rgb_to_rgba(rgb: &[u8], rgba: &mut [u8]) {
+    let mut out = rgba.chunks_exact_mut(16);
+    let mut input = rgb.chunks_exact(12);
+    for (o, p) in (&mut out).zip(&mut input) {
+        for k in 0..4 {
+            let word = u32::from_le_bytes([p[3 * k], p[3 * k + 1], p[3 * k + 2], 255]);
+            o[4 * k..4 * k + 4].copy_from_slice(&word.to_le_bytes());
+        }
+    }
+    for (o, p) in out.into_remainder().chunks_exact_mut(4).zip(input.remainder().chunks_exact(3)) {
+        o.copy_from_slice(&[p[0], p[1], p[2], 255]);
+    }
 }
 
 /// Encodes RGBA8 as PNG. `fast` trades size for speed (diff images, temporary views).

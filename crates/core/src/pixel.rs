@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use crate::antialias::{antialiased, rgba};
+use crate::antialias::antialiased;
 use crate::color_delta::{MAX_YIQ_DELTA, color_delta, faded_gray};
 use crate::error::{Error, Result};
 
@@ -296,7 +296,7 @@ impl Band<'_> {
                 let (pa, pb) = (a_row[x], b_row[x]);
                 if pa != pb {
                     let pos = (row + x) * 4;
-                    let delta = color_delta(rgba(pa), rgba(pb), pos);
+                    let delta = color_delta(pa, pb, pos);
                     if delta.abs() > self.max_delta {
                         let is_aa = antialiased(self.a, self.b, x, y, w, self.height)
                             || antialiased(self.b, self.a, x, y, w, self.height);

@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::antialias::rgba;
 use crate::color_delta::color_delta;
 use crate::error::Result;
 use crate::image::{ImageRef, RgbaImage};
@@ -165,7 +164,7 @@ fn rows_within_tolerance(a: &[u32], b: &[u32], offset: usize, max_delta: f64) ->
     let allowed = a.len() / 100;
     let mut differing = 0;
     for (x, (&pa, &pb)) in a.iter().zip(b).enumerate() {
-        if pa != pb && color_delta(rgba(pa), rgba(pb), offset + x * 4).abs() > max_delta {
+        if pa != pb && color_delta(pa, pb, offset + x * 4).abs() > max_delta {
             differing += 1;
             if differing > allowed {
                 return false;
