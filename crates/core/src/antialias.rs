@@ -28,6 +28,11 @@ pub fn antialiased(img: &[u32], other: &[u32], x1: usize, y1: usize, width: usiz
         at[k] = (pos as isize + dy * w + dx) as usize;
         neighbours[k] = img[at[k]];
     }
+    // Identical neighbours have a zero delta: three of them settle it without any float work
+    // (the common case next to flat backgrounds).
+    if neighbours.iter().filter(|&&n| n == center).count() > 2 {
+        return false;
+    }
     let mut deltas = [0.0f64; 8];
     if neighbours.iter().fold(center, |acc, &n| acc & n) >> 24 == 0xFF {
         // All opaque (screenshots): branch-free, so the eight deltas vectorise.
