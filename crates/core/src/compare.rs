@@ -7,10 +7,10 @@ use crate::canvas::pad_to;
 use crate::error::Result;
 use crate::image::{ImageRef, RgbaImage};
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
-use crate::pixel::{PixelDiff, PixelOptions, compare_pixels};
+use crate::pixel::{DiffMask, PixelDiff, PixelOptions, compare_pixels};
 use crate::regions::{Classification, Region, RegionOptions, find_regions};
 use crate::shape::{Shape, classify_shape};
-use crate::shift::{PageShift, align_baseline, detect_shift};
+use crate::shift::{PageShift, detect_shift};
 
 /// Which per-pixel test decides that a pixel differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -80,15 +80,22 @@ pub fn compare_images(
     let width = baseline.width().max(current.width());
     let height = baseline.height().max(current.height());
     let size_changed = baseline.width() != current.width() || baseline.height() != current.height();
-    let padded =
-        if size_changed { Some((pad_to(baseline, width, height)?, pad_to(current, width, height)?)) } else { None };
-    let (a, b) = match &padded {
-        Some((a, b)) => (a.view(), b.view()),
-        None => (baseline, current),
-    };
     let (w, h) = (width as usize, height as usize);
     let mut output = if diff_image { Some(RgbaImage::transparent(width, height)?) } else { None };
-    let mut diff = run_comparator(a, b, options, output.as_mut())?;
+    let mut diff = if !size_changed {
+        run_comparator(baseline, current, options, output.as_mut().map(|o| o.as_bytes_mut()))?
+    } else if baseline.width() == current.width() {
+        // Only the height changed (the usual full-page case): compare the rows both images
+        // have in place, no padded copies; the rows below are padding.
+        let overlap = baseline.height().min(current.height());
+        let out = output.as_mut().map(|o| &mut o.as_bytes_mut()[..w * overlap as usize * 4]);
+        let mut diff = run_comparator(baseline.rows(0, overlap), current.rows(0, overlap), options, out)?;
+        diff.mask.extend_to_height(h);
+        diff
+    } else {
+        let (a, b) = (pad_to(baseline, width, height)?, pad_to(current, width, height)?);
+        run_comparator(a.view(), b.view(), options, output.as_mut().map(|o| o.as_bytes_mut()))?
+    };
     if size_changed {
         mark_padding(&mut diff, baseline, current, options, output.as_mut());
     }
@@ -99,18 +106,8 @@ pub fn compare_images(
     if diff.diff_pixels > 0
         && let Some(found) = detect_shift(baseline, current, options.pixel.max_delta())
     {
-        let aligned = align_baseline(baseline, &found, width, height)?;
-        let mut after = run_comparator(aligned.image.view(), b, options, None)?;
-        // Rows the baseline has no counterpart for (the inserted band), and canvas pixels
-        // outside the current image or the baseline's width, still differ after the shift.
-        let explained_width = current.width().min(baseline.width()) as usize;
-        for y in 0..h {
-            let whole_row = !aligned.mapped[y] || y >= current.height() as usize;
-            for x in if whole_row { 0 } else { explained_width }..w {
-                after.mask.set(x, y);
-            }
-        }
-        change_mask = Some(after.mask);
+        let after = compare_aligned(baseline, current, &found, options, h)?;
+        change_mask = Some(after);
         shift = Some(found);
     }
 
@@ -158,17 +155,52 @@ fn run_comparator(
     a: ImageRef<'_>,
     b: ImageRef<'_>,
     options: &CompareOptions,
-    output: Option<&mut RgbaImage>,
+    output: Option<&mut [u8]>,
 ) -> Result<PixelDiff> {
     let (w, h) = (a.width() as usize, a.height() as usize);
-    let out = output.map(|o| o.as_bytes_mut());
     match options.comparator {
-        Comparator::Pixelmatch => compare_pixels(a.as_bytes(), b.as_bytes(), w, h, &options.pixel, out),
+        Comparator::Pixelmatch => compare_pixels(a.as_bytes(), b.as_bytes(), w, h, &options.pixel, output),
         Comparator::Perceptual => {
             let popts = PerceptualOptions { alpha: options.pixel.alpha, ..PerceptualOptions::default() };
-            compare_perceptual(a.as_bytes(), b.as_bytes(), w, h, &popts, out)
+            compare_perceptual(a.as_bytes(), b.as_bytes(), w, h, &popts, output)
         }
     }
+}
+
+/// What still differs once `shift` is undone, as a mask over the canvas (`height` rows, the
+/// images' common width). The rows above the shift and the moved rows below it are two
+/// contiguous pairs of row ranges, compared in place; canvas rows with no baseline counterpart
+/// (the inserted band, rows past either image's end) differ by definition.
+fn compare_aligned(
+    baseline: ImageRef<'_>,
+    current: ImageRef<'_>,
+    shift: &PageShift,
+    options: &CompareOptions,
+    height: usize,
+) -> Result<DiffMask> {
+    let (ha, hb) = (baseline.height(), current.height());
+    let below = shift.below_y;
+    let (moved_current, moved_baseline) =
+        if shift.dy > 0 { (below + shift.dy as u32, below) } else { (below, below + shift.dy.unsigned_abs()) };
+    let moved_rows = hb.saturating_sub(moved_current).min(ha.saturating_sub(moved_baseline));
+    let above_rows = below.min(ha).min(hb);
+    // (first current row, first baseline row, rows)
+    let segments = [(0, 0, above_rows), (moved_current, moved_baseline, moved_rows)];
+
+    let mut mask = DiffMask::new(baseline.width() as usize, height);
+    let mut explained = vec![false; height];
+    for (cur, base, rows) in segments {
+        if rows == 0 {
+            continue;
+        }
+        let d = run_comparator(baseline.rows(base, base + rows), current.rows(cur, cur + rows), options, None)?;
+        mask.or_shifted(&d.mask, cur as usize);
+        explained[cur as usize..(cur + rows) as usize].fill(true);
+    }
+    for (y, _) in explained.iter().enumerate().filter(|(_, e)| !**e) {
+        mask.set_rows(y, y + 1);
+    }
+    Ok(mask)
 }
 
 /// Counts every canvas pixel outside either image as different and paints it.

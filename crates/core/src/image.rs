@@ -71,6 +71,12 @@ impl<'a> ImageRef<'a> {
         self.data
     }
 
+    /// The rows `y0..y1` as an image of their own (no copy).
+    pub fn rows(&self, y0: u32, y1: u32) -> ImageRef<'a> {
+        let stride = self.width as usize * 4;
+        ImageRef { width: self.width, height: y1 - y0, data: &self.data[y0 as usize * stride..y1 as usize * stride] }
+    }
+
     /// One row's RGBA bytes.
     pub fn row(&self, y: u32) -> &'a [u8] {
         let stride = self.width as usize * 4;

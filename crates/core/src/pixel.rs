@@ -124,6 +124,39 @@ impl DiffMask {
         n
     }
 
+    /// Grows the mask to `height` rows; the new rows are clear.
+    pub fn extend_to_height(&mut self, height: usize) {
+        if height > self.height {
+            self.height = height;
+            self.tiles_y = height.div_ceil(TILE);
+            self.bits.resize(self.tiles_x * self.tiles_y, 0);
+        }
+    }
+
+    /// Sets every pixel set in `src` (same width), moved down by `dy` rows. Visits only
+    /// non-empty tiles, so a mostly clear source costs little.
+    pub fn or_shifted(&mut self, src: &DiffMask, dy: usize) {
+        for (t, &tile) in src.bits.iter().enumerate() {
+            let mut bits = tile;
+            while bits != 0 {
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let x = (t % src.tiles_x) * TILE + bit % TILE;
+                let y = (t / src.tiles_x) * TILE + bit / TILE;
+                self.set(x, y + dy);
+            }
+        }
+    }
+
+    /// Sets whole rows `y0..y1`.
+    pub fn set_rows(&mut self, y0: usize, y1: usize) {
+        for y in y0..y1 {
+            for x in 0..self.width {
+                self.set(x, y);
+            }
+        }
+    }
+
     /// Pixels set in `self` but not in `other` (same size).
     pub fn minus(&self, other: &DiffMask) -> DiffMask {
         let mut out = self.clone();

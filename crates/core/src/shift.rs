@@ -10,8 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::color_delta::color_delta;
-use crate::error::Result;
-use crate::image::{ImageRef, RgbaImage};
+use crate::image::ImageRef;
 use crate::pixel::as_pixels;
 
 /// Content below `belowY` moved by `dy` rows (positive: down, rows were inserted at `belowY`;
@@ -174,33 +173,10 @@ fn rows_within_tolerance(a: &[u32], b: &[u32], offset: usize, max_delta: f64) ->
     true
 }
 
-/// The baseline with the shift undone, laid on the comparison canvas.
-pub struct AlignedBaseline {
-    pub image: RgbaImage,
-    /// Per canvas row: whether a baseline row was placed there (false for the inserted band
-    /// and rows past the baseline's end).
-    pub mapped: Vec<bool>,
-}
-
-/// Moves baseline rows to where the shift put them, on a `width × height` canvas.
-pub fn align_baseline(baseline: ImageRef<'_>, shift: &PageShift, width: u32, height: u32) -> Result<AlignedBaseline> {
-    let mut image = RgbaImage::transparent(width, height)?;
-    let mut mapped = vec![false; height as usize];
-    let src_stride = baseline.width() as usize * 4;
-    let dst_stride = width as usize * 4;
-    let bytes = image.as_bytes_mut();
-    for (y, m) in mapped.iter_mut().enumerate() {
-        if let Some(ya) = shift.baseline_row(y).filter(|&ya| ya < baseline.height() as usize) {
-            bytes[y * dst_stride..y * dst_stride + src_stride].copy_from_slice(baseline.row(ya as u32));
-            *m = true;
-        }
-    }
-    Ok(AlignedBaseline { image, mapped })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::image::RgbaImage;
 
     /// A page of distinct text-like rows: every row differs from every other.
     fn striped(width: u32, height: u32) -> RgbaImage {
