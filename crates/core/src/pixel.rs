@@ -375,7 +375,7 @@ mod tests {
 
     #[test]
     fn pixel_test_identical_buffers_draw_the_faded_original() {
-        let img = vec![0u8, 0, 0, 255].repeat(4);
+        let img = [0u8, 0, 0, 255].repeat(4);
         let mut out = vec![0u8; 16];
         let d = compare_pixels(&img, &img, 2, 2, &PixelOptions::default(), Some(&mut out)).unwrap();
         assert_eq!(d.diff_pixels, 0);
