@@ -1,0 +1,124 @@
+// File to file: each tool is a separate process that reads two PNGs, compares them and
+// (in the first group) writes a diff PNG. Wall time of the whole process is what is timed,
+// since decode and encode are most of what a CLI user waits for.
+//
+// Native tools are spawned directly rather than through their npm `bin` shims: the shims are
+// Node scripts that spawn the binary again and would add ~40 ms of Node start-up to each.
+// The pixelmatch CLI is itself a Node script, so it runs as its users run it.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import { getBinaryPath as blazediffBinary } from '@blazediff/bin';
+
+const require = createRequire(import.meta.url);
+
+/** Runs a command; returns stdout, or throws with its stderr when the exit code is unexpected. */
+function run(command, args, okCodes) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (result.error) throw result.error;
+  if (!okCodes.includes(result.status)) {
+    const detail = (result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ');
+    throw new Error(`${path.basename(command)} exited ${result.status}: ${detail}`);
+  }
+  return result.stdout;
+}
+
+function matchCount(stdout, pattern, tool) {
+  const match = pattern.exec(stdout);
+  if (!match) throw new Error(`could not read a pixel count from ${tool}'s output: ${stdout.trim().slice(0, 200)}`);
+  return Number(match[1]);
+}
+
+/** Finds the differing-pixel count in our JSON, wherever the CLI nests it. */
+function findDiffPixels(value) {
+  if (!value || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (/^diff_?pixels$/i.test(key) && typeof inner === 'number') return inner;
+  }
+  for (const inner of Object.values(value)) {
+    const found = findDiffPixels(inner);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function anchorTools() {
+  const odiff = require('odiff-bin/binary.js').findBinary();
+  const blazediff = blazediffBinary();
+  const pixelmatchCli = path.join(path.dirname(require.resolve('pixelmatch')), 'bin', 'pixelmatch');
+  return [
+    {
+      name: 'pixelmatch CLI (node)',
+      kind: 'reference',
+      // Positional: image1 image2 [diff] [threshold] [includeAA]; exit 66 = images differ.
+      // Without a diff path the defaults apply, which are the same threshold 0.1, includeAA false.
+      run: ({ a, b, out }) => {
+        const args = [pixelmatchCli, a, b, ...(out ? [out, '0.1', 'false'] : [])];
+        return { count: matchCount(run(process.execPath, args, [0, 66]), /different pixels: (\d+)/, 'pixelmatch') };
+      },
+    },
+    {
+      name: 'odiff (odiff-bin, native)',
+      kind: 'anchor',
+      // --antialiasing: AA pixels are not counted; exit 22 = pixel differences.
+      run: ({ a, b, out }) => {
+        const args = [a, b, ...(out ? [out] : []), '--threshold=0.1', '--antialiasing', '--parsable-stdout'];
+        return { count: matchCount(run(odiff, args, [0, 22]), /^(\d+)/m, 'odiff') };
+      },
+    },
+    {
+      name: '@blazediff/bin (native)',
+      kind: 'anchor',
+      // -a: anti-aliasing detection on (AA pixels not counted); prints JSON; exit 1 = differ.
+      run: ({ a, b, out }) => {
+        const args = [a, b, ...(out ? [out] : []), '-t', '0.1', '-a'];
+        return { count: JSON.parse(run(blazediff, args, [0, 1])).diffCount };
+      },
+    },
+  ];
+}
+
+function ourTool(bin) {
+  return {
+    name: 'sightline diff (CLI)',
+    kind: 'ours',
+    // Exit 0 equal / 1 different / 2 error; --json for the counts.
+    run: ({ a, b, out }) => {
+      const stdout = run(bin, ['diff', a, b, ...(out ? ['--out', out] : []), '--json'], [0, 1]);
+      const count = findDiffPixels(JSON.parse(stdout));
+      if (count === undefined) throw new Error(`no diffPixels in sightline's JSON: ${stdout.slice(0, 200)}`);
+      return { count };
+    },
+  };
+}
+
+/**
+ * The file-to-file groups. `files` maps shot names to PNG paths; diff PNGs go to
+ * `<workDir>/diffs/<tool>-<case>.png` (overwritten each run).
+ */
+export function fileGroups(files, cli, workDir) {
+  const outDir = path.join(workDir, 'diffs');
+  mkdirSync(outDir, { recursive: true });
+  const tools = [...anchorTools(), ...(cli.bin ? [ourTool(cli.bin)] : [])];
+  const pairs = [['identical', files.identical], ['recolour', files.recolour], ['shift', files['shift-top']]];
+  // Each tool writes its own diff file, removed first (well under a millisecond) so every run
+  // creates it afresh and a tool that skips writing it is noticed: odiff and blazediff write
+  // nothing when the images match, which makes their identical case cheaper.
+  const withOut = tools.map((tool) => ({
+    ...tool,
+    run: (c) => {
+      const out = path.join(outDir, `${tool.name.split(' ')[0].replace(/\W/g, '')}-${c.name}.png`);
+      rmSync(out, { force: true });
+      const result = tool.run({ ...c, out });
+      return existsSync(out) ? result : { ...result, note: 'wrote no diff PNG' };
+    },
+  }));
+  const cases = pairs.map(([name, b]) => ({ name, a: files.base, b }));
+  return [
+    { title: 'file to file, writing the diff PNG', key: 'files-diff-png', cases, tools: withOut },
+    { title: 'file to file, no diff image (verdict and count only)', key: 'files-count', cases, tools },
+  ];
+}

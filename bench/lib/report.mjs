@@ -1,0 +1,118 @@
+// Printing: one table per group, then the spec's speed targets next to our measured ratios.
+//
+// Ratios are "tool ÷ ours" (how many times longer the tool takes than we do), so > 1 means we
+// are faster. Targets are quoted in the spec's own words and checked against the same numbers.
+
+const fmtMs = (ms) => (ms == null ? '—' : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+const fmtCount = (n) => (n == null ? '—' : n.toLocaleString('en-US'));
+const fmtRatio = (r) => (r == null || !Number.isFinite(r) ? '—' : `${r.toFixed(2)}×`);
+
+function oursOf(group, caseResults) {
+  const tool = group.tools.find((t) => t.kind === 'ours');
+  return tool ? caseResults[tool.name] : undefined;
+}
+
+function referenceOf(group, caseResults) {
+  const tool = group.tools.find((t) => t.kind === 'reference');
+  return tool ? caseResults[tool.name] : undefined;
+}
+
+/** The "count" cell: ours must equal pixelmatch's exact count; others show their distance. */
+function countCell(tool, result, reference) {
+  if (result.count == null) return { count: '—', flag: '' };
+  const ref = reference?.count;
+  if (ref == null || tool.kind === 'reference') return { count: fmtCount(result.count), flag: '' };
+  const delta = result.count - ref;
+  if (tool.kind.startsWith('ours')) {
+    return { count: fmtCount(result.count), flag: delta === 0 ? '= pixelmatch' : `✗ DIFFERS from pixelmatch by ${delta > 0 ? '+' : ''}${delta}` };
+  }
+  return { count: fmtCount(result.count), flag: delta === 0 ? '' : `${delta > 0 ? '+' : ''}${fmtCount(delta)} vs pixelmatch` };
+}
+
+function printTable(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r ? String(r[i]).length : 0))));
+  const line = (cells) => cells.map((c, i) => (i === 2 || i === 3 || i === 4 ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd();
+  console.log(line(headers));
+  console.log(widths.map((w) => '─'.repeat(w)).join('  '));
+  for (const row of rows) console.log(row ? line(row) : '');
+}
+
+/** Prints one group's table; rows per case, a blank line between cases. */
+export function printGroup(group, results, oursMissing) {
+  console.log(`\n## ${group.title}`);
+  const rows = [];
+  for (const testCase of group.cases) {
+    const caseResults = results[testCase.name];
+    const ours = oursOf(group, caseResults);
+    const reference = referenceOf(group, caseResults);
+    if (rows.length) rows.push(null);
+    for (const tool of group.tools) {
+      const result = caseResults[tool.name];
+      if (!result) continue;
+      if (result.error) {
+        rows.push([testCase.name, tool.name, 'error', '', '', result.error]);
+        continue;
+      }
+      const ratio = ours?.medianMs ? result.medianMs / ours.medianMs : null;
+      const { count, flag } = countCell(tool, result, reference);
+      rows.push([testCase.name, tool.name, fmtMs(result.medianMs), fmtRatio(ratio), count, [flag, result.note].filter(Boolean).join('; ')]);
+    }
+  }
+  printTable(['case', 'tool', 'median ms', '÷ ours', 'diff pixels', 'note'], rows);
+  if (oursMissing) console.log(`(ours skipped: ${oursMissing})`);
+}
+
+const ms = (results, caseName, toolName) => results?.[caseName]?.[toolName]?.medianMs ?? null;
+
+/**
+ * Evaluates the 06-quality.md speed targets that this bench can measure. Each target is
+ * `{ target, measured, pass }`, with `pass` null when ours was not measured.
+ */
+export function evaluateTargets(groups, allResults) {
+  const memory = allResults['memory-count'];
+  const files = allResults['files-diff-png'];
+  const memoryGroup = groups.find((g) => g.key === 'memory-count');
+  const oursName = memoryGroup.tools.find((t) => t.kind === 'ours')?.name;
+  const evidenceName = memoryGroup.tools.find((t) => t.kind === 'ours-evidence')?.name;
+  const floorName = memoryGroup.tools.find((t) => t.kind === 'floor').name;
+  const oursCli = groups.find((g) => g.key === 'files-diff-png').tools.find((t) => t.kind === 'ours')?.name;
+  const targets = [];
+  const add = (target, measured, pass) => targets.push({ target, measured, pass });
+
+  const floor = ms(memory, 'identical', floorName);
+  const ours = (c) => ms(memory, c, oursName);
+  add('in-memory identical ≤ 1.1× the floor', ours('identical') == null ? 'ours not measured'
+    : `ours ${fmtMs(ours('identical'))} ms = ${fmtRatio(ours('identical') / floor)} the floor (${fmtMs(floor)} ms)`,
+  ours('identical') == null ? null : ours('identical') <= 1.1 * floor);
+
+  for (const [caseName, label] of [['recolour', '1 % changed'], ['shift', 'banner shift']]) {
+    const blaze = ms(memory, caseName, '@blazediff/core');
+    const exact = memory?.[caseName]?.[oursName]?.count === memory?.[caseName]?.pixelmatch?.count;
+    add(`in-memory ${label}: ≥ 3× faster than @blazediff/core, pixelmatch's exact count`,
+      ours(caseName) == null ? 'ours not measured'
+        : `@blazediff/core ${fmtMs(blaze)} ms ÷ ours ${fmtMs(ours(caseName))} ms = ${fmtRatio(blaze / ours(caseName))}; count ${exact ? 'exact' : 'DIFFERS'}`,
+      ours(caseName) == null ? null : blaze / ours(caseName) >= 3 && exact);
+  }
+
+  const evidence = ms(memory, 'shift', evidenceName);
+  add('in-memory banner shift: full evidence (regions + shift) ≤ 100 ms',
+    evidence == null ? 'compareImagesSync not measured' : `compareImagesSync ${fmtMs(evidence)} ms`,
+    evidence == null ? null : evidence <= 100);
+
+  for (const caseName of ['identical', 'recolour', 'shift']) {
+    const odiff = ms(files, caseName, 'odiff (odiff-bin, native)');
+    const cli = ms(files, caseName, oursCli);
+    add(`file to file writing the diff PNG (${caseName}): ≤ 0.5× odiff`,
+      cli == null ? 'sightline CLI not measured' : `ours ${fmtMs(cli)} ms = ${fmtRatio(cli / odiff)} odiff (${fmtMs(odiff)} ms)`,
+      cli == null ? null : cli <= 0.5 * odiff);
+  }
+  return targets;
+}
+
+export function printTargets(targets) {
+  console.log('\n## targets from shared/spec/06-quality.md "Speed" (in-memory targets use the count-only group)');
+  for (const { target, measured, pass } of targets) {
+    const mark = pass == null ? '  ·' : pass ? ' ok' : ' MISS';
+    console.log(`${mark.padEnd(5)} ${target}\n      ${measured}`);
+  }
+}

@@ -1,0 +1,150 @@
+// `npm run bench`: Sightline's speed next to the tools it has to beat, measured in one run.
+//
+// Renders a realistic 1280×10000 shop page with Chromium (cached), then times in-memory
+// compares, the memory-bandwidth floor and file-to-file CLIs, and prints one table per group
+// plus the targets of shared/spec/06-quality.md. Results also go to bench/.work/last.json.
+// See bench/README.md for what each number means.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(BENCH_DIR);
+const WORK_DIR = path.join(BENCH_DIR, '.work');
+
+const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files] [--fresh] [--build]
+  --runs N    timed runs per tool and case; the median is reported (default 7)
+  --only G    run only the in-memory or only the file-to-file groups
+  --fresh     render the screenshots again even if cached
+  --build     run the repo's build scripts first so "ours" is the current code
+env: SIGHTLINE_CHROMIUM  Chromium executable (default /usr/bin/chromium)`;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '7' },
+      only: { type: 'string' },
+      fresh: { type: 'boolean', default: false },
+      build: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
+  if (values.only && !['memory', 'files'].includes(values.only)) throw new Error(`--only takes memory or files, got "${values.only}"`);
+  return { ...values, runs };
+}
+
+/** The anchors live in bench/'s own package.json so the product never depends on them. */
+function ensureAnchorsInstalled() {
+  if (existsSync(path.join(BENCH_DIR, 'node_modules'))) return;
+  console.log('installing the benchmark anchors into bench/node_modules …');
+  const result = spawnSync('npm', ['install', '--prefix', BENCH_DIR, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm install --prefix bench failed; see the npm output above');
+}
+
+function chromiumPath() {
+  return process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
+}
+
+/** Decodes every screenshot once with pngjs; 4-byte aligned so Uint32 views work for all tools. */
+function decodeAll(PNG, files) {
+  const images = {};
+  for (const [name, file] of Object.entries(files)) {
+    const { width, height, data } = PNG.sync.read(readFileSync(file));
+    images[name] = { width, height, data: data.byteOffset % 4 === 0 ? data : Buffer.from(data) };
+  }
+  return images;
+}
+
+function describeMachine(chromium, runs) {
+  const cpus = os.cpus();
+  // The load average is printed because other work on the machine moves every millisecond;
+  // the interleaved ratios hold up much better than the absolute times.
+  const load = os.loadavg()[0].toFixed(1);
+  console.log(`machine: ${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}, load ${load}, Node ${process.version}, Chromium ${chromium}`);
+  console.log(`medians of ${runs} run${runs === 1 ? '' : 's'} after one warm-up run; tools interleaved round by round`);
+}
+
+async function main() {
+  const opts = options();
+  ensureAnchorsInstalled();
+  // Imported after the install above: these modules import the anchors.
+  const { PNG } = await import('pngjs');
+  const { default: pixelmatch } = await import('pixelmatch');
+  const { PAGE_HEIGHT, PAGE_WIDTH } = await import('./lib/page.mjs');
+  const { screenshots } = await import('./lib/render.mjs');
+  const { measureCase } = await import('./lib/measure.mjs');
+  const { memoryGroups } = await import('./lib/memory.mjs');
+  const { fileGroups } = await import('./lib/files.mjs');
+  const { buildOurs, findAddon, findCli } = await import('./lib/ours.mjs');
+  const { evaluateTargets, printGroup, printTargets } = await import('./lib/report.mjs');
+
+  mkdirSync(WORK_DIR, { recursive: true });
+  if (opts.build) buildOurs(ROOT);
+  const shots = await screenshots(WORK_DIR, { chromiumPath: chromiumPath(), fresh: opts.fresh });
+  describeMachine(shots.chromium, opts.runs);
+
+  const images = decodeAll(PNG, shots.files);
+  const pixels = PAGE_WIDTH * PAGE_HEIGHT;
+  const changed = (b) => pixelmatch(images.base.data, b.subarray(0, pixels * 4), null, PAGE_WIDTH, PAGE_HEIGHT, { threshold: 0.1 });
+  const page = {
+    width: PAGE_WIDTH,
+    height: PAGE_HEIGHT,
+    shiftHeight: images.shift.height,
+    recolourPercent: (100 * changed(images.recolour.data)) / pixels,
+    shiftPercent: (100 * changed(images.shift.data)) / pixels,
+  };
+  console.log(`page ${page.width}×${page.height}; pixelmatch says recolour changes ${page.recolourPercent.toFixed(2)} % `
+    + `of pixels, the banner shift ${page.shiftPercent.toFixed(2)} % of the top ${PAGE_HEIGHT} rows `
+    + `(shift page is ${page.shiftHeight} px tall)`);
+
+  const addon = findAddon(ROOT);
+  const cli = findCli(ROOT);
+  for (const warning of [addon.warning, cli.warning].filter(Boolean)) console.log(`warning: ${warning}`);
+
+  const groups = [
+    ...(opts.only === 'files' ? [] : memoryGroups(images, addon, PAGE_HEIGHT)),
+    ...(opts.only === 'memory' ? [] : fileGroups(shots.files, cli, WORK_DIR)),
+  ];
+  const results = {};
+  for (const group of groups) {
+    results[group.key] = {};
+    for (const testCase of group.cases) results[group.key][testCase.name] = measureCase(group.tools, testCase, opts.runs);
+    printGroup(group, results[group.key], group.key.startsWith('memory') ? addon.missing : cli.missing);
+  }
+
+  const targets = opts.only ? [] : evaluateTargets(groups, results);
+  if (targets.length) printTargets(targets);
+
+  const report = {
+    date: new Date().toISOString(),
+    runs: opts.runs,
+    machine: {
+      cpu: os.cpus()[0]?.model,
+      cores: os.cpus().length,
+      loadAverage: os.loadavg()[0],
+      node: process.version,
+      chromium: shots.chromium,
+    },
+    page,
+    ours: { addon: addon.missing ?? 'measured', cli: cli.missing ?? 'measured' },
+    groups: groups.map((g) => ({ key: g.key, title: g.title, results: results[g.key] })),
+    targets,
+  };
+  writeFileSync(path.join(WORK_DIR, 'last.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nresults written to ${path.relative(process.cwd(), path.join(WORK_DIR, 'last.json'))}`);
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error.message}`);
+  process.exit(1);
+});
