@@ -20,6 +20,10 @@ pub enum Error {
     /// A capture artifact is corrupt, truncated or from an unknown format version.
     #[error("{path}: {detail}; delete it and capture again")]
     BadArtifact { path: PathBuf, detail: String },
+    /// A DOM record from the in-page collector is malformed, too large or from another format
+    /// version; `detail` names the field or element.
+    #[error("DOM record: {detail}; capture again with the current sightline")]
+    BadDom { detail: String },
     /// A caller passed values that cannot describe an image or an option.
     #[error("{0}")]
     InvalidInput(String),

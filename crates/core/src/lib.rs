@@ -12,6 +12,7 @@ pub mod canvas;
 pub mod color_delta;
 pub mod compare;
 pub mod decode;
+pub mod dom;
 pub mod error;
 pub mod image;
 pub mod perceptual;
