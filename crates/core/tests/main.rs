@@ -3,8 +3,10 @@
 //! - `corpus`: locating `../shared/corpora` (skips when absent, fails under CI)
 //! - `pixelmatch_conformance`: the 12 pixelmatch 7.2 fixtures, exact counts and diff bytes
 //! - `compare_evidence`: regions, shift and shape on generated pages
+//! - `artifact_files`: capture artifacts written and read as files, against a corpus PNG
 //! - `playwright_comparators`: Playwright's image-tools fixtures through the perceptual and pixelmatch tests
 
+mod artifact_files;
 mod compare_evidence;
 mod corpus;
 mod pixelmatch_conformance;
