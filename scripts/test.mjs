@@ -17,6 +17,9 @@ run('bash', ['scripts/setup.sh']);
 // The addon first: the JS tests load it, and napi's build must precede cargo's (see TOOLCHAIN).
 run('npm', ['run', '--silent', 'build:addon']);
 run('cargo', ['test', '--workspace', '--release']);
+// Style gates CI enforces (STYLE rule 12): formatted, and no clippy warning anywhere.
+run('cargo', ['fmt', '--all', '--', '--check']);
+run('cargo', ['clippy', '--workspace', '--all-targets', '--release', '--', '-D', 'warnings']);
 
 const jsTests = existsSync(join(root, 'tests'))
   ? readdirSync(join(root, 'tests')).filter((f) => f.endsWith('.test.mjs')).map((f) => join('tests', f))
