@@ -205,8 +205,7 @@ pub fn decode_capture(bytes: &[u8], path: &Path) -> Result<Capture> {
     // Only now, with the pixel cap passed and every length checked, does the pixel buffer exist.
     // vec![0; n] comes from calloc: fresh pages are zero already and are first touched by the
     // decompressing threads, in parallel, instead of by a single-threaded memset.
-    let mut pixels = vec![0u8; pixel_bytes];
-    advise_huge_pages(&mut pixels);
+    let mut pixels = crate::image::pixel_buffer(pixel_bytes);
     if !frames.is_empty() {
         pixels.par_chunks_mut(band_bytes).zip(frames.par_iter()).enumerate().try_for_each_init(
             zstd::bulk::Decompressor::new,
@@ -396,33 +395,6 @@ fn decompress_metadata(frame: &[u8], expected: u64, path: &Path) -> Result<Vec<u
     }
     Ok(metadata)
 }
-
-/// Asks Linux to back `buf` with 2 MiB pages where it can. Otherwise the first touch of a fresh
-/// buffer costs a page fault and a kernel zeroing per 4 KiB page: 12,500 faults for a 1280×10000
-/// page, which measured as half of the whole decode (13.5 ms → 6.1 ms with this advice, 2 cores).
-/// Advisory only: where transparent huge pages are off, or the call fails, nothing changes.
-#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn advise_huge_pages(buf: &mut [u8]) {
-    use std::ffi::{c_int, c_void};
-    const HUGE_PAGE: usize = 2 << 20;
-    // From <asm-generic/mman-common.h>, which both architectures above use.
-    const MADV_HUGEPAGE: c_int = 14;
-    // glibc and musl both export madvise; std links the C library already.
-    unsafe extern "C" {
-        fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
-    }
-    let start = buf.as_mut_ptr() as usize;
-    let first = start.next_multiple_of(HUGE_PAGE);
-    let end = (start + buf.len()) / HUGE_PAGE * HUGE_PAGE;
-    if end > first {
-        // SAFETY: [first, end) lies inside `buf`, which we borrow exclusively, and MADV_HUGEPAGE
-        // only changes how the kernel backs those pages, never what they contain.
-        unsafe { madvise(first as *mut c_void, end - first, MADV_HUGEPAGE) };
-    }
-}
-
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
-fn advise_huge_pages(_buf: &mut [u8]) {}
 
 /// XXH3-64 over the whole artifact except the checksum field itself.
 fn checksum(bytes: &[u8]) -> u64 {

@@ -51,7 +51,7 @@ fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
         png::ColorType::Indexed => return Err(bad(path, "palette was not expanded")),
     };
     if channels == 4 {
-        let mut data = vec![0u8; pixels * 4];
+        let mut data = crate::image::pixel_buffer(pixels * 4);
         let frame = reader.next_frame(&mut data).map_err(|e| bad(path, e))?;
         if frame.line_size != width as usize * 4 {
             return Err(bad(path, "unexpected row layout"));
@@ -60,7 +60,7 @@ fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
     }
     // Expand row by row straight into the RGBA buffer: the decoded row is still in cache and
     // no second whole-image buffer is allocated.
-    let mut data = vec![0u8; pixels * 4];
+    let mut data = crate::image::pixel_buffer(pixels * 4);
     let stride = width as usize * 4;
     for out in data.chunks_exact_mut(stride) {
         let row =
