@@ -1,0 +1,66 @@
+// Types for collector.js (the in-page DOM collector and capture stabilisation).
+import type { Frame, Page } from '@playwright/test';
+
+/** The spec's default style list, as longhands, in the order `styles` values come in. */
+export const DEFAULT_STYLE_PROPERTIES: readonly string[];
+
+/** One rendered element, in document order (open shadow roots and same-origin iframes included). */
+export interface DomElement {
+  /** Index of the parent record; -1 for the top document's `body`. */
+  parent: number;
+  /** Local name: `div`, `x-card`, `svg`, `rect`. */
+  tag: string;
+  /** Stable CSS path, unique in the capture; ` >>> ` enters a shadow root or an iframe's document. */
+  selector: string;
+  /** Border box `[x, y, width, height]` in page CSS px (scroll and iframe offsets applied), 2 decimals. */
+  box: [number, number, number, number];
+  /** FNV-1a 64 (16 hex) of the element's own text nodes, whitespace collapsed; null when empty. */
+  text: string | null;
+  /** FNV-1a 64 of the `<img>` / SVG `<image>` source and the computed `background-image`; null when none. */
+  image: string | null;
+  /** Computed values of `styleProperties`, same order. */
+  styles: string[];
+  /** Matched by a mask selector, or inside an element that is. */
+  masked: boolean;
+}
+
+/** What `collectDom` returns, once parsed. */
+export interface DomCapture {
+  version: 1;
+  url: string;
+  viewport: { width: number; height: number };
+  devicePixelRatio: number;
+  /** Scrollable size of the top document in CSS px. */
+  document: { width: number; height: number };
+  styleProperties: string[];
+  elements: DomElement[];
+  /** Each distinct (family, FontFace status) of the walked documents. */
+  fonts: { family: string; status: 'unloaded' | 'loading' | 'loaded' | 'error' }[];
+  /** Rendered `<img>` that finished without pixels (`complete && naturalWidth === 0`). */
+  brokenImages: string[];
+}
+
+export interface CollectOptions {
+  /** Longhand CSS properties; shorthands are refused. Default `DEFAULT_STYLE_PROPERTIES`. */
+  styleProperties?: readonly string[];
+  /** CSS selectors (not Locators) whose elements and descendants are recorded as masked. Default none. */
+  mask?: readonly string[];
+}
+
+/** Collects the DOM record with one `page.evaluate`; resolves to the JSON text of a `DomCapture`. */
+export function collectDom(page: Page | Frame, options?: CollectOptions): Promise<string>;
+
+/** The self-contained in-page function `collectDom` evaluates. */
+export function collectInPage(args: { styleProperties: string[]; mask: string[] }): string;
+
+/** CSS that stops transitions and CSS animations and hides the caret. */
+export const stabilisationStyle: string;
+
+/** Adopts `stabilisationStyle` in every frame and open shadow root, then awaits `document.fonts.ready`. */
+export function prepareForCapture(page: Page): Promise<void>;
+
+/** Finishes finite animations and cancels infinite ones in every frame, as toHaveScreenshot does. */
+export function finishAnimations(page: Page): Promise<{ finished: number; cancelled: number }>;
+
+/** Undoes `prepareForCapture` and `finishAnimations`. */
+export function restoreAfterCapture(page: Page): Promise<void>;

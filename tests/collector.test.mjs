@@ -1,0 +1,500 @@
+// The in-page collector (playwright-fixtures/collector.js) in real Chromium: the exact JSON shape
+// the Rust dom parser reads, selectors, page-coordinate boxes, text digests, styles, masks, shadow
+// DOM, same-origin iframes, capture health (broken images, failed fonts), page stabilisation, and
+// its speed on a 5,000-element page. Pages come from `setContent` or a node:http server on
+// 127.0.0.1 started here; nothing leaves the machine.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+
+const require = createRequire(import.meta.url);
+const collector = require('../playwright-fixtures/collector.js');
+const { collectDom, collectInPage, DEFAULT_STYLE_PROPERTIES } = collector;
+
+const executablePath = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
+// `require` (not `import`) so a scratch install on NODE_PATH also works during development.
+let playwright = null;
+try {
+  playwright = require('@playwright/test');
+} catch {
+  playwright = null;
+}
+const missing = !existsSync(executablePath)
+  ? `Chromium not found at ${executablePath}: run scripts/setup.sh or set SIGHTLINE_CHROMIUM`
+  : !playwright
+    ? '@playwright/test is not installed: run `npm ci` at the repository root'
+    : null;
+
+/** FNV-1a 64 over UTF-8, the reference the in-page two-halves version must equal. */
+function fnv1a64(text) {
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(text, 'utf8')) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
+}
+
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+if (missing) {
+  // Locally a missing browser is a skip that says why; in CI it must not pass silently.
+  if (process.env.CI) test('collector: Chromium and @playwright/test are available in CI', () => assert.fail(missing));
+  else test('collector: real-browser tests', { skip: missing }, () => {});
+} else {
+  let browser;
+  let server;
+  let base; // http://127.0.0.1:<port>
+  let crossOrigin; // the same server as another origin (localhost), for the cross-origin iframe
+
+  const routes = {
+    '/frames.html': () => [
+      'text/html',
+      `<style>body{margin:0;height:3000px}
+         iframe{position:absolute;left:50px;top:100px;border:5px solid;padding:7px;width:300px;height:200px}</style>
+       <iframe id="same" src="/inner.html"></iframe>
+       <iframe id="other" style="top:400px" src="${crossOrigin}/inner.html"></iframe>`,
+    ],
+    '/inner.html': () => ['text/html', '<style>body{margin:0} p{margin:0 0 0 4px;height:10px}</style><p>inner</p>'],
+    '/health.html': () => [
+      'text/html',
+      `<style>
+         @font-face { font-family: "Broken Face"; src: url(/missing.woff2) format("woff2"); }
+         @font-face { font-family: Unused; src: url(/unused.woff2) format("woff2"); }
+         p { font-family: "Broken Face", sans-serif; }
+       </style>
+       <p>text</p><img src="/missing.png" alt="x"><img src="/ok.png" alt="ok">
+       <img style="display:none" src="/hidden-missing.png" alt="hidden">`,
+    ],
+    '/ok.png': () => ['image/png', ONE_PIXEL_PNG],
+  };
+
+  before(async () => {
+    browser = await playwright.chromium.launch({ executablePath });
+    server = http.createServer((req, res) => {
+      const route = routes[new URL(req.url, base).pathname];
+      if (!route) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+        return;
+      }
+      const [type, body] = route();
+      res.writeHead(200, { 'content-type': type });
+      res.end(body);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${server.address().port}`;
+    crossOrigin = `http://localhost:${server.address().port}`;
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  });
+
+  /** A fresh 800×600 page with standards-mode `html` set (or a server path opened), given to `fn`. */
+  async function withPage(source, fn) {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    try {
+      if (source.startsWith('/')) await page.goto(base + source);
+      else await page.setContent(`<!doctype html>${source}`);
+      return await fn(page);
+    } finally {
+      await page.close();
+    }
+  }
+  const collect = async (page, options) => JSON.parse(await collectDom(page, options));
+  const bySelector = (dom, selector) => {
+    const found = dom.elements.find((e) => e.selector === selector);
+    assert.ok(found, `no element with selector ${selector}; have:\n${dom.elements.map((e) => e.selector).join('\n')}`);
+    return found;
+  };
+  const style = (dom, element, property) => element.styles[dom.styleProperties.indexOf(property)];
+
+  test('collector: the default style list is the spec list, as longhands', () => {
+    assert.deepEqual(DEFAULT_STYLE_PROPERTIES, [
+      'color', 'background-color', 'border-top-color', 'border-right-color', 'border-bottom-color',
+      'border-left-color', 'outline-color', 'fill', 'stroke', 'font-family', 'font-size',
+      'font-weight', 'font-style', 'line-height', 'letter-spacing', 'border-top-width',
+      'border-right-width', 'border-bottom-width', 'border-left-width', 'border-top-style',
+      'border-right-style', 'border-bottom-style', 'border-left-style', 'border-top-left-radius',
+      'border-top-right-radius', 'border-bottom-right-radius', 'border-bottom-left-radius',
+      'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin-top',
+      'margin-right', 'margin-bottom', 'margin-left', 'display', 'opacity', 'visibility', 'box-shadow',
+    ]);
+    assert.ok(Object.isFrozen(DEFAULT_STYLE_PROPERTIES));
+  });
+
+  test('collector: one JSON string with exactly the keys the Rust parser reads', async () => {
+    await withPage('<style>body{margin:0} p{margin:0;line-height:20px}</style><main><p>Hi</p></main>', async (page) => {
+      const raw = await collectDom(page);
+      assert.equal(typeof raw, 'string');
+      const dom = JSON.parse(raw);
+      assert.deepEqual(Object.keys(dom), [
+        'version', 'url', 'viewport', 'devicePixelRatio', 'document', 'styleProperties', 'elements', 'fonts', 'brokenImages',
+      ]);
+      assert.equal(dom.version, 1);
+      assert.equal(dom.url, 'about:blank');
+      assert.deepEqual(dom.viewport, { width: 800, height: 600 });
+      assert.equal(dom.devicePixelRatio, 1);
+      assert.deepEqual(dom.document, { width: 800, height: 600 });
+      assert.deepEqual(dom.styleProperties, DEFAULT_STYLE_PROPERTIES);
+      assert.deepEqual(dom.fonts, []);
+      assert.deepEqual(dom.brokenImages, []);
+      assert.equal(dom.elements.length, 3);
+      for (const e of dom.elements) {
+        assert.deepEqual(Object.keys(e), ['parent', 'tag', 'selector', 'box', 'text', 'image', 'styles', 'masked']);
+        assert.equal(e.box.length, 4);
+        assert.ok(e.box.every((v) => typeof v === 'number'));
+        assert.equal(e.styles.length, DEFAULT_STYLE_PROPERTIES.length);
+        assert.ok(e.styles.every((v) => typeof v === 'string'));
+        assert.equal(e.image, null);
+        assert.equal(e.masked, false);
+      }
+      assert.deepEqual(dom.elements[0], { ...dom.elements[0], parent: -1, tag: 'body', selector: 'body', box: [0, 0, 800, 20], text: null });
+      assert.deepEqual(dom.elements[2], { ...dom.elements[2], parent: 1, tag: 'p', selector: 'body > main > p', text: fnv1a64('Hi') });
+    });
+  });
+
+  test('collector: rendered elements only, in document order with parent indices', async () => {
+    const html = `<style>body{margin:0} .gone{display:none}</style>
+      <header><h1>T</h1></header>
+      <main><section><p>a</p><p style="visibility:hidden">b</p></section>
+        <div class="gone"><span>x</span></div><script>1</script><template><p>t</p></template>
+        <noscript>n</noscript><link rel="stylesheet" href="data:text/css,">
+        <svg width="20" height="20"><defs><linearGradient id="g"></linearGradient></defs><rect width="10" height="10"></rect></svg>
+        <details><summary>s</summary><p>closed</p></details></main>
+      <footer></footer>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page);
+      assert.deepEqual(
+        dom.elements.map((e) => [e.tag, e.parent]),
+        [
+          ['body', -1], ['header', 0], ['h1', 1], ['main', 0], ['section', 3], ['p', 4], ['p', 4],
+          ['svg', 3], ['rect', 7], ['details', 3], ['summary', 9], ['footer', 0],
+        ],
+      );
+      // visibility:hidden is kept: it still takes space, and the change shows in its styles
+      assert.equal(style(dom, dom.elements[6], 'visibility'), 'hidden');
+      assert.equal(style(dom, dom.elements[5], 'visibility'), 'visible');
+    });
+  });
+
+  test('collector: selectors use unique ids, up to 3 stable classes and nth-of-type only among same-tag siblings', async () => {
+    const html = `<div id="app"><ul class="list"><li>a</li><li class="on">b</li></ul><p>x</p></div>
+      <div id="dup"></div><div id="dup"><span></span></div>
+      <div class="row css-1a2b3c4d big extra more"></div>
+      <div id="el-12345678"><b></b></div>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page);
+      assert.deepEqual(dom.elements.map((e) => e.selector), [
+        'body',
+        '#app',
+        '#app > ul.list',
+        '#app > ul.list > li:nth-of-type(1)',
+        '#app > ul.list > li.on:nth-of-type(2)',
+        '#app > p',
+        'body > div:nth-of-type(2)', // id "dup" is not unique
+        'body > div:nth-of-type(3)',
+        'body > div:nth-of-type(3) > span',
+        'body > div.row.big.extra:nth-of-type(4)', // css-1a2b3c4d looks generated; max 3 classes
+        'body > div:nth-of-type(5)', // el-12345678 looks generated
+        'body > div:nth-of-type(5) > b',
+      ]);
+      // Every selector is plain CSS that finds exactly its own element.
+      const matches = await page.evaluate(
+        (sels) => sels.map((s) => [...document.querySelectorAll(s)].map((e) => e.localName)),
+        dom.elements.map((e) => e.selector),
+      );
+      assert.deepEqual(matches, dom.elements.map((e) => [e.tag]));
+    });
+  });
+
+  test('collector: selectors stay distinct on a page full of look-alike siblings', async () => {
+    const html = '<ul>' + '<li class="item"><a class="x">a</a><a class="x">b</a></li>'.repeat(30) + '</ul><ul><li class="item"></li></ul>';
+    await withPage(html, async (page) => {
+      const dom = await collect(page);
+      assert.equal(dom.elements.length, 1 + 2 + 30 * 3 + 1);
+      assert.equal(new Set(dom.elements.map((e) => e.selector)).size, dom.elements.length);
+      assert.equal(dom.elements[3].selector, 'body > ul:nth-of-type(1) > li.item:nth-of-type(1) > a.x:nth-of-type(1)');
+      assert.equal(dom.elements.at(-1).selector, 'body > ul:nth-of-type(2) > li.item');
+    });
+  });
+
+  test('collector: boxes are border boxes in page coordinates, rounded to 2 decimals, also below the fold', async () => {
+    const html = `<style>body{margin:0} .spacer{height:3000px}
+      .target{margin-left:10.5px;width:33.333px;height:20px;border:2px solid red;padding:3px}</style>
+      <div class="spacer"></div><div class="target">x</div><div class="spacer"></div>`;
+    await withPage(html, async (page) => {
+      const atTop = await collect(page);
+      await page.evaluate(() => window.scrollTo(0, 2500));
+      assert.equal(await page.evaluate(() => window.scrollY), 2500);
+      const scrolled = await collect(page);
+      // 33.333px is laid out as 33.328125 (1/64 px units): + 6 padding + 4 border = 43.328125
+      assert.deepEqual(bySelector(scrolled, 'body > div.target:nth-of-type(2)').box, [10.5, 3000, 43.33, 30]);
+      assert.deepEqual(bySelector(atTop, 'body > div.target:nth-of-type(2)').box, [10.5, 3000, 43.33, 30]);
+      assert.deepEqual(scrolled.document, { width: 800, height: 6030 });
+    });
+  });
+
+  test('collector: own-text digest is FNV-1a 64 of the collapsed own text: same text, same digest', async () => {
+    const html = `<p id="a">Hello   <b>bold</b>
+      world</p><p id="b">Hello world</p><p id="c">Hello world!</p><p id="d"><b>only a child</b></p><p id="e">Grüße 👋</p>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page);
+      const text = (sel) => bySelector(dom, sel).text;
+      assert.equal(text('#a'), fnv1a64('Hello world'));
+      assert.equal(text('#a > b'), fnv1a64('bold'));
+      assert.equal(text('#b'), text('#a'));
+      assert.notEqual(text('#c'), text('#b'));
+      assert.equal(text('#d'), null);
+      assert.equal(text('#e'), fnv1a64('Grüße 👋'));
+      assert.equal(text('body'), null);
+
+      await page.evaluate(() => (document.getElementById('b').textContent = 'Hello World'));
+      const changed = await collect(page);
+      assert.equal(bySelector(changed, '#b').text, fnv1a64('Hello World'));
+      assert.equal(bySelector(changed, '#a').text, text('#a'));
+    });
+  });
+
+  test('collector: image digest from <img> source and CSS background-image', async () => {
+    const png = `data:image/png;base64,${ONE_PIXEL_PNG.toString('base64')}`;
+    const html = `<img id="i" src="${png}"><div id="bg" style="background-image:url('${png}');width:5px;height:5px"></div>
+      <div id="grad" style="background-image:linear-gradient(red, blue)"></div><div id="none"></div>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page);
+      assert.equal(bySelector(dom, '#i').image, fnv1a64(png));
+      assert.equal(bySelector(dom, '#bg').image, fnv1a64(`url("${png}")`));
+      assert.equal(bySelector(dom, '#grad').image, fnv1a64('linear-gradient(rgb(255, 0, 0), rgb(0, 0, 255))'));
+      assert.equal(bySelector(dom, '#none').image, null);
+    });
+  });
+
+  test('collector: styles follow the property list; a custom property change shows as colour changes', async () => {
+    const html = `<style>:root{--brand: rgb(10, 20, 30)} .t{color:var(--brand); border-top:3px solid}
+      .odd{border-style:none; border-width:5px; margin:1px 2px 3px 4px}</style>
+      <p class="t">x</p><p class="odd">y</p>`;
+    await withPage(html, async (page) => {
+      const before = await collect(page);
+      const t = bySelector(before, 'body > p.t:nth-of-type(1)');
+      assert.equal(style(before, t, 'color'), 'rgb(10, 20, 30)');
+      assert.equal(style(before, t, 'border-top-width'), '3px');
+      assert.equal(style(before, t, 'border-top-style'), 'solid');
+      const odd = bySelector(before, 'body > p.odd:nth-of-type(2)');
+      assert.deepEqual(
+        ['border-left-width', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left'].map((p) => style(before, odd, p)),
+        ['0px', '1px', '2px', '3px', '4px'],
+      );
+      // Every value equals what getComputedStyle says, element by element and property by property.
+      const direct = await page.evaluate(
+        ([sels, props]) =>
+          sels.map((s) => {
+            const cs = getComputedStyle(document.querySelector(s));
+            return props.map((p) => cs.getPropertyValue(p));
+          }),
+        [before.elements.map((e) => e.selector), [...DEFAULT_STYLE_PROPERTIES]],
+      );
+      assert.deepEqual(before.elements.map((e) => e.styles), direct);
+
+      await page.evaluate(() => document.documentElement.style.setProperty('--brand', 'rgb(200, 0, 0)'));
+      const after = await collect(page);
+      const t2 = bySelector(after, 'body > p.t:nth-of-type(1)');
+      const changed = DEFAULT_STYLE_PROPERTIES.filter((p, i) => t.styles[i] !== t2.styles[i]);
+      // border and outline colours default to currentColor, so they follow `color`
+      assert.deepEqual(changed, [
+        'color', 'border-top-color', 'border-right-color', 'border-bottom-color', 'border-left-color', 'outline-color',
+      ]);
+      assert.equal(style(after, t2, 'color'), 'rgb(200, 0, 0)');
+    });
+  });
+
+  test('collector: a custom property list is read in its order; shorthands and bad options are refused', async () => {
+    await withPage('<p style="color:rgb(1, 2, 3);border-left:4px dotted">x</p>', async (page) => {
+      const dom = await collect(page, { styleProperties: ['border-left-width', 'color', 'border-left-style'] });
+      assert.deepEqual(dom.styleProperties, ['border-left-width', 'color', 'border-left-style']);
+      assert.deepEqual(bySelector(dom, 'body > p').styles, ['4px', 'rgb(1, 2, 3)', 'dotted']);
+      await assert.rejects(collectDom(page, { styleProperties: ['margin'] }), /shorthand "margin".*margin-top, margin-right/);
+      await assert.rejects(collectDom(page, { styleProperties: 'color' }), /styleProperties must be an array/);
+      await assert.rejects(collectDom(page, { mask: '.ad' }), /mask must be an array of CSS selector strings/);
+    });
+  });
+
+  test('collector: masked elements and all their descendants are marked', async () => {
+    const html = '<div class="ad"><p>ad <span>x</span></p></div><p>content</p><div id="clock">12:00</div>';
+    await withPage(html, async (page) => {
+      const dom = await collect(page, { mask: ['.ad', '#clock'] });
+      assert.deepEqual(
+        dom.elements.map((e) => [e.selector, e.masked]),
+        [
+          ['body', false],
+          ['body > div.ad:nth-of-type(1)', true],
+          ['body > div.ad:nth-of-type(1) > p', true],
+          ['body > div.ad:nth-of-type(1) > p > span', true],
+          ['body > p', false],
+          ['#clock', true],
+        ],
+      );
+      await assert.rejects(collectDom(page, { mask: ['div['] }), /mask selector "div\[" is not a valid CSS selector/);
+    });
+  });
+
+  test('collector: open shadow roots are walked after ` >>> `; only slotted light children are kept', async () => {
+    const html = `<x-card><span class="light">slotted</span><i slot="missing">not shown</i></x-card>
+      <script>
+        customElements.define('x-card', class extends HTMLElement {
+          constructor() {
+            super();
+            this.attachShadow({ mode: 'open' }).innerHTML =
+              '<style>b { color: rgb(1, 2, 3) }</style><b class="inner">shadow <em>deep</em></b><slot></slot>';
+          }
+        });
+      </script>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page, { mask: ['em'] });
+      assert.deepEqual(
+        dom.elements.map((e) => [e.selector, e.parent, e.masked]),
+        [
+          ['body', -1, false],
+          ['body > x-card', 0, false],
+          ['body > x-card >>> b.inner', 1, false],
+          ['body > x-card >>> b.inner > em', 2, true], // mask selectors apply inside shadow roots too
+          ['body > x-card >>> slot', 1, false],
+          ['body > x-card > span.light', 1, false],
+        ],
+      );
+      const inner = bySelector(dom, 'body > x-card >>> b.inner');
+      assert.equal(style(dom, inner, 'color'), 'rgb(1, 2, 3)');
+      assert.equal(inner.text, fnv1a64('shadow'));
+      assert.ok(inner.box[2] > 0 && inner.box[3] > 0);
+    });
+  });
+
+  test('collector: same-origin iframes are walked with boxes offset into the page; cross-origin ones are skipped', async () => {
+    await withPage('/frames.html', async (page) => {
+      await page.evaluate(() => window.scrollTo(0, 50));
+      const dom = await collect(page);
+      assert.deepEqual(
+        dom.elements.map((e) => [e.selector, e.parent]),
+        [
+          ['body', -1],
+          ['#same', 0],
+          ['#same >>> body', 1],
+          ['#same >>> body > p', 2],
+          ['#other', 0],
+        ],
+      );
+      // iframe at (50, 100) + 5px border + 7px padding; the p has a 4px left margin
+      assert.deepEqual(bySelector(dom, '#same >>> body').box, [62, 112, 300, 200]);
+      assert.deepEqual(bySelector(dom, '#same >>> body > p').box, [66, 112, 296, 10]);
+      assert.equal(bySelector(dom, '#same >>> body > p').text, fnv1a64('inner'));
+      assert.equal(dom.url, `${base}/frames.html`);
+    });
+  });
+
+  test('collector: a 404 image is a broken image and a 404 web font has status error', async () => {
+    await withPage('/health.html', async (page) => {
+      await collector.prepareForCapture(page);
+      const dom = await collect(page);
+      // The display:none image failed too but paints nothing, so it is not reported.
+      assert.deepEqual(dom.brokenImages, [`${base}/missing.png`]);
+      assert.deepEqual(dom.fonts, [
+        { family: 'Broken Face', status: 'error' },
+        { family: 'Unused', status: 'unloaded' },
+      ]);
+      assert.equal(bySelector(dom, 'body > img:nth-of-type(2)').image, fnv1a64(`${base}/ok.png`));
+    });
+  });
+
+  test('collector: prepareForCapture stops transitions and hides the caret, even under a strict CSP; restore undoes it', async () => {
+    const html = `<meta http-equiv="Content-Security-Policy" content="style-src 'unsafe-inline'; script-src 'none'">
+      <style>
+        .move { transition: margin-left 10s linear } input { caret-color: rgb(255, 0, 0) }
+        @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
+        @keyframes spin { from { transform: rotate(0deg) } to { transform: rotate(360deg) } }
+        .fade { animation: fade 100s forwards } .spin { animation: spin 1s linear infinite }
+      </style>
+      <div class="move">m</div><input value="x"><div class="fade">f</div><div class="spin">s</div>`;
+    await withPage(html, async (page) => {
+      const read = () =>
+        page.evaluate(() => {
+          const cs = (s) => getComputedStyle(document.querySelector(s));
+          return [cs('input').caretColor, cs('.move').marginLeft, cs('.fade').opacity, cs('.spin').transform];
+        });
+      const [caret, margin] = await read();
+      assert.deepEqual([caret, margin], ['rgb(255, 0, 0)', '0px']);
+      await collector.prepareForCapture(page);
+      await collector.prepareForCapture(page); // idempotent
+      await page.evaluate(() => (document.querySelector('.move').style.marginLeft = '100px'));
+      // no transition; the finite animation sits on its last frame, the infinite one is gone
+      assert.deepEqual(await read(), ['rgba(0, 0, 0, 0)', '100px', '0.5', 'none']);
+      await collector.restoreAfterCapture(page);
+      assert.equal((await read())[0], 'rgb(255, 0, 0)');
+    });
+    // The page's own CSP forbids every stylesheet it did not list; an adopted sheet still applies.
+    await withPage(`<meta http-equiv="Content-Security-Policy" content="style-src 'none'"><input value="x">`, async (page) => {
+      await collector.prepareForCapture(page);
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('input')).caretColor), 'rgba(0, 0, 0, 0)');
+    });
+  });
+
+  test('collector: finishAnimations finishes finite animations and cancels infinite ones; restore replays them', async () => {
+    const html = `<style>
+        @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
+        .fade { animation: fade 100s forwards }
+      </style>
+      <div class="fade">a</div><div id="waapi">b</div><div id="loop">c</div>`;
+    await withPage(html, async (page) => {
+      await page.evaluate(() => {
+        document.getElementById('waapi').animate([{ opacity: 1 }, { opacity: 0.25 }], { duration: 100000, fill: 'forwards' });
+        document.getElementById('loop').animate([{ opacity: 1 }, { opacity: 0 }], { duration: 1000, iterations: Infinity });
+      });
+      assert.deepEqual(await collector.finishAnimations(page), { finished: 2, cancelled: 1 });
+      const state = () =>
+        page.evaluate(() => [
+          ...['.fade', '#waapi', '#loop'].map((s) => getComputedStyle(document.querySelector(s)).opacity),
+          ...document.getAnimations().map((a) => a.playState),
+        ]);
+      assert.deepEqual(await state(), ['0.5', '0.25', '1', 'finished', 'finished']);
+      await collector.restoreAfterCapture(page);
+      assert.deepEqual((await state()).slice(3), ['finished', 'finished', 'running']);
+    });
+  });
+
+  test('collector: a 5,000-element page is collected in one evaluate (timing printed)', async (t) => {
+    let html = '<main>';
+    for (let i = 0; i < 1000; i++) {
+      const id = i % 50 === 0 ? ` id="s${i}"` : '';
+      html += `<div class="card c${i % 7}"${id}><h3>Title ${i}</h3><p>Body <a href="#">link</a></p><span class="tag">t</span></div>`;
+    }
+    await withPage(`${html}</main>`, async (page) => {
+      const wall = [];
+      let raw = '';
+      for (let k = 0; k < 7; k++) {
+        const started = performance.now();
+        raw = await collectDom(page);
+        wall.push(performance.now() - started);
+      }
+      // The in-page part alone (without the string's trip through the protocol).
+      const inPage = await page.evaluate(([source, props]) => {
+        const run = (0, eval)(`(${source})`);
+        const times = [];
+        for (let k = 0; k < 7; k++) {
+          const started = performance.now();
+          run({ styleProperties: props, mask: [] });
+          times.push(performance.now() - started);
+        }
+        return times;
+      }, [collectInPage.toString(), [...DEFAULT_STYLE_PROPERTIES]]);
+      const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1].toFixed(1);
+      const dom = JSON.parse(raw);
+      assert.equal(dom.elements.length, 5002);
+      t.diagnostic(
+        `collectDom, ${dom.elements.length} elements × ${dom.styleProperties.length} properties: median ${median(wall)} ms ` +
+          `(in-page ${median(inPage)} ms), ${(raw.length / 1e6).toFixed(2)} MB of JSON`,
+      );
+    });
+  });
+}
