@@ -1026,7 +1026,16 @@ mod tests {
     }
 
     fn region(x: u32, y: u32, width: u32, height: u32) -> Region {
-        Region { x, y, width, height, diff_pixels: 1, diff_percent: 1.0, classification: Classification::Change }
+        Region {
+            x,
+            y,
+            width,
+            height,
+            diff_pixels: 1,
+            diff_percent: 1.0,
+            classification: Classification::Change,
+            elements: Vec::new(),
+        }
     }
 
     fn attribute(

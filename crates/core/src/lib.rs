@@ -14,12 +14,15 @@ pub mod compare;
 pub mod decode;
 pub mod dom;
 pub mod error;
+pub mod health;
 pub mod image;
 pub mod perceptual;
 pub mod pixel;
 pub mod regions;
 pub mod shape;
 pub mod shift;
+pub mod snapshot;
+pub mod verdict;
 
 pub use crate::compare::{Comparator, CompareOptions, ImageComparison, compare_images};
 pub use crate::error::{Error, Result};

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::dom::AttributedElement;
 use crate::pixel::{DiffMask, TILE};
 
 /// Whether a region's content changed or only moved with a page shift.
@@ -28,6 +29,8 @@ pub struct Region {
     /// Share of the box's pixels that differ, in percent.
     pub diff_percent: f64,
     pub classification: Classification,
+    /// The elements under the region and what they did (filled in when DOM data exists).
+    pub elements: Vec<AttributedElement>,
 }
 
 /// How differing pixels are grouped into regions.
@@ -138,6 +141,7 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
                 diff_pixels: c.pixels,
                 diff_percent: 100.0 * c.pixels as f64 / (f64::from(width) * f64::from(height)),
                 classification,
+                elements: Vec::new(),
             }
         })
         .collect();

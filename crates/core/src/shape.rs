@@ -41,7 +41,16 @@ mod tests {
     use crate::regions::Classification;
 
     fn region(x: u32, y: u32, width: u32, height: u32) -> Region {
-        Region { x, y, width, height, diff_pixels: 1, diff_percent: 1.0, classification: Classification::Change }
+        Region {
+            x,
+            y,
+            width,
+            height,
+            diff_pixels: 1,
+            diff_percent: 1.0,
+            classification: Classification::Change,
+            elements: Vec::new(),
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! - `pixelmatch_conformance`: the 12 pixelmatch 7.2 fixtures, exact counts and diff bytes
 //! - `compare_evidence`: regions, shift and shape on generated pages
 //! - `artifact_files`: capture artifacts written and read as files, against a corpus PNG
+//! - `snapshot_verdicts`: status and the one-line verdict for one planted change each
 //! - `playwright_comparators`: Playwright's image-tools fixtures through the perceptual and pixelmatch tests
 
 mod artifact_files;
@@ -11,3 +12,4 @@ mod compare_evidence;
 mod corpus;
 mod pixelmatch_conformance;
 mod playwright_comparators;
+mod snapshot_verdicts;

@@ -1,0 +1,138 @@
+//! One snapshot compared end to end: pixel layer, DOM layer, capture health, attribution and
+//! the verdict, as one `SnapshotEvidence` (a `snapshots[]` entry of results.json).
+
+use serde::Serialize;
+
+use crate::compare::{CompareOptions, ImageComparison, Size, compare_images};
+use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
+use crate::error::Result;
+use crate::health::{CaptureHealth, HealthReason, capture_health, reasons_from_dom};
+use crate::image::{ImageRef, RgbaImage};
+use crate::verdict::{Status, Tolerance, Verdict, VerdictKind, decide, new_snapshot_verdict};
+
+/// One side of a comparison: the pixels, the DOM record when collected, and the asset failures
+/// seen while capturing (network / console; the DOM's own failures are added here).
+#[derive(Debug, Clone, Copy)]
+pub struct CaptureSide<'a> {
+    pub image: ImageRef<'a>,
+    pub dom: Option<&'a DomSnapshot>,
+    pub failures: &'a [HealthReason],
+}
+
+/// Options of [`compare_snapshot`].
+#[derive(Debug, Clone, Default)]
+pub struct SnapshotOptions {
+    pub compare: CompareOptions,
+    pub tolerance: Tolerance,
+}
+
+/// Paths (relative to the project root) of the images the report and MCP show.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SnapshotFiles {
+    pub baseline: Option<String>,
+    pub current: Option<String>,
+    pub diff: Option<String>,
+}
+
+/// The comparison layers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Layers {
+    /// `None` for a new snapshot.
+    pub pixel: Option<ImageComparison>,
+    /// `None` when either side has no DOM data.
+    pub dom: Option<DomComparison>,
+}
+
+/// Everything known about one snapshot.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotEvidence {
+    pub name: String,
+    pub project: String,
+    pub status: Status,
+    pub auto_passed: bool,
+    /// The one-line verdict.
+    pub verdict: String,
+    /// Which verdict rule matched.
+    pub verdict_kind: VerdictKind,
+    pub files: SnapshotFiles,
+    pub baseline_size: Option<Size>,
+    pub current_size: Size,
+    pub layers: Layers,
+    pub capture_health: CaptureHealth,
+}
+
+impl SnapshotEvidence {
+    /// Whether the test should fail.
+    pub fn failed(&self) -> bool {
+        self.status != Status::Passed
+    }
+}
+
+fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {
+    let mut all = side.failures.to_vec();
+    if let Some(dom) = side.dom {
+        all.extend(reasons_from_dom(dom));
+    }
+    all
+}
+
+/// Compares a capture with its baseline (`None`: a new snapshot). Returns the evidence and,
+/// when `diff_image` is set and there is a baseline, the diff image.
+pub fn compare_snapshot(
+    name: &str,
+    project: &str,
+    baseline: Option<CaptureSide<'_>>,
+    current: CaptureSide<'_>,
+    options: &SnapshotOptions,
+    diff_image: bool,
+) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
+    let current_size = Size { width: current.image.width(), height: current.image.height() };
+    let current_failures = failures_of(&current);
+    let Some(baseline) = baseline else {
+        let Verdict { status, auto_passed, kind, line } = new_snapshot_verdict(name);
+        let evidence = SnapshotEvidence {
+            name: name.into(),
+            project: project.into(),
+            status,
+            auto_passed,
+            verdict: line,
+            verdict_kind: kind,
+            files: SnapshotFiles::default(),
+            baseline_size: None,
+            current_size,
+            layers: Layers { pixel: None, dom: None },
+            capture_health: capture_health(current_failures, &[]),
+        };
+        return Ok((evidence, None));
+    };
+
+    let (mut pixel, diff) = compare_images(baseline.image, current.image, &options.compare, diff_image)?;
+    let dom = match (baseline.dom, current.dom) {
+        (Some(b), Some(c)) => {
+            let comparison = compare_dom(b, c);
+            let attributed = attribute_regions(&pixel.regions, b, c, &comparison, pixel.shift);
+            for (region, elements) in pixel.regions.iter_mut().zip(attributed) {
+                region.elements = elements;
+            }
+            Some(comparison)
+        }
+        _ => None,
+    };
+    let health = capture_health(current_failures, &failures_of(&baseline));
+    let Verdict { status, auto_passed, kind, line } = decide(&pixel, dom.as_ref(), &health, &options.tolerance);
+    let evidence = SnapshotEvidence {
+        name: name.into(),
+        project: project.into(),
+        status,
+        auto_passed,
+        verdict: line,
+        verdict_kind: kind,
+        files: SnapshotFiles::default(),
+        baseline_size: Some(pixel.baseline_size),
+        current_size,
+        layers: Layers { pixel: Some(pixel), dom },
+        capture_health: health,
+    };
+    Ok((evidence, diff))
+}

@@ -1,0 +1,301 @@
+//! One snapshot's decision: its status and the one-line verdict a person can act on, from the
+//! pixel layer, the DOM layer and capture health (02-results.md, "Status and the one-line
+//! verdict"). The first matching rule wins; every front-end prints this line and none
+//! recomputes it.
+
+use serde::Serialize;
+
+use crate::compare::ImageComparison;
+use crate::dom::{DomComparison, StyleCheck};
+use crate::health::{AssetKind, CaptureHealth};
+use crate::regions::Region;
+use crate::shape::Shape;
+
+/// A snapshot's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Status {
+    Passed,
+    Changed,
+    /// No baseline yet.
+    New,
+    /// A committed baseline with no capture in a full run.
+    Missing,
+}
+
+/// Which verdict rule matched: stable names for grouping, filters and tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum VerdictKind {
+    /// No pixel differs.
+    Identical,
+    /// Some pixels differ, within maxDiffPixels / maxDiffPixelRatio.
+    WithinTolerance,
+    Unhealthy,
+    Structural,
+    StyleOnly,
+    PageShift,
+    StylesNotCompared,
+    Concentrated,
+    Large,
+    LikelyNoise,
+    New,
+}
+
+/// The decision and its one line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    pub status: Status,
+    /// `noiseAutoPass` passed a likely-noise diff.
+    pub auto_passed: bool,
+    pub kind: VerdictKind,
+    /// The decision-oriented sentence.
+    pub line: String,
+}
+
+/// Tolerances that let a small change pass (Playwright's semantics).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tolerance {
+    /// A change of at most this many pixels passes.
+    pub max_diff_pixels: Option<u64>,
+    /// A change of at most this share of the canvas (0..1) passes; with both set, the smaller wins.
+    pub max_diff_pixel_ratio: Option<f64>,
+    /// Pass a diff that is likely render noise (DOM and styles identical, scattered).
+    pub noise_auto_pass: bool,
+}
+
+impl Tolerance {
+    /// The largest diff that passes, in pixels, for a canvas of `total` pixels.
+    fn allowed(&self, total: u64) -> u64 {
+        let by_ratio = self.max_diff_pixel_ratio.map(|r| (r * total as f64).floor() as u64);
+        match (self.max_diff_pixels, by_ratio) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => 0,
+        }
+    }
+}
+
+/// The verdict for a snapshot without a baseline.
+pub fn new_snapshot_verdict(name: &str) -> Verdict {
+    Verdict {
+        status: Status::New,
+        auto_passed: false,
+        kind: VerdictKind::New,
+        line: format!(
+            "New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve {name}, or run with --update-snapshots)"
+        ),
+    }
+}
+
+/// Decides a compared snapshot. `dom` is `None` when either side has no DOM data.
+pub fn decide(
+    pixel: &ImageComparison,
+    dom: Option<&DomComparison>,
+    health: &CaptureHealth,
+    tolerance: &Tolerance,
+) -> Verdict {
+    let blocking_health = health.unhealthy && !health.same_on_both_sides;
+    let verdict = |status, kind, line: String| Verdict { status, auto_passed: false, kind, line };
+
+    if pixel.diff_pixels == 0 && !blocking_health {
+        let line = match health.unhealthy {
+            true => {
+                format!("Passed: no pixel differs, but {} (the baseline failed the same way)", failed_assets(health))
+            }
+            false => "Passed: no pixel differs".to_string(),
+        };
+        return verdict(Status::Passed, VerdictKind::Identical, line);
+    }
+    if !blocking_health && pixel.diff_pixels <= tolerance.allowed(pixel.total_pixels) {
+        let line = format!(
+            "Passed: {} pixels differ ({:.3} %), within the allowed {}",
+            pixel.diff_pixels,
+            pixel.diff_percent,
+            tolerance.allowed(pixel.total_pixels)
+        );
+        return verdict(Status::Passed, VerdictKind::WithinTolerance, line);
+    }
+
+    if health.unhealthy {
+        let same = if health.same_on_both_sides { " (the baseline failed the same way)" } else { "" };
+        return verdict(
+            Status::Changed,
+            VerdictKind::Unhealthy,
+            format!(
+                "Unhealthy capture: {}{same}; fix the page's assets and never approve this capture as a baseline",
+                failed_assets(health)
+            ),
+        );
+    }
+    let shift_text = pixel.shift.map(|s| {
+        format!(
+            "content below y={} moved {} {} px",
+            s.below_y,
+            if s.dy > 0 { "down" } else { "up" },
+            s.dy.unsigned_abs()
+        )
+    });
+
+    let Some(dom) = dom else {
+        return pixel_only(pixel, shift_text);
+    };
+    if dom.changed {
+        let mut parts = Vec::new();
+        if dom.added.count > 0 {
+            parts.push(format!("{} added ({})", plural(dom.added.count, "element"), first(&dom.added.elements)));
+        }
+        if dom.removed.count > 0 {
+            parts.push(format!("{} removed ({})", plural(dom.removed.count, "element"), first(&dom.removed.elements)));
+        }
+        if dom.modified.count > 0 {
+            let selectors: Vec<String> = dom.modified.elements.iter().map(|m| m.selector.clone()).collect();
+            parts.push(format!(
+                "{} with changed content ({})",
+                plural(dom.modified.count, "element"),
+                first(&selectors)
+            ));
+        }
+        let shift = shift_text.map(|s| format!("; {s}")).unwrap_or_default();
+        return verdict(
+            Status::Changed,
+            VerdictKind::Structural,
+            format!("Structural change: {}{shift}; compare with the intended change", parts.join(", ")),
+        );
+    }
+    if dom.style_check == StyleCheck::Mismatch {
+        let styles = &dom.style_changes;
+        let main =
+            styles.most_common.first().map(|c| format!("; {} {} → {}", c.property, c.from, c.to)).unwrap_or_default();
+        return verdict(
+            Status::Changed,
+            VerdictKind::StyleOnly,
+            format!(
+                "Style-only change: {} restyled ({}){main}; real, not noise; confirm it was intended before approving",
+                plural(styles.count, "element"),
+                first(&styles.elements)
+            ),
+        );
+    }
+    if let Some(shift) = shift_text {
+        let grown = dom
+            .geometry_changes
+            .resized
+            .iter()
+            .find(|r| r.innermost)
+            .map(|r| {
+                let dh = r.to[3] - r.from[3];
+                format!(" ({} {} by {} px)", r.selector, if dh >= 0.0 { "grew" } else { "shrank" }, dh.abs().round())
+            })
+            .unwrap_or_default();
+        return verdict(Status::Changed, VerdictKind::PageShift, format!("Page shift: {shift}{grown}"));
+    }
+    if dom.style_check == StyleCheck::Unavailable {
+        return verdict(
+            Status::Changed,
+            VerdictKind::StylesNotCompared,
+            format!(
+                "{} pixels differ, DOM identical but styles not compared: render noise or a stylesheet-only change, not ruled out; look at the images",
+                pixel.diff_pixels
+            ),
+        );
+    }
+    match pixel.shape.unwrap_or(Shape::Scattered) {
+        Shape::Concentrated => {
+            let element = named_element(&pixel.regions).map(|s| format!(" on {s}")).unwrap_or_default();
+            let geometry = dom
+                .geometry_changes
+                .resized
+                .iter()
+                .find(|r| r.innermost)
+                .map(|r| format!("; {} resized {} → {}", r.selector, size(r.from), size(r.to)))
+                .unwrap_or_default();
+            verdict(
+                Status::Changed,
+                VerdictKind::Concentrated,
+                format!(
+                    "Not noise: {} pixels changed in one area{element}{geometry} with DOM and styles identical — a bad capture or a change the style check cannot see (max-height, overflow, transform); compare the images",
+                    pixel.diff_pixels
+                ),
+            )
+        }
+        Shape::Large => verdict(
+            Status::Changed,
+            VerdictKind::Large,
+            format!(
+                "{:.2} % of pixels differ with DOM and styles identical: more than render noise usually changes (often fonts or rendering differing between machines); compare the images",
+                pixel.diff_percent
+            ),
+        ),
+        Shape::Scattered => {
+            let line = format!(
+                "Likely render noise: {} scattered pixels ({:.3} %), DOM and styles identical; mention it, don't block",
+                pixel.diff_pixels, pixel.diff_percent
+            );
+            Verdict {
+                status: if tolerance.noise_auto_pass { Status::Passed } else { Status::Changed },
+                auto_passed: tolerance.noise_auto_pass,
+                kind: VerdictKind::LikelyNoise,
+                line,
+            }
+        }
+    }
+}
+
+/// Without DOM data only the pixels speak; never call that noise.
+fn pixel_only(pixel: &ImageComparison, shift: Option<String>) -> Verdict {
+    let line = match shift {
+        Some(s) => format!("Page shift: {s} (no DOM data to say what grew)"),
+        None => format!(
+            "{} pixels differ ({:.3} %, {}); no DOM data to rule out render noise; look at the images",
+            pixel.diff_pixels,
+            pixel.diff_percent,
+            match pixel.shape {
+                Some(Shape::Concentrated) => "concentrated",
+                Some(Shape::Large) => "large",
+                _ => "scattered",
+            }
+        ),
+    };
+    let kind = if pixel.shift.is_some() { VerdictKind::PageShift } else { VerdictKind::StylesNotCompared };
+    Verdict { status: Status::Changed, auto_passed: false, kind, line }
+}
+
+fn failed_assets(health: &CaptureHealth) -> String {
+    let list: Vec<String> = health
+        .reasons
+        .iter()
+        .take(3)
+        .map(|r| {
+            let kind = match r.kind {
+                AssetKind::Font => "font",
+                AssetKind::Stylesheet => "stylesheet",
+                AssetKind::Image => "image",
+            };
+            format!("{kind} {} ({})", r.url, r.detail)
+        })
+        .collect();
+    let more = health.reasons.len().saturating_sub(3);
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!("{}{more} failed to load", list.join(", "))
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+}
+
+/// The first three selectors, then how many more.
+fn first(selectors: &[String]) -> String {
+    let shown: Vec<&str> = selectors.iter().take(3).map(String::as_str).collect();
+    let rest = selectors.len().saturating_sub(3);
+    if rest > 0 { format!("{}, …", shown.join(", ")) } else { shown.join(", ") }
+}
+
+fn named_element(regions: &[Region]) -> Option<&str> {
+    regions.iter().flat_map(|r| r.elements.first()).map(|e| e.selector.as_str()).next()
+}
+
+fn size(b: [f64; 4]) -> String {
+    format!("{}×{}", b[2].round(), b[3].round())
+}
