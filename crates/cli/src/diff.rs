@@ -20,7 +20,7 @@ pub struct DiffArgs {
     baseline: PathBuf,
     /// The current (actual) image.
     current: PathBuf,
-    /// Write the diff image here (PNG).
+    /// Write the diff image here (PNG), when the images differ.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Per-pixel colour tolerance, 0..1 (pixelmatch scale).
@@ -64,7 +64,8 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         ..CompareOptions::default()
     };
     let (comparison, diff_image) = compare_images(baseline.view(), current.view(), &options, args.out.is_some())?;
-    if let (Some(path), Some(image)) = (&args.out, diff_image) {
+    // Like odiff, equal images get no diff image: there is nothing to look at.
+    if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {
         let png = encode_png(&image, true)?;
         write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;
     }
@@ -75,6 +76,9 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         writeln!(stdout)?;
     } else {
         write!(stdout, "{}", describe(&comparison))?;
+        if comparison.matched && args.out.is_some() {
+            writeln!(stdout, "no diff image written: the images are equal")?;
+        }
     }
     Ok(if comparison.matched { exit::OK } else { exit::CHANGED })
 }

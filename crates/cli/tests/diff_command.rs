@@ -59,8 +59,10 @@ fn diff_command_equal_images_exit_0() {
     let dir = temp_dir("equal");
     let a = dir.join("a.png");
     write_png(&a, &page(200, 300));
-    let out = sightline(&["diff", a.to_str().unwrap(), a.to_str().unwrap(), "--json"]);
+    let d = dir.join("d.png");
+    let out = sightline(&["diff", a.to_str().unwrap(), a.to_str().unwrap(), "--json", "--out", d.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
+    assert!(!d.exists(), "equal images get no diff image, like odiff");
     let v = json(&out);
     assert_eq!(v["match"], true);
     assert_eq!(v["diffPixels"], 0);

@@ -29,40 +29,14 @@ pub fn check_dimensions(what: &str, width: u64, height: u64) -> Result<usize> {
     Ok(pixels as usize)
 }
 
-/// A zeroed buffer for `len` bytes of pixels, backed by huge pages where the OS allows: every
-/// large image the engine creates (decoded PNGs, diff images, artifacts) comes from here.
+/// A zeroed buffer for `len` bytes of pixels: every large image the engine creates (decoded
+/// PNGs, diff images, artifacts) comes from here. Zeroed memory comes straight from the
+/// allocator (calloc), so pages are first touched by the code that fills them. Huge-page advice
+/// (madvise) was tried and dropped: after another large process exits, the kernel's direct
+/// compaction stalled a `sightline diff` run from 130 ms to 210 ms.
 pub(crate) fn pixel_buffer(len: usize) -> Vec<u8> {
-    let mut buf = vec![0u8; len];
-    advise_huge_pages(&mut buf);
-    buf
+    vec![0u8; len]
 }
-
-/// Asks Linux to back `buf` with 2 MiB pages where it can. Otherwise the first touch of a fresh
-/// buffer costs a page fault and a kernel zeroing per 4 KiB page: 12,500 faults for a 1280×10000
-/// page, which measured as half of the whole decode (13.5 ms → 6.1 ms with this advice, 2 cores).
-/// Advisory only: where transparent huge pages are off, or the call fails, nothing changes.
-#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
-pub(crate) fn advise_huge_pages(buf: &mut [u8]) {
-    use std::ffi::{c_int, c_void};
-    const HUGE_PAGE: usize = 2 << 20;
-    // From <asm-generic/mman-common.h>, which both architectures above use.
-    const MADV_HUGEPAGE: c_int = 14;
-    // glibc and musl both export madvise; std links the C library already.
-    unsafe extern "C" {
-        fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
-    }
-    let start = buf.as_mut_ptr() as usize;
-    let first = start.next_multiple_of(HUGE_PAGE);
-    let end = (start + buf.len()) / HUGE_PAGE * HUGE_PAGE;
-    if end > first {
-        // SAFETY: [first, end) lies inside `buf`, which we borrow exclusively, and MADV_HUGEPAGE
-        // only changes how the kernel backs those pages, never what they contain.
-        unsafe { madvise(first as *mut c_void, end - first, MADV_HUGEPAGE) };
-    }
-}
-
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
-pub(crate) fn advise_huge_pages(_buf: &mut [u8]) {}
 
 /// A borrowed RGBA8 image: the same layout as [`RgbaImage`] over someone else's bytes (a
 /// Node `Buffer`, a decoded artifact), so comparing never copies its inputs.
