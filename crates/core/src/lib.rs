@@ -9,6 +9,7 @@
 pub mod antialias;
 pub mod artifact;
 pub mod canvas;
+pub mod capture;
 pub mod color_delta;
 pub mod compare;
 pub mod decode;
@@ -22,6 +23,7 @@ pub mod regions;
 pub mod shape;
 pub mod shift;
 pub mod snapshot;
+pub mod store;
 pub mod verdict;
 
 pub use crate::compare::{Comparator, CompareOptions, ImageComparison, compare_images};

@@ -1,0 +1,123 @@
+//! What one `toMatchVisual` call does after the browser part: decode the screenshot, store it as
+//! this run's capture, compare it with the approved baseline, write the evidence for the
+//! reporter, and write a baseline when the update mode asks for one.
+
+use serde::Serialize;
+
+use crate::decode::{decode_image, encode_png, write_atomic};
+use crate::error::{Error, Result};
+use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
+use crate::store::{CaptureData, ProjectStore, check_snapshot_name};
+use crate::verdict::Status;
+
+/// Playwright's `updateSnapshots` modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UpdateMode {
+    /// Never write baselines.
+    None,
+    /// Playwright's implicit default: write only when `writeMissingBaselines` is set, because a
+    /// baseline is a human decision (01-product.md).
+    #[default]
+    Missing,
+    /// Write new and changed baselines (`-u`).
+    Changed,
+    /// Rewrite every baseline.
+    All,
+}
+
+impl UpdateMode {
+    /// Parses Playwright's spelling; an unknown mode is an error naming the valid ones.
+    pub fn parse(mode: &str) -> Result<Self> {
+        match mode {
+            "none" => Ok(Self::None),
+            "missing" => Ok(Self::Missing),
+            "changed" => Ok(Self::Changed),
+            "all" => Ok(Self::All),
+            other => {
+                Err(Error::InvalidInput(format!("updateSnapshots {other:?} is not one of none, missing, changed, all")))
+            }
+        }
+    }
+}
+
+/// One capture to record and compare.
+#[derive(Debug)]
+pub struct CaptureRequest<'a> {
+    pub name: &'a str,
+    pub project: &'a str,
+    /// The screenshot as Playwright returns it (PNG).
+    pub screenshot_png: &'a [u8],
+    pub data: CaptureData,
+    pub options: SnapshotOptions,
+    pub update: UpdateMode,
+    /// Write a baseline on a snapshot's first run even in `missing` mode.
+    pub write_missing_baselines: bool,
+    /// Return a diff PNG when the snapshot fails (for the test's attachments).
+    pub want_diff_png: bool,
+}
+
+/// The outcome of [`record_capture`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureOutcome {
+    pub evidence: SnapshotEvidence,
+    /// A baseline was written by this call (update mode or `writeMissingBaselines`).
+    pub baseline_written: bool,
+    /// The diff image as PNG, when asked for and the snapshot failed.
+    #[serde(skip)]
+    pub diff_png: Option<Vec<u8>>,
+}
+
+/// Records a capture in `store` and compares it with the baseline.
+pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Result<CaptureOutcome> {
+    let CaptureRequest { name, project, screenshot_png, data, options, update, write_missing_baselines, want_diff_png } =
+        request;
+    check_snapshot_name(name)?;
+    let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
+    let current_dom = data.parsed_dom()?;
+    let baseline = store.read_baseline(name, project)?;
+    let baseline_dom = match &baseline {
+        Some(b) => b.data.parsed_dom()?,
+        None => None,
+    };
+    let current_side = CaptureSide { image: image.view(), dom: current_dom.as_ref(), failures: &data.failures };
+    let baseline_side = baseline.as_ref().map(|b| CaptureSide {
+        image: b.image.view(),
+        dom: baseline_dom.as_ref(),
+        failures: &b.data.failures,
+    });
+    let (mut evidence, _) = compare_snapshot(name, project, baseline_side, current_side, &options, false)?;
+    // The diff image is only drawn for a failure: passing is the common path.
+    let diff_png = match (&baseline_side, want_diff_png && evidence.failed()) {
+        (Some(b), true) => {
+            let (_, diff) = crate::compare::compare_images(b.image, image.view(), &options.compare, true)?;
+            diff.map(|d| encode_png(&d, true)).transpose()?
+        }
+        _ => None,
+    };
+
+    let write_baseline = match update {
+        UpdateMode::All => true,
+        UpdateMode::Changed => evidence.status != Status::Passed,
+        UpdateMode::Missing => write_missing_baselines && evidence.status == Status::New,
+        UpdateMode::None => false,
+    };
+    if write_baseline {
+        store.write_baseline(name, project, &image, &data)?;
+    }
+
+    let relative = |p: std::path::PathBuf| {
+        p.strip_prefix(store.root())
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| p.display().to_string())
+    };
+    if baseline.is_some() || write_baseline {
+        evidence.files.baseline = Some(relative(store.baseline_png(name, project)?));
+    }
+    evidence.files.current = Some(relative(store.capture_path(name, project)?));
+    store.write_capture(name, project, image, &data)?;
+    let evidence_json =
+        serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+    write_atomic(&store.evidence_path(name, project)?, &evidence_json)?;
+    Ok(CaptureOutcome { evidence, baseline_written: write_baseline, diff_png })
+}

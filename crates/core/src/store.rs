@@ -1,0 +1,286 @@
+//! The files Sightline keeps in a user's project (01-product.md, "Files in a user's project"):
+//!
+//! ```text
+//! .sightline/baselines/<name>/<project>.png    approved pixels, reviewable in a pull request
+//! .sightline/baselines/<name>/<project>.json   approved DOM record + asset failures
+//! .sightline/temp/<name>/<project>.slcap       this run's capture (artifact)
+//! .sightline/temp/<name>/<project>.json        this run's evidence, for the reporter
+//! ```
+//!
+//! Every write is atomic (temp file + rename in the same folder), and names are checked before
+//! anything touches the disk.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::artifact::{Capture, read_capture, write_capture};
+use crate::decode::{encode_png, read_image, write_atomic};
+use crate::dom::{DomSnapshot, parse_dom};
+use crate::error::{Error, Result};
+use crate::health::HealthReason;
+use crate::image::RgbaImage;
+
+/// Longest snapshot name, in bytes.
+pub const MAX_NAME_BYTES: usize = 200;
+
+/// Checks that `name` is a safe path segment: letters, digits, `-`, `_`, `.`; not `.`/`..`;
+/// at most 200 bytes.
+pub fn check_snapshot_name(name: &str) -> Result<()> {
+    let fix = "use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"";
+    let bad = |why: &str| Err(Error::InvalidInput(format!("snapshot name {name:?} {why}; {fix}")));
+    if name.is_empty() {
+        return bad("is empty");
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return bad(&format!("is {} bytes, above the limit of {MAX_NAME_BYTES}", name.len()));
+    }
+    if name == "." || name == ".." || name.contains("..") {
+        return bad("contains '..'");
+    }
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
+        return bad(&format!("contains {c:?}"));
+    }
+    Ok(())
+}
+
+/// The file stem for a Playwright project name ("Mobile Safari" → "Mobile_Safari"; "" →
+/// "default"): project names are free text, file names are not.
+pub fn project_file_stem(project: &str) -> String {
+    if project.is_empty() {
+        return "default".into();
+    }
+    let stem: String =
+        project.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_') { c } else { '_' }).collect();
+    stem.chars().take(MAX_NAME_BYTES).collect()
+}
+
+/// What a capture carries besides pixels, stored as JSON in the artifact and next to a baseline.
+#[derive(Debug, Clone, Default)]
+pub struct CaptureData {
+    /// The collector's DOM record, as collected (JSON text); `None` when not collected.
+    pub dom: Option<String>,
+    /// Assets that failed while capturing (network and console events).
+    pub failures: Vec<HealthReason>,
+    pub device_scale_factor: f32,
+}
+
+#[derive(Serialize)]
+struct MetadataOut<'a> {
+    version: u32,
+    #[serde(rename = "deviceScaleFactor")]
+    device_scale_factor: f32,
+    failures: &'a [HealthReason],
+    dom: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct MetadataIn<'a> {
+    version: u32,
+    #[serde(rename = "deviceScaleFactor", default = "one")]
+    device_scale_factor: f32,
+    #[serde(default)]
+    failures: Vec<HealthReason>,
+    #[serde(borrow)]
+    dom: Option<&'a RawValue>,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+impl CaptureData {
+    /// The JSON stored with a capture; the DOM record is embedded as-is, not re-serialised.
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        let dom = match &self.dom {
+            Some(text) => Some(
+                RawValue::from_string(text.clone()).map_err(|e| Error::BadDom { detail: format!("not JSON ({e})") })?,
+            ),
+            None => None,
+        };
+        let out = MetadataOut {
+            version: 1,
+            device_scale_factor: self.device_scale_factor,
+            failures: &self.failures,
+            dom: dom.as_deref(),
+        };
+        serde_json::to_vec(&out).map_err(|e| Error::InvalidInput(format!("capture metadata: {e}")))
+    }
+
+    /// Reads what [`CaptureData::to_json`] wrote; `path` names the file in errors.
+    pub fn from_json(bytes: &[u8], path: &Path) -> Result<Self> {
+        let bad = |detail: String| Error::BadArtifact { path: path.to_path_buf(), detail };
+        let meta: MetadataIn<'_> =
+            serde_json::from_slice(bytes).map_err(|e| bad(format!("capture metadata is not valid JSON ({e})")))?;
+        if meta.version != 1 {
+            return Err(bad(format!("capture metadata version {} (this sightline reads 1)", meta.version)));
+        }
+        Ok(Self {
+            dom: meta.dom.map(|d| d.get().to_string()),
+            failures: meta.failures,
+            device_scale_factor: meta.device_scale_factor,
+        })
+    }
+
+    /// The parsed DOM record, if one was collected.
+    pub fn parsed_dom(&self) -> Result<Option<DomSnapshot>> {
+        self.dom.as_deref().map(parse_dom).transpose()
+    }
+}
+
+/// A capture read back from disk: pixels and data.
+#[derive(Debug, Clone)]
+pub struct StoredCapture {
+    pub image: RgbaImage,
+    pub data: CaptureData,
+}
+
+/// The `.sightline` folder of one project root.
+#[derive(Debug, Clone)]
+pub struct ProjectStore {
+    root: PathBuf,
+}
+
+impl ProjectStore {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn baseline_dir(&self, name: &str) -> PathBuf {
+        self.root.join(".sightline").join("baselines").join(name)
+    }
+
+    fn temp_dir(&self, name: &str) -> PathBuf {
+        self.root.join(".sightline").join("temp").join(name)
+    }
+
+    /// `.sightline/baselines/<name>/<project>.png`.
+    pub fn baseline_png(&self, name: &str, project: &str) -> Result<PathBuf> {
+        check_snapshot_name(name)?;
+        Ok(self.baseline_dir(name).join(format!("{}.png", project_file_stem(project))))
+    }
+
+    fn baseline_json(&self, name: &str, project: &str) -> PathBuf {
+        self.baseline_dir(name).join(format!("{}.json", project_file_stem(project)))
+    }
+
+    /// `.sightline/temp/<name>/<project>.slcap`.
+    pub fn capture_path(&self, name: &str, project: &str) -> Result<PathBuf> {
+        check_snapshot_name(name)?;
+        Ok(self.temp_dir(name).join(format!("{}.slcap", project_file_stem(project))))
+    }
+
+    /// `.sightline/temp/<name>/<project>.json`: the evidence of this run.
+    pub fn evidence_path(&self, name: &str, project: &str) -> Result<PathBuf> {
+        check_snapshot_name(name)?;
+        Ok(self.temp_dir(name).join(format!("{}.json", project_file_stem(project))))
+    }
+
+    /// The approved baseline, or `None` when there is none yet.
+    pub fn read_baseline(&self, name: &str, project: &str) -> Result<Option<StoredCapture>> {
+        let png = self.baseline_png(name, project)?;
+        if !png.is_file() {
+            return Ok(None);
+        }
+        let image = read_image(&png)?;
+        let json_path = self.baseline_json(name, project);
+        let data = match std::fs::read(&json_path) {
+            Ok(bytes) => CaptureData::from_json(&bytes, &json_path)?,
+            // A PNG alone (e.g. copied in by hand) is still a baseline, without DOM data.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                CaptureData { device_scale_factor: 1.0, ..Default::default() }
+            }
+            Err(e) => return Err(Error::io(&json_path, e)),
+        };
+        Ok(Some(StoredCapture { image, data }))
+    }
+
+    /// Writes a baseline: the data file first, the PNG last, each atomically, so a reader never
+    /// sees a new PNG with old data.
+    pub fn write_baseline(&self, name: &str, project: &str, image: &RgbaImage, data: &CaptureData) -> Result<()> {
+        let png_path = self.baseline_png(name, project)?;
+        let dir = self.baseline_dir(name);
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        write_atomic(&self.baseline_json(name, project), &data.to_json()?)?;
+        write_atomic(&png_path, &encode_png(image, false)?)
+    }
+
+    /// Writes this run's capture to `.sightline/temp`.
+    pub fn write_capture(&self, name: &str, project: &str, image: RgbaImage, data: &CaptureData) -> Result<RgbaImage> {
+        let path = self.capture_path(name, project)?;
+        let dir = self.temp_dir(name);
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
+        write_capture(&path, &capture)?;
+        Ok(capture.image)
+    }
+
+    /// Reads this run's capture back.
+    pub fn read_capture(&self, name: &str, project: &str) -> Result<StoredCapture> {
+        let path = self.capture_path(name, project)?;
+        let capture = read_capture(&path)?;
+        let data = CaptureData::from_json(&capture.metadata, &path)?;
+        Ok(StoredCapture { image: capture.image, data })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_rejects_unsafe_names_before_touching_the_disk() {
+        for bad in ["", "..", "../x", "a/b", "a\\b", "a\0b", "/abs", "x..y", "sp ace", &"x".repeat(201)] {
+            let err = check_snapshot_name(bad).unwrap_err().to_string();
+            assert!(err.contains("use letters, digits"), "{bad:?}: {err}");
+        }
+        for good in ["home", "checkout-page", "card_1.hover", &"x".repeat(200)] {
+            check_snapshot_name(good).unwrap();
+        }
+        let store = ProjectStore::new("/nonexistent");
+        assert!(store.baseline_png("../etc", "chromium").is_err());
+    }
+
+    #[test]
+    fn store_project_names_become_file_stems() {
+        assert_eq!(project_file_stem("Mobile Safari"), "Mobile_Safari");
+        assert_eq!(project_file_stem(""), "default");
+        assert_eq!(project_file_stem("chromium"), "chromium");
+    }
+
+    #[test]
+    fn store_round_trips_baseline_and_capture() {
+        let root = std::env::temp_dir().join(format!("sightline-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = ProjectStore::new(&root);
+        assert!(store.read_baseline("home", "chromium").unwrap().is_none());
+        let image = RgbaImage::filled(8, 4, [10, 20, 30, 255]).unwrap();
+        let dom = r#"{"version":1,"elements":[]}"#;
+        let data = CaptureData {
+            dom: Some(dom.into()),
+            failures: vec![HealthReason {
+                kind: crate::health::AssetKind::Font,
+                url: "x.woff2".into(),
+                detail: "HTTP 404".into(),
+            }],
+            device_scale_factor: 2.0,
+        };
+        store.write_baseline("home", "chromium", &image, &data).unwrap();
+        let back = store.read_baseline("home", "chromium").unwrap().unwrap();
+        assert!(back.image == image);
+        assert_eq!(back.data.dom.as_deref(), Some(dom));
+        assert_eq!(back.data.failures, data.failures);
+        assert_eq!(back.data.device_scale_factor, 2.0);
+
+        store.write_capture("home", "chromium", image.clone(), &data).unwrap();
+        let capture = store.read_capture("home", "chromium").unwrap();
+        assert!(capture.image == image);
+        assert_eq!(capture.data.dom.as_deref(), Some(dom));
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
