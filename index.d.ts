@@ -9,6 +9,68 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** An asset that failed while the page was captured. */
+export interface AssetFailure {
+  /** `font`, `stylesheet` or `image`. */
+  kind: string
+  url: string
+  /** e.g. `HTTP 404`, `net::ERR_CONNECTION_REFUSED`, `decode failed`. */
+  detail: string
+}
+
+/** One `toMatchVisual` capture to record and compare. */
+export interface CaptureInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  /** Snapshot name (letters, digits, `-`, `_`, `.`). */
+  name: string
+  /** Playwright project name. */
+  project: string
+  /** The screenshot as PNG, as Playwright returns it. */
+  screenshot: Buffer
+  /** The in-page collector's DOM record (one JSON string). */
+  dom?: string
+  /** Assets that failed during the capture. */
+  failures?: Array<AssetFailure>
+  /** Device scale factor of the page. Default 1. */
+  deviceScaleFactor?: number
+  /** Per-pixel colour tolerance, 0..1. Default 0.1. */
+  threshold?: number
+  /** Use the perceptual comparator. Default false. */
+  perceptual?: boolean
+  /** A change of at most this many pixels passes. */
+  maxDiffPixels?: number
+  /** A change of at most this share of pixels (0..1) passes. */
+  maxDiffPixelRatio?: number
+  /** Pass likely render noise. Default false. */
+  noiseAutoPass?: boolean
+  /** Playwright's `updateSnapshots`: `none`, `default` (the implicit one), `missing`, `changed`, `all`. */
+  updateSnapshots?: string
+  /** Write a baseline on a snapshot's first run. Default false. */
+  writeMissingBaselines?: boolean
+}
+
+/** What `compareCapture` found. */
+export interface CaptureResult {
+  /** The snapshot's evidence: `status`, `verdict`, `layers`, `captureHealth`, `files`, …. */
+  evidence: Record<string, any>
+  /** The test should fail (status is not `passed` and no baseline was written). */
+  failed: boolean
+  /** A baseline was written by this call. */
+  baselineWritten: boolean
+  /** The diff image as PNG when the snapshot failed against a baseline. */
+  diffPng?: Buffer
+}
+
+/** Async twin of `compareCaptureSync`: the Playwright worker's event loop stays free. */
+export declare function compareCapture(input: CaptureInput): Promise<CaptureResult>
+
+/**
+ * Records a capture in `.sightline/temp`, compares it with the approved baseline (pixels,
+ * DOM, styles, health) and returns the evidence, on the calling thread.
+ */
+export declare function compareCaptureSync(input: CaptureInput): CaptureResult
+
 /** Async twin of `compareImagesSync`, computed off the event loop. */
 export declare function compareImages(baseline: RawImage, current: RawImage, options?: DiffOptions | undefined | null): Promise<ImageEvidence>
 

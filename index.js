@@ -835,6 +835,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.compareCapture = nativeBinding.compareCapture
+module.exports.compareCaptureSync = nativeBinding.compareCaptureSync
 module.exports.compareImages = nativeBinding.compareImages
 module.exports.compareImagesSync = nativeBinding.compareImagesSync
 module.exports.comparePixels = nativeBinding.comparePixels

@@ -15,9 +15,11 @@ use crate::verdict::Status;
 pub enum UpdateMode {
     /// Never write baselines.
     None,
-    /// Playwright's implicit default: write only when `writeMissingBaselines` is set, because a
-    /// baseline is a human decision (01-product.md).
+    /// Playwright's implicit default (it reports `default`): write nothing unless
+    /// `writeMissingBaselines` is set, because a baseline is a human decision (01-product.md).
     #[default]
+    Default,
+    /// An explicit `--update-snapshots=missing`: write baselines for new snapshots.
     Missing,
     /// Write new and changed baselines (`-u`).
     Changed,
@@ -30,12 +32,13 @@ impl UpdateMode {
     pub fn parse(mode: &str) -> Result<Self> {
         match mode {
             "none" => Ok(Self::None),
+            "default" => Ok(Self::Default),
             "missing" => Ok(Self::Missing),
             "changed" => Ok(Self::Changed),
             "all" => Ok(Self::All),
-            other => {
-                Err(Error::InvalidInput(format!("updateSnapshots {other:?} is not one of none, missing, changed, all")))
-            }
+            other => Err(Error::InvalidInput(format!(
+                "updateSnapshots {other:?} is not one of none, default, missing, changed, all"
+            ))),
         }
     }
 }
@@ -74,7 +77,12 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         request;
     check_snapshot_name(name)?;
     let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
+    let mut data = data;
     let current_dom = data.parsed_dom()?;
+    // The page knows its device pixel ratio best.
+    if let Some(dom) = &current_dom {
+        data.device_scale_factor = dom.device_pixel_ratio as f32;
+    }
     let baseline = store.read_baseline(name, project)?;
     let baseline_dom = match &baseline {
         Some(b) => b.data.parsed_dom()?,
@@ -99,7 +107,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let write_baseline = match update {
         UpdateMode::All => true,
         UpdateMode::Changed => evidence.status != Status::Passed,
-        UpdateMode::Missing => write_missing_baselines && evidence.status == Status::New,
+        UpdateMode::Default => write_missing_baselines && evidence.status == Status::New,
+        UpdateMode::Missing => evidence.status == Status::New,
         UpdateMode::None => false,
     };
     if write_baseline {

@@ -214,3 +214,159 @@ pub fn compare_images(
 ) -> AsyncTask<CompareImagesTask> {
     AsyncTask::new(CompareImagesTask { baseline, current, options: options.unwrap_or_default() })
 }
+
+/// An asset that failed while the page was captured.
+#[napi(object)]
+pub struct AssetFailure {
+    /// `font`, `stylesheet` or `image`.
+    pub kind: String,
+    pub url: String,
+    /// e.g. `HTTP 404`, `net::ERR_CONNECTION_REFUSED`, `decode failed`.
+    pub detail: String,
+}
+
+/// One `toMatchVisual` capture to record and compare.
+#[napi(object)]
+pub struct CaptureInput {
+    /// Project root: `.sightline/` lives here.
+    pub root: String,
+    /// Snapshot name (letters, digits, `-`, `_`, `.`).
+    pub name: String,
+    /// Playwright project name.
+    pub project: String,
+    /// The screenshot as PNG, as Playwright returns it.
+    pub screenshot: Buffer,
+    /// The in-page collector's DOM record (one JSON string).
+    pub dom: Option<String>,
+    /// Assets that failed during the capture.
+    pub failures: Option<Vec<AssetFailure>>,
+    /// Device scale factor of the page. Default 1.
+    pub device_scale_factor: Option<f64>,
+    /// Per-pixel colour tolerance, 0..1. Default 0.1.
+    pub threshold: Option<f64>,
+    /// Use the perceptual comparator. Default false.
+    pub perceptual: Option<bool>,
+    /// A change of at most this many pixels passes.
+    pub max_diff_pixels: Option<f64>,
+    /// A change of at most this share of pixels (0..1) passes.
+    pub max_diff_pixel_ratio: Option<f64>,
+    /// Pass likely render noise. Default false.
+    pub noise_auto_pass: Option<bool>,
+    /// Playwright's `updateSnapshots`: `none`, `default` (the implicit one), `missing`, `changed`, `all`.
+    pub update_snapshots: Option<String>,
+    /// Write a baseline on a snapshot's first run. Default false.
+    pub write_missing_baselines: Option<bool>,
+}
+
+/// What `compareCapture` found.
+#[napi(object)]
+pub struct CaptureResult {
+    /// The snapshot's evidence: `status`, `verdict`, `layers`, `captureHealth`, `files`, ….
+    #[napi(ts_type = "Record<string, any>")]
+    pub evidence: serde_json::Value,
+    /// The test should fail (status is not `passed` and no baseline was written).
+    pub failed: bool,
+    /// A baseline was written by this call.
+    pub baseline_written: bool,
+    /// The diff image as PNG when the snapshot failed against a baseline.
+    pub diff_png: Option<Buffer>,
+}
+
+fn record(input: &CaptureInput) -> Result<CaptureResult> {
+    use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+    use sightline_core::health::{AssetKind, HealthReason};
+    use sightline_core::snapshot::SnapshotOptions;
+    use sightline_core::store::{CaptureData, ProjectStore};
+    use sightline_core::verdict::Tolerance;
+
+    let outcome = guarded(|| {
+        let failures = input
+            .failures
+            .iter()
+            .flatten()
+            .map(|f| {
+                let kind = match f.kind.as_str() {
+                    "font" => AssetKind::Font,
+                    "stylesheet" => AssetKind::Stylesheet,
+                    "image" => AssetKind::Image,
+                    other => {
+                        return Err(sightline_core::Error::InvalidInput(format!(
+                            "failure kind {other:?} is not one of font, stylesheet, image"
+                        )));
+                    }
+                };
+                Ok(HealthReason { kind, url: f.url.clone(), detail: f.detail.clone() })
+            })
+            .collect::<sightline_core::Result<Vec<_>>>()?;
+        let diff = DiffOptions { threshold: input.threshold, perceptual: input.perceptual, ..DiffOptions::default() };
+        let options = SnapshotOptions {
+            compare: CompareOptions {
+                pixel: diff.pixel(),
+                comparator: if input.perceptual.unwrap_or(false) {
+                    Comparator::Perceptual
+                } else {
+                    Comparator::Pixelmatch
+                },
+                ..CompareOptions::default()
+            },
+            tolerance: Tolerance {
+                max_diff_pixels: input.max_diff_pixels.map(|n| n.max(0.0) as u64),
+                max_diff_pixel_ratio: input.max_diff_pixel_ratio,
+                noise_auto_pass: input.noise_auto_pass.unwrap_or(false),
+            },
+        };
+        let request = CaptureRequest {
+            name: &input.name,
+            project: &input.project,
+            screenshot_png: &input.screenshot,
+            data: CaptureData {
+                dom: input.dom.clone(),
+                failures,
+                device_scale_factor: input.device_scale_factor.unwrap_or(1.0) as f32,
+            },
+            options,
+            update: UpdateMode::parse(input.update_snapshots.as_deref().unwrap_or("default"))?,
+            write_missing_baselines: input.write_missing_baselines.unwrap_or(false),
+            want_diff_png: true,
+        };
+        record_capture(&ProjectStore::new(&input.root), request)
+    })?;
+    let failed = outcome.evidence.failed() && !outcome.baseline_written;
+    Ok(CaptureResult {
+        evidence: serde_json::to_value(&outcome.evidence).map_err(|e| Error::from_reason(e.to_string()))?,
+        failed,
+        baseline_written: outcome.baseline_written,
+        diff_png: outcome.diff_png.map(Buffer::from),
+    })
+}
+
+/// Records a capture in `.sightline/temp`, compares it with the approved baseline (pixels,
+/// DOM, styles, health) and returns the evidence, on the calling thread.
+#[napi]
+pub fn compare_capture_sync(input: CaptureInput) -> Result<CaptureResult> {
+    record(&input)
+}
+
+pub struct CompareCaptureTask {
+    input: CaptureInput,
+}
+
+#[napi]
+impl Task for CompareCaptureTask {
+    type Output = CaptureResult;
+    type JsValue = CaptureResult;
+
+    fn compute(&mut self) -> Result<CaptureResult> {
+        record(&self.input)
+    }
+
+    fn resolve(&mut self, _env: Env, output: CaptureResult) -> Result<CaptureResult> {
+        Ok(output)
+    }
+}
+
+/// Async twin of `compareCaptureSync`: the Playwright worker's event loop stays free.
+#[napi(ts_return_type = "Promise<CaptureResult>")]
+pub fn compare_capture(input: CaptureInput) -> AsyncTask<CompareCaptureTask> {
+    AsyncTask::new(CompareCaptureTask { input })
+}

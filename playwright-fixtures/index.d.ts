@@ -1,0 +1,40 @@
+// Types for `sightline/playwright`.
+import type { TestType, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, Expect } from '@playwright/test';
+
+/** Options of one `toMatchVisual` call; each overrides `.sightline/config.json` for this call. */
+export interface ToMatchVisualOptions {
+  /** Per-pixel colour tolerance, 0..1 (pixelmatch scale). Default 0.1. */
+  threshold?: number;
+  /** A change of at most this many pixels passes. */
+  maxDiffPixels?: number;
+  /** A change of at most this share of pixels (0..1) passes; with both set the smaller wins. */
+  maxDiffPixelRatio?: number;
+  /** Pass a diff that is likely render noise. Default false. */
+  noiseAutoPass?: boolean;
+  /** Full-page capture. Default true. */
+  fullPage?: boolean;
+  /** CSS selectors excluded from the DOM/style check. */
+  mask?: string[];
+  ignoreSelectors?: string[];
+  /** Computed-style longhands to digest. */
+  styleProperties?: string[];
+  /** Capture only this area of the page. */
+  clip?: { x: number; y: number; width: number; height: number };
+  /** How long to wait for two consecutive equal shots, in ms. Default the expect timeout. */
+  timeout?: number;
+  /** Use the perceptual comparator. Default false. */
+  perceptual?: boolean;
+}
+
+declare global {
+  namespace PlaywrightTest {
+    interface Matchers<R> {
+      /** Captures pixels + DOM + styles and compares them with the approved baseline `name`. */
+      toMatchVisual(name?: string, options?: ToMatchVisualOptions): Promise<R>;
+      toMatchVisual(options?: ToMatchVisualOptions): Promise<R>;
+    }
+  }
+}
+
+export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
+export const expect: Expect<{}>;

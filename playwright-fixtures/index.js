@@ -1,0 +1,164 @@
+// `import { test, expect } from 'sightline/playwright'`: the fixture that watches the page for
+// failed assets, and `expect(page | locator).toMatchVisual(name?, options?)`, which captures
+// pixels + DOM + styles and compares them with the approved baseline in this process (Rust
+// addon). Public Playwright APIs only.
+'use strict';
+
+const path = require('node:path');
+const { test: base, expect: baseExpect } = require('@playwright/test');
+const addon = require('../index.js');
+const { collectDom, prepareForCapture, finishAnimations, restoreAfterCapture } = require('./collector.js');
+const { loadConfig, validate } = require('./config.js');
+
+/** Asset failures seen on each page, filled by the `page` fixture's listeners. */
+const failuresByPage = new WeakMap();
+
+const ASSET_KINDS = { font: 'font', stylesheet: 'stylesheet', image: 'image' };
+
+function watchPage(page) {
+  const failures = [];
+  failuresByPage.set(page, failures);
+  page.on('response', (response) => {
+    const kind = ASSET_KINDS[response.request().resourceType()];
+    if (kind && response.status() >= 400) failures.push({ kind, url: response.url(), detail: `HTTP ${response.status()}` });
+  });
+  page.on('requestfailed', (request) => {
+    const kind = ASSET_KINDS[request.resourceType()];
+    if (kind) failures.push({ kind, url: request.url(), detail: `request failed: ${request.failure()?.errorText ?? 'unknown'}` });
+  });
+  // A font that downloads but does not decode shows only here (TOOLCHAIN.md).
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Failed to decode downloaded font|OTS parsing error/.test(text)) {
+      const url = /font: (\S+)/.exec(text)?.[1] ?? message.location().url ?? '';
+      failures.push({ kind: 'font', url, detail: 'decode failed' });
+    }
+  });
+}
+
+const test = base.extend({
+  page: async ({ page }, use) => {
+    watchPage(page);
+    await use(page);
+  },
+});
+
+/** Options a single `toMatchVisual` call accepts (config keys that make sense per call). */
+const CALL_OPTIONS = ['threshold', 'maxDiffPixels', 'maxDiffPixelRatio', 'noiseAutoPass', 'fullPage', 'mask', 'ignoreSelectors', 'styleProperties', 'clip', 'timeout', 'perceptual'];
+
+/** The project root: where `.sightline/` lives (next to the Playwright config). */
+function projectRoot(testInfo) {
+  if (process.env.SIGHTLINE_ROOT) return path.resolve(process.env.SIGHTLINE_ROOT);
+  return testInfo.config.configFile ? path.dirname(testInfo.config.configFile) : testInfo.config.rootDir;
+}
+
+/** `<test title path>` as a safe snapshot name, numbered when a test takes several. */
+function defaultName(testInfo) {
+  const counters = (testInfo._sightlineCounters ??= new Map());
+  const base = testInfo.titlePath.slice(1).join('-').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 180) || 'snapshot';
+  const n = (counters.get(base) ?? 0) + 1;
+  counters.set(base, n);
+  return n === 1 ? base : `${base}-${n}`;
+}
+
+function isLocator(target) {
+  return target && typeof target.boundingBox === 'function' && typeof target.page === 'function';
+}
+
+async function screenshot(page, target, settings) {
+  const shotOptions = { animations: 'disabled', caret: 'hide', scale: 'device' };
+  if (isLocator(target)) return target.screenshot(shotOptions);
+  return page.screenshot({ ...shotOptions, fullPage: settings.fullPage, clip: settings.clip });
+}
+
+/** The failure message: the verdict, then the top regions and the restyled elements. */
+function failureMessage(name, evidence) {
+  const lines = [`toMatchVisual("${name}"): ${evidence.verdict}`];
+  const regions = evidence.layers?.pixel?.regions ?? [];
+  for (const r of regions.slice(0, 3)) {
+    const who = r.elements.map((e) => `${e.selector} (${e.role})`).join(', ');
+    lines.push(`  ${r.classification} ${r.width}×${r.height} at ${r.x},${r.y}: ${r.diffPixels} px${who ? ` — ${who}` : ''}`);
+  }
+  if (regions.length > 3) lines.push(`  … ${regions.length - 3} more regions`);
+  for (const p of (evidence.layers?.dom?.styleChanges?.properties ?? []).slice(0, 5)) {
+    lines.push(`  ${p.selector} ${p.property}: ${p.from} → ${p.to}`);
+  }
+  return lines.join('\n');
+}
+
+async function toMatchVisual(target, nameOrOptions, maybeOptions) {
+  const testInfo = test.info();
+  const [explicitName, options] =
+    typeof nameOrOptions === 'string' ? [nameOrOptions, maybeOptions ?? {}] : [undefined, nameOrOptions ?? {}];
+  validate(options, 'toMatchVisual options', CALL_OPTIONS);
+  const name = explicitName ?? defaultName(testInfo);
+  const root = projectRoot(testInfo);
+  const settings = { ...loadConfig(root), ...options };
+  const page = isLocator(target) ? target.page() : target;
+  const timeout = options.timeout ?? this.timeout ?? 5000;
+  const update = testInfo.config.updateSnapshots;
+
+  await prepareForCapture(page);
+  await finishAnimations(page);
+  try {
+    const dom = await collectDom(page, {
+      styleProperties: settings.styleProperties,
+      mask: [...settings.mask, ...settings.ignoreSelectors],
+    });
+    const input = (shot, updateSnapshots) => ({
+      root,
+      name,
+      project: testInfo.project.name,
+      screenshot: shot,
+      dom,
+      failures: failuresByPage.get(page) ?? [],
+      threshold: settings.threshold,
+      perceptual: settings.perceptual,
+      maxDiffPixels: settings.maxDiffPixels,
+      maxDiffPixelRatio: settings.maxDiffPixelRatio,
+      noiseAutoPass: settings.noiseAutoPass,
+      updateSnapshots,
+      writeMissingBaselines: settings.writeMissingBaselines,
+    });
+
+    // An unchanged page costs one shot: the first is checked against the baseline.
+    let shot = await screenshot(page, target, settings);
+    let result = await addon.compareCapture(input(shot, 'none'));
+    if (result.failed || update === 'all') {
+      // Otherwise wait until two consecutive shots agree, then decide on the stable one.
+      const deadline = Date.now() + timeout;
+      for (;;) {
+        const next = await screenshot(page, target, settings);
+        if (next.equals(shot) || Date.now() > deadline) {
+          shot = next;
+          break;
+        }
+        shot = next;
+      }
+      result = await addon.compareCapture(input(shot, update));
+    }
+
+    const { evidence } = result;
+    await testInfo.attach(`${name}-evidence.json`, { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
+    if (result.failed) {
+      if (evidence.files.baseline) {
+        await testInfo.attach(`${name}-expected.png`, { path: path.join(root, evidence.files.baseline), contentType: 'image/png' });
+      }
+      await testInfo.attach(`${name}-actual.png`, { body: shot, contentType: 'image/png' });
+      if (result.diffPng) await testInfo.attach(`${name}-diff.png`, { body: result.diffPng, contentType: 'image/png' });
+    }
+    const pass = !result.failed;
+    const message = result.baselineWritten
+      ? () => `toMatchVisual("${name}"): baseline written (${evidence.files.baseline})`
+      : pass
+        ? () => `toMatchVisual("${name}"): expected a visual change, but ${evidence.verdict}`
+        : () => failureMessage(name, evidence);
+    return { pass, message, name: 'toMatchVisual', expected: name, actual: evidence.status };
+  } finally {
+    await restoreAfterCapture(page);
+  }
+}
+
+const expect = baseExpect.extend({ toMatchVisual });
+
+module.exports = { test, expect };

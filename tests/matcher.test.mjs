@@ -1,0 +1,119 @@
+// `expect(page).toMatchVisual()` in real Playwright runs against Debian's Chromium: the scenario
+// suite runs once with --update-snapshots to approve baselines, then again with one planted
+// change per page; the evidence each snapshot leaves in .sightline/temp is asserted.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const repo = new URL('..', import.meta.url).pathname;
+const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
+const skip = !existsSync(chromium) && `Chromium not found at ${chromium} (set SIGHTLINE_CHROMIUM)`;
+if (skip && process.env.CI) throw new Error(`${skip}; CI must have it (npm test installs it)`);
+
+const root = mkdtempSync(path.join(tmpdir(), 'sightline-matcher-'));
+
+function playwright(variant, extraArgs = []) {
+  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
+  const run = spawnSync(process.execPath, [cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', ...extraArgs], {
+    cwd: repo,
+    env: { ...process.env, SIGHTLINE_ROOT: root, SCENARIO_VARIANT: variant },
+    encoding: 'utf8',
+  });
+  return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
+}
+
+function evidence(name) {
+  return JSON.parse(readFileSync(path.join(root, '.sightline', 'temp', name, 'chromium.json'), 'utf8'));
+}
+
+let changedRun;
+before(() => {
+  if (skip) return;
+  const approve = playwright('base', ['--update-snapshots=all']);
+  assert.equal(approve.status, 0, approve.output);
+  changedRun = playwright('changed');
+});
+
+test('matcher: first run without -u fails a new snapshot and says how to approve', { skip }, () => {
+  const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-new-'));
+  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
+  const run = spawnSync(process.execPath, [cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', '-g', 'identical'], {
+    cwd: repo,
+    env: { ...process.env, SIGHTLINE_ROOT: fresh, SCENARIO_VARIANT: 'base' },
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 1);
+  assert.match(run.stdout + run.stderr, /New snapshot: no baseline yet.*npx sightline approve identical/);
+  assert.ok(!existsSync(path.join(fresh, '.sightline', 'baselines', 'identical')), 'no baseline written without -u');
+});
+
+test('matcher: baselines were written as PNG + DOM data', { skip }, () => {
+  for (const name of ['identical', 'style-token', 'banner-shift']) {
+    assert.ok(existsSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png')), name);
+    const data = JSON.parse(readFileSync(path.join(root, '.sightline', 'baselines', name, 'chromium.json'), 'utf8'));
+    assert.equal(data.dom.version, 1);
+  }
+});
+
+test('matcher: the changed run fails with one-line verdicts', { skip }, () => {
+  assert.equal(changedRun.status, 1, changedRun.output);
+  assert.match(changedRun.output, /toMatchVisual\("style-token"\): Style-only change/);
+});
+
+test('scenario: identical pages pass', { skip }, () => {
+  const e = evidence('identical');
+  assert.equal(e.status, 'passed');
+  assert.equal(e.verdict, 'Passed: no pixel differs');
+});
+
+test('scenario: a CSS custom-property colour change is style-only and names every element using it', { skip }, () => {
+  const e = evidence('style-token');
+  assert.equal(e.status, 'changed');
+  assert.equal(e.verdictKind, 'styleOnly');
+  const restyled = e.layers.dom.styleChanges.elements;
+  for (const selector of ['#card-lamp > h2', '#card-chair > h2', '#card-plant > h2']) {
+    assert.ok(restyled.some((s) => s === selector), `${selector} in ${restyled}`);
+  }
+  assert.ok(restyled.some((s) => s.includes('button')), `the buttons too: ${restyled}`);
+  assert.match(e.verdict, /rgb\(37, 99, 235\) → rgb\(220, 38, 38\)/);
+  assert.equal(e.layers.dom.changed, false);
+});
+
+test('scenario: max-height + overflow clipping one card is concentrated, names the card and its geometry', { skip }, () => {
+  const e = evidence('clipped-card');
+  assert.equal(e.verdictKind, 'concentrated', e.verdict);
+  assert.equal(e.layers.pixel.shape, 'concentrated');
+  assert.match(e.verdict, /#card-chair/);
+  const resized = e.layers.dom.geometryChanges.resized.map((r) => r.selector);
+  assert.ok(resized.includes('#card-chair'), resized.join(', '));
+  const named = e.layers.pixel.regions.flatMap((r) => r.elements.map((x) => x.selector));
+  assert.ok(named.some((s) => s.startsWith('#card-chair')), named.join(', '));
+});
+
+test('scenario: a banner inserted at the top shifts the page', { skip }, () => {
+  const e = evidence('banner-shift');
+  assert.equal(e.status, 'changed');
+  assert.deepEqual(e.layers.pixel.shift, { dy: 40, belowY: 56 });
+  assert.equal(e.verdictKind, 'structural');
+  assert.match(e.verdict, /content below y=56 moved down 40 px/);
+  assert.ok(e.layers.dom.added.elements.includes('body > div.banner'), e.layers.dom.added.elements.join(', '));
+  assert.ok(e.layers.pixel.regions.some((r) => r.classification === 'shift'));
+});
+
+test('scenario: an added element is a structural change naming it', { skip }, () => {
+  const e = evidence('added-element');
+  assert.equal(e.verdictKind, 'structural');
+  assert.deepEqual(e.layers.dom.added.elements, ['#promo']);
+  assert.match(e.verdict, /1 element added \(#promo\)/);
+});
+
+test('scenario: a web font that fails to load is unhealthy, never noise', { skip }, () => {
+  const e = evidence('font-404');
+  assert.equal(e.status, 'changed');
+  assert.equal(e.verdictKind, 'unhealthy');
+  assert.equal(e.captureHealth.unhealthy, true);
+  assert.ok(e.captureHealth.reasons.some((r) => r.kind === 'font' && r.url.endsWith('/fonts/brand.woff2') && r.detail === 'HTTP 404'), JSON.stringify(e.captureHealth));
+});

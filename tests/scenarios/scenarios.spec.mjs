@@ -1,0 +1,16 @@
+import { test, expect } from 'sightline/playwright';
+import { scenarios, ORIGIN } from './pages.mjs';
+
+const variant = process.env.SCENARIO_VARIANT ?? 'base';
+
+for (const [name, pages] of Object.entries(scenarios)) {
+  test(name, async ({ page }) => {
+    await page.route(`${ORIGIN}/**`, (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === `/${name}`) return route.fulfill({ contentType: 'text/html', body: pages[variant] });
+      return route.fulfill({ status: 404, body: 'not found' });
+    });
+    await page.goto(`${ORIGIN}/${name}`);
+    await expect(page).toMatchVisual(name);
+  });
+}
