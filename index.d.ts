@@ -126,3 +126,25 @@ export interface RawImage {
   width: number
   height: number
 }
+
+/** What `writeResults` needs. */
+export interface ResultsInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  /** Where results.json and the images go, relative to the root. Default `visual-report`. */
+  reportDir?: string
+  /** The effective config, recorded in results.json. */
+  config?: Record<string, unknown>
+  /** `{current, total}` under `--shard`. */
+  shard?: { current: number; total: number } | null
+  /** Some tests were filtered out: missing baselines are not reported. */
+  filtered?: boolean
+  /** Per-pixel colour tolerance used for the diff images. Default 0.1. */
+  threshold?: number
+}
+
+/**
+ * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
+ * baseline / current / diff PNGs of changed and new snapshots; returns the summary counts.
+ */
+export declare function writeResultsSync(input: ResultsInput): { total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number }

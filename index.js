@@ -841,3 +841,4 @@ module.exports.compareImages = nativeBinding.compareImages
 module.exports.compareImagesSync = nativeBinding.compareImagesSync
 module.exports.comparePixels = nativeBinding.comparePixels
 module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
+module.exports.writeResultsSync = nativeBinding.writeResultsSync

@@ -20,6 +20,7 @@ pub mod image;
 pub mod perceptual;
 pub mod pixel;
 pub mod regions;
+pub mod results;
 pub mod shape;
 pub mod shift;
 pub mod snapshot;

@@ -3,7 +3,7 @@
 //! verdict"). The first matching rule wins; every front-end prints this line and none
 //! recomputes it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compare::ImageComparison;
 use crate::dom::{DomComparison, StyleCheck};
@@ -12,7 +12,7 @@ use crate::regions::Region;
 use crate::shape::Shape;
 
 /// A snapshot's outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Status {
     Passed,

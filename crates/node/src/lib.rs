@@ -370,3 +370,51 @@ impl Task for CompareCaptureTask {
 pub fn compare_capture(input: CaptureInput) -> AsyncTask<CompareCaptureTask> {
     AsyncTask::new(CompareCaptureTask { input })
 }
+
+/// What `writeResults` needs.
+#[napi(object)]
+pub struct ResultsInput {
+    /// Project root: `.sightline/` lives here.
+    pub root: String,
+    /// Where results.json and the images go, relative to the root. Default `visual-report`.
+    pub report_dir: Option<String>,
+    /// The effective config, recorded in results.json.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub config: Option<serde_json::Value>,
+    /// `{current, total}` under `--shard`.
+    #[napi(ts_type = "{ current: number; total: number } | null")]
+    pub shard: Option<serde_json::Value>,
+    /// Some tests were filtered out: missing baselines are not reported.
+    pub filtered: Option<bool>,
+    /// Per-pixel colour tolerance used for the diff images. Default 0.1.
+    pub threshold: Option<f64>,
+}
+
+/// Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
+/// baseline / current / diff PNGs of changed and new snapshots; returns the summary counts.
+#[napi(
+    ts_return_type = "{ total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number }"
+)]
+pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
+    use sightline_core::results::{RunInfo, write_results};
+    use sightline_core::snapshot::SnapshotOptions;
+    use sightline_core::store::ProjectStore;
+
+    let summary = guarded(|| {
+        let run = RunInfo {
+            mode: "compare".into(),
+            shard: input.shard.clone().filter(|s| !s.is_null()),
+            root: input.root.clone(),
+            config: input.config.clone().unwrap_or(serde_json::Value::Null),
+            filtered: input.filtered.unwrap_or(false),
+        };
+        let diff = DiffOptions { threshold: input.threshold, ..DiffOptions::default() };
+        let options = SnapshotOptions {
+            compare: CompareOptions { pixel: diff.pixel(), ..CompareOptions::default() },
+            ..SnapshotOptions::default()
+        };
+        let report_dir = input.report_dir.as_deref().unwrap_or("visual-report");
+        write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run, &options)
+    })?;
+    serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
+}

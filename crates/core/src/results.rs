@@ -1,0 +1,252 @@
+//! `<reportDir>/results.json` and the images it points at, gathered at the end of a run from the
+//! evidence every worker left in `.sightline/temp` (02-results.md, "results.json"). The report,
+//! the CLI and the MCP server all read this file; none recomputes a verdict.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::compare::compare_images;
+use crate::decode::{encode_png, write_atomic};
+use crate::error::{Error, Result};
+use crate::snapshot::SnapshotOptions;
+use crate::store::ProjectStore;
+use crate::verdict::Status;
+
+/// How the run was made, as results.json records it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunInfo {
+    /// `compare` or `capture-only`.
+    pub mode: String,
+    /// `{current, total}` under `--shard`.
+    pub shard: Option<Value>,
+    pub root: String,
+    /// The effective `.sightline/config.json` settings.
+    pub config: Value,
+    /// Some tests were filtered out (grep, file arguments): missing baselines are not reported.
+    pub filtered: bool,
+}
+
+/// Counts per status.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub total: usize,
+    pub passed: usize,
+    pub changed: usize,
+    pub new: usize,
+    pub missing: usize,
+    pub auto_passed: usize,
+}
+
+/// A committed baseline with no capture in a full run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MissingBaseline {
+    pub name: String,
+    pub project: String,
+    pub files: Value,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultsFile<'a> {
+    version: u32,
+    created_at: String,
+    tool: Value,
+    run: &'a RunInfo,
+    summary: &'a Summary,
+    snapshots: &'a [Value],
+    missing_baselines: &'a [MissingBaseline],
+}
+
+/// The fields of a stored evidence file that gathering needs; the rest is carried as-is.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EvidenceHead {
+    name: String,
+    project: String,
+    status: Status,
+    #[serde(default)]
+    auto_passed: bool,
+}
+
+/// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
+/// diff PNGs under `<report_dir>/images/` for changed and new snapshots. `report_dir` is relative
+/// to the project root. Returns the summary.
+pub fn write_results(
+    store: &ProjectStore,
+    report_dir: &Path,
+    run: &RunInfo,
+    options: &SnapshotOptions,
+) -> Result<Summary> {
+    let root = store.root();
+    let out_dir = root.join(report_dir);
+    let evidence_files = evidence_files(&root.join(".sightline").join("temp"))?;
+
+    // Each snapshot: read its evidence, and for a changed or new one write its images.
+    let mut snapshots: Vec<(EvidenceHead, Value)> = evidence_files
+        .par_iter()
+        .map(|path| -> Result<(EvidenceHead, Value)> {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            let bad = |e: serde_json::Error| {
+                Error::InvalidInput(format!(
+                    "{}: not a sightline evidence file ({e}); delete it and run the tests again",
+                    path.display()
+                ))
+            };
+            let mut value: Value = serde_json::from_slice(&bytes).map_err(bad)?;
+            let head: EvidenceHead = serde_json::from_value(value.clone()).map_err(bad)?;
+            if matches!(head.status, Status::Changed | Status::New) {
+                let files = write_images(store, report_dir, &out_dir, &head, options)?;
+                value["files"] = files;
+            }
+            Ok((head, value))
+        })
+        .collect::<Result<_>>()?;
+    snapshots.sort_by(|a, b| (&a.0.name, &a.0.project).cmp(&(&b.0.name, &b.0.project)));
+
+    let missing = if run.filtered { Vec::new() } else { missing_baselines(store, &snapshots)? };
+    let mut summary = Summary { total: snapshots.len(), missing: missing.len(), ..Summary::default() };
+    for (head, _) in &snapshots {
+        match head.status {
+            Status::Passed => summary.passed += 1,
+            Status::Changed => summary.changed += 1,
+            Status::New => summary.new += 1,
+            Status::Missing => summary.missing += 1,
+        }
+        summary.auto_passed += usize::from(head.auto_passed);
+    }
+    let values: Vec<Value> = snapshots.into_iter().map(|(_, v)| v).collect();
+    let file = ResultsFile {
+        version: 1,
+        created_at: now_rfc3339(),
+        tool: serde_json::json!({ "name": "sightline", "version": env!("CARGO_PKG_VERSION") }),
+        run,
+        summary: &summary,
+        snapshots: &values,
+        missing_baselines: &missing,
+    };
+    std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(&out_dir, e))?;
+    let json = serde_json::to_vec_pretty(&file).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
+    write_atomic(&out_dir.join("results.json"), &json)?;
+    Ok(summary)
+}
+
+/// Every `<name>/<project>.json` under `.sightline/temp`.
+fn evidence_files(temp: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let entries = match std::fs::read_dir(temp) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
+        Err(e) => return Err(Error::io(temp, e)),
+    };
+    for entry in entries {
+        let dir = entry.map_err(|e| Error::io(temp, e))?.path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
+            let path = file.map_err(|e| Error::io(&dir, e))?.path();
+            if path.extension().is_some_and(|x| x == "json") {
+                files.push(path);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Writes the images of one changed or new snapshot; returns its `files` object.
+fn write_images(
+    store: &ProjectStore,
+    report_dir: &Path,
+    out_dir: &Path,
+    head: &EvidenceHead,
+    options: &SnapshotOptions,
+) -> Result<Value> {
+    let stem = crate::store::project_file_stem(&head.project);
+    let dir = out_dir.join("images").join(&head.name);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let relative = |file: &str| report_dir.join("images").join(&head.name).join(file).to_string_lossy().into_owned();
+    let current = store.read_capture(&head.name, &head.project)?;
+    let current_file = format!("{stem}-current.png");
+    write_atomic(&dir.join(&current_file), &encode_png(&current.image, true)?)?;
+    let mut files = serde_json::json!({ "baseline": null, "current": relative(&current_file), "diff": null });
+    if let Some(baseline) = store.read_baseline(&head.name, &head.project)? {
+        let baseline_file = format!("{stem}-baseline.png");
+        std::fs::copy(store.baseline_png(&head.name, &head.project)?, dir.join(&baseline_file))
+            .map_err(|e| Error::io(dir.join(&baseline_file), e))?;
+        let (_, diff) = compare_images(baseline.image.view(), current.image.view(), &options.compare, true)?;
+        if let Some(diff) = diff {
+            let diff_file = format!("{stem}-diff.png");
+            write_atomic(&dir.join(&diff_file), &encode_png(&diff, true)?)?;
+            files["diff"] = relative(&diff_file).into();
+        }
+        files["baseline"] = relative(&baseline_file).into();
+    }
+    Ok(files)
+}
+
+/// Baselines committed under `.sightline/baselines` with no snapshot in this run.
+fn missing_baselines(store: &ProjectStore, seen: &[(EvidenceHead, Value)]) -> Result<Vec<MissingBaseline>> {
+    let dir = store.root().join(".sightline").join("baselines");
+    let mut missing = Vec::new();
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(missing),
+        Err(e) => return Err(Error::io(&dir, e)),
+    };
+    for entry in entries {
+        let snapshot_dir = entry.map_err(|e| Error::io(&dir, e))?.path();
+        let Some(name) = snapshot_dir.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
+        for file in std::fs::read_dir(&snapshot_dir).map_err(|e| Error::io(&snapshot_dir, e))? {
+            let path = file.map_err(|e| Error::io(&snapshot_dir, e))?.path();
+            let Some(project) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".png")) else {
+                continue;
+            };
+            let captured =
+                seen.iter().any(|(h, _)| h.name == name && crate::store::project_file_stem(&h.project) == project);
+            if !captured {
+                let rel = path.strip_prefix(store.root()).unwrap_or(&path).to_string_lossy().into_owned();
+                missing.push(MissingBaseline {
+                    name: name.clone(),
+                    project: project.to_string(),
+                    files: serde_json::json!({ "baseline": rel }),
+                });
+            }
+        }
+    }
+    missing.sort_by(|a, b| (&a.name, &a.project).cmp(&(&b.name, &b.project)));
+    Ok(missing)
+}
+
+/// The current UTC time as RFC 3339, without pulling in a date crate.
+fn now_rfc3339() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_timestamp_is_rfc3339() {
+        let t = now_rfc3339();
+        assert_eq!(t.len(), 20, "{t}");
+        assert!(t.starts_with("20") && t.ends_with('Z') && &t[10..11] == "T", "{t}");
+    }
+}
