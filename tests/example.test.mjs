@@ -32,7 +32,7 @@ test('example: npm run example leaves a report with a style-only change, a page 
 
   const catalogue = byName.catalogue;
   assert.equal(catalogue.verdictKind, 'pageShift', catalogue.verdict);
-  assert.equal(catalogue.layers.pixel.shift.dy, 60);
+  assert.deepEqual(catalogue.layers.pixel.shift, { dy: 60, belowY: 284 }, "the hero (64 + 220 px) grew at its bottom edge");
   assert.match(catalogue.verdict, /#catalogue-hero grew by 60 px/);
 
   assert.equal(byName.about.status, 'passed');

@@ -77,6 +77,23 @@ fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {
     all
 }
 
+/// Rows just below an element that grew often look the same at both offsets (background), so
+/// the pixels alone place `belowY` anywhere in that band. When the DOM shows an element whose
+/// height changed by exactly the shift, the shift starts at its old bottom edge.
+fn snap_shift_to_grown_element(pixel: &mut ImageComparison, dom: &DomComparison, dpr: f64) {
+    let Some(shift) = pixel.shift.as_mut() else { return };
+    let grown = dom.geometry_changes.resized.iter().filter(|r| r.innermost).find(|r| {
+        let dh = (r.to[3] - r.from[3]) * dpr;
+        (dh - f64::from(shift.dy)).abs() <= 1.0
+    });
+    if let Some(r) = grown {
+        let bottom = ((r.from[1] + r.from[3]) * dpr).round();
+        if bottom >= 0.0 && bottom <= f64::from(shift.below_y) {
+            shift.below_y = bottom as u32;
+        }
+    }
+}
+
 /// Compares a capture with its baseline (`None`: a new snapshot). Returns the evidence and,
 /// when `diff_image` is set and there is a baseline, the diff image.
 pub fn compare_snapshot(
@@ -111,6 +128,7 @@ pub fn compare_snapshot(
     let dom = match (baseline.dom, current.dom) {
         (Some(b), Some(c)) => {
             let comparison = compare_dom(b, c);
+            snap_shift_to_grown_element(&mut pixel, &comparison, b.device_pixel_ratio);
             let attributed = attribute_regions(&pixel.regions, b, c, &comparison, pixel.shift);
             for (region, elements) in pixel.regions.iter_mut().zip(attributed) {
                 region.elements = elements;
