@@ -72,3 +72,55 @@ test('addon: a threshold outside 0..1 is rejected, not clamped', async () => {
   const a = image(4, 4);
   await assert.rejects(addon.comparePixels(a.data, a.data, 4, 4, { threshold: 2 }), /threshold 2 is outside 0..1/);
 });
+
+// compareCapture: the matcher's engine call, without a browser (the PNG is a corpus fixture).
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const fixtures = new URL('../../shared/corpora/pixelmatch/fixtures/', import.meta.url).pathname;
+const noCorpus = !existsSync(fixtures) && `${fixtures} is absent`;
+if (noCorpus && process.env.CI) throw new Error(`${noCorpus}; CI must have ../shared`);
+
+test('addon: compareCapture records new → approved → passed → changed', { skip: noCorpus }, async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sightline-addon-'));
+  const a = readFileSync(path.join(fixtures, '1a.png'));
+  const b = readFileSync(path.join(fixtures, '1b.png'));
+  const input = (screenshot, updateSnapshots) => ({ root, name: 'map', project: 'chromium', screenshot, updateSnapshots });
+
+  const first = await addon.compareCapture(input(a, 'default'));
+  assert.equal(first.evidence.status, 'new');
+  assert.equal(first.failed, true);
+  assert.equal(first.baselineWritten, false);
+  assert.ok(existsSync(path.join(root, '.sightline', 'temp', 'map', 'chromium.slcap')), 'capture stored');
+
+  const approved = addon.compareCaptureSync(input(a, 'changed'));
+  assert.equal(approved.baselineWritten, true);
+  assert.equal(approved.failed, false);
+  assert.ok(existsSync(path.join(root, '.sightline', 'baselines', 'map', 'chromium.png')));
+
+  const same = await addon.compareCapture(input(a, 'default'));
+  assert.equal(same.evidence.status, 'passed');
+  assert.equal(same.evidence.files.baseline, '.sightline/baselines/map/chromium.png');
+
+  const changed = await addon.compareCapture(input(b, 'default'));
+  assert.equal(changed.failed, true);
+  assert.equal(changed.evidence.layers.pixel.diffPixels, 106);
+  // no DOM data on either side: never called noise
+  assert.match(changed.evidence.verdict, /no DOM data to rule out render noise/);
+  assert.ok(changed.diffPng.subarray(1, 4).toString() === 'PNG', 'a diff PNG for the attachment');
+});
+
+test('addon: compareCapture refuses unsafe names and bad modes before writing anything', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sightline-addon-'));
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+  assert.throws(
+    () => addon.compareCaptureSync({ root, name: '../escape', project: 'p', screenshot: png }),
+    (e) => e.code === 'InvalidArg' && /snapshot name "..\/escape" contains '..'/.test(e.message),
+  );
+  assert.throws(
+    () => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, updateSnapshots: 'sometimes' }),
+    /updateSnapshots "sometimes" is not one of none, default, missing, changed, all/,
+  );
+  assert.ok(!existsSync(path.join(root, '.sightline')), 'nothing written');
+});
