@@ -117,3 +117,12 @@ test('scenario: a web font that fails to load is unhealthy, never noise', { skip
   assert.equal(e.captureHealth.unhealthy, true);
   assert.ok(e.captureHealth.reasons.some((r) => r.kind === 'font' && r.url.endsWith('/fonts/brand.woff2') && r.detail === 'HTTP 404'), JSON.stringify(e.captureHealth));
 });
+
+test('scenario: a locator captures only its element and passes when unchanged', { skip }, () => {
+  const e = evidence('element-capture');
+  assert.equal(e.status, 'passed', e.verdict);
+  // the image is exactly the card's border box as the collector measured it
+  const data = JSON.parse(readFileSync(path.join(root, '.sightline', 'baselines', 'element-capture', 'chromium.json'), 'utf8'));
+  const card = data.dom.elements.find((el) => el.selector === '#card-plant');
+  assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(card.box[2]), Math.round(card.box[3])]);
+});

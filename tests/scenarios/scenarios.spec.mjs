@@ -14,3 +14,10 @@ for (const [name, pages] of Object.entries(scenarios)) {
     await expect(page).toMatchVisual(name);
   });
 }
+
+// An element capture: the locator's box only, unchanged between the runs.
+test('element-capture', async ({ page }) => {
+  await page.route(`${ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html', body: scenarios.identical.base }));
+  await page.goto(`${ORIGIN}/element`);
+  await expect(page.locator('#card-plant')).toMatchVisual('element-capture');
+});
