@@ -48,6 +48,15 @@ export interface CaptureInput {
   updateSnapshots?: string
   /** Write a baseline on a snapshot's first run. Default false. */
   writeMissingBaselines?: boolean
+  /**
+   * Identifies the test run (all workers share it): with `testId`, detects two tests
+   * capturing the same snapshot.
+   */
+  runId?: string
+  /** Playwright's `testInfo.testId`. */
+  testId?: string
+  /** The test's title, for messages. */
+  testTitle?: string
 }
 
 /** What `compareCapture` found. */

@@ -43,6 +43,19 @@ impl UpdateMode {
     }
 }
 
+/// Which test made a capture: two tests of one run writing the same snapshot is a mistake to
+/// report, never a silent overwrite (06-quality.md, concurrency).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureOwner {
+    /// Identifies the test run (shared by all its workers).
+    pub run_id: String,
+    /// Playwright's test id (stable across retries of the same test).
+    pub test_id: String,
+    /// The test's title, for the error message.
+    pub title: String,
+}
+
 /// One capture to record and compare.
 #[derive(Debug)]
 pub struct CaptureRequest<'a> {
@@ -57,6 +70,8 @@ pub struct CaptureRequest<'a> {
     pub write_missing_baselines: bool,
     /// Return a diff PNG when the snapshot fails (for the test's attachments).
     pub want_diff_png: bool,
+    /// The test making the capture, when known.
+    pub owner: Option<CaptureOwner>,
 }
 
 /// The outcome of [`record_capture`].
@@ -73,9 +88,21 @@ pub struct CaptureOutcome {
 
 /// Records a capture in `store` and compares it with the baseline.
 pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Result<CaptureOutcome> {
-    let CaptureRequest { name, project, screenshot_png, data, options, update, write_missing_baselines, want_diff_png } =
-        request;
+    let CaptureRequest {
+        name,
+        project,
+        screenshot_png,
+        data,
+        options,
+        update,
+        write_missing_baselines,
+        want_diff_png,
+        owner,
+    } = request;
     check_snapshot_name(name)?;
+    if let Some(owner) = &owner {
+        claim_snapshot(store, name, project, owner)?;
+    }
     let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
     let mut data = data;
     let current_dom = data.parsed_dom()?;
@@ -129,4 +156,37 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
     write_atomic(&store.evidence_path(name, project)?, &evidence_json)?;
     Ok(CaptureOutcome { evidence, baseline_written: write_baseline, diff_png })
+}
+
+/// Claims `<name>/<project>` for `owner` in this run. The claim file is created with
+/// `create_new`, so of two workers racing for one name exactly one wins; a claim left by an
+/// earlier run is replaced.
+fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &CaptureOwner) -> Result<()> {
+    use std::io::Write;
+    let path = store.capture_path(name, project)?.with_extension("owner");
+    let dir = path.parent().expect("capture paths have a folder");
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let json = serde_json::to_vec(owner).map_err(|e| Error::InvalidInput(format!("capture owner: {e}")))?;
+    for _ in 0..2 {
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => return file.write_all(&json).map_err(|e| Error::io(&path, e)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                let existing: Option<CaptureOwner> =
+                    std::fs::read(&path).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
+                match existing {
+                    Some(other) if other.run_id == owner.run_id && other.test_id == owner.test_id => return Ok(()),
+                    Some(other) if other.run_id == owner.run_id => {
+                        return Err(Error::InvalidInput(format!(
+                            "snapshot {name:?} ({project}) is captured by two tests in this run: {:?} and {:?}; give each toMatchVisual call its own name",
+                            other.title, owner.title
+                        )));
+                    }
+                    // Left by an earlier run (or unreadable): take it over.
+                    _ => std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
+                }
+            }
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+    Err(Error::InvalidInput(format!("snapshot {name:?} ({project}): could not claim {}", path.display())))
 }

@@ -256,6 +256,13 @@ pub struct CaptureInput {
     pub update_snapshots: Option<String>,
     /// Write a baseline on a snapshot's first run. Default false.
     pub write_missing_baselines: Option<bool>,
+    /// Identifies the test run (all workers share it): with `testId`, detects two tests
+    /// capturing the same snapshot.
+    pub run_id: Option<String>,
+    /// Playwright's `testInfo.testId`.
+    pub test_id: Option<String>,
+    /// The test's title, for messages.
+    pub test_title: Option<String>,
 }
 
 /// What `compareCapture` found.
@@ -328,6 +335,14 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             update: UpdateMode::parse(input.update_snapshots.as_deref().unwrap_or("default"))?,
             write_missing_baselines: input.write_missing_baselines.unwrap_or(false),
             want_diff_png: true,
+            owner: match (&input.run_id, &input.test_id) {
+                (Some(run_id), Some(test_id)) => Some(sightline_core::capture::CaptureOwner {
+                    run_id: run_id.clone(),
+                    test_id: test_id.clone(),
+                    title: input.test_title.clone().unwrap_or_default(),
+                }),
+                _ => None,
+            },
         };
         record_capture(&ProjectStore::new(&input.root), request)
     })?;
