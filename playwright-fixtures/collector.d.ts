@@ -1,18 +1,21 @@
 // Types for collector.js (the in-page DOM collector and capture stabilisation).
-import type { Frame, Page } from '@playwright/test';
+import type { ElementHandle, Frame, Locator, Page } from '@playwright/test';
 
 /** The spec's default style list, as longhands, in the order `styles` values come in. */
 export const DEFAULT_STYLE_PROPERTIES: readonly string[];
 
 /** One rendered element, in document order (open shadow roots and same-origin iframes included). */
 export interface DomElement {
-  /** Index of the parent record; -1 for the top document's `body`. */
+  /** Index of the parent record; -1 for the top document's `body` (or the `scope` element). */
   parent: number;
   /** Local name: `div`, `x-card`, `svg`, `rect`. */
   tag: string;
   /** Stable CSS path, unique in the capture; ` >>> ` enters a shadow root or an iframe's document. */
   selector: string;
-  /** Border box `[x, y, width, height]` in page CSS px (scroll and iframe offsets applied), 2 decimals. */
+  /**
+   * Border box `[x, y, width, height]` in page CSS px (scroll and iframe offsets applied), 2 decimals;
+   * with `scope`, relative to the scope element's border-box top-left (its own box is `[0, 0, w, h]`).
+   */
   box: [number, number, number, number];
   /** FNV-1a 64 (16 hex) of the element's own text nodes, whitespace collapsed; null when empty. */
   text: string | null;
@@ -30,11 +33,11 @@ export interface DomCapture {
   url: string;
   viewport: { width: number; height: number };
   devicePixelRatio: number;
-  /** Scrollable size of the top document in CSS px. */
+  /** Scrollable size of the top document in CSS px; with `scope`, the scope element's border-box size. */
   document: { width: number; height: number };
   styleProperties: string[];
   elements: DomElement[];
-  /** Each distinct (family, FontFace status) of the walked documents. */
+  /** Each distinct (family, FontFace status) of the walked documents; with `scope`, only families the subtree's `font-family` names. */
   fonts: { family: string; status: 'unloaded' | 'loading' | 'loaded' | 'error' }[];
   /** Rendered `<img>` that finished without pixels (`complete && naturalWidth === 0`). */
   brokenImages: string[];
@@ -45,13 +48,19 @@ export interface CollectOptions {
   styleProperties?: readonly string[];
   /** CSS selectors (not Locators) whose elements and descendants are recorded as masked. Default none. */
   mask?: readonly string[];
+  /**
+   * Record only this element and its rendered descendants (for an element screenshot): the element is
+   * the root (parent -1, full page selector), boxes are relative to its border box, `document` is its
+   * size. A Locator must resolve to one element. Default: the whole page.
+   */
+  scope?: ElementHandle | Locator;
 }
 
 /** Collects the DOM record with one `page.evaluate`; resolves to the JSON text of a `DomCapture`. */
 export function collectDom(page: Page | Frame, options?: CollectOptions): Promise<string>;
 
 /** The self-contained in-page function `collectDom` evaluates. */
-export function collectInPage(args: { styleProperties: string[]; mask: string[] }): string;
+export function collectInPage(args: { styleProperties: string[]; mask: string[]; scope?: Element | null }): string;
 
 /** CSS that stops transitions and CSS animations and hides the caret. */
 export const stabilisationStyle: string;

@@ -11,6 +11,13 @@
 //     styleProperties: [..], elements: [{parent, tag, selector, box: [x, y, w, h], text, image,
 //     styles: [..], masked}], fonts: [{family, status}], brokenImages: [url] }
 //
+// Scoped capture (`scope`: one element, for `expect(locator).toMatchVisual()`): the record holds
+// that element (the root, parent -1, its full page selector) and its rendered descendants only;
+// every box is relative to the element's border-box top-left, so boxes line up with the pixels of
+// the element's screenshot whatever the scroll position, and `document` is the element's size.
+// Fonts are the faces whose family the subtree's `font-family` names; broken images are the
+// subtree's.
+//
 // Selector rules (stable across runs, so elements of two captures can be paired by selector):
 // - `body` for the document body; a child is `<parent> > <segment>`.
 // - segment = tag + up to 3 classes in attribute order (classes that look generated — a digit and
@@ -89,15 +96,17 @@ const SHORTHANDS = {
 };
 
 /**
- * Runs in the page. Walks the rendered elements from `body` in document order (open shadow roots
- * and same-origin iframes included) and returns the capture's DOM record as one JSON string.
- * @param {{styleProperties: string[], mask: string[]}} args
+ * Runs in the page. Walks the rendered elements from `body` (or from `args.scope`) in document
+ * order (open shadow roots and same-origin iframes included) and returns the capture's DOM record
+ * as one JSON string.
+ * @param {{styleProperties: string[], mask: string[], scope?: Element | null}} args
  * @returns {string}
  */
 function collectInPage(args) {
   const props = args.styleProperties;
   const propCount = props.length;
   const maskSelectors = args.mask;
+  const scopeElement = args.scope || null;
   // Never rendered (head-only HTML, SVG resources and metadata): skipped with their subtrees
   // before any style read. SVG <defs> and gradients pass checkVisibility(), hence the names.
   const SKIP = new Set([
@@ -184,10 +193,23 @@ function collectInPage(args) {
     return { idCounts, masked, win, offX, offY };
   }
 
+  const unquote = (name) => name.trim().replace(/^["']|["']$/g, '');
+  // Scoped: the families the subtree's computed font-family lists name (lower case), filled
+  // during the walk; faces are added after it. Unscoped: every face of every walked document.
+  const usedFamilies = scopeElement ? new Set() : null;
+  const fontDocs = [];
   function addFonts(doc) {
     if (!doc.fonts) return;
+    if (usedFamilies) {
+      fontDocs.push(doc);
+      return;
+    }
+    addFontFaces(doc);
+  }
+  function addFontFaces(doc) {
     for (const face of doc.fonts) {
-      const family = face.family.replace(/^["']|["']$/g, '');
+      const family = unquote(face.family);
+      if (usedFamilies && !usedFamilies.has(family.toLowerCase())) continue;
       const key = family + '\u0000' + face.status;
       if (fontSeen.has(key)) continue;
       fontSeen.add(key);
@@ -226,10 +248,95 @@ function collectInPage(args) {
     }
   }
 
-  const doc = document;
-  const topScope = makeScope(doc, window, window.scrollX, window.scrollY);
-  addFonts(doc);
-  if (doc.body) stack.push({ el: doc.body, nth: 0, parent: -1, parentSel: null, prefix: '', scope: topScope, masked: false });
+  // The selector the walk from the top gives `el` (same rules), computed by climbing its
+  // ancestors: through shadow hosts, and through same-origin frame elements (`frameElement`).
+  function segmentOf(el, siblings) {
+    const tag = el.localName;
+    let segment = escapeTag(tag);
+    const classes = el.classList;
+    for (let i = 0, kept = 0; i < classes.length && kept < 3; i++) {
+      const c = classes[i];
+      if (looksGenerated(c)) continue;
+      segment += '.' + CSS.escape(c);
+      kept++;
+    }
+    let same = 0;
+    let nth = 0;
+    for (let i = 0; i < siblings.length; i++) {
+      if (siblings[i].localName !== tag) continue;
+      same++;
+      if (siblings[i] === el) nth = same;
+    }
+    if (same > 1) segment += ':nth-of-type(' + nth + ')';
+    return segment;
+  }
+  function frameElementOf(doc) {
+    try {
+      return (doc.defaultView && doc.defaultView.frameElement) || null;
+    } catch (_) {
+      return null; // cross-origin parent
+    }
+  }
+  function treePrefix(el) {
+    const rootNode = el.getRootNode();
+    if (rootNode.nodeType === 11 && rootNode.host) return selectorOf(rootNode.host) + ENTER;
+    const frame = frameElementOf(el.ownerDocument);
+    return frame ? selectorOf(frame) + ENTER : '';
+  }
+  function selectorOf(el) {
+    const prefix = treePrefix(el);
+    if (el === el.ownerDocument.body) return prefix + 'body';
+    const id = el.id;
+    if (id && !looksGenerated(id)) {
+      let count = 0;
+      for (const e of el.getRootNode().querySelectorAll('[id]')) if (e.id === id && ++count > 1) break;
+      if (count === 1) return prefix + '#' + CSS.escape(id);
+    }
+    const parent = el.parentElement;
+    if (!parent) return prefix + segmentOf(el, el.parentNode ? el.parentNode.children : [el]);
+    return selectorOf(parent) + ' > ' + segmentOf(el, parent.children);
+  }
+  // An element inside a masked element is masked: the scope's ancestors are checked too.
+  function maskedAbove(el) {
+    if (maskSelectors.length === 0) return false;
+    for (let a = el; ; ) {
+      const rootNode = a.getRootNode();
+      let up = a.parentElement;
+      if (!up) up = rootNode.nodeType === 11 && rootNode.host ? rootNode.host : frameElementOf(a.ownerDocument);
+      if (!up) return false;
+      a = up;
+      for (const sel of maskSelectors) {
+        try {
+          if (a.matches(sel)) return true;
+        } catch (_) {
+          // an invalid selector is reported by makeScope
+        }
+      }
+    }
+  }
+
+  const doc = scopeElement ? scopeElement.ownerDocument : document;
+  const win = doc.defaultView || window;
+  let scopeRect = null;
+  if (scopeElement) {
+    // The whole record is measured in this one evaluate, relative to the scope's border box, so
+    // the scroll position (locator.screenshot() scrolls the element into view) does not matter.
+    scopeRect = scopeElement.getBoundingClientRect();
+    // `html` renders through `body`: the walk starts there, boxes stay relative to `html`.
+    const start = scopeElement === doc.documentElement ? doc.body : scopeElement;
+    const topScope = makeScope(start ? start.getRootNode() : doc, win, -scopeRect.left, -scopeRect.top);
+    addFonts(doc);
+    if (start) {
+      stack.push({
+        el: start, nth: 0, parent: -1, parentSel: null, prefix: treePrefix(start), scope: topScope,
+        masked: maskedAbove(start), selector: selectorOf(start),
+      });
+    }
+  } else {
+    const topScope = makeScope(doc, window, window.scrollX, window.scrollY);
+    addFonts(doc);
+    if (doc.body) stack.push({ el: doc.body, nth: 0, parent: -1, parentSel: null, prefix: '', scope: topScope, masked: false });
+  }
 
   while (stack.length > 0) {
     const entry = stack.pop();
@@ -246,7 +353,9 @@ function collectInPage(args) {
 
     let selector;
     const id = el.id;
-    if (entry.parentSel === null && el === el.ownerDocument.body) {
+    if (entry.selector !== undefined) {
+      selector = entry.selector; // the scope element: its full page selector
+    } else if (entry.parentSel === null && el === el.ownerDocument.body) {
       selector = entry.prefix + 'body';
     } else if (id && scope.idCounts.get(id) === 1 && !looksGenerated(id)) {
       selector = entry.prefix + '#' + CSS.escape(id);
@@ -293,6 +402,9 @@ function collectInPage(args) {
     const image = source ? digest(source) : null;
 
     const masked = entry.masked || (scope.masked.size > 0 && scope.masked.has(el));
+    if (usedFamilies) {
+      for (const name of cs.getPropertyValue('font-family').split(',')) usedFamilies.add(unquote(name).toLowerCase());
+    }
     const index = elements.length;
     // `styles` is filled after the walk (below); the key stays here for the JSON key order.
     elements.push({ parent: entry.parent, tag, selector, box, text, image, styles: null, masked });
@@ -361,6 +473,7 @@ function collectInPage(args) {
     elements[i].styles = styles;
   }
 
+  for (const d of fontDocs) addFontFaces(d);
   const root = doc.documentElement;
   const body = doc.body;
   return JSON.stringify({
@@ -368,10 +481,12 @@ function collectInPage(args) {
     url: location.href,
     viewport: { width: window.innerWidth, height: window.innerHeight },
     devicePixelRatio: window.devicePixelRatio,
-    document: {
-      width: Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0),
-      height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
-    },
+    document: scopeRect
+      ? { width: round(scopeRect.width), height: round(scopeRect.height) }
+      : {
+          width: Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0),
+          height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
+        },
     styleProperties: props,
     elements,
     fonts,
@@ -382,9 +497,12 @@ function collectInPage(args) {
 /**
  * Collects the page's DOM record (see the top of this file) with one `page.evaluate`.
  * @param {import('@playwright/test').Page | import('@playwright/test').Frame} page
- * @param {{styleProperties?: readonly string[], mask?: readonly string[]}} [options]
+ * @param {{styleProperties?: readonly string[], mask?: readonly string[],
+ *   scope?: import('@playwright/test').ElementHandle | import('@playwright/test').Locator}} [options]
  *   `styleProperties`: longhand CSS properties, default `DEFAULT_STYLE_PROPERTIES`;
- *   `mask`: CSS selectors whose elements (and descendants) are recorded as masked, default none.
+ *   `mask`: CSS selectors whose elements (and descendants) are recorded as masked, default none;
+ *   `scope`: record only this element and its descendants, boxes relative to its border box (see
+ *   "Scoped capture" at the top), default the whole page.
  * @returns {Promise<string>} the JSON string, unparsed: it goes to the Rust core as is.
  */
 async function collectDom(page, options = {}) {
@@ -406,7 +524,30 @@ async function collectDom(page, options = {}) {
       'sightline: mask must be an array of CSS selector strings (Locators are not accepted here), e.g. [".ad", "#clock"]',
     );
   }
-  return page.evaluate(collectInPage, { styleProperties: [...styleProperties], mask: [...mask] });
+  const args = { styleProperties: [...styleProperties], mask: [...mask] };
+  const scope = options.scope;
+  if (scope === undefined || scope === null) return page.evaluate(collectInPage, args);
+  if (typeof scope.ownerFrame === 'function' && typeof scope.asElement === 'function') {
+    return collectScoped(page, scope, args);
+  }
+  if (typeof scope.elementHandle === 'function') {
+    const handle = await scope.elementHandle();
+    try {
+      return await collectScoped(page, handle, args);
+    } finally {
+      await handle.dispose();
+    }
+  }
+  throw new TypeError('sightline: scope must be an ElementHandle or a Locator (of one element)');
+}
+
+// The scope element may live in a child frame: the collector runs in the frame that owns it
+// (a handle can only be passed to its own frame), and climbs to the page for its selector.
+async function collectScoped(page, handle, args) {
+  const element = handle.asElement();
+  if (!element) throw new TypeError('sightline: scope is a JSHandle, not an element');
+  const frame = (await element.ownerFrame()) ?? page;
+  return frame.evaluate(collectInPage, { ...args, scope: element });
 }
 
 /**

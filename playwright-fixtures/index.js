@@ -101,10 +101,19 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   await prepareForCapture(page);
   await finishAnimations(page);
   try {
-    const dom = await collectDom(page, {
-      styleProperties: settings.styleProperties,
-      mask: [...settings.mask, ...settings.ignoreSelectors],
-    });
+    // A Locator capture is only the element's box: its DOM record is only the element's subtree,
+    // boxes relative to the element (so they line up with the element screenshot's pixels).
+    const scope = isLocator(target) ? await target.elementHandle({ timeout }) : null;
+    let dom;
+    try {
+      dom = await collectDom(page, {
+        styleProperties: settings.styleProperties,
+        mask: [...settings.mask, ...settings.ignoreSelectors],
+        scope,
+      });
+    } finally {
+      await scope?.dispose();
+    }
     const input = (shot, updateSnapshots) => ({
       root,
       name,
@@ -119,6 +128,10 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       noiseAutoPass: settings.noiseAutoPass,
       updateSnapshots,
       writeMissingBaselines: settings.writeMissingBaselines,
+      // Workers are children of the test runner: its pid identifies the run.
+      runId: `${process.ppid}`,
+      testId: testInfo.testId,
+      testTitle: testInfo.titlePath.slice(1).join(' › '),
     });
 
     // An unchanged page costs one shot: the first is checked against the baseline.

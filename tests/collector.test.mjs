@@ -394,6 +394,116 @@ if (missing) {
     });
   });
 
+  test('collector: scope records only the element and its descendants, boxes relative to its border box', async () => {
+    const html = `<style>body{margin:0} .spacer{height:1500px} main{padding:20px}
+        .card{width:200px;margin-left:30.5px;border:3px solid;padding:5px;color:rgb(1, 2, 3)}
+        .card h2{margin:4px 0;font-size:16px} .card p{margin:0 0 0 7px}</style>
+      <div class="spacer"></div>
+      <main><div class="card"><h2>Lamp</h2><p>Price <b>$49</b></p></div>
+        <div class="card" style="color:rgb(9, 9, 9)"><h2>Chair</h2><p>Price <b>$129</b></p></div></main>
+      <div class="spacer"></div>`;
+    await withPage(html, async (page) => {
+      const cardSel = 'body > main > div.card:nth-of-type(2)';
+      await page.evaluate(() => window.scrollTo(0, 900)); // the card is below the fold, then scrolled
+      const whole = await collect(page);
+      const handle = await page.$('main > div.card:nth-of-type(2)');
+      const scoped = await collect(page, { scope: handle });
+      await handle.dispose();
+
+      // Only the subtree, in the page walk's order, with the page walk's selectors and values.
+      const subtree = whole.elements.filter((e) => e.selector === cardSel || e.selector.startsWith(cardSel + ' > '));
+      assert.deepEqual(subtree.map((e) => e.selector), [cardSel, `${cardSel} > h2`, `${cardSel} > p`, `${cardSel} > p > b`]);
+      assert.deepEqual(scoped.elements.map((e) => e.selector), subtree.map((e) => e.selector));
+      assert.deepEqual(scoped.elements.map((e) => e.parent), [-1, 0, 0, 2]);
+      const strip = ({ parent, box, ...rest }) => rest;
+      assert.deepEqual(scoped.elements.map(strip), subtree.map(strip));
+      assert.equal(style(scoped, scoped.elements[1], 'color'), 'rgb(9, 9, 9)');
+
+      // Boxes: the root at 0,0; a descendant's box is its rect minus the card's rect.
+      const rects = await page.evaluate((sels) => sels.map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height];
+      }), scoped.elements.map((e) => e.selector));
+      const [cx, cy, cw, ch] = rects[0];
+      const r2 = (v) => Math.round(v * 100) / 100;
+      assert.deepEqual(scoped.elements[0].box, [0, 0, r2(cw), r2(ch)]);
+      assert.deepEqual(scoped.elements.map((e) => e.box), rects.map(([x, y, w, h]) => [r2(x - cx), r2(y - cy), r2(w), r2(h)]));
+      // h2 sits inside the 3px border + 5px padding, below its 4px margin; p has a 7px left margin
+      assert.deepEqual(scoped.elements[1].box.slice(0, 2), [8, 12]);
+      assert.equal(scoped.elements[2].box[0], 15);
+      assert.deepEqual(scoped.document, { width: r2(cw), height: r2(ch) });
+      // Same record whatever the scroll position, and a Locator works as well as a handle.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const viaLocator = await collect(page, { scope: page.locator('main > div.card').nth(1) });
+      assert.deepEqual(viaLocator, scoped);
+      // Outside the scope nothing is named, whatever its styles do.
+      assert.ok(!scoped.elements.some((e) => e.selector.includes('nth-of-type(1)')));
+
+      await assert.rejects(collectDom(page, { scope: 'main' }), /scope must be an ElementHandle or a Locator/);
+    });
+  });
+
+  test('collector: a scope in a shadow root or an iframe keeps its full page selector; masks above it apply', async () => {
+    const html = `<style>body{margin:0}</style><div class="ad"><section><p>ad <span>x</span></p></section></div>
+      <x-card></x-card>
+      <script>
+        customElements.define('x-card', class extends HTMLElement {
+          constructor() {
+            super();
+            this.attachShadow({ mode: 'open' }).innerHTML =
+              '<style>b { display: block; margin-left: 6px }</style><div id="wrap"><b class="inner">shadow <em>deep</em></b></div>';
+          }
+        });
+      </script>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page, { scope: page.locator('x-card b.inner'), mask: ['em'] });
+      assert.deepEqual(
+        dom.elements.map((e) => [e.selector, e.parent, e.masked]),
+        [
+          ['body > x-card >>> #wrap > b.inner', -1, false],
+          ['body > x-card >>> #wrap > b.inner > em', 0, true],
+        ],
+      );
+      assert.deepEqual(dom.elements[0].box.slice(0, 2), [0, 0]);
+      const masked = await collect(page, { scope: page.locator('.ad p'), mask: ['.ad'] });
+      assert.deepEqual(
+        masked.elements.map((e) => [e.selector, e.masked]),
+        [
+          ['body > div.ad > section > p', true],
+          ['body > div.ad > section > p > span', true],
+        ],
+      );
+    });
+    await withPage('/frames.html', async (page) => {
+      await page.evaluate(() => window.scrollTo(0, 50));
+      const inner = await collect(page, { scope: page.frameLocator('#same').locator('p') });
+      assert.deepEqual(inner.elements.map((e) => [e.selector, e.parent, e.box]), [['#same >>> body > p', -1, [0, 0, 296, 10]]]);
+      assert.equal(inner.url, `${base}/inner.html`);
+      const frame = await collect(page, { scope: page.locator('#same') });
+      // iframe content starts inside its 5px border and 7px padding; the p has a 4px left margin
+      assert.deepEqual(frame.elements.map((e) => [e.selector, e.parent, e.box]), [
+        ['#same', -1, [0, 0, 324, 224]],
+        ['#same >>> body', 0, [12, 12, 300, 200]],
+        ['#same >>> body > p', 1, [16, 12, 296, 10]],
+      ]);
+      assert.deepEqual(frame.document, { width: 324, height: 224 });
+    });
+  });
+
+  test('collector: with a scope, fonts and broken images are those the subtree uses', async () => {
+    await withPage('/health.html', async (page) => {
+      await collector.prepareForCapture(page);
+      const text = await collect(page, { scope: page.locator('p') });
+      assert.deepEqual(text.fonts, [{ family: 'Broken Face', status: 'error' }]);
+      assert.deepEqual(text.brokenImages, []);
+      const image = await collect(page, { scope: page.locator('img').first() });
+      assert.deepEqual(image.brokenImages, [`${base}/missing.png`]);
+      assert.ok(!image.fonts.some((f) => f.family === 'Unused'), JSON.stringify(image.fonts));
+      const ok = await collect(page, { scope: page.locator('img').nth(1) });
+      assert.deepEqual(ok.brokenImages, []);
+    });
+  });
+
   test('collector: a 404 image is a broken image and a 404 web font has status error', async () => {
     await withPage('/health.html', async (page) => {
       await collector.prepareForCapture(page);

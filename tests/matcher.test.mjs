@@ -126,3 +126,46 @@ test('scenario: a locator captures only its element and passes when unchanged', 
   const card = data.dom.elements.find((el) => el.selector === '#card-plant');
   assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(card.box[2]), Math.round(card.box[3])]);
 });
+
+test('matcher: two tests capturing one snapshot name is an error naming both', { skip }, () => {
+  const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-collision-'));
+  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
+  const run = spawnSync(process.execPath, [cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', 'collision', '--update-snapshots=all'], {
+    cwd: repo,
+    env: { ...process.env, SIGHTLINE_ROOT: fresh, SCENARIO_COLLISION: '1', SCENARIO_VARIANT: 'base' },
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 1, run.stdout + run.stderr);
+  assert.match(
+    run.stdout + run.stderr,
+    /snapshot "shared-name" \(chromium\) is captured by two tests in this run: "first user of the name" and "second user of the name"; give each toMatchVisual call its own name/,
+  );
+});
+
+test('scenario: a locator capture sees only its element: an accent change is style-only and names only the card', { skip }, () => {
+  const e = evidence('element-style');
+  assert.equal(e.status, 'changed', e.verdict);
+  assert.equal(e.verdictKind, 'styleOnly', e.verdict);
+  assert.equal(e.layers.dom.changed, false);
+  const inCard = (s) => s === '#card-plant' || s.startsWith('#card-plant > ');
+  const restyled = e.layers.dom.styleChanges.elements;
+  assert.ok(restyled.length > 0 && restyled.every(inCard), `only the card is named: ${restyled.join(', ')}`);
+  assert.ok(restyled.includes('#card-plant > h2') && restyled.includes('#card-plant > button'), restyled.join(', '));
+  const properties = e.layers.dom.styleChanges.properties;
+  assert.ok(properties.every((p) => inCard(p.selector)), JSON.stringify(properties));
+  assert.match(e.verdict, /rgb\(37, 99, 235\) → rgb\(220, 38, 38\)/);
+  // Regions are in the element image's pixels; the elements they meet are the card's, and the
+  // changed ones are the restyled heading and button.
+  const regions = e.layers.pixel.regions;
+  assert.ok(regions.length > 0, e.verdict);
+  const named = regions.flatMap((r) => r.elements.map((x) => x.selector));
+  assert.ok(named.length > 0 && named.every(inCard), named.join(', '));
+  const changed = regions.flatMap((r) => r.elements.filter((x) => x.role === 'changed').map((x) => x.selector));
+  assert.ok(changed.includes('#card-plant > h2') && changed.includes('#card-plant > button'), JSON.stringify(regions));
+  // the element's record: the card is the root at 0,0, the size of the image
+  const data = JSON.parse(readFileSync(path.join(root, '.sightline', 'baselines', 'element-style', 'chromium.json'), 'utf8'));
+  assert.deepEqual([data.dom.elements[0].selector, data.dom.elements[0].parent], ['#card-plant', -1]);
+  assert.deepEqual(data.dom.elements[0].box.slice(0, 2), [0, 0]);
+  assert.ok(data.dom.elements.every((el) => inCard(el.selector)));
+  assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(data.dom.document.width), Math.round(data.dom.document.height)]);
+});

@@ -39,4 +39,12 @@ export const scenarios = {
   'font-404': { base: shop(), changed: shop({ webFont: true }) },
 };
 
+// Element captures (`expect(page.locator(selector)).toMatchVisual(name)`): the page may change
+// outside the element too, which must not reach the element's verdict.
+export const elementScenarios = {
+  // The accent colour restyles every card; only #card-plant is captured (after the page was
+  // scrolled away from it, so the screenshot scrolls it back into view).
+  'element-style': { selector: '#card-plant', scrollAway: true, base: shop(), changed: shop({ accent: '#dc2626' }) },
+};
+
 export const ORIGIN = 'http://127.0.0.1:9';

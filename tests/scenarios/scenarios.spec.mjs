@@ -1,5 +1,5 @@
 import { test, expect } from 'sightline/playwright';
-import { scenarios, ORIGIN } from './pages.mjs';
+import { scenarios, elementScenarios, ORIGIN } from './pages.mjs';
 
 const variant = process.env.SCENARIO_VARIANT ?? 'base';
 
@@ -21,3 +21,16 @@ test('element-capture', async ({ page }) => {
   await page.goto(`${ORIGIN}/element`);
   await expect(page.locator('#card-plant')).toMatchVisual('element-capture');
 });
+
+for (const [name, { selector, scrollAway, ...pages }] of Object.entries(elementScenarios)) {
+  test(name, async ({ page }) => {
+    await page.route(`${ORIGIN}/**`, (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === `/${name}`) return route.fulfill({ contentType: 'text/html', body: pages[variant] });
+      return route.fulfill({ status: 404, body: 'not found' });
+    });
+    await page.goto(`${ORIGIN}/${name}`);
+    if (scrollAway) await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(page.locator(selector)).toMatchVisual(name);
+  });
+}
