@@ -1,8 +1,9 @@
 // `npm run bench`: Sightline's speed next to the tools it has to beat, measured in one run.
 //
 // Renders a realistic 1280×10000 shop page with Chromium (cached), then times in-memory
-// compares, the memory-bandwidth floor and file-to-file CLIs, and prints one table per group
-// plus the targets of shared/spec/06-quality.md. Results also go to bench/.work/last.json.
+// compares, the memory-bandwidth floor, file-to-file CLIs and a capture inside a Playwright
+// test (toMatchVisual next to toHaveScreenshot), and prints one table per group plus the
+// targets of shared/spec/06-quality.md. Results also go to bench/.work/last.json.
 // See bench/README.md for what each number means.
 
 import { spawnSync } from 'node:child_process';
@@ -16,9 +17,11 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH_DIR);
 const WORK_DIR = path.join(BENCH_DIR, '.work');
 
-const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files] [--fresh] [--build]
+const GROUPS = ['memory', 'files', 'capture'];
+
+const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|capture] [--fresh] [--build]
   --runs N    timed runs per tool and case; the median is reported (default 7)
-  --only G    run only the in-memory or only the file-to-file groups
+  --only G    run only the in-memory, the file-to-file or the Playwright capture groups
   --fresh     render the screenshots again even if cached
   --build     run the repo's build scripts first so "ours" is the current code
 env: SIGHTLINE_CHROMIUM  Chromium executable (default /usr/bin/chromium)`;
@@ -39,7 +42,7 @@ function options() {
   }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
-  if (values.only && !['memory', 'files'].includes(values.only)) throw new Error(`--only takes memory or files, got "${values.only}"`);
+  if (values.only && !GROUPS.includes(values.only)) throw new Error(`--only takes ${GROUPS.join(', ')}, got "${values.only}"`);
   return { ...values, runs };
 }
 
@@ -76,6 +79,10 @@ function describeMachine(chromium, runs) {
 
 async function main() {
   const opts = options();
+  // Which groups run: the capture group renders its own page inside Playwright Test, so a
+  // capture-only run skips rendering and decoding the cached screenshots.
+  const runs = (group) => !opts.only || opts.only === group;
+  const pixelGroups = runs('memory') || runs('files');
   ensureAnchorsInstalled();
   // Imported after the install above: these modules import the anchors.
   const { PNG } = await import('pngjs');
@@ -85,35 +92,41 @@ async function main() {
   const { measureCase } = await import('./lib/measure.mjs');
   const { memoryGroups } = await import('./lib/memory.mjs');
   const { fileGroups } = await import('./lib/files.mjs');
+  const { CAPTURE_TITLE, captureGroup } = await import('./lib/capture.mjs');
   const { buildOurs, findAddon, findCli } = await import('./lib/ours.mjs');
-  const { evaluateTargets, printGroup, printTargets } = await import('./lib/report.mjs');
+  const { captureTarget, evaluateTargets, printCaptureGroup, printGroup, printTargets } = await import('./lib/report.mjs');
 
   mkdirSync(WORK_DIR, { recursive: true });
   if (opts.build) buildOurs(ROOT);
-  const shots = await screenshots(WORK_DIR, { chromiumPath: chromiumPath(), fresh: opts.fresh });
-  describeMachine(shots.chromium, opts.runs);
+  const shots = pixelGroups ? await screenshots(WORK_DIR, { chromiumPath: chromiumPath(), fresh: opts.fresh }) : null;
+  describeMachine(shots?.chromium ?? chromiumPath(), opts.runs);
 
-  const images = decodeAll(PNG, shots.files);
-  const pixels = PAGE_WIDTH * PAGE_HEIGHT;
-  const changed = (b) => pixelmatch(images.base.data, b.subarray(0, pixels * 4), null, PAGE_WIDTH, PAGE_HEIGHT, { threshold: 0.1 });
-  const page = {
-    width: PAGE_WIDTH,
-    height: PAGE_HEIGHT,
-    shiftHeight: images.shift.height,
-    recolourPercent: (100 * changed(images.recolour.data)) / pixels,
-    shiftPercent: (100 * changed(images.shift.data)) / pixels,
-  };
-  console.log(`page ${page.width}×${page.height}; pixelmatch says recolour changes ${page.recolourPercent.toFixed(2)} % `
-    + `of pixels, the banner shift ${page.shiftPercent.toFixed(2)} % of the top ${PAGE_HEIGHT} rows `
-    + `(shift page is ${page.shiftHeight} px tall)`);
+  let page = null;
+  let images = null;
+  if (pixelGroups) {
+    images = decodeAll(PNG, shots.files);
+    const pixels = PAGE_WIDTH * PAGE_HEIGHT;
+    const changed = (b) => pixelmatch(images.base.data, b.subarray(0, pixels * 4), null, PAGE_WIDTH, PAGE_HEIGHT, { threshold: 0.1 });
+    page = {
+      width: PAGE_WIDTH,
+      height: PAGE_HEIGHT,
+      shiftHeight: images.shift.height,
+      recolourPercent: (100 * changed(images.recolour.data)) / pixels,
+      shiftPercent: (100 * changed(images.shift.data)) / pixels,
+    };
+    console.log(`page ${page.width}×${page.height}; pixelmatch says recolour changes ${page.recolourPercent.toFixed(2)} % `
+      + `of pixels, the banner shift ${page.shiftPercent.toFixed(2)} % of the top ${PAGE_HEIGHT} rows `
+      + `(shift page is ${page.shiftHeight} px tall)`);
+  }
 
   const addon = findAddon(ROOT);
-  const cli = findCli(ROOT);
+  // The CLI is only timed by the files groups; do not warn about it when they do not run.
+  const cli = runs('files') ? findCli(ROOT) : { missing: 'not run (--only)' };
   for (const warning of [addon.warning, cli.warning].filter(Boolean)) console.log(`warning: ${warning}`);
 
   const groups = [
-    ...(opts.only === 'files' ? [] : memoryGroups(images, addon, PAGE_HEIGHT)),
-    ...(opts.only === 'memory' ? [] : fileGroups(shots.files, cli, WORK_DIR)),
+    ...(runs('memory') ? memoryGroups(images, addon, PAGE_HEIGHT) : []),
+    ...(runs('files') ? fileGroups(shots.files, cli, WORK_DIR) : []),
   ];
   const results = {};
   for (const group of groups) {
@@ -122,7 +135,17 @@ async function main() {
     printGroup(group, results[group.key], group.key.startsWith('memory') ? addon.missing : cli.missing);
   }
 
-  const targets = opts.only ? [] : evaluateTargets(groups, results);
+  // Last, so the page renders and the browser runs while nothing else of the bench does.
+  const capture = runs('capture')
+    ? captureGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: opts.runs, addon })
+    : null;
+  if (capture) printCaptureGroup(CAPTURE_TITLE, capture);
+
+  // The pixel targets need both the memory and the files groups, so only a full run checks them.
+  const targets = [
+    ...(opts.only ? [] : evaluateTargets(groups, results)),
+    ...(capture ? [captureTarget(capture)] : []),
+  ];
   if (targets.length) printTargets(targets);
 
   const report = {
@@ -133,11 +156,14 @@ async function main() {
       cores: os.cpus().length,
       loadAverage: os.loadavg()[0],
       node: process.version,
-      chromium: shots.chromium,
+      chromium: shots?.chromium ?? capture?.browser ?? chromiumPath(),
     },
     page,
     ours: { addon: addon.missing ?? 'measured', cli: cli.missing ?? 'measured' },
-    groups: groups.map((g) => ({ key: g.key, title: g.title, results: results[g.key] })),
+    groups: [
+      ...groups.map((g) => ({ key: g.key, title: g.title, results: results[g.key] })),
+      ...(capture ? [{ key: 'capture', title: CAPTURE_TITLE, results: capture }] : []),
+    ],
     targets,
   };
   writeFileSync(path.join(WORK_DIR, 'last.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -1,4 +1,5 @@
 // Printing: one table per group, then the spec's speed targets next to our measured ratios.
+// The capture group (a Playwright test) has its own table and a breakdown of toMatchVisual.
 //
 // Ratios are "tool ÷ ours" (how many times longer the tool takes than we do), so > 1 means we
 // are faster. Targets are quoted in the spec's own words and checked against the same numbers.
@@ -29,9 +30,10 @@ function countCell(tool, result, reference) {
   return { count: fmtCount(result.count), flag: delta === 0 ? '' : `${delta > 0 ? '+' : ''}${fmtCount(delta)} vs pixelmatch` };
 }
 
-function printTable(headers, rows) {
+/** Prints aligned columns; `right` lists the numeric columns, which are right-aligned. */
+function printTable(headers, rows, right = [2, 3, 4]) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r ? String(r[i]).length : 0))));
-  const line = (cells) => cells.map((c, i) => (i === 2 || i === 3 || i === 4 ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells) => cells.map((c, i) => (right.includes(i) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd();
   console.log(line(headers));
   console.log(widths.map((w) => '─'.repeat(w)).join('  '));
   for (const row of rows) console.log(row ? line(row) : '');
@@ -115,4 +117,89 @@ export function printTargets(targets) {
     const mark = pass == null ? '  ·' : pass ? ' ok' : ' MISS';
     console.log(`${mark.padEnd(5)} ${target}\n      ${measured}`);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capture in a Playwright test (bench/lib/capture.mjs).
+
+const fmtBytes = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(0)} KB` : `${n} B`);
+
+const toolOfKind = (capture, kind) => Object.entries(capture.tools).find(([, r]) => r.kind === kind) ?? [];
+
+/** Readable names for the steps the spec times, in the matcher's order. */
+function stepLabel(step, info) {
+  switch (step) {
+    case 'prepareForCapture': return 'prepareForCapture (stabilising stylesheet, fonts.ready)';
+    case 'finishAnimations': return 'finishAnimations';
+    case 'collectDom': return info
+      ? `collectDom (${info.domElements} elements × ${info.styleProperties} styles, ${fmtBytes(info.domBytes)} JSON)`
+      : 'collectDom';
+    case 'screenshot': return `page.screenshot (fullPage, animations disabled, caret hidden${info ? `; ${fmtBytes(info.pngBytes)} PNG` : ''})`;
+    case 'compareCapture': return 'addon.compareCapture (write capture, compare with baseline)';
+    case 'attach': return 'testInfo.attach(evidence JSON)';
+    case 'restoreAfterCapture': return 'restoreAfterCapture';
+    default: return step;
+  }
+}
+
+/**
+ * Prints the capture group: the four calls with "÷ ours" against toMatchVisual (as in the
+ * other tables: above 1 means toMatchVisual is faster), then where toMatchVisual's time goes.
+ */
+export function printCaptureGroup(title, capture) {
+  console.log(`\n## ${title}`);
+  if (capture.missing) {
+    console.log(`(skipped: ${capture.missing})`);
+    return;
+  }
+  const [, ours] = toolOfKind(capture, 'ours');
+  const rows = Object.entries(capture.tools).map(([name, r]) => (r.error
+    ? [name, 'error', '', r.error]
+    : [name, fmtMs(r.medianMs), fmtRatio(ours?.medianMs ? r.medianMs / ours.medianMs : null), r.note ?? '']));
+  printTable(['tool', 'median ms', '÷ ours', 'note'], rows, [1, 2]);
+  console.log(`(Chromium ${capture.browser}; each call timed inside the test around the single await)`);
+
+  console.log('\n### where toMatchVisual\'s time goes (the same steps, timed one by one in the same rounds)');
+  if (!capture.steps) {
+    console.log(`(no breakdown: ${capture.stepsError ?? 'the step-by-step run recorded nothing'})`);
+    return;
+  }
+  const whole = ours?.medianMs;
+  const share = (ms) => (whole ? `${((100 * ms) / whole).toFixed(0)} %` : '—');
+  const stepRows = Object.entries(capture.steps).map(([step, s]) => [stepLabel(step, capture.info), fmtMs(s.medianMs), share(s.medianMs)]);
+  stepRows.push(null, ['all steps, one call (median of totals)', fmtMs(capture.stepsTotal.medianMs), share(capture.stepsTotal.medianMs)]);
+  if (whole) stepRows.push(['toMatchVisual through expect() (the table above)', fmtMs(whole), '100 %']);
+  printTable(['step', 'median ms', 'of toMatchVisual'], stepRows, [1, 2]);
+
+  // What bounds the target: no matcher can be faster than its screenshot.
+  const [, anchor] = toolOfKind(capture, 'anchor');
+  const refs = Object.entries(capture.tools).filter(([, r]) => r.kind === 'reference' && r.medianMs != null);
+  if (anchor?.medianMs && refs.length) {
+    console.log(`for scale, ÷ toHaveScreenshot: ${refs.map(([name, r]) => `${name.split(/ ?\(/)[0]} ${fmtRatio(r.medianMs / anchor.medianMs)}`).join(', ')}`);
+  }
+  if (capture.stored?.length) {
+    console.log(`on disk in .sightline/: ${capture.stored.map((f) => `${f.file} ${fmtBytes(f.bytes)}`).join(', ')}`);
+  }
+}
+
+/** The spec's toMatchVisual target, checked against the capture group's medians. */
+export function captureTarget(capture) {
+  const target = 'toMatchVisual ≤ 0.35× toHaveScreenshot while also collecting DOM + styles';
+  if (capture.missing) return { target, measured: `not measured: ${capture.missing}`, pass: null };
+  const [oursName, ours] = toolOfKind(capture, 'ours');
+  const [anchorName, anchor] = toolOfKind(capture, 'anchor');
+  if (ours?.medianMs == null || anchor?.medianMs == null) {
+    const broken = [[oursName, ours], [anchorName, anchor]].filter(([, r]) => r?.error).map(([n, r]) => `${n}: ${r.error}`);
+    return { target, measured: `not measured${broken.length ? ` (${broken.join('; ')})` : ''}`, pass: null };
+  }
+  const ratio = ours.medianMs / anchor.medianMs;
+  const dom = capture.info
+    ? `; DOM + styles collected (${capture.info.domElements} elements × ${capture.info.styleProperties} properties)`
+    : '; DOM not checked (the step-by-step run failed)';
+  return {
+    target,
+    measured: `toMatchVisual ${fmtMs(ours.medianMs)} ms = ${fmtRatio(ratio)} toHaveScreenshot (${fmtMs(anchor.medianMs)} ms)${dom}`,
+    // The DOM is part of the bar: a matcher that skipped it would not count.
+    pass: ratio <= 0.35 && (capture.info?.domElements ?? 0) > 0,
+  };
 }

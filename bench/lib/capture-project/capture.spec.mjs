@@ -1,0 +1,219 @@
+// The "capture in a Playwright test" bench, run by bench/lib/capture.mjs inside Playwright Test
+// (matchers only exist there). Copied into bench/.work/capture-project/ with its config.
+//
+// One test loads the bench page once and then, on that same unchanged page:
+// - phase "baseline" (run with --update-snapshots=all): writes both matchers' baselines;
+// - phase "measure" (run with --update-snapshots=none, so a missing baseline fails instead of
+//   being written silently): one untimed warm-up call per tool, then BENCH_CAPTURE_RUNS rounds in
+//   which every tool runs once, in an order that rotates each round (as bench/lib/measure.mjs
+//   does), timed with performance.now() around the single call — browser and worker start-up
+//   are not part of any number. The samples go to BENCH_CAPTURE_OUT as JSON; capture.mjs takes
+//   the medians and prints them.
+import { renameSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+// `sightline/playwright` resolves through node_modules/sightline, a link to the repo that
+// capture.mjs creates (bench/package.json would otherwise hide the repo's self-reference).
+import { expect, test } from 'sightline/playwright';
+
+const require = createRequire(import.meta.url);
+// The same module instances the matcher uses (resolved next to it), so the step-by-step
+// breakdown below runs exactly the code toMatchVisual runs.
+const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
+const { collectDom, finishAnimations, prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'collector.js'));
+const { loadConfig } = require(path.join(fixturesDir, 'config.js'));
+const addon = require('sightline');
+
+const PHASE = process.env.BENCH_CAPTURE_PHASE;
+const RUNS = Number(process.env.BENCH_CAPTURE_RUNS);
+const WIDTH = Number(process.env.BENCH_PAGE_WIDTH);
+const HEIGHT = Number(process.env.BENCH_PAGE_HEIGHT);
+const NAME = 'bench-page';
+
+/** Width and height from a PNG's IHDR chunk: enough to check a capture is the whole page. */
+function pngSize(png) {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** Throws unless `png` is the full page; returns a note for the table. */
+function checkFullPage(png, what) {
+  const { width, height } = pngSize(png);
+  if (width !== WIDTH || height !== HEIGHT) throw new Error(`${what} captured ${width}×${height}, expected the full page ${WIDTH}×${HEIGHT}`);
+  return `${width}×${height} PNG, ${(png.length / 1e6).toFixed(1)} MB`;
+}
+
+/**
+ * toMatchVisual for an unchanged page, split into its steps and timed one by one. Mirrors
+ * `toMatchVisual` in playwright-fixtures/index.js on its fast path (one shot, the compare
+ * passes, no stabilisation loop); keep the two in step when the matcher changes.
+ */
+async function toMatchVisualSteps(page, testInfo) {
+  const root = path.resolve(process.env.SIGHTLINE_ROOT);
+  const settings = loadConfig(root);
+  const steps = {};
+  let mark = performance.now();
+  const lap = (step) => {
+    const now = performance.now();
+    steps[step] = now - mark;
+    mark = now;
+  };
+  let dom;
+  let shot;
+  let result;
+  await prepareForCapture(page);
+  lap('prepareForCapture');
+  await finishAnimations(page);
+  lap('finishAnimations');
+  try {
+    dom = await collectDom(page, { styleProperties: settings.styleProperties, mask: [...settings.mask, ...settings.ignoreSelectors] });
+    lap('collectDom');
+    shot = await page.screenshot({ animations: 'disabled', caret: 'hide', scale: 'device', fullPage: settings.fullPage });
+    lap('screenshot');
+    result = await addon.compareCapture({
+      root,
+      name: NAME,
+      project: testInfo.project.name,
+      screenshot: shot,
+      dom,
+      failures: [],
+      threshold: settings.threshold,
+      perceptual: settings.perceptual,
+      maxDiffPixels: settings.maxDiffPixels,
+      maxDiffPixelRatio: settings.maxDiffPixelRatio,
+      noiseAutoPass: settings.noiseAutoPass,
+      updateSnapshots: 'none',
+      writeMissingBaselines: settings.writeMissingBaselines,
+    });
+    lap('compareCapture');
+    await testInfo.attach(`${NAME}-steps-evidence.json`, { body: JSON.stringify(result.evidence, null, 2), contentType: 'application/json' });
+    lap('attach');
+  } finally {
+    await restoreAfterCapture(page);
+    lap('restoreAfterCapture');
+  }
+  if (result.failed) throw new Error(`compareCapture says the unchanged page changed: ${result.evidence.verdict}`);
+  const info = {
+    domBytes: Buffer.byteLength(dom),
+    domElements: JSON.parse(dom).elements.length,
+    styleProperties: JSON.parse(dom).styleProperties.length,
+    pngBytes: shot.length,
+    status: result.evidence.status,
+  };
+  return { steps, info, note: checkFullPage(shot, 'toMatchVisual\'s screenshot') };
+}
+
+function tools(page, cdp, testInfo) {
+  return [
+    {
+      name: 'toHaveScreenshot({ fullPage: true })',
+      kind: 'anchor',
+      // An explicit name, so every call checks the one baseline (unnamed calls in one test get
+      // numbered names, i.e. a new baseline each). Otherwise the call the brief asks for.
+      run: async () => {
+        await expect(page).toHaveScreenshot(`${NAME}.png`, { fullPage: true });
+        return { note: 'shot + compare with the baseline PNG (in Playwright)' };
+      },
+    },
+    {
+      name: `toMatchVisual('${NAME}')`,
+      kind: 'ours',
+      run: async () => {
+        await expect(page).toMatchVisual(NAME);
+        return { note: 'one shot + DOM + styles, compared by the addon' };
+      },
+    },
+    {
+      name: 'page.screenshot({ fullPage: true })',
+      kind: 'reference',
+      run: async () => ({ note: checkFullPage(await page.screenshot({ fullPage: true }), 'page.screenshot') }),
+    },
+    {
+      name: 'CDP Page.captureScreenshot (optimizeForSpeed)',
+      kind: 'reference',
+      // What a full-page capture needs over raw CDP: the content size (captureBeyondViewport
+      // only lets the clip reach past the viewport, it does not pick the size), the capture,
+      // and the base64 → bytes decode every caller of the protocol pays.
+      run: async () => {
+        const { cssContentSize } = await cdp.send('Page.getLayoutMetrics');
+        const { data } = await cdp.send('Page.captureScreenshot', {
+          format: 'png',
+          captureBeyondViewport: true,
+          optimizeForSpeed: true,
+          clip: { x: 0, y: 0, width: cssContentSize.width, height: cssContentSize.height, scale: 1 },
+        });
+        return { note: `${checkFullPage(Buffer.from(data, 'base64'), 'CDP')}; incl. getLayoutMetrics + base64 decode` };
+      },
+    },
+    {
+      // Not a row of the main table: its per-step times are the breakdown of toMatchVisual.
+      name: 'toMatchVisual, step by step',
+      kind: 'steps',
+      run: () => toMatchVisualSteps(page, testInfo),
+    },
+  ];
+}
+
+async function timeOnce(tool) {
+  const started = performance.now();
+  const outcome = (await tool.run()) ?? {};
+  return { ms: performance.now() - started, ...outcome };
+}
+
+/** First line of an error, without the ANSI colours expect() puts in its messages. */
+const firstLine = (error) => String(error?.message ?? error).replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0];
+
+function writeAtomic(file, text) {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+test('capture', async ({ page }, testInfo) => {
+  // The page as bench/lib/render.mjs loads it: set, not served, then fonts settled.
+  await page.setContent(readFileSync(process.env.BENCH_CAPTURE_PAGE, 'utf8'), { waitUntil: 'load' });
+  await page.evaluate(() => document.fonts.ready.then(() => true));
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height !== HEIGHT) throw new Error(`the bench page is ${height} px tall here, expected ${HEIGHT}`);
+
+  if (PHASE === 'baseline') {
+    await expect(page).toHaveScreenshot(`${NAME}.png`, { fullPage: true });
+    await expect(page).toMatchVisual(NAME);
+    return;
+  }
+  if (PHASE !== 'measure') throw new Error(`BENCH_CAPTURE_PHASE must be baseline or measure, got "${PHASE}"`);
+
+  const cdp = await page.context().newCDPSession(page);
+  const all = tools(page, cdp, testInfo);
+  const results = {};
+  // Warm-up: loads lazy code on both sides of the protocol and checks every tool works; a tool
+  // that throws is reported as its error and left out of the rounds, the others still run.
+  for (const tool of all) {
+    try {
+      const warm = await timeOnce(tool);
+      results[tool.name] = { kind: tool.kind, samples: [], note: warm.note, info: warm.info, steps: warm.steps ? [] : undefined };
+    } catch (error) {
+      results[tool.name] = { kind: tool.kind, error: firstLine(error) };
+    }
+  }
+  const live = all.filter((tool) => !results[tool.name].error);
+  for (let round = 0; round < RUNS; round++) {
+    for (let i = 0; i < live.length; i++) {
+      const tool = live[(i + round) % live.length];
+      const result = results[tool.name];
+      if (result.error) continue;
+      try {
+        const { ms, steps } = await timeOnce(tool);
+        result.samples.push(ms);
+        if (steps) result.steps.push(steps);
+      } catch (error) {
+        result.error = `round ${round + 1}: ${firstLine(error)}`;
+      }
+    }
+  }
+  writeAtomic(process.env.BENCH_CAPTURE_OUT, JSON.stringify({
+    browser: page.context().browser()?.version(),
+    runs: RUNS,
+    tools: results,
+  }, null, 2));
+});
