@@ -9,6 +9,7 @@ const { test: base, expect: baseExpect } = require('@playwright/test');
 const addon = require('../index.js');
 const { collectDom, prepareForCapture, finishAnimations, restoreAfterCapture } = require('./collector.js');
 const { loadConfig, validate } = require('./config.js');
+const { screenshot, isLocator } = require('./screenshot.js');
 
 /** Asset failures seen on each page, filled by the `page` fixture's listeners. */
 const failuresByPage = new WeakMap();
@@ -59,16 +60,6 @@ function defaultName(testInfo) {
   const n = (counters.get(base) ?? 0) + 1;
   counters.set(base, n);
   return n === 1 ? base : `${base}-${n}`;
-}
-
-function isLocator(target) {
-  return target && typeof target.boundingBox === 'function' && typeof target.page === 'function';
-}
-
-async function screenshot(page, target, settings) {
-  const shotOptions = { animations: 'disabled', caret: 'hide', scale: 'device' };
-  if (isLocator(target)) return target.screenshot(shotOptions);
-  return page.screenshot({ ...shotOptions, fullPage: settings.fullPage, clip: settings.clip });
 }
 
 /** The failure message: the verdict, then the top regions and the restyled elements. */

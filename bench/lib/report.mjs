@@ -134,7 +134,7 @@ function stepLabel(step, info) {
     case 'collectDom': return info
       ? `collectDom (${info.domElements} elements × ${info.styleProperties} styles, ${fmtBytes(info.domBytes)} JSON)`
       : 'collectDom';
-    case 'screenshot': return `page.screenshot (fullPage, animations disabled, caret hidden${info ? `; ${fmtBytes(info.pngBytes)} PNG` : ''})`;
+    case 'screenshot': return `the matcher's screenshot (CDP optimizeForSpeed on Chromium${info ? `; ${fmtBytes(info.pngBytes)} PNG` : ''})`;
     case 'compareCapture': return 'addon.compareCapture (write capture, compare with baseline)';
     case 'attach': return 'testInfo.attach(evidence JSON)';
     case 'restoreAfterCapture': return 'restoreAfterCapture';

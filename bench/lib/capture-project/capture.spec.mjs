@@ -23,6 +23,7 @@ const require = createRequire(import.meta.url);
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
 const { collectDom, finishAnimations, prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'collector.js'));
 const { loadConfig } = require(path.join(fixturesDir, 'config.js'));
+const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const addon = require('sightline');
 
 const PHASE = process.env.BENCH_CAPTURE_PHASE;
@@ -68,7 +69,7 @@ async function toMatchVisualSteps(page, testInfo) {
   try {
     dom = await collectDom(page, { styleProperties: settings.styleProperties, mask: [...settings.mask, ...settings.ignoreSelectors] });
     lap('collectDom');
-    shot = await page.screenshot({ animations: 'disabled', caret: 'hide', scale: 'device', fullPage: settings.fullPage });
+    shot = await screenshot(page, page, settings);
     lap('screenshot');
     result = await addon.compareCapture({
       root,

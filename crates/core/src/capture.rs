@@ -103,18 +103,28 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     if let Some(owner) = &owner {
         claim_snapshot(store, name, project, owner)?;
     }
-    let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
+    // The two sides are independent until compared: decode and parse them at once (PNG decoding
+    // is most of the time on a long page).
     let mut data = data;
-    let current_dom = data.parsed_dom()?;
+    let (current, baseline) = rayon::join(
+        || -> Result<_> {
+            let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
+            Ok((image, data.parsed_dom()?))
+        },
+        || -> Result<_> {
+            let baseline = store.read_baseline(name, project)?;
+            let dom = match &baseline {
+                Some(b) => b.data.parsed_dom()?,
+                None => None,
+            };
+            Ok((baseline, dom))
+        },
+    );
+    let ((image, current_dom), (baseline, baseline_dom)) = (current?, baseline?);
     // The page knows its device pixel ratio best.
     if let Some(dom) = &current_dom {
         data.device_scale_factor = dom.device_pixel_ratio as f32;
     }
-    let baseline = store.read_baseline(name, project)?;
-    let baseline_dom = match &baseline {
-        Some(b) => b.data.parsed_dom()?,
-        None => None,
-    };
     let current_side = CaptureSide { image: image.view(), dom: current_dom.as_ref(), failures: &data.failures };
     let baseline_side = baseline.as_ref().map(|b| CaptureSide {
         image: b.image.view(),
