@@ -19,7 +19,7 @@ function playwright(variant, extraArgs = []) {
   const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
   const run = spawnSync(process.execPath, [cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', ...extraArgs], {
     cwd: repo,
-    env: { ...process.env, SIGHTLINE_ROOT: root, SCENARIO_VARIANT: variant },
+    env: { ...process.env, SIGHTLINE_ROOT: root, SCENARIO_VARIANT: variant, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(root, 'playwright-report.json') },
     encoding: 'utf8',
   });
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
@@ -34,7 +34,7 @@ before(() => {
   if (skip) return;
   const approve = playwright('base', ['--update-snapshots=all']);
   assert.equal(approve.status, 0, approve.output);
-  changedRun = playwright('changed');
+  changedRun = playwright('changed', ['--reporter=line,json']);
 });
 
 test('matcher: first run without -u fails a new snapshot and says how to approve', { skip }, () => {
@@ -61,6 +61,16 @@ test('matcher: baselines were written as PNG + DOM data', { skip }, () => {
 test('matcher: the changed run fails with one-line verdicts', { skip }, () => {
   assert.equal(changedRun.status, 1, changedRun.output);
   assert.match(changedRun.output, /toMatchVisual\("style-token"\): Style-only change/);
+  // Playwright's own report gets the comparison: expected / actual / diff images + the evidence
+  const report = JSON.parse(readFileSync(path.join(root, 'playwright-report.json'), 'utf8'));
+  const specs = report.suites.flatMap(function all(suite) {
+    return [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(all)];
+  });
+  const styleToken = specs.find((spec) => spec.title === 'style-token');
+  const attachments = styleToken.tests[0].results[0].attachments.map((a) => a.name);
+  for (const name of ['style-token-expected.png', 'style-token-actual.png', 'style-token-diff.png', 'style-token-evidence.json']) {
+    assert.ok(attachments.includes(name), `${name} in ${attachments}`);
+  }
 });
 
 test('scenario: identical pages pass', { skip }, () => {
