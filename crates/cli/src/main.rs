@@ -6,11 +6,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod diff;
+mod review;
 
 /// Visual regression evidence for Playwright: pixels, regions, page shift.
 #[derive(Parser)]
 #[command(name = "sightline", version, about, propagate_version = true)]
 struct Cli {
+    #[command(flatten)]
+    root: review::RootArg,
     #[command(subcommand)]
     command: Command,
 }
@@ -19,6 +22,14 @@ struct Cli {
 enum Command {
     /// Compare two images (PNG or JPEG), odiff-style. Exit 0 when equal, 1 when different, 2 on bad input.
     Diff(diff::DiffArgs),
+    /// Approve snapshots: promote this run's captures to the baselines (a human decision).
+    Approve(review::ApproveArgs),
+    /// List the approved baselines (name and project).
+    List,
+    /// The evidence of one snapshot from the last run; `--json` prints it as data.
+    Explain(review::ExplainArgs),
+    /// Summarise the last run and point at its report; `--open` opens the HTML report.
+    Report(review::ReportArgs),
 }
 
 /// Exit codes shared by every subcommand.
@@ -35,6 +46,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Diff(args) => diff::run(&args),
+        Command::Approve(args) => review::run_approve(&cli.root.root, &args),
+        Command::List => review::run_list(&cli.root.root),
+        Command::Explain(args) => review::run_explain(&cli.root.root, &args),
+        Command::Report(args) => review::run_report(&cli.root.root, &args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

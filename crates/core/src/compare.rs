@@ -31,6 +31,8 @@ pub struct CompareOptions {
     pub pixel: PixelOptions,
     pub comparator: Comparator,
     pub regions: RegionOptions,
+    /// Page shifts the DOM suggests; see [`detect_shift`].
+    pub shift_hints: Vec<PageShift>,
 }
 
 /// Width and height of an image.
@@ -104,7 +106,7 @@ pub fn compare_images(
     let mut shift = None;
     let mut change_mask = None;
     if diff.diff_pixels > 0
-        && let Some(found) = detect_shift(baseline, current, options.pixel.max_delta())
+        && let Some(found) = detect_shift(baseline, current, options.pixel.max_delta(), &options.shift_hints)
     {
         let after = compare_aligned(baseline, current, &found, options, h)?;
         change_mask = Some(after);

@@ -115,6 +115,12 @@ fn rgb_to_rgba(rgb: &[u8], rgba: &mut [u8]) {
 
 /// Encodes RGBA8 as PNG. `fast` trades size for speed (diff images, temporary views).
 pub fn encode_png(image: &RgbaImage, fast: bool) -> Result<Vec<u8>> {
+    encode_png_with_chunk(image, fast, None)
+}
+
+/// Encodes RGBA8 as PNG with one extra ancillary chunk `(type, data)` before the pixels.
+pub fn encode_png_with_chunk(image: &RgbaImage, fast: bool, chunk: Option<([u8; 4], &[u8])>) -> Result<Vec<u8>> {
+    let failed = |e: png::EncodingError| Error::InvalidInput(format!("PNG encoding failed: {e}"));
     let mut out = Vec::with_capacity(image.len() / 4 + 1024);
     {
         let mut encoder = png::Encoder::new(&mut out, image.width(), image.height());
@@ -124,13 +130,38 @@ pub fn encode_png(image: &RgbaImage, fast: bool) -> Result<Vec<u8>> {
             encoder.set_compression(png::Compression::Fastest);
             encoder.set_filter(png::Filter::Up);
         }
-        let mut writer =
-            encoder.write_header().map_err(|e| Error::InvalidInput(format!("PNG encoding failed: {e}")))?;
-        writer
-            .write_image_data(image.as_bytes())
-            .map_err(|e| Error::InvalidInput(format!("PNG encoding failed: {e}")))?;
+        let mut writer = encoder.write_header().map_err(failed)?;
+        if let Some((kind, data)) = chunk {
+            writer.write_chunk(png::chunk::ChunkType(kind), data).map_err(failed)?;
+        }
+        writer.write_image_data(image.as_bytes()).map_err(failed)?;
     }
     Ok(out)
+}
+
+/// The data of the first chunk of type `kind` in a PNG file, if any. Walks the chunk headers
+/// only (every length checked against the file), never the pixels.
+pub fn find_png_chunk(bytes: &[u8], kind: [u8; 4]) -> Option<&[u8]> {
+    let mut at = PNG_SIGNATURE.len();
+    if !bytes.starts_with(PNG_SIGNATURE) {
+        return None;
+    }
+    while at + 8 <= bytes.len() {
+        let len = u32::from_be_bytes(bytes[at..at + 4].try_into().ok()?) as usize;
+        let ty: [u8; 4] = bytes[at + 4..at + 8].try_into().ok()?;
+        let data_end = at.checked_add(8)?.checked_add(len)?;
+        if data_end.checked_add(4)? > bytes.len() {
+            return None;
+        }
+        if ty == kind {
+            return Some(&bytes[at + 8..data_end]);
+        }
+        if &ty == b"IEND" {
+            return None;
+        }
+        at = data_end + 4;
+    }
+    None
 }
 
 /// Writes `bytes` to `path` atomically: a temp file in the same folder, then a rename, so a

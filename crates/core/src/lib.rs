@@ -15,6 +15,7 @@ pub mod compare;
 pub mod decode;
 pub mod dom;
 pub mod error;
+pub mod grouping;
 pub mod health;
 pub mod image;
 pub mod perceptual;

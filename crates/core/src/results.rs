@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::compare::compare_images;
 use crate::decode::{encode_png, write_atomic};
 use crate::error::{Error, Result};
+use crate::grouping::{Group, group_snapshots};
 use crate::snapshot::SnapshotOptions;
 use crate::store::ProjectStore;
 use crate::verdict::Status;
@@ -59,6 +60,7 @@ struct ResultsFile<'a> {
     run: &'a RunInfo,
     summary: &'a Summary,
     snapshots: &'a [Value],
+    groups: &'a [Group],
     missing_baselines: &'a [MissingBaseline],
 }
 
@@ -120,6 +122,7 @@ pub fn write_results(
         summary.auto_passed += usize::from(head.auto_passed);
     }
     let values: Vec<Value> = snapshots.into_iter().map(|(_, v)| v).collect();
+    let groups = group_snapshots(&values);
     let file = ResultsFile {
         version: 1,
         created_at: now_rfc3339(),
@@ -127,6 +130,7 @@ pub fn write_results(
         run,
         summary: &summary,
         snapshots: &values,
+        groups: &groups,
         missing_baselines: &missing,
     };
     std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(&out_dir, e))?;

@@ -45,7 +45,16 @@ const MAX_ROWS_PER_HASH: usize = 4;
 
 /// Finds the page shift between `baseline` and `current`, if one explains the difference.
 /// `max_delta` is the per-pixel tolerance (squared YIQ) used for row equality.
-pub fn detect_shift(baseline: ImageRef<'_>, current: ImageRef<'_>, max_delta: f64) -> Option<PageShift> {
+///
+/// `hints` are shifts the DOM suggests (an element whose height changed by `dy`, its old bottom
+/// edge as `belowY`). Rows next to the boundary are often background that matches at both
+/// offsets, so several split rows explain the pixels equally well; a hint among them wins.
+pub fn detect_shift(
+    baseline: ImageRef<'_>,
+    current: ImageRef<'_>,
+    max_delta: f64,
+    hints: &[PageShift],
+) -> Option<PageShift> {
     if baseline.width() != current.width() || baseline.width() == 0 {
         return None;
     }
@@ -114,7 +123,14 @@ pub fn detect_shift(baseline: ImageRef<'_>, current: ImageRef<'_>, max_delta: f6
                 split = Some((score, k));
             }
         }
-        let (score, below) = split?;
+        let (score, mut below) = split?;
+        for hint in hints.iter().filter(|h| i64::from(h.dy) == dy && (h.below_y as usize) <= hb) {
+            let k = hint.below_y as usize;
+            if prefix_zero[k] + suffix_dy[(k + band).min(hb)] == score {
+                below = k;
+                break;
+            }
+        }
         if score >= unshifted + MIN_EXPLAINED_ROWS && best.is_none_or(|(s, _)| score > s) {
             best = Some((score, PageShift { dy: dy as i32, below_y: below as u32 }));
         }
@@ -202,7 +218,7 @@ mod tests {
     fn shift_finds_an_inserted_band() {
         let a = striped(64, 300);
         let b = insert_rows(&a, 100, 24, [200, 30, 30, 255]);
-        let s = detect_shift(a.view(), b.view(), 35215.0 * 0.01).unwrap();
+        let s = detect_shift(a.view(), b.view(), 35215.0 * 0.01, &[]).unwrap();
         assert_eq!(s, PageShift { dy: 24, below_y: 100 });
         assert_eq!(s.baseline_row(99), Some(99));
         assert_eq!(s.baseline_row(110), None);
@@ -213,7 +229,7 @@ mod tests {
     fn shift_finds_removed_rows() {
         let b = striped(64, 300);
         let a = insert_rows(&b, 50, 10, [0, 0, 255, 255]);
-        let s = detect_shift(a.view(), b.view(), 35215.0 * 0.01).unwrap();
+        let s = detect_shift(a.view(), b.view(), 35215.0 * 0.01, &[]).unwrap();
         assert_eq!(s, PageShift { dy: -10, below_y: 50 });
         assert_eq!(s.baseline_row(50), Some(60));
     }
@@ -221,9 +237,9 @@ mod tests {
     #[test]
     fn shift_none_for_identical_or_recoloured_pages() {
         let a = striped(64, 300);
-        assert_eq!(detect_shift(a.view(), a.view(), 100.0), None);
+        assert_eq!(detect_shift(a.view(), a.view(), 100.0, &[]), None);
         let mut b = a.clone();
         b.as_bytes_mut()[..64 * 4 * 20].fill(90);
-        assert_eq!(detect_shift(a.view(), b.view(), 100.0), None);
+        assert_eq!(detect_shift(a.view(), b.view(), 100.0, &[]), None);
     }
 }

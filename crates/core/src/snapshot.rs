@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::compare::{CompareOptions, ImageComparison, Size, compare_images};
+use crate::shift::PageShift;
 use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, reasons_from_dom};
@@ -77,21 +78,19 @@ fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {
     all
 }
 
-/// Rows just below an element that grew often look the same at both offsets (background), so
-/// the pixels alone place `belowY` anywhere in that band. When the DOM shows an element whose
-/// height changed by exactly the shift, the shift starts at its old bottom edge.
-fn snap_shift_to_grown_element(pixel: &mut ImageComparison, dom: &DomComparison, dpr: f64) {
-    let Some(shift) = pixel.shift.as_mut() else { return };
-    let grown = dom.geometry_changes.resized.iter().filter(|r| r.innermost).find(|r| {
-        let dh = (r.to[3] - r.from[3]) * dpr;
-        (dh - f64::from(shift.dy)).abs() <= 1.0
-    });
-    if let Some(r) = grown {
-        let bottom = ((r.from[1] + r.from[3]) * dpr).round();
-        if bottom >= 0.0 && bottom <= f64::from(shift.below_y) {
-            shift.below_y = bottom as u32;
-        }
-    }
+/// Shifts the DOM suggests: every innermost element whose height changed moves what is below
+/// its old bottom edge by the change (device pixels).
+fn shift_hints(dom: &DomComparison, dpr: f64) -> Vec<PageShift> {
+    dom.geometry_changes
+        .resized
+        .iter()
+        .filter(|r| r.innermost)
+        .filter_map(|r| {
+            let dy = ((r.to[3] - r.from[3]) * dpr).round();
+            let bottom = ((r.from[1] + r.from[3]) * dpr).round();
+            (dy != 0.0 && bottom >= 0.0).then_some(PageShift { dy: dy as i32, below_y: bottom as u32 })
+        })
+        .collect()
 }
 
 /// Compares a capture with its baseline (`None`: a new snapshot). Returns the evidence and,
@@ -124,19 +123,23 @@ pub fn compare_snapshot(
         return Ok((evidence, None));
     };
 
-    let (mut pixel, diff) = compare_images(baseline.image, current.image, &options.compare, diff_image)?;
+    // The DOM layer first: what it says about grown elements guides where a page shift starts.
     let dom = match (baseline.dom, current.dom) {
-        (Some(b), Some(c)) => {
-            let comparison = compare_dom(b, c);
-            snap_shift_to_grown_element(&mut pixel, &comparison, b.device_pixel_ratio);
-            let attributed = attribute_regions(&pixel.regions, b, c, &comparison, pixel.shift);
-            for (region, elements) in pixel.regions.iter_mut().zip(attributed) {
-                region.elements = elements;
-            }
-            Some(comparison)
-        }
+        (Some(b), Some(c)) => Some((compare_dom(b, c), b, c)),
         _ => None,
     };
+    let mut compare_options = options.compare.clone();
+    if let Some((comparison, b, _)) = &dom {
+        compare_options.shift_hints = shift_hints(comparison, b.device_pixel_ratio);
+    }
+    let (mut pixel, diff) = compare_images(baseline.image, current.image, &compare_options, diff_image)?;
+    let dom = dom.map(|(comparison, b, c)| {
+        let attributed = attribute_regions(&pixel.regions, b, c, &comparison, pixel.shift);
+        for (region, elements) in pixel.regions.iter_mut().zip(attributed) {
+            region.elements = elements;
+        }
+        comparison
+    });
     let health = capture_health(current_failures, &failures_of(&baseline));
     let Verdict { status, auto_passed, kind, line } = decide(&pixel, dom.as_ref(), &health, &options.tolerance);
     let evidence = SnapshotEvidence {

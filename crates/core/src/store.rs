@@ -1,14 +1,16 @@
 //! The files Sightline keeps in a user's project (01-product.md, "Files in a user's project"):
 //!
 //! ```text
-//! .sightline/baselines/<name>/<project>.png    approved pixels, reviewable in a pull request
-//! .sightline/baselines/<name>/<project>.json   approved DOM record + asset failures
+//! .sightline/baselines/<name>/<project>.png    approved pixels, reviewable in a pull request;
+//!                                              the DOM record + asset failures ride inside it
+//!                                              in a private `slDm` chunk (zstd JSON)
 //! .sightline/temp/<name>/<project>.slcap       this run's capture (artifact)
 //! .sightline/temp/<name>/<project>.json        this run's evidence, for the reporter
 //! ```
 //!
 //! Every write is atomic (temp file + rename in the same folder), and names are checked before
-//! anything touches the disk.
+//! anything touches the disk. A baseline is ONE file, so approving it is one rename: a process
+//! killed mid-way leaves the old baseline whole, never new pixels with old DOM data.
 
 use std::path::{Path, PathBuf};
 
@@ -16,11 +18,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::artifact::{Capture, read_capture, write_capture};
-use crate::decode::{encode_png, read_image, write_atomic};
+use crate::decode::{decode_image, encode_png_with_chunk, find_png_chunk, write_atomic};
 use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
+
+/// The PNG chunk that carries a baseline's capture data: ancillary, private, safe to copy.
+pub const BASELINE_CHUNK: [u8; 4] = *b"slDm";
+
+/// Largest capture data a baseline may carry once decompressed.
+const MAX_BASELINE_DATA: usize = 256 << 20;
 
 /// Longest snapshot name, in bytes.
 pub const MAX_NAME_BYTES: usize = 200;
@@ -165,10 +173,6 @@ impl ProjectStore {
         Ok(self.baseline_dir(name).join(format!("{}.png", project_file_stem(project))))
     }
 
-    fn baseline_json(&self, name: &str, project: &str) -> PathBuf {
-        self.baseline_dir(name).join(format!("{}.json", project_file_stem(project)))
-    }
-
     /// `.sightline/temp/<name>/<project>.slcap`.
     pub fn capture_path(&self, name: &str, project: &str) -> Result<PathBuf> {
         check_snapshot_name(name)?;
@@ -184,30 +188,35 @@ impl ProjectStore {
     /// The approved baseline, or `None` when there is none yet.
     pub fn read_baseline(&self, name: &str, project: &str) -> Result<Option<StoredCapture>> {
         let png = self.baseline_png(name, project)?;
-        if !png.is_file() {
-            return Ok(None);
-        }
-        let image = read_image(&png)?;
-        let json_path = self.baseline_json(name, project);
-        let data = match std::fs::read(&json_path) {
-            Ok(bytes) => CaptureData::from_json(&bytes, &json_path)?,
-            // A PNG alone (e.g. copied in by hand) is still a baseline, without DOM data.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                CaptureData { device_scale_factor: 1.0, ..Default::default() }
+        let bytes = match std::fs::read(&png) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&png, e)),
+        };
+        let image = decode_image(&bytes, &png)?;
+        let data = match find_png_chunk(&bytes, BASELINE_CHUNK) {
+            Some(chunk) => {
+                let json = zstd::bulk::decompress(chunk, MAX_BASELINE_DATA).map_err(|e| Error::BadArtifact {
+                    path: png.clone(),
+                    detail: format!("the baseline's DOM data chunk is corrupt ({e})"),
+                })?;
+                CaptureData::from_json(&json, &png)?
             }
-            Err(e) => return Err(Error::io(&json_path, e)),
+            // A PNG alone (e.g. copied in by hand) is still a baseline, without DOM data.
+            None => CaptureData { device_scale_factor: 1.0, ..Default::default() },
         };
         Ok(Some(StoredCapture { image, data }))
     }
 
-    /// Writes a baseline: the data file first, the PNG last, each atomically, so a reader never
-    /// sees a new PNG with old data.
+    /// Writes a baseline: pixels and capture data in one PNG, written atomically.
     pub fn write_baseline(&self, name: &str, project: &str, image: &RgbaImage, data: &CaptureData) -> Result<()> {
         let png_path = self.baseline_png(name, project)?;
         let dir = self.baseline_dir(name);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        write_atomic(&self.baseline_json(name, project), &data.to_json()?)?;
-        write_atomic(&png_path, &encode_png(image, false)?)
+        let chunk = zstd::bulk::compress(&data.to_json()?, 3)
+            .map_err(|e| Error::InvalidInput(format!("compressing the baseline's DOM data: {e}")))?;
+        let png = encode_png_with_chunk(image, false, Some((BASELINE_CHUNK, &chunk)))?;
+        write_atomic(&png_path, &png)
     }
 
     /// Writes this run's capture to `.sightline/temp`.
@@ -283,4 +292,104 @@ mod tests {
         assert_eq!(capture.data.dom.as_deref(), Some(dom));
         let _ = std::fs::remove_dir_all(&root);
     }
+}
+
+/// What [`approve`] did for one capture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approval {
+    pub name: String,
+    pub project: String,
+    /// Path of the baseline written, relative to the root.
+    pub baseline: String,
+    /// A baseline existed before (replaced) or not (created).
+    pub replaced: bool,
+}
+
+/// Projects (file stems) that have a capture of `name` in `.sightline/temp`.
+pub fn captured_projects(store: &ProjectStore, name: &str) -> Result<Vec<String>> {
+    check_snapshot_name(name)?;
+    let dir = store.temp_dir(name);
+    let mut projects = Vec::new();
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => {
+            for entry in entries {
+                let path = entry.map_err(|e| Error::io(&dir, e))?.path();
+                if let Some(stem) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".slcap")) {
+                    projects.push(stem.to_string());
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io(&dir, e)),
+    }
+    projects.sort();
+    Ok(projects)
+}
+
+/// Promotes this run's capture of `name` (every captured project, or only `project`) to the
+/// approved baseline. Each baseline is written atomically; a name with no capture is an error
+/// that says what to do — including a baseline with no capture (a *missing* snapshot), whose
+/// intended removal is deleting its directory.
+pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>) -> Result<Vec<Approval>> {
+    let projects: Vec<String> = match project {
+        Some(p) => vec![project_file_stem(p)],
+        None => captured_projects(store, name)?,
+    };
+    let available = captured_projects(store, name)?;
+    let wanted: Vec<&String> = projects.iter().filter(|p| available.contains(p)).collect();
+    if wanted.is_empty() {
+        let baseline_dir = store.baseline_dir(name);
+        let rel = baseline_dir.strip_prefix(store.root()).unwrap_or(&baseline_dir).display().to_string();
+        return Err(Error::InvalidInput(if baseline_dir.is_dir() {
+            format!(
+                "{name:?} has a baseline but no capture in this run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {rel}/ in the same change"
+            )
+        } else {
+            format!(
+                "no capture of {name:?}{} in .sightline/temp; run the tests first",
+                project.map(|p| format!(" for project {p:?}")).unwrap_or_default()
+            )
+        }));
+    }
+    let mut done = Vec::new();
+    for stem in wanted {
+        let capture = store.read_capture(name, stem)?;
+        let png = store.baseline_png(name, stem)?;
+        let replaced = png.is_file();
+        store.write_baseline(name, stem, &capture.image, &capture.data)?;
+        done.push(Approval {
+            name: name.to_string(),
+            project: stem.clone(),
+            baseline: png.strip_prefix(store.root()).unwrap_or(&png).display().to_string(),
+            replaced,
+        });
+    }
+    Ok(done)
+}
+
+/// Every baseline: (name, project file stem), sorted.
+pub fn list_baselines(store: &ProjectStore) -> Result<Vec<(String, String)>> {
+    let dir = store.root().join(".sightline").join("baselines");
+    let mut out = Vec::new();
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(Error::io(&dir, e)),
+    };
+    for entry in entries {
+        let snapshot = entry.map_err(|e| Error::io(&dir, e))?.path();
+        let Some(name) = snapshot.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
+        if check_snapshot_name(&name).is_err() || !snapshot.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&snapshot).map_err(|e| Error::io(&snapshot, e))? {
+            let path = file.map_err(|e| Error::io(&snapshot, e))?.path();
+            if let Some(project) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".png")) {
+                out.push((name.clone(), project.to_string()));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }

@@ -1,0 +1,240 @@
+//! Reviewing a run from the terminal: `approve`, `list`, `explain`, `report`. They read what the
+//! run left (`.sightline/temp`, `<reportDir>/results.json`) and never recompute a verdict.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::Value;
+use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines};
+
+use crate::exit;
+
+/// `--root`, shared by every review command.
+#[derive(Args)]
+pub struct RootArg {
+    /// The project root (where `.sightline/` is). Default: the current folder.
+    #[arg(long, global = true, default_value = ".")]
+    pub root: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ApproveArgs {
+    /// Snapshot names to approve.
+    names: Vec<String>,
+    /// Approve every changed and new snapshot of the last run.
+    #[arg(long, conflicts_with = "names")]
+    all: bool,
+    /// Only this Playwright project's capture.
+    #[arg(long)]
+    project: Option<String>,
+}
+
+#[derive(Args)]
+pub struct ExplainArgs {
+    /// The snapshot name.
+    name: String,
+    /// Print the evidence as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Open the HTML report in the default browser.
+    #[arg(long)]
+    open: bool,
+}
+
+/// `reportDir` from `.sightline/config.json` (default `visual-report`).
+fn report_dir(root: &Path) -> Result<PathBuf> {
+    let config = root.join(".sightline").join("config.json");
+    let dir = match std::fs::read(&config) {
+        Ok(bytes) => {
+            let value: Value = serde_json::from_slice(&bytes).with_context(|| {
+                format!("{}: not valid JSON; fix it or delete it to use the defaults", config.display())
+            })?;
+            match value.get("reportDir") {
+                None => "visual-report".to_string(),
+                Some(Value::String(s)) if !s.is_empty() => s.clone(),
+                Some(other) => bail!("{}: \"reportDir\" must be a folder path string, got {other}", config.display()),
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "visual-report".to_string(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", config.display())),
+    };
+    Ok(root.join(dir))
+}
+
+/// The run's results.json, with a clear error when there is none or it is damaged.
+fn read_results(root: &Path) -> Result<(PathBuf, Value)> {
+    let path = report_dir(root)?.join("results.json");
+    let bytes = std::fs::read(&path).with_context(|| {
+        format!("{}: no results yet; run the Playwright tests with the sightline reporter first", path.display())
+    })?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{}: not valid JSON; run the tests again to rewrite it", path.display()))?;
+    if value.get("version").and_then(Value::as_u64) != Some(1) || !value.get("snapshots").is_some_and(Value::is_array) {
+        bail!("{}: not a sightline results file (version 1 with snapshots); run the tests again", path.display());
+    }
+    Ok((path, value))
+}
+
+pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
+    let store = ProjectStore::new(root);
+    let names: Vec<String> = if args.all {
+        // Every changed or new snapshot of the last run, as results.json lists them.
+        let (_, results) = read_results(root)?;
+        let mut names: Vec<String> = results["snapshots"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|s| matches!(s["status"].as_str(), Some("changed" | "new")))
+            .filter_map(|s| s["name"].as_str().map(str::to_owned))
+            .collect();
+        names.dedup();
+        if names.is_empty() {
+            eprintln!("sightline: nothing to approve: the last run has no changed or new snapshots");
+            return Ok(exit::OK);
+        }
+        names
+    } else if args.names.is_empty() {
+        bail!("name the snapshots to approve (sightline approve home checkout), or pass --all");
+    } else {
+        args.names.clone()
+    };
+    // Check every name before writing anything.
+    for name in &names {
+        check_snapshot_name(name)?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    for name in &names {
+        for a in approve(&store, name, args.project.as_deref())? {
+            let verb = if a.replaced { "replaced" } else { "created" };
+            writeln!(stdout, "approved {} ({}): {verb} {}", a.name, a.project, a.baseline)?;
+        }
+    }
+    Ok(exit::OK)
+}
+
+pub fn run_list(root: &Path) -> Result<u8> {
+    let store = ProjectStore::new(root);
+    let mut stdout = std::io::stdout().lock();
+    let baselines = list_baselines(&store)?;
+    if baselines.is_empty() {
+        eprintln!("sightline: no baselines in {}", root.join(".sightline").join("baselines").display());
+    }
+    for (name, project) in baselines {
+        writeln!(stdout, "{name}\t{project}")?;
+    }
+    Ok(exit::OK)
+}
+
+pub fn run_explain(root: &Path, args: &ExplainArgs) -> Result<u8> {
+    check_snapshot_name(&args.name)?;
+    let (path, results) = read_results(root)?;
+    let matches: Vec<&Value> =
+        results["snapshots"].as_array().into_iter().flatten().filter(|s| s["name"] == args.name.as_str()).collect();
+    if matches.is_empty() {
+        bail!("{}: no snapshot named {:?}; `sightline list` shows the baselines", path.display(), args.name);
+    }
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut stdout, &matches)?;
+        writeln!(stdout)?;
+    } else {
+        for s in &matches {
+            writeln!(
+                stdout,
+                "{} ({}) [{}]: {}",
+                args.name,
+                s["project"].as_str().unwrap_or(""),
+                s["status"].as_str().unwrap_or(""),
+                s["verdict"].as_str().unwrap_or("")
+            )?;
+            for r in s["layers"]["pixel"]["regions"].as_array().into_iter().flatten().take(5) {
+                let who: Vec<String> = r["elements"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|e| format!("{} ({})", e["selector"].as_str().unwrap_or(""), e["role"].as_str().unwrap_or("")))
+                    .collect();
+                writeln!(
+                    stdout,
+                    "  {} {}×{} at {},{}: {} px  {}",
+                    r["classification"].as_str().unwrap_or(""),
+                    r["width"],
+                    r["height"],
+                    r["x"],
+                    r["y"],
+                    r["diffPixels"],
+                    who.join(", ")
+                )?;
+            }
+            for p in s["layers"]["dom"]["styleChanges"]["properties"].as_array().into_iter().flatten().take(10) {
+                writeln!(
+                    stdout,
+                    "  {} {}: {} → {}",
+                    p["selector"].as_str().unwrap_or(""),
+                    p["property"].as_str().unwrap_or(""),
+                    p["from"].as_str().unwrap_or(""),
+                    p["to"].as_str().unwrap_or("")
+                )?;
+            }
+            for (key, file) in s["files"].as_object().into_iter().flatten() {
+                if let Some(file) = file.as_str() {
+                    writeln!(stdout, "  {key}: {file}")?;
+                }
+            }
+        }
+    }
+    let changed = matches.iter().any(|s| s["status"] != "passed");
+    Ok(if changed { exit::CHANGED } else { exit::OK })
+}
+
+pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
+    let (path, results) = read_results(root)?;
+    let s = &results["summary"];
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "{} snapshots: {} passed, {} changed, {} new, {} missing, {} auto-passed",
+        s["total"], s["passed"], s["changed"], s["new"], s["missing"], s["autoPassed"]
+    )?;
+    for snap in results["snapshots"].as_array().into_iter().flatten().filter(|x| x["status"] != "passed") {
+        writeln!(
+            stdout,
+            "  {} ({}) [{}]: {}",
+            snap["name"].as_str().unwrap_or(""),
+            snap["project"].as_str().unwrap_or(""),
+            snap["status"].as_str().unwrap_or(""),
+            snap["verdict"].as_str().unwrap_or("")
+        )?;
+    }
+    for m in results["missingBaselines"].as_array().into_iter().flatten() {
+        writeln!(
+            stdout,
+            "  {} ({}) [missing]: committed baseline with no capture in this run",
+            m["name"].as_str().unwrap_or(""),
+            m["project"].as_str().unwrap_or("")
+        )?;
+    }
+    let html = path.with_file_name("index.html");
+    writeln!(stdout, "results: {}", path.display())?;
+    if html.is_file() {
+        writeln!(stdout, "report: {}", html.display())?;
+        if args.open {
+            let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+            std::process::Command::new(opener)
+                .arg(&html)
+                .spawn()
+                .with_context(|| format!("starting {opener} to open {}", html.display()))?;
+        }
+    } else if args.open {
+        bail!("{}: no HTML report next to results.json", html.display());
+    }
+    let changed =
+        s["changed"].as_u64().unwrap_or(0) + s["new"].as_u64().unwrap_or(0) + s["missing"].as_u64().unwrap_or(0);
+    Ok(if changed > 0 { exit::CHANGED } else { exit::OK })
+}

@@ -1,0 +1,560 @@
+//! Grouping changed snapshots by identical signal (02-results.md, "Grouping by identical
+//! signal"), shared by the HTML report and the MCP server through results.json `groups`.
+//!
+//! Works on the results.json `snapshots` entries as JSON, so a results file read from disk and
+//! fresh evidence group the same way. Only the fields grouping needs are parsed; an entry that
+//! lacks one (or has it in another shape) is simply not groupable.
+//!
+//! Among changed snapshots (not auto-passed), a group forms when at least two share one signal.
+//! The signals are tried in order and each snapshot joins at most one group:
+//! 1. style-only change with exactly the same set of restyled elements (≤ 10 restyled);
+//! 2. page shift with the same `dy` and `belowY`;
+//! 3. styles not compared, DOM identical (`unavailable` and "no style data in older results"
+//!    apart);
+//! 4. large diff, DOM and styles identical;
+//! 5. likely render noise (DOM identical, styles match, scattered).
+//!
+//! Never grouped: structural DOM changes, snapshots without DOM data, concentrated diffs,
+//! unhealthy captures, style-only changes touching more than 10 elements. Grouping is
+//! deliberately conservative: connecting different restyled sets to one edit is the model's job.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Style-only changes touching more elements than this are never grouped.
+const MAX_GROUPED_RESTYLED: usize = 10;
+
+/// The shared signal of a group, in the order signals are tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GroupSignal {
+    /// The same set of restyled elements, DOM otherwise identical.
+    StyleOnly,
+    /// The same page shift (`dy`, `belowY`), DOM not structurally changed.
+    PageShift,
+    /// DOM identical, styles not compared (the same reason on every member).
+    StylesNotCompared,
+    /// More than 1 % of pixels differ, spread out, with DOM and styles identical.
+    Large,
+    /// Scattered differences with DOM and styles identical.
+    LikelyNoise,
+}
+
+const SIGNAL_ORDER: [GroupSignal; 5] = [
+    GroupSignal::StyleOnly,
+    GroupSignal::PageShift,
+    GroupSignal::StylesNotCompared,
+    GroupSignal::Large,
+    GroupSignal::LikelyNoise,
+];
+
+/// One snapshot in a group.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct GroupMember {
+    pub name: String,
+    pub project: String,
+}
+
+/// Changed snapshots sharing one signal (`groups[]` in results.json).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Group {
+    pub signal: GroupSignal,
+    /// The human line for the group.
+    pub label: String,
+    /// Sorted by name, then project; at least two.
+    pub members: Vec<GroupMember>,
+    /// The shared signal: `{elements}` | `{dy, belowY}` | `{styleCheck}` (`null`: no style data
+    /// in older results) | `{}`.
+    pub detail: Value,
+}
+
+// The fields of a results.json `snapshots[]` entry that grouping reads.
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Entry {
+    name: String,
+    project: String,
+    status: String,
+    auto_passed: bool,
+    verdict_kind: String,
+    layers: EntryLayers,
+    capture_health: EntryHealth,
+}
+
+#[derive(Deserialize)]
+struct EntryLayers {
+    pixel: Option<EntryPixel>,
+    dom: Option<EntryDom>,
+}
+
+#[derive(Deserialize)]
+struct EntryPixel {
+    shift: Option<EntryShift>,
+    shape: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryShift {
+    dy: i32,
+    below_y: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryDom {
+    changed: bool,
+    /// Missing in results written before styles were recorded.
+    style_check: Option<String>,
+    style_changes: Option<EntryStyleChanges>,
+}
+
+#[derive(Deserialize)]
+struct EntryStyleChanges {
+    count: usize,
+    elements: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct EntryHealth {
+    unhealthy: bool,
+}
+
+/// What a group's members share exactly, per signal.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    /// The restyled elements as a sorted set.
+    StyleOnly(BTreeSet<String>),
+    PageShift {
+        dy: i32,
+        below_y: u32,
+    },
+    /// `Some("unavailable")`, or `None` for results without style data.
+    StylesNotCompared(Option<String>),
+    Large,
+    LikelyNoise,
+}
+
+/// A groupable snapshot: who it is and the signals it carries, in signal order.
+struct Candidate {
+    member: GroupMember,
+    /// The restyled elements in document order (for the label), when style-only.
+    restyled: Vec<String>,
+    signals: Vec<(GroupSignal, Key)>,
+}
+
+/// The signals one results.json entry carries; `None` when it can never be grouped.
+fn candidate(value: &Value) -> Option<Candidate> {
+    let entry = Entry::deserialize(value).ok()?;
+    if entry.status != "changed" || entry.auto_passed || entry.capture_health.unhealthy {
+        return None;
+    }
+    // Snapshots without DOM data and structural changes are never grouped.
+    let dom = entry.layers.dom?;
+    let pixel = entry.layers.pixel?;
+    if dom.changed {
+        return None;
+    }
+    let style_check = dom.style_check.as_deref();
+    let shape = pixel.shape.as_deref();
+    let mut restyled = Vec::new();
+    let mut signals = Vec::new();
+    match entry.verdict_kind.as_str() {
+        "styleOnly" => {
+            let changes = dom.style_changes?;
+            let complete = changes.elements.len() == changes.count;
+            if style_check != Some("mismatch")
+                || changes.count == 0
+                || changes.count > MAX_GROUPED_RESTYLED
+                || !complete
+            {
+                // Named in the section instead: not even grouped by a shift it also carries.
+                return None;
+            }
+            let set: BTreeSet<String> = changes.elements.iter().cloned().collect();
+            for element in changes.elements {
+                if !restyled.contains(&element) {
+                    restyled.push(element);
+                }
+            }
+            signals.push((GroupSignal::StyleOnly, Key::StyleOnly(set)));
+            // A restyle that also pushed content down can still share its shift with others.
+            if let Some(shift) = &pixel.shift {
+                signals.push((GroupSignal::PageShift, Key::PageShift { dy: shift.dy, below_y: shift.below_y }));
+            }
+        }
+        "pageShift" => {
+            let shift = pixel.shift?;
+            signals.push((GroupSignal::PageShift, Key::PageShift { dy: shift.dy, below_y: shift.below_y }));
+        }
+        "stylesNotCompared" => {
+            // A concentrated diff is never noise, so it never joins a group whose label names
+            // render noise as a possibility.
+            let not_compared = matches!(style_check, None | Some("unavailable"));
+            if !not_compared || pixel.shift.is_some() || shape == Some("concentrated") {
+                return None;
+            }
+            signals.push((GroupSignal::StylesNotCompared, Key::StylesNotCompared(dom.style_check)));
+        }
+        "large" => {
+            if style_check != Some("match") || shape != Some("large") || pixel.shift.is_some() {
+                return None;
+            }
+            signals.push((GroupSignal::Large, Key::Large));
+        }
+        "likelyNoise" => {
+            let scattered = matches!(shape, None | Some("scattered"));
+            if style_check != Some("match") || !scattered || pixel.shift.is_some() {
+                return None;
+            }
+            signals.push((GroupSignal::LikelyNoise, Key::LikelyNoise));
+        }
+        // identical, withinTolerance, unhealthy, structural, concentrated, new, or unknown.
+        _ => return None,
+    }
+    Some(Candidate { member: GroupMember { name: entry.name, project: entry.project }, restyled, signals })
+}
+
+/// Groups the changed snapshots of results.json (`snapshots[]` entries) by identical signal.
+/// Groups come in signal order, then by first member; members are sorted by name, then project.
+/// Every snapshot keeps its own line beside the groups: that is the consumers' job.
+pub fn group_snapshots(snapshots: &[Value]) -> Vec<Group> {
+    let mut candidates: Vec<Candidate> = snapshots.iter().filter_map(candidate).collect();
+    candidates.sort_by(|a, b| a.member.cmp(&b.member));
+    let mut taken = vec![false; candidates.len()];
+    let mut groups = Vec::new();
+    for signal in SIGNAL_ORDER {
+        let mut by_key: BTreeMap<&Key, Vec<usize>> = BTreeMap::new();
+        for (i, c) in candidates.iter().enumerate() {
+            if taken[i] {
+                continue;
+            }
+            if let Some((_, key)) = c.signals.iter().find(|(s, _)| *s == signal) {
+                by_key.entry(key).or_default().push(i);
+            }
+        }
+        let mut formed: Vec<Group> = Vec::new();
+        for (key, indices) in by_key {
+            if indices.len() < 2 {
+                continue;
+            }
+            for &i in &indices {
+                taken[i] = true;
+            }
+            let members: Vec<GroupMember> = indices.iter().map(|&i| candidates[i].member.clone()).collect();
+            let (label, detail) = describe(key, &candidates[indices[0]].restyled);
+            formed.push(Group { signal, label, members, detail });
+        }
+        formed.sort_by(|a, b| a.members[0].cmp(&b.members[0]));
+        groups.extend(formed);
+    }
+    groups
+}
+
+/// The group's human line and its shared signal as JSON.
+fn describe(key: &Key, restyled: &[String]) -> (String, Value) {
+    match key {
+        Key::StyleOnly(_) => {
+            let shown: Vec<&str> = restyled.iter().take(3).map(String::as_str).collect();
+            let rest = restyled.len().saturating_sub(shown.len());
+            let more = if rest > 0 { format!(" and {rest} more") } else { String::new() };
+            let what = if restyled.len() == 1 {
+                "the same element".to_string()
+            } else {
+                format!("the same {} elements", restyled.len())
+            };
+            (format!("style-only change to {what} ({}{more})", shown.join(", ")), json!({ "elements": restyled }))
+        }
+        Key::PageShift { dy, below_y } => (
+            format!(
+                "page shift: content below y={below_y} moved {} {} px",
+                if *dy > 0 { "down" } else { "up" },
+                dy.unsigned_abs()
+            ),
+            json!({ "dy": dy, "belowY": below_y }),
+        ),
+        Key::StylesNotCompared(check) => {
+            let why = match check {
+                Some(_) => "DOM identical, styles not compared: a side has no style data",
+                None => "DOM identical, no style data in older results",
+            };
+            (format!("render noise or stylesheet-only change, not ruled out ({why})"), json!({ "styleCheck": check }))
+        }
+        Key::Large => {
+            ("more than render noise usually changes (DOM and styles identical, large diff)".to_string(), json!({}))
+        }
+        Key::LikelyNoise => ("likely render noise (DOM and styles identical, scattered diff)".to_string(), json!({})),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A changed, healthy snapshot with DOM identical and styles matching; tests adjust it.
+    fn base(name: &str, kind: &str) -> Value {
+        json!({
+            "name": name,
+            "project": "chromium",
+            "status": "changed",
+            "autoPassed": false,
+            "verdict": "…",
+            "verdictKind": kind,
+            "files": { "baseline": null, "current": null, "diff": null },
+            "layers": {
+                "pixel": { "diffPixels": 120, "diffPercent": 0.1, "regions": [], "shift": null, "shape": "scattered" },
+                "dom": {
+                    "changed": false,
+                    "noiseHint": true,
+                    "styleCheck": "match",
+                    "styleChanges": { "count": 0, "elements": [], "properties": [], "propertyCount": 0, "mostCommon": [] }
+                }
+            },
+            "captureHealth": { "unhealthy": false, "reasons": [], "sameOnBothSides": false }
+        })
+    }
+
+    fn style_only(name: &str, elements: &[&str]) -> Value {
+        let mut v = base(name, "styleOnly");
+        v["layers"]["pixel"]["shape"] = json!("concentrated");
+        v["layers"]["dom"]["styleCheck"] = json!("mismatch");
+        v["layers"]["dom"]["styleChanges"]["count"] = json!(elements.len());
+        v["layers"]["dom"]["styleChanges"]["elements"] = json!(elements);
+        v
+    }
+
+    fn shifted(name: &str, dy: i32, below_y: u32) -> Value {
+        let mut v = base(name, "pageShift");
+        v["layers"]["pixel"]["shift"] = json!({ "dy": dy, "belowY": below_y });
+        v["layers"]["pixel"]["shape"] = json!("large");
+        v
+    }
+
+    fn members(g: &Group) -> Vec<&str> {
+        g.members.iter().map(|m| m.name.as_str()).collect()
+    }
+
+    #[test]
+    fn grouping_identical_style_only_changes_group() {
+        let groups = group_snapshots(&[style_only("b", &["#a", "#b", "#c"]), style_only("a", &["#c", "#a", "#b"])]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        let g = &groups[0];
+        assert_eq!(g.signal, GroupSignal::StyleOnly);
+        assert_eq!(members(g), ["a", "b"]);
+        assert_eq!(g.detail, json!({ "elements": ["#c", "#a", "#b"] }), "the first member's document order");
+        assert_eq!(g.label, "style-only change to the same 3 elements (#c, #a, #b)");
+        let v = serde_json::to_value(g).unwrap();
+        assert_eq!(v["signal"], "styleOnly");
+        assert_eq!(v["members"][0], json!({ "name": "a", "project": "chromium" }));
+    }
+
+    #[test]
+    fn grouping_different_element_sets_do_not_group() {
+        let groups = group_snapshots(&[style_only("a", &["#a", "#b"]), style_only("b", &["#a", "#b", "#c"])]);
+        assert!(groups.is_empty(), "{groups:?}");
+        let groups = group_snapshots(&[style_only("a", &["#a"]), style_only("b", &["#b"])]);
+        assert!(groups.is_empty(), "{groups:?}");
+    }
+
+    #[test]
+    fn grouping_more_than_ten_restyled_elements_never_group() {
+        let many: Vec<String> = (0..11).map(|i| format!("#e{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let mut a = style_only("a", &many[..10]);
+        let mut b = style_only("b", &many[..10]);
+        // Count says 11, only the first 10 selectors are listed.
+        a["layers"]["dom"]["styleChanges"]["count"] = json!(11);
+        b["layers"]["dom"]["styleChanges"]["count"] = json!(11);
+        assert!(group_snapshots(&[a.clone(), b.clone()]).is_empty());
+        // Not even by a shift they share.
+        a["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
+        b["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
+        assert!(group_snapshots(&[a, b, shifted("c", 24, 120)]).is_empty());
+        // Exactly 10 still groups.
+        let groups = group_snapshots(&[style_only("a", &many[..10]), style_only("b", &many[..10])]);
+        assert_eq!(groups.len(), 1);
+        assert!(groups[0].label.ends_with("(#e0, #e1, #e2 and 7 more)"), "{}", groups[0].label);
+    }
+
+    #[test]
+    fn grouping_same_shift_groups_and_a_different_one_does_not() {
+        let groups = group_snapshots(&[shifted("a", 24, 120), shifted("b", 24, 120), shifted("c", 25, 120)]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].signal, GroupSignal::PageShift);
+        assert_eq!(members(&groups[0]), ["a", "b"]);
+        assert_eq!(groups[0].detail, json!({ "dy": 24, "belowY": 120 }));
+        assert_eq!(groups[0].label, "page shift: content below y=120 moved down 24 px");
+        assert!(group_snapshots(&[shifted("a", 24, 120), shifted("b", 24, 121)]).is_empty());
+        let up = group_snapshots(&[shifted("a", -8, 40), shifted("b", -8, 40)]);
+        assert_eq!(up[0].label, "page shift: content below y=40 moved up 8 px");
+    }
+
+    #[test]
+    fn grouping_a_snapshot_matching_two_signals_joins_only_the_first() {
+        let mut both = style_only("a", &["#x"]);
+        both["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
+        let groups = group_snapshots(&[both.clone(), style_only("b", &["#x"]), shifted("c", 24, 120)]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].signal, GroupSignal::StyleOnly);
+        assert_eq!(members(&groups[0]), ["a", "b"], "c is left alone, a is not in two groups");
+        // Without a style partner, its shift is still shared.
+        let groups = group_snapshots(&[both, style_only("b", &["#y"]), shifted("c", 24, 120)]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].signal, GroupSignal::PageShift);
+        assert_eq!(members(&groups[0]), ["a", "c"]);
+    }
+
+    #[test]
+    fn grouping_never_groups_what_the_spec_excludes() {
+        let pair = |f: &dyn Fn(&mut Value)| {
+            let (mut a, mut b) = (style_only("a", &["#x"]), style_only("b", &["#x"]));
+            f(&mut a);
+            f(&mut b);
+            group_snapshots(&[a, b])
+        };
+        assert_eq!(pair(&|_| {}).len(), 1, "the control pair groups");
+        type Edit<'a> = &'a dyn Fn(&mut Value);
+        let excluded: [(&str, Edit<'_>); 8] = [
+            ("structural", &|v| {
+                v["verdictKind"] = json!("structural");
+                v["layers"]["dom"]["changed"] = json!(true);
+            }),
+            ("dom changed under another kind", &|v| v["layers"]["dom"]["changed"] = json!(true)),
+            ("concentrated", &|v| {
+                v["verdictKind"] = json!("concentrated");
+                v["layers"]["dom"]["styleCheck"] = json!("match");
+            }),
+            ("unhealthy", &|v| v["captureHealth"]["unhealthy"] = json!(true)),
+            ("no DOM data", &|v| v["layers"]["dom"] = Value::Null),
+            ("passed", &|v| v["status"] = json!("passed")),
+            ("new", &|v| {
+                v["status"] = json!("new");
+                v["verdictKind"] = json!("new");
+            }),
+            ("auto-passed", &|v| v["autoPassed"] = json!(true)),
+        ];
+        for (what, f) in excluded {
+            assert!(pair(f).is_empty(), "{what}");
+        }
+        // Auto-passed likely noise, as the verdict writes it.
+        let noise = |name| {
+            let mut v = base(name, "likelyNoise");
+            v["status"] = json!("passed");
+            v["autoPassed"] = json!(true);
+            v
+        };
+        assert!(group_snapshots(&[noise("a"), noise("b")]).is_empty());
+        // No DOM data, even with the same shift (pixel-only verdicts say pageShift too).
+        let mut a = shifted("a", 24, 120);
+        let mut b = shifted("b", 24, 120);
+        a["layers"]["dom"] = Value::Null;
+        b["layers"]["dom"] = Value::Null;
+        assert!(group_snapshots(&[a, b]).is_empty());
+        // Styles not compared but concentrated: never noise, never grouped.
+        let snc = |name| {
+            let mut v = base(name, "stylesNotCompared");
+            v["layers"]["dom"]["styleCheck"] = json!("unavailable");
+            v["layers"]["pixel"]["shape"] = json!("concentrated");
+            v
+        };
+        assert!(group_snapshots(&[snc("a"), snc("b")]).is_empty());
+    }
+
+    #[test]
+    fn grouping_missing_fields_make_a_snapshot_ungroupable() {
+        for field in ["name", "status", "autoPassed", "verdictKind", "layers", "captureHealth"] {
+            let (mut a, b) = (style_only("a", &["#x"]), style_only("b", &["#x"]));
+            a.as_object_mut().unwrap().remove(field);
+            assert!(group_snapshots(&[a, b]).is_empty(), "{field}");
+        }
+        let mut a = style_only("a", &["#x"]);
+        a["layers"]["dom"].as_object_mut().unwrap().remove("styleChanges");
+        assert!(group_snapshots(&[a, style_only("b", &["#x"])]).is_empty());
+        assert!(group_snapshots(&[json!(null), json!("x"), json!({})]).is_empty());
+    }
+
+    #[test]
+    fn grouping_a_single_snapshot_forms_no_group() {
+        assert!(group_snapshots(&[style_only("a", &["#x"])]).is_empty());
+        assert!(group_snapshots(&[shifted("a", 24, 120)]).is_empty());
+        assert!(group_snapshots(&[base("a", "likelyNoise")]).is_empty());
+        assert!(group_snapshots(&[]).is_empty());
+    }
+
+    #[test]
+    fn grouping_styles_not_compared_is_never_called_noise() {
+        let snc = |name: &str, check: Option<&str>| {
+            let mut v = base(name, "stylesNotCompared");
+            match check {
+                Some(c) => v["layers"]["dom"]["styleCheck"] = json!(c),
+                None => {
+                    let dom = v["layers"]["dom"].as_object_mut().unwrap();
+                    dom.remove("styleCheck");
+                    dom.remove("styleChanges");
+                }
+            }
+            v
+        };
+        let groups = group_snapshots(&[
+            snc("a", Some("unavailable")),
+            snc("b", None),
+            snc("c", Some("unavailable")),
+            snc("d", None),
+        ]);
+        assert_eq!(groups.len(), 2, "unavailable and older results apart: {groups:?}");
+        assert_eq!(members(&groups[0]), ["a", "c"]);
+        assert_eq!(groups[0].detail, json!({ "styleCheck": "unavailable" }));
+        assert_eq!(members(&groups[1]), ["b", "d"]);
+        assert_eq!(groups[1].detail, json!({ "styleCheck": null }));
+        for g in &groups {
+            assert_eq!(g.signal, GroupSignal::StylesNotCompared);
+            assert!(g.label.starts_with("render noise or stylesheet-only change, not ruled out"), "{}", g.label);
+            let rest = g.label.replace("render noise or stylesheet-only change, not ruled out", "");
+            assert!(!rest.to_lowercase().contains("noise") && !g.label.contains("likely"), "{}", g.label);
+        }
+    }
+
+    #[test]
+    fn grouping_large_and_noise_groups_come_in_signal_order() {
+        let large = |name| {
+            let mut v = base(name, "large");
+            v["layers"]["pixel"]["shape"] = json!("large");
+            v
+        };
+        let groups = group_snapshots(&[
+            base("n2", "likelyNoise"),
+            large("l2"),
+            base("n1", "likelyNoise"),
+            large("l1"),
+            shifted("s2", 10, 5),
+            shifted("s1", 10, 5),
+            style_only("z1", &["#x"]),
+            style_only("z2", &["#x"]),
+            style_only("a1", &["#y"]),
+            style_only("a2", &["#y"]),
+        ]);
+        let order: Vec<(GroupSignal, &str)> = groups.iter().map(|g| (g.signal, g.members[0].name.as_str())).collect();
+        assert_eq!(
+            order,
+            [
+                (GroupSignal::StyleOnly, "a1"),
+                (GroupSignal::StyleOnly, "z1"),
+                (GroupSignal::PageShift, "s1"),
+                (GroupSignal::Large, "l1"),
+                (GroupSignal::LikelyNoise, "n1"),
+            ]
+        );
+        assert_eq!(groups[3].label, "more than render noise usually changes (DOM and styles identical, large diff)");
+        assert_eq!(groups[4].label, "likely render noise (DOM and styles identical, scattered diff)");
+        // Members across projects, sorted by (name, project).
+        let mut firefox = base("n1", "likelyNoise");
+        firefox["project"] = json!("firefox");
+        let groups = group_snapshots(&[firefox, base("n1", "likelyNoise")]);
+        let m: Vec<(&str, &str)> = groups[0].members.iter().map(|m| (m.name.as_str(), m.project.as_str())).collect();
+        assert_eq!(m, [("n1", "chromium"), ("n1", "firefox")]);
+    }
+}
