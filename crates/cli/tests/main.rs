@@ -1,5 +1,7 @@
 //! End-to-end tests of the `sightline` binary on real files.
 //!
 //! - `diff_command`: `sightline diff` exit codes, JSON evidence, diff images, bad input
+//! - `review_commands`: `approve`, `list`, `explain`, `report` on a project a run left behind
 
 mod diff_command;
+mod review_commands;

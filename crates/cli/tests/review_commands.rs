@@ -1,0 +1,157 @@
+//! `sightline approve / list / explain / report` on a project a run has left behind: real
+//! captures, baselines and results.json made through the engine, then the built binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use sightline_core::RgbaImage;
+use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::decode::{encode_png, read_image};
+use sightline_core::results::{RunInfo, write_results};
+use sightline_core::snapshot::SnapshotOptions;
+use sightline_core::store::{CaptureData, ProjectStore};
+
+fn sightline(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().expect("run sightline")
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+fn page(color: [u8; 4]) -> Vec<u8> {
+    let mut img = RgbaImage::filled(64, 48, [255, 255, 255, 255]).unwrap();
+    for y in 10..30 {
+        for x in 10..40 {
+            let i = (y * 64 + x) * 4;
+            img.as_bytes_mut()[i..i + 4].copy_from_slice(&color);
+        }
+    }
+    encode_png(&img, true).unwrap()
+}
+
+fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode) {
+    let request = CaptureRequest {
+        name,
+        project: "chromium",
+        screenshot_png: png,
+        data: CaptureData { device_scale_factor: 1.0, ..Default::default() },
+        options: SnapshotOptions::default(),
+        update,
+        write_missing_baselines: false,
+        want_diff_png: false,
+        owner: None,
+    };
+    record_capture(store, request).unwrap();
+}
+
+/// A project after two runs: `same` unchanged, `card` recoloured, `fresh` new, `gone` a
+/// baseline nobody captured this time.
+fn project(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("sightline-review-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let store = ProjectStore::new(&root);
+    for name in ["same", "card", "gone"] {
+        capture(&store, name, &page([0, 0, 200, 255]), UpdateMode::All);
+    }
+    std::fs::remove_dir_all(root.join(".sightline/temp")).unwrap();
+    capture(&store, "same", &page([0, 0, 200, 255]), UpdateMode::Default);
+    capture(&store, "card", &page([200, 0, 0, 255]), UpdateMode::Default);
+    capture(&store, "fresh", &page([0, 150, 0, 255]), UpdateMode::Default);
+    let run = RunInfo {
+        mode: "compare".into(),
+        shard: None,
+        root: root.display().to_string(),
+        config: serde_json::Value::Null,
+        filtered: false,
+    };
+    write_results(&store, Path::new("visual-report"), &run, &SnapshotOptions::default()).unwrap();
+    root
+}
+
+#[test]
+fn review_list_shows_every_baseline() {
+    let root = project("list");
+    let out = sightline(&root, &["list"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "card\tchromium\ngone\tchromium\nsame\tchromium\n");
+}
+
+#[test]
+fn review_report_summarises_the_run_and_exits_1_on_changes() {
+    let root = project("report");
+    let out = sightline(&root, &["report"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let t = text(&out);
+    assert!(t.starts_with("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing, 0 auto-passed"), "{t}");
+    assert!(t.contains("card (chromium) [changed]"), "{t}");
+    assert!(t.contains("gone (chromium) [missing]"), "{t}");
+}
+
+#[test]
+fn review_explain_prints_the_evidence_as_text_and_json() {
+    let root = project("explain");
+    let out = sightline(&root, &["explain", "card"]);
+    assert_eq!(out.status.code(), Some(1));
+    let t = text(&out);
+    assert!(t.starts_with("card (chromium) [changed]: 600 pixels differ"), "{t}");
+    assert!(t.contains("change 30×20 at 10,10: 600 px"), "{t}");
+    let out = sightline(&root, &["explain", "card", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["layers"]["pixel"]["diffPixels"], 600);
+    let out = sightline(&root, &["explain", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("no snapshot named \"nosuch\""));
+}
+
+#[test]
+fn review_approve_promotes_the_capture_and_says_what_it_did() {
+    let root = project("approve");
+    let baseline = root.join(".sightline/baselines/card/chromium.png");
+    let before = read_image(&baseline).unwrap();
+    let out = sightline(&root, &["approve", "card"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out), "approved card (chromium): replaced .sightline/baselines/card/chromium.png\n");
+    let after = read_image(&baseline).unwrap();
+    assert!(before != after, "the baseline now holds the recoloured card");
+    let current = read_image(&root.join("visual-report/images/card/chromium-current.png")).unwrap();
+    assert!(after == current);
+
+    let out = sightline(&root, &["approve", "--all"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("approved fresh (chromium): created .sightline/baselines/fresh/chromium.png"));
+}
+
+#[test]
+fn review_approve_refuses_bad_names_and_missing_snapshots_without_writing() {
+    let root = project("refuse");
+    let listing = |root: &Path| sightline(root, &["list"]).stdout;
+    let before = listing(&root);
+    for (args, needle) in [
+        (vec!["approve", "../etc"], "contains '..'"),
+        (vec!["approve", "card", "a/b"], "contains '/'"),
+        (vec!["approve", "gone"], "delete .sightline/baselines/gone/ in the same change"),
+        (vec!["approve", "nothing"], "no capture of \"nothing\""),
+        (vec!["approve"], "name the snapshots to approve"),
+    ] {
+        let out = sightline(&root, &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out).contains(needle), "{args:?}: {}", text(&out));
+    }
+    assert_eq!(listing(&root), before, "nothing changed on disk");
+    assert!(!root.join(".sightline/baselines/fresh").exists());
+}
+
+#[test]
+fn review_commands_explain_a_missing_or_damaged_results_file() {
+    let root = std::env::temp_dir().join(format!("sightline-review-empty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("visual-report")).unwrap();
+    let out = sightline(&root, &["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("no results yet; run the Playwright tests with the sightline reporter first"));
+    std::fs::write(root.join("visual-report/results.json"), "{not json").unwrap();
+    let out = sightline(&root, &["explain", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("not valid JSON"), "{}", text(&out));
+}
