@@ -136,6 +136,12 @@ export interface RawImage {
   height: number
 }
 
+/**
+ * The approved baseline of `name` for `project`: its size and the capture data stored with it
+ * (DOM record, asset failures, device scale factor), or `null` when there is none yet.
+ */
+export declare function readBaselineSync(root: string, name: string, project: string): { width: number; height: number; data: { version: number; deviceScaleFactor: number; failures: unknown[]; dom: Record<string, any> | null } } | null
+
 /** What `writeResults` needs. */
 export interface ResultsInput {
   /** Project root: `.sightline/` lives here. */

@@ -841,4 +841,5 @@ module.exports.compareImages = nativeBinding.compareImages
 module.exports.compareImagesSync = nativeBinding.compareImagesSync
 module.exports.comparePixels = nativeBinding.comparePixels
 module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
+module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.writeResultsSync = nativeBinding.writeResultsSync

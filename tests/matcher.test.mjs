@@ -7,6 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const addon = createRequire(import.meta.url)('../index.js');
 
 const repo = new URL('..', import.meta.url).pathname;
 const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
@@ -53,7 +56,8 @@ test('matcher: first run without -u fails a new snapshot and says how to approve
 test('matcher: baselines were written as PNG + DOM data', { skip }, () => {
   for (const name of ['identical', 'style-token', 'banner-shift']) {
     assert.ok(existsSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png')), name);
-    const data = JSON.parse(readFileSync(path.join(root, '.sightline', 'baselines', name, 'chromium.json'), 'utf8'));
+    // one file per baseline: the DOM record rides inside the PNG
+    const { data } = addon.readBaselineSync(root, name, 'chromium');
     assert.equal(data.dom.version, 1);
   }
 });
@@ -132,7 +136,7 @@ test('scenario: a locator captures only its element and passes when unchanged', 
   const e = evidence('element-capture');
   assert.equal(e.status, 'passed', e.verdict);
   // the image is exactly the card's border box as the collector measured it
-  const data = JSON.parse(readFileSync(path.join(root, '.sightline', 'baselines', 'element-capture', 'chromium.json'), 'utf8'));
+  const { data } = addon.readBaselineSync(root, 'element-capture', 'chromium');
   const card = data.dom.elements.find((el) => el.selector === '#card-plant');
   assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(card.box[2]), Math.round(card.box[3])]);
 });
@@ -173,7 +177,7 @@ test('scenario: a locator capture sees only its element: an accent change is sty
   const changed = regions.flatMap((r) => r.elements.filter((x) => x.role === 'changed').map((x) => x.selector));
   assert.ok(changed.includes('#card-plant > h2') && changed.includes('#card-plant > button'), JSON.stringify(regions));
   // the element's record: the card is the root at 0,0, the size of the image
-  const data = JSON.parse(readFileSync(path.join(root, '.sightline', 'baselines', 'element-style', 'chromium.json'), 'utf8'));
+  const { data } = addon.readBaselineSync(root, 'element-style', 'chromium');
   assert.deepEqual([data.dom.elements[0].selector, data.dom.elements[0].parent], ['#card-plant', -1]);
   assert.deepEqual(data.dom.elements[0].box.slice(0, 2), [0, 0]);
   assert.ok(data.dom.elements.every((el) => inCard(el.selector)));

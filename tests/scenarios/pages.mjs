@@ -25,7 +25,7 @@ const shop = ({ accent = '#2563eb', banner = false, extra = false, clipCard = fa
       <div class="card clipped" id="card-chair"><h2>Chair</h2><p class="price">$129</p><button>Add to cart</button></div>
       <div class="card" id="card-plant"><h2>Plant</h2><p class="price">$19</p><button>Add to cart</button></div>
     </div>
-    ${extra ? '<aside id="promo">Members save 10 % today</aside>' : ''}
+    ${extra ? '<p id="promo">Members save 10 % today</p>' : ''}
     ${Array.from({ length: 12 }, (_, i) => `<p class="copy">Paragraph ${i + 1}: sturdy goods for everyday rooms, shipped in recycled boxes and backed by a two-year warranty.</p>`).join('\n')}
   </main>
 </body></html>`;

@@ -433,3 +433,20 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     })?;
     serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
 }
+
+/// The approved baseline of `name` for `project`: its size and the capture data stored with it
+/// (DOM record, asset failures, device scale factor), or `null` when there is none yet.
+#[napi(
+    ts_return_type = "{ width: number; height: number; data: { version: number; deviceScaleFactor: number; failures: unknown[]; dom: Record<string, any> | null } } | null"
+)]
+pub fn read_baseline_sync(root: String, name: String, project: String) -> Result<Option<serde_json::Value>> {
+    use sightline_core::store::ProjectStore;
+    let baseline = guarded(|| ProjectStore::new(&root).read_baseline(&name, &project))?;
+    baseline
+        .map(|b| -> Result<serde_json::Value> {
+            let json = guarded(|| b.data.to_json())?;
+            let data: serde_json::Value = serde_json::from_slice(&json).map_err(|e| Error::from_reason(e.to_string()))?;
+            Ok(serde_json::json!({ "width": b.image.width(), "height": b.image.height(), "data": data }))
+        })
+        .transpose()
+}
