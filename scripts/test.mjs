@@ -24,4 +24,5 @@ run('cargo', ['clippy', '--workspace', '--all-targets', '--release', '--', '-D',
 const jsTests = existsSync(join(root, 'tests'))
   ? readdirSync(join(root, 'tests')).filter((f) => f.endsWith('.test.mjs')).map((f) => join('tests', f))
   : [];
-if (jsTests.length > 0) run(process.execPath, ['--test', ...jsTests]);
+// One file at a time: the example and report tests both rebuild examples/shop's output.
+if (jsTests.length > 0) run(process.execPath, ['--test', '--test-concurrency=1', ...jsTests]);

@@ -21,6 +21,7 @@ pub mod image;
 pub mod perceptual;
 pub mod pixel;
 pub mod regions;
+pub mod report;
 pub mod results;
 pub mod shape;
 pub mod shift;

@@ -136,6 +136,9 @@ pub fn write_results(
     std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(&out_dir, e))?;
     let json = serde_json::to_vec_pretty(&file).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
     write_atomic(&out_dir.join("results.json"), &json)?;
+    let value = serde_json::to_value(&file).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
+    let html = crate::report::render_report(&value, &report_dir.to_string_lossy());
+    write_atomic(&out_dir.join("index.html"), html.as_bytes())?;
     Ok(summary)
 }
 
