@@ -4,11 +4,11 @@
 use serde::Serialize;
 
 use crate::compare::{CompareOptions, ImageComparison, Size, compare_images};
-use crate::shift::PageShift;
 use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, reasons_from_dom};
 use crate::image::{ImageRef, RgbaImage};
+use crate::shift::PageShift;
 use crate::verdict::{Status, Tolerance, Verdict, VerdictKind, decide, new_snapshot_verdict};
 
 /// One side of a comparison: the pixels, the DOM record when collected, and the asset failures

@@ -445,7 +445,8 @@ pub fn read_baseline_sync(root: String, name: String, project: String) -> Result
     baseline
         .map(|b| -> Result<serde_json::Value> {
             let json = guarded(|| b.data.to_json())?;
-            let data: serde_json::Value = serde_json::from_slice(&json).map_err(|e| Error::from_reason(e.to_string()))?;
+            let data: serde_json::Value =
+                serde_json::from_slice(&json).map_err(|e| Error::from_reason(e.to_string()))?;
             Ok(serde_json::json!({ "width": b.image.width(), "height": b.image.height(), "data": data }))
         })
         .transpose()
