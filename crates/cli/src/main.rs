@@ -22,6 +22,9 @@ struct Cli {
 enum Command {
     /// Compare two images (PNG or JPEG), odiff-style. Exit 0 when equal, 1 when different, 2 on bad input.
     Diff(diff::DiffArgs),
+    /// Compare every capture in .sightline/temp (or in shard folders) with the baselines, in
+    /// parallel, and write results.json and the HTML report.
+    Compare(review::CompareArgs),
     /// Approve snapshots: promote this run's captures to the baselines (a human decision).
     Approve(review::ApproveArgs),
     /// List the approved baselines (name and project).
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Diff(args) => diff::run(&args),
+        Command::Compare(args) => review::run_compare(&cli.root.root, &args),
         Command::Approve(args) => review::run_approve(&cli.root.root, &args),
         Command::List => review::run_list(&cli.root.root),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),

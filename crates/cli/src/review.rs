@@ -238,3 +238,82 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
         s["changed"].as_u64().unwrap_or(0) + s["new"].as_u64().unwrap_or(0) + s["missing"].as_u64().unwrap_or(0);
     Ok(if changed > 0 { exit::CHANGED } else { exit::OK })
 }
+
+#[derive(Args)]
+pub struct CompareArgs {
+    /// Shard folders (copies of each shard's `.sightline/temp`) to merge in and compare.
+    #[arg(long, num_args = 1..)]
+    captures: Vec<PathBuf>,
+}
+
+/// `sightline compare`: every capture against its baseline, then results.json + report.
+pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
+    use sightline_core::batch::{compare_captures, merge_captures};
+    use sightline_core::compare::{Comparator, CompareOptions};
+    use sightline_core::config::load_config;
+    use sightline_core::pixel::PixelOptions;
+    use sightline_core::results::{RunInfo, write_results};
+    use sightline_core::snapshot::SnapshotOptions;
+    use sightline_core::verdict::Tolerance;
+    use std::io::IsTerminal;
+
+    let config = load_config(root)?;
+    let store = ProjectStore::new(root);
+    if !args.captures.is_empty() {
+        let n = merge_captures(&store, &args.captures)?;
+        eprintln!("sightline: merged {n} captures from {} folders", args.captures.len());
+    }
+    let options = SnapshotOptions {
+        compare: CompareOptions {
+            pixel: PixelOptions {
+                threshold: config.threshold,
+                include_aa: !config.antialiasing,
+                ..PixelOptions::default()
+            },
+            comparator: Comparator::Pixelmatch,
+            ..CompareOptions::default()
+        },
+        tolerance: Tolerance {
+            max_diff_pixels: config.max_diff_pixels,
+            max_diff_pixel_ratio: config.max_diff_pixel_ratio,
+            noise_auto_pass: config.noise_auto_pass,
+        },
+    };
+    // A progress line only for a person watching a terminal; logs stay clean.
+    let tty = std::io::stderr().is_terminal();
+    let progress = |done: usize, total: usize| {
+        if tty {
+            eprint!("\rsightline: compared {done}/{total}");
+        }
+    };
+    let total = compare_captures(&store, &options, &progress)?;
+    if tty && total > 0 {
+        eprintln!();
+    }
+    if total == 0 {
+        bail!(
+            "{}: no captures to compare; run the Playwright tests first, or pass --captures <shard folders>",
+            root.join(".sightline").join("temp").display()
+        );
+    }
+    let run = RunInfo {
+        mode: "compare".into(),
+        shard: None,
+        root: root.display().to_string(),
+        config: serde_json::to_value(&config)?,
+        filtered: false,
+    };
+    let summary = write_results(&store, Path::new(&config.report_dir), &run, &options)?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "{} snapshots: {} passed, {} changed, {} new, {} missing → {}",
+        summary.total,
+        summary.passed,
+        summary.changed,
+        summary.new,
+        summary.missing,
+        Path::new(&config.report_dir).join("index.html").display()
+    )?;
+    Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
+}

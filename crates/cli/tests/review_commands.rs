@@ -155,3 +155,62 @@ fn review_commands_explain_a_missing_or_damaged_results_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("not valid JSON"), "{}", text(&out));
 }
+
+fn summary(root: &Path) -> serde_json::Value {
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("visual-report/results.json")).unwrap()).unwrap();
+    results["summary"].clone()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn review_compare_recomputes_the_run_from_captures() {
+    let root = project("compare");
+    let expected = summary(&root);
+    std::fs::remove_dir_all(root.join("visual-report")).unwrap();
+    for name in ["same", "card", "fresh"] {
+        std::fs::remove_file(root.join(format!(".sightline/temp/{name}/chromium.json"))).unwrap();
+    }
+    let out = sightline(&root, &["compare"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing"), "{}", text(&out));
+    assert_eq!(summary(&root), expected);
+    assert!(root.join("visual-report/index.html").is_file(), "the HTML report too");
+}
+
+#[test]
+fn review_compare_merges_shard_folders() {
+    let root = project("shards");
+    let expected = summary(&root);
+    let temp = root.join(".sightline/temp");
+    let (a, b) = (root.join("shard-1"), root.join("shard-2"));
+    copy_dir(&temp.join("same"), &a.join("same"));
+    copy_dir(&temp.join("card"), &a.join("card"));
+    copy_dir(&temp.join("fresh"), &b.join("fresh"));
+    std::fs::remove_dir_all(&temp).unwrap();
+    std::fs::remove_dir_all(root.join("visual-report")).unwrap();
+    let out = sightline(&root, &["compare", "--captures", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("merged 3 captures from 2 folders"), "{}", text(&out));
+    assert_eq!(summary(&root), expected);
+
+    // the same snapshot in two shards is refused before anything is copied
+    copy_dir(&a.join("card"), &b.join("card"));
+    std::fs::remove_dir_all(&temp).unwrap();
+    let out = sightline(&root, &["compare", "--captures", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("\"card\" (chromium) was captured in both"), "{}", text(&out));
+    assert!(!temp.exists(), "nothing merged");
+}

@@ -121,6 +121,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         },
     );
     let ((image, current_dom), (baseline, baseline_dom)) = (current?, baseline?);
+    data.project = Some(project.to_string());
     // The page knows its device pixel ratio best.
     if let Some(dom) = &current_dom {
         data.device_scale_factor = dom.device_pixel_ratio as f32;

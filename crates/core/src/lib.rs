@@ -8,10 +8,12 @@
 
 pub mod antialias;
 pub mod artifact;
+pub mod batch;
 pub mod canvas;
 pub mod capture;
 pub mod color_delta;
 pub mod compare;
+pub mod config;
 pub mod decode;
 pub mod dom;
 pub mod error;

@@ -72,6 +72,8 @@ pub struct CaptureData {
     /// Assets that failed while capturing (network and console events).
     pub failures: Vec<HealthReason>,
     pub device_scale_factor: f32,
+    /// The Playwright project name as written (file names only keep a safe stem of it).
+    pub project: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +82,8 @@ struct MetadataOut<'a> {
     #[serde(rename = "deviceScaleFactor")]
     device_scale_factor: f32,
     failures: &'a [HealthReason],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project: Option<&'a str>,
     dom: Option<&'a RawValue>,
 }
 
@@ -90,6 +94,8 @@ struct MetadataIn<'a> {
     device_scale_factor: f32,
     #[serde(default)]
     failures: Vec<HealthReason>,
+    #[serde(default)]
+    project: Option<String>,
     #[serde(borrow)]
     dom: Option<&'a RawValue>,
 }
@@ -111,6 +117,7 @@ impl CaptureData {
             version: 1,
             device_scale_factor: self.device_scale_factor,
             failures: &self.failures,
+            project: self.project.as_deref(),
             dom: dom.as_deref(),
         };
         serde_json::to_vec(&out).map_err(|e| Error::InvalidInput(format!("capture metadata: {e}")))
@@ -128,6 +135,7 @@ impl CaptureData {
             dom: meta.dom.map(|d| d.get().to_string()),
             failures: meta.failures,
             device_scale_factor: meta.device_scale_factor,
+            project: meta.project,
         })
     }
 
@@ -278,6 +286,7 @@ mod tests {
                 detail: "HTTP 404".into(),
             }],
             device_scale_factor: 2.0,
+            project: Some("chromium".into()),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
         let back = store.read_baseline("home", "chromium").unwrap().unwrap();

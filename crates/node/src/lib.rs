@@ -330,6 +330,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
                 dom: input.dom.clone(),
                 failures,
                 device_scale_factor: input.device_scale_factor.unwrap_or(1.0) as f32,
+                project: Some(input.project.clone()),
             },
             options,
             update: UpdateMode::parse(input.update_snapshots.as_deref().unwrap_or("default"))?,

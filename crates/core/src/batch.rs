@@ -1,0 +1,112 @@
+//! Comparing many captures at once: `sightline compare` (every capture in `.sightline/temp`,
+//! or in shard folders merged into it first), in parallel on every core.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::decode::write_atomic;
+use crate::error::{Error, Result};
+use crate::snapshot::{CaptureSide, SnapshotOptions, compare_snapshot};
+use crate::store::{ProjectStore, check_snapshot_name};
+
+/// Every `(name, project stem)` with a capture under `temp` (`<name>/<stem>.slcap`), sorted.
+pub fn list_captures(temp: &Path) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    let entries = match std::fs::read_dir(temp) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(Error::io(temp, e)),
+    };
+    for entry in entries {
+        let dir = entry.map_err(|e| Error::io(temp, e))?.path();
+        let Some(name) = dir.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
+        if !dir.is_dir() || check_snapshot_name(&name).is_err() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
+            let path = file.map_err(|e| Error::io(&dir, e))?.path();
+            if let Some(stem) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".slcap")) {
+                out.push((name.clone(), stem.to_string()));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Copies the captures of shard folders (each a copy of a shard's `.sightline/temp`) into the
+/// store's `.sightline/temp`, checking all of them before copying any. The same snapshot in
+/// two folders is an error: two shards must never have run the same test.
+pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize> {
+    let mut seen: Vec<((String, String), &PathBuf)> = Vec::new();
+    for folder in folders {
+        if !folder.is_dir() {
+            return Err(Error::InvalidInput(format!(
+                "{}: not a folder; pass the shard folders that hold each shard's .sightline/temp",
+                folder.display()
+            )));
+        }
+        for key in list_captures(folder)? {
+            if let Some((_, other)) = seen.iter().find(|(k, _)| *k == key) {
+                return Err(Error::InvalidInput(format!(
+                    "snapshot {:?} ({}) was captured in both {} and {}; two shards ran the same test",
+                    key.0,
+                    key.1,
+                    other.display(),
+                    folder.display()
+                )));
+            }
+            seen.push((key, folder));
+        }
+    }
+    for ((name, stem), folder) in &seen {
+        let from = folder.join(name).join(format!("{stem}.slcap"));
+        let to = store.capture_path(name, stem)?;
+        let dir = to.parent().expect("capture paths have a folder");
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let bytes = std::fs::read(&from).map_err(|e| Error::io(&from, e))?;
+        write_atomic(&to, &bytes)?;
+    }
+    Ok(seen.len())
+}
+
+/// Compares every capture in `.sightline/temp` with its baseline, in parallel, writing each
+/// snapshot's evidence next to its capture. `progress(done, total)` is called as they finish.
+pub fn compare_captures(
+    store: &ProjectStore,
+    options: &SnapshotOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<usize> {
+    let temp = store.root().join(".sightline").join("temp");
+    let captures = list_captures(&temp)?;
+    let total = captures.len();
+    let done = AtomicUsize::new(0);
+    captures.par_iter().try_for_each(|(name, stem)| -> Result<()> {
+        let capture = store.read_capture(name, stem)?;
+        let project = capture.data.project.clone().unwrap_or_else(|| stem.clone());
+        let current_dom = capture.data.parsed_dom()?;
+        let baseline = store.read_baseline(name, stem)?;
+        let baseline_dom = baseline.as_ref().map(|b| b.data.parsed_dom()).transpose()?.flatten();
+        let current =
+            CaptureSide { image: capture.image.view(), dom: current_dom.as_ref(), failures: &capture.data.failures };
+        let baseline_side = baseline.as_ref().map(|b| CaptureSide {
+            image: b.image.view(),
+            dom: baseline_dom.as_ref(),
+            failures: &b.data.failures,
+        });
+        let (mut evidence, _) = compare_snapshot(name, &project, baseline_side, current, options, false)?;
+        let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();
+        if baseline.is_some() {
+            evidence.files.baseline = Some(relative(store.baseline_png(name, stem)?));
+        }
+        evidence.files.current = Some(relative(store.capture_path(name, stem)?));
+        let json =
+            serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+        write_atomic(&store.evidence_path(name, stem)?, &json)?;
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        Ok(())
+    })?;
+    Ok(total)
+}
