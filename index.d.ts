@@ -158,6 +158,15 @@ export interface ResultsInput {
   threshold?: number
 }
 
+/** Async twin of `storeCaptureSync`. */
+export declare function storeCapture(input: CaptureInput): Promise<void>
+
+/**
+ * A `capture-only` shard: stores the capture in `.sightline/temp` and compares nothing; the
+ * merge job compares (`sightline compare --captures`).
+ */
+export declare function storeCaptureSync(input: CaptureInput): void
+
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
  * baseline / current / diff PNGs of changed and new snapshots; returns the summary counts.

@@ -125,6 +125,19 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       testTitle: testInfo.titlePath.slice(1).join(' › '),
     });
 
+    // A capture-only shard stores a stable shot and compares nothing: the merge job does.
+    if (settings.shardMode === 'capture-only' && testInfo.config.shard) {
+      let stable = await screenshot(page, target, settings);
+      const deadline = Date.now() + timeout;
+      for (;;) {
+        const next = await screenshot(page, target, settings);
+        if (next.equals(stable) || Date.now() > deadline) break;
+        stable = next;
+      }
+      await addon.storeCapture(input(stable, 'none'));
+      return { pass: true, message: () => `toMatchVisual("${name}"): captured for the merge job (capture-only shard)`, name: 'toMatchVisual' };
+    }
+
     // An unchanged page costs one shot: the first is checked against the baseline.
     let shot = await screenshot(page, target, settings);
     let result = await addon.compareCapture(input(shot, 'none'));

@@ -18,6 +18,31 @@ function isFiltered(config) {
   return args.some((a, i) => a === '--last-failed' || a.startsWith('--only-changed') || (!a.startsWith('-') && !/^-/.test(args[i - 1] ?? '-')));
 }
 
+/** Every `<name>/<project>.slcap` under `temp`. */
+function captureFiles(temp) {
+  if (!fs.existsSync(temp)) return [];
+  return fs
+    .readdirSync(temp, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => fs.readdirSync(path.join(temp, d.name)).filter((f) => f.endsWith('.slcap')).map((f) => path.join(temp, d.name, f)));
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `shard.json`: which shard this folder is, for `sightline merge` (temp file + rename). */
+function writeManifest(temp, manifest) {
+  fs.mkdirSync(temp, { recursive: true });
+  const file = path.join(temp, 'shard.json');
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(manifest, null, 2));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
 class SightlineReporter {
   onBegin(config) {
     this.config = config;
@@ -32,15 +57,33 @@ class SightlineReporter {
 
   onEnd() {
     const settings = loadConfig(this.root);
+    const temp = path.join(this.root, '.sightline', 'temp');
+    const shard = this.config.shard ?? null;
+    if (shard && settings.shardMode === 'capture-only') {
+      // Only captures: the merge job runs `sightline compare --captures <shard folders…>`.
+      const captures = captureFiles(temp).length;
+      writeManifest(temp, { ...shard, mode: 'capture-only', captures });
+      process.stderr.write(`sightline: shard ${shard.current}/${shard.total} captured ${captures} snapshots (capture-only) → .sightline/temp\n`);
+      return;
+    }
     const summary = addon.writeResultsSync({
       root: this.root,
       reportDir: settings.reportDir,
       config: settings,
-      shard: this.config.shard ?? null,
+      shard,
       filtered: isFiltered(this.config),
       threshold: settings.threshold,
     });
     const where = path.join(settings.reportDir, 'results.json');
+    if (shard) {
+      // A comparing shard uploads evidence, not every capture: passed snapshots drop theirs.
+      const captures = captureFiles(temp).length;
+      for (const file of captureFiles(temp)) {
+        const evidence = readJson(file.replace(/\.slcap$/, '.json'));
+        if (evidence?.status === 'passed') fs.rmSync(file);
+      }
+      writeManifest(temp, { ...shard, mode: 'compare', captures });
+    }
     process.stderr.write(
       `sightline: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new, ${summary.missing} missing → ${where}\n`,
     );

@@ -25,6 +25,8 @@ enum Command {
     /// Compare every capture in .sightline/temp (or in shard folders) with the baselines, in
     /// parallel, and write results.json and the HTML report.
     Compare(review::CompareArgs),
+    /// Combine the partial results of compare-mode shards into one results.json and report.
+    Merge(review::MergeArgs),
     /// Approve snapshots: promote this run's captures to the baselines (a human decision).
     Approve(review::ApproveArgs),
     /// List the approved baselines (name and project).
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Diff(args) => diff::run(&args),
         Command::Compare(args) => review::run_compare(&cli.root.root, &args),
+        Command::Merge(args) => review::run_merge(&cli.root.root, &args),
         Command::Approve(args) => review::run_approve(&cli.root.root, &args),
         Command::List => review::run_list(&cli.root.root),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),

@@ -249,12 +249,8 @@ pub struct CompareArgs {
 /// `sightline compare`: every capture against its baseline, then results.json + report.
 pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
     use sightline_core::batch::{compare_captures, merge_captures};
-    use sightline_core::compare::{Comparator, CompareOptions};
     use sightline_core::config::load_config;
-    use sightline_core::pixel::PixelOptions;
     use sightline_core::results::{RunInfo, write_results};
-    use sightline_core::snapshot::SnapshotOptions;
-    use sightline_core::verdict::Tolerance;
     use std::io::IsTerminal;
 
     let config = load_config(root)?;
@@ -263,22 +259,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         let n = merge_captures(&store, &args.captures)?;
         eprintln!("sightline: merged {n} captures from {} folders", args.captures.len());
     }
-    let options = SnapshotOptions {
-        compare: CompareOptions {
-            pixel: PixelOptions {
-                threshold: config.threshold,
-                include_aa: !config.antialiasing,
-                ..PixelOptions::default()
-            },
-            comparator: Comparator::Pixelmatch,
-            ..CompareOptions::default()
-        },
-        tolerance: Tolerance {
-            max_diff_pixels: config.max_diff_pixels,
-            max_diff_pixel_ratio: config.max_diff_pixel_ratio,
-            noise_auto_pass: config.noise_auto_pass,
-        },
-    };
+    let options = options_from(&config);
     // A progress line only for a person watching a terminal; logs stay clean.
     let tty = std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
@@ -316,4 +297,69 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         Path::new(&config.report_dir).join("index.html").display()
     )?;
     Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The folders the shards uploaded (each a copy of its `.sightline/temp`).
+    #[arg(required = true)]
+    folders: Vec<PathBuf>,
+}
+
+/// `sightline merge`: one results.json + report from compare-mode shards.
+pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
+    use sightline_core::batch::merge_shards;
+    use sightline_core::config::load_config;
+    use sightline_core::results::{RunInfo, write_results};
+
+    let config = load_config(root)?;
+    let store = ProjectStore::new(root);
+    let merged = merge_shards(&store, &args.folders)?;
+    if !merged.complete {
+        let have: Vec<String> = merged.shards.iter().map(|s| format!("{}/{}", s.current, s.total)).collect();
+        eprintln!("sightline: not every shard is here ({}): missing baselines are not reported", have.join(", "));
+    }
+    let run = RunInfo {
+        mode: "compare".into(),
+        shard: None,
+        root: root.display().to_string(),
+        config: serde_json::to_value(&config)?,
+        filtered: !merged.complete,
+    };
+    let summary = write_results(&store, Path::new(&config.report_dir), &run, &options_from(&config))?;
+    writeln!(
+        std::io::stdout().lock(),
+        "{} snapshots from {} shards: {} passed, {} changed, {} new, {} missing → {}",
+        summary.total,
+        merged.shards.len(),
+        summary.passed,
+        summary.changed,
+        summary.new,
+        summary.missing,
+        Path::new(&config.report_dir).join("index.html").display()
+    )?;
+    Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
+}
+
+/// Comparison options from the config (the same the matcher uses).
+fn options_from(config: &sightline_core::config::Config) -> sightline_core::snapshot::SnapshotOptions {
+    use sightline_core::compare::{Comparator, CompareOptions};
+    use sightline_core::pixel::PixelOptions;
+    use sightline_core::verdict::Tolerance;
+    sightline_core::snapshot::SnapshotOptions {
+        compare: CompareOptions {
+            pixel: PixelOptions {
+                threshold: config.threshold,
+                include_aa: !config.antialiasing,
+                ..PixelOptions::default()
+            },
+            comparator: Comparator::Pixelmatch,
+            ..CompareOptions::default()
+        },
+        tolerance: Tolerance {
+            max_diff_pixels: config.max_diff_pixels,
+            max_diff_pixel_ratio: config.max_diff_pixel_ratio,
+            noise_auto_pass: config.noise_auto_pass,
+        },
+    }
 }

@@ -110,3 +110,96 @@ pub fn compare_captures(
     })?;
     Ok(total)
 }
+
+/// What a shard left next to its captures (`shard.json`, written by the reporter).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShardManifest {
+    pub current: u32,
+    pub total: u32,
+    /// `compare` (evidence for every snapshot, captures of changed/new only) or `capture-only`.
+    pub mode: String,
+    /// Captures the shard made.
+    pub captures: usize,
+}
+
+/// The outcome of [`merge_shards`].
+#[derive(Debug, Clone)]
+pub struct MergedShards {
+    pub shards: Vec<ShardManifest>,
+    pub snapshots: usize,
+    /// Every shard 1..=total is present, so absent snapshots can be called missing.
+    pub complete: bool,
+}
+
+/// Merges compare-mode shard folders (each a shard's `.sightline/temp`) into the store's
+/// `.sightline/temp`: every evidence file and the captures kept for changed and new snapshots.
+/// Everything is checked before anything is copied.
+pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedShards> {
+    let mut shards = Vec::new();
+    let mut files: Vec<((String, String), &PathBuf)> = Vec::new();
+    for folder in folders {
+        let manifest_path = folder.join("shard.json");
+        let bytes = std::fs::read(&manifest_path).map_err(|e| {
+            Error::InvalidInput(format!(
+                "{}: no shard manifest ({e}); pass the folders each shard uploaded (its .sightline/temp)",
+                manifest_path.display()
+            ))
+        })?;
+        let manifest: ShardManifest = serde_json::from_slice(&bytes).map_err(|e| {
+            Error::InvalidInput(format!("{}: not a sightline shard manifest ({e})", manifest_path.display()))
+        })?;
+        if manifest.mode == "capture-only" {
+            return Err(Error::InvalidInput(format!(
+                "{}: shard {}/{} only captured; compare them with `sightline compare --captures <shard folders…>`",
+                folder.display(),
+                manifest.current,
+                manifest.total
+            )));
+        }
+        for entry in std::fs::read_dir(folder).map_err(|e| Error::io(folder, e))? {
+            let dir = entry.map_err(|e| Error::io(folder, e))?.path();
+            let Some(name) = dir.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
+            if !dir.is_dir() || check_snapshot_name(&name).is_err() {
+                continue;
+            }
+            for file in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
+                let path = file.map_err(|e| Error::io(&dir, e))?.path();
+                let Some(stem) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".json")) else {
+                    continue;
+                };
+                let key = (name.clone(), stem.to_string());
+                if let Some((_, other)) = files.iter().find(|(k, _)| *k == key) {
+                    return Err(Error::InvalidInput(format!(
+                        "snapshot {:?} ({}) is in both {} and {}; two shards ran the same test",
+                        key.0,
+                        key.1,
+                        other.display(),
+                        folder.display()
+                    )));
+                }
+                files.push((key, folder));
+            }
+        }
+        shards.push(manifest);
+    }
+    let total = shards.first().map_or(0, |s| s.total);
+    let complete = total > 0
+        && shards.iter().all(|s| s.total == total)
+        && (1..=total).all(|n| shards.iter().any(|s| s.current == n));
+    for ((name, stem), folder) in &files {
+        let target_dir = store.root().join(".sightline").join("temp").join(name);
+        std::fs::create_dir_all(&target_dir).map_err(|e| Error::io(&target_dir, e))?;
+        for ext in ["json", "slcap"] {
+            let from = folder.join(name).join(format!("{stem}.{ext}"));
+            match std::fs::read(&from) {
+                Ok(bytes) => write_atomic(&target_dir.join(format!("{stem}.{ext}")), &bytes)?,
+                // Passed snapshots come without their capture: that is the point of compare mode.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && ext == "slcap" => {}
+                Err(e) => return Err(Error::io(&from, e)),
+            }
+        }
+    }
+    shards.sort_by_key(|s| s.current);
+    Ok(MergedShards { shards, snapshots: files.len(), complete })
+}

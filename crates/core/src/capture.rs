@@ -201,3 +201,26 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
     }
     Err(Error::InvalidInput(format!("snapshot {name:?} ({project}): could not claim {}", path.display())))
 }
+
+/// A shard in `capture-only` mode: decode and store the capture, compare nothing (the merge job
+/// runs `sightline compare --captures`).
+pub fn store_capture_only(
+    store: &ProjectStore,
+    name: &str,
+    project: &str,
+    screenshot_png: &[u8],
+    mut data: CaptureData,
+    owner: Option<&CaptureOwner>,
+) -> Result<()> {
+    check_snapshot_name(name)?;
+    if let Some(owner) = owner {
+        claim_snapshot(store, name, project, owner)?;
+    }
+    let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
+    if let Some(dom) = data.parsed_dom()? {
+        data.device_scale_factor = dom.device_pixel_ratio as f32;
+    }
+    data.project = Some(project.to_string());
+    store.write_capture(name, project, image, &data)?;
+    Ok(())
+}

@@ -279,32 +279,55 @@ pub struct CaptureResult {
     pub diff_png: Option<Buffer>,
 }
 
+fn capture_failures(input: &CaptureInput) -> sightline_core::Result<Vec<sightline_core::health::HealthReason>> {
+    use sightline_core::health::{AssetKind, HealthReason};
+    input
+        .failures
+        .iter()
+        .flatten()
+        .map(|f| {
+            let kind = match f.kind.as_str() {
+                "font" => AssetKind::Font,
+                "stylesheet" => AssetKind::Stylesheet,
+                "image" => AssetKind::Image,
+                other => {
+                    return Err(sightline_core::Error::InvalidInput(format!(
+                        "failure kind {other:?} is not one of font, stylesheet, image"
+                    )));
+                }
+            };
+            Ok(HealthReason { kind, url: f.url.clone(), detail: f.detail.clone() })
+        })
+        .collect()
+}
+
+fn capture_data(input: &CaptureInput) -> sightline_core::Result<sightline_core::store::CaptureData> {
+    Ok(sightline_core::store::CaptureData {
+        dom: input.dom.clone(),
+        failures: capture_failures(input)?,
+        device_scale_factor: input.device_scale_factor.unwrap_or(1.0) as f32,
+        project: Some(input.project.clone()),
+    })
+}
+
+fn capture_owner(input: &CaptureInput) -> Option<sightline_core::capture::CaptureOwner> {
+    match (&input.run_id, &input.test_id) {
+        (Some(run_id), Some(test_id)) => Some(sightline_core::capture::CaptureOwner {
+            run_id: run_id.clone(),
+            test_id: test_id.clone(),
+            title: input.test_title.clone().unwrap_or_default(),
+        }),
+        _ => None,
+    }
+}
+
 fn record(input: &CaptureInput) -> Result<CaptureResult> {
     use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
-    use sightline_core::health::{AssetKind, HealthReason};
     use sightline_core::snapshot::SnapshotOptions;
-    use sightline_core::store::{CaptureData, ProjectStore};
+    use sightline_core::store::ProjectStore;
     use sightline_core::verdict::Tolerance;
 
     let outcome = guarded(|| {
-        let failures = input
-            .failures
-            .iter()
-            .flatten()
-            .map(|f| {
-                let kind = match f.kind.as_str() {
-                    "font" => AssetKind::Font,
-                    "stylesheet" => AssetKind::Stylesheet,
-                    "image" => AssetKind::Image,
-                    other => {
-                        return Err(sightline_core::Error::InvalidInput(format!(
-                            "failure kind {other:?} is not one of font, stylesheet, image"
-                        )));
-                    }
-                };
-                Ok(HealthReason { kind, url: f.url.clone(), detail: f.detail.clone() })
-            })
-            .collect::<sightline_core::Result<Vec<_>>>()?;
         let diff = DiffOptions { threshold: input.threshold, perceptual: input.perceptual, ..DiffOptions::default() };
         let options = SnapshotOptions {
             compare: CompareOptions {
@@ -326,24 +349,12 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             name: &input.name,
             project: &input.project,
             screenshot_png: &input.screenshot,
-            data: CaptureData {
-                dom: input.dom.clone(),
-                failures,
-                device_scale_factor: input.device_scale_factor.unwrap_or(1.0) as f32,
-                project: Some(input.project.clone()),
-            },
+            data: capture_data(input)?,
             options,
             update: UpdateMode::parse(input.update_snapshots.as_deref().unwrap_or("default"))?,
             write_missing_baselines: input.write_missing_baselines.unwrap_or(false),
             want_diff_png: true,
-            owner: match (&input.run_id, &input.test_id) {
-                (Some(run_id), Some(test_id)) => Some(sightline_core::capture::CaptureOwner {
-                    run_id: run_id.clone(),
-                    test_id: test_id.clone(),
-                    title: input.test_title.clone().unwrap_or_default(),
-                }),
-                _ => None,
-            },
+            owner: capture_owner(input),
         };
         record_capture(&ProjectStore::new(&input.root), request)
     })?;
@@ -354,6 +365,51 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
         baseline_written: outcome.baseline_written,
         diff_png: outcome.diff_png.map(Buffer::from),
     })
+}
+
+fn store_only(input: &CaptureInput) -> Result<()> {
+    use sightline_core::store::ProjectStore;
+    guarded(|| {
+        sightline_core::capture::store_capture_only(
+            &ProjectStore::new(&input.root),
+            &input.name,
+            &input.project,
+            &input.screenshot,
+            capture_data(input)?,
+            capture_owner(input).as_ref(),
+        )
+    })
+}
+
+/// A `capture-only` shard: stores the capture in `.sightline/temp` and compares nothing; the
+/// merge job compares (`sightline compare --captures`).
+#[napi]
+pub fn store_capture_sync(input: CaptureInput) -> Result<()> {
+    store_only(&input)
+}
+
+pub struct StoreCaptureTask {
+    input: CaptureInput,
+}
+
+#[napi]
+impl Task for StoreCaptureTask {
+    type Output = ();
+    type JsValue = ();
+
+    fn compute(&mut self) -> Result<()> {
+        store_only(&self.input)
+    }
+
+    fn resolve(&mut self, _env: Env, _output: ()) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Async twin of `storeCaptureSync`.
+#[napi(ts_return_type = "Promise<void>")]
+pub fn store_capture(input: CaptureInput) -> AsyncTask<StoreCaptureTask> {
+    AsyncTask::new(StoreCaptureTask { input })
 }
 
 /// Records a capture in `.sightline/temp`, compares it with the approved baseline (pixels,
