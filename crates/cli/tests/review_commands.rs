@@ -214,3 +214,20 @@ fn review_compare_merges_shard_folders() {
     assert!(text(&out).contains("\"card\" (chromium) was captured in both"), "{}", text(&out));
     assert!(!temp.exists(), "nothing merged");
 }
+
+#[test]
+fn review_approve_of_a_corrupt_capture_names_it_and_keeps_the_baseline() {
+    let root = project("corrupt");
+    let capture = root.join(".sightline/temp/card/chromium.slcap");
+    let mut bytes = std::fs::read(&capture).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xFF;
+    std::fs::write(&capture, &bytes).unwrap();
+    let baseline = root.join(".sightline/baselines/card/chromium.png");
+    let before = std::fs::read(&baseline).unwrap();
+    let out = sightline(&root, &["approve", "card"]);
+    assert_eq!(out.status.code(), Some(2));
+    let t = text(&out);
+    assert!(t.contains("chromium.slcap") && t.contains("delete it and capture again"), "{t}");
+    assert_eq!(std::fs::read(&baseline).unwrap(), before, "the old baseline is untouched");
+}
