@@ -29,6 +29,18 @@ pub fn check_dimensions(what: &str, width: u64, height: u64) -> Result<usize> {
     Ok(pixels as usize)
 }
 
+/// Checks that `len` bytes are exactly a `width × height` RGBA image (and within the cap).
+fn check_rgba_len(width: u32, height: u32, len: usize) -> Result<()> {
+    let pixels = check_dimensions("image", width as u64, height as u64)?;
+    if len != pixels * 4 {
+        return Err(Error::InvalidInput(format!(
+            "image data is {len} bytes but {width}×{height} RGBA needs {}",
+            pixels * 4
+        )));
+    }
+    Ok(())
+}
+
 /// A zeroed buffer for `len` bytes of pixels: every large image the engine creates (decoded
 /// PNGs, diff images, artifacts) comes from here. Zeroed memory comes straight from the
 /// allocator (calloc), so pages are first touched by the code that fills them. Huge-page advice
@@ -56,14 +68,7 @@ impl std::fmt::Debug for ImageRef<'_> {
 impl<'a> ImageRef<'a> {
     /// Views `data` as a `width × height` RGBA image; the length must match exactly.
     pub fn new(width: u32, height: u32, data: &'a [u8]) -> Result<Self> {
-        let pixels = check_dimensions("image", width as u64, height as u64)?;
-        if data.len() != pixels * 4 {
-            return Err(Error::InvalidInput(format!(
-                "image data is {} bytes but {width}×{height} RGBA needs {}",
-                data.len(),
-                pixels * 4
-            )));
-        }
+        check_rgba_len(width, height, data.len())?;
         Ok(Self { width, height, data })
     }
 
@@ -101,14 +106,7 @@ impl RgbaImage {
 
     /// Wraps existing RGBA bytes; the length must be exactly `width × height × 4`.
     pub fn from_raw(width: u32, height: u32, data: Vec<u8>) -> Result<Self> {
-        let pixels = check_dimensions("image", width as u64, height as u64)?;
-        if data.len() != pixels * 4 {
-            return Err(Error::InvalidInput(format!(
-                "image data is {} bytes but {width}×{height} RGBA needs {}",
-                data.len(),
-                pixels * 4
-            )));
-        }
+        check_rgba_len(width, height, data.len())?;
         Ok(Self { width, height, data })
     }
 

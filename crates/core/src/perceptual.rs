@@ -109,14 +109,7 @@ pub fn compare_perceptual(
     output: Option<&mut [u8]>,
 ) -> Result<PixelDiff> {
     options.validate()?;
-    let len = width * height * 4;
-    if img1.len() != len || img2.len() != len || output.as_ref().is_some_and(|o| o.len() != len) {
-        return Err(Error::InvalidInput(format!(
-            "image buffers must be {width}×{height}×4 = {len} bytes (got {}, {})",
-            img1.len(),
-            img2.len()
-        )));
-    }
+    crate::pixel::check_buffers(img1, img2, output.as_deref(), width, height)?;
     let mut mask = DiffMask::new(width, height);
     if width == 0 || height == 0 {
         return Ok(PixelDiff { diff_pixels: 0, aa_pixels: 0, mask });

@@ -218,14 +218,7 @@ pub fn compare_pixels(
     mut output: Option<&mut [u8]>,
 ) -> Result<PixelDiff> {
     options.validate()?;
-    let len = width * height * 4;
-    if img1.len() != len || img2.len() != len || output.as_ref().is_some_and(|o| o.len() != len) {
-        return Err(Error::InvalidInput(format!(
-            "image buffers must be {width}×{height}×4 = {len} bytes (got {}, {})",
-            img1.len(),
-            img2.len()
-        )));
-    }
+    check_buffers(img1, img2, output.as_deref(), width, height)?;
     let mut mask = DiffMask::new(width, height);
     if width == 0 || height == 0 {
         return Ok(PixelDiff { diff_pixels: 0, aa_pixels: 0, mask });
@@ -262,6 +255,25 @@ pub fn compare_pixels(
             .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1)),
     };
     Ok(PixelDiff { diff_pixels: counts.0, aa_pixels: counts.1, mask })
+}
+
+/// Both inputs (and the output, if any) must be exactly `width × height` RGBA.
+pub(crate) fn check_buffers(
+    img1: &[u8],
+    img2: &[u8],
+    output: Option<&[u8]>,
+    width: usize,
+    height: usize,
+) -> Result<()> {
+    let len = width * height * 4;
+    if img1.len() != len || img2.len() != len || output.is_some_and(|o| o.len() != len) {
+        return Err(Error::InvalidInput(format!(
+            "image buffers must be {width}×{height}×4 = {len} bytes (got {}, {})",
+            img1.len(),
+            img2.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Equality of two large buffers, split across threads (memory bandwidth is the limit).

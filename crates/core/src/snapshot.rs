@@ -105,9 +105,9 @@ pub fn compare_snapshot(
 ) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
     let current_size = Size { width: current.image.width(), height: current.image.height() };
     let current_failures = failures_of(&current);
-    let Some(baseline) = baseline else {
-        let Verdict { status, auto_passed, kind, line } = new_snapshot_verdict(name);
-        let evidence = SnapshotEvidence {
+    let evidence = |verdict: Verdict, baseline_size, layers, capture_health| {
+        let Verdict { status, auto_passed, kind, line } = verdict;
+        SnapshotEvidence {
             name: name.into(),
             project: project.into(),
             status,
@@ -115,12 +115,16 @@ pub fn compare_snapshot(
             verdict: line,
             verdict_kind: kind,
             files: SnapshotFiles::default(),
-            baseline_size: None,
+            baseline_size,
             current_size,
-            layers: Layers { pixel: None, dom: None },
-            capture_health: capture_health(current_failures, &[]),
-        };
-        return Ok((evidence, None));
+            layers,
+            capture_health,
+        }
+    };
+    let Some(baseline) = baseline else {
+        let health = capture_health(current_failures, &[]);
+        let layers = Layers { pixel: None, dom: None };
+        return Ok((evidence(new_snapshot_verdict(name), None, layers, health), None));
     };
 
     // The DOM layer first: what it says about grown elements guides where a page shift starts.
@@ -141,19 +145,7 @@ pub fn compare_snapshot(
         comparison
     });
     let health = capture_health(current_failures, &failures_of(&baseline));
-    let Verdict { status, auto_passed, kind, line } = decide(&pixel, dom.as_ref(), &health, &options.tolerance);
-    let evidence = SnapshotEvidence {
-        name: name.into(),
-        project: project.into(),
-        status,
-        auto_passed,
-        verdict: line,
-        verdict_kind: kind,
-        files: SnapshotFiles::default(),
-        baseline_size: Some(pixel.baseline_size),
-        current_size,
-        layers: Layers { pixel: Some(pixel), dom },
-        capture_health: health,
-    };
-    Ok((evidence, diff))
+    let verdict = decide(&pixel, dom.as_ref(), &health, &options.tolerance);
+    let baseline_size = Some(pixel.baseline_size);
+    Ok((evidence(verdict, baseline_size, Layers { pixel: Some(pixel), dom }, health), diff))
 }
