@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod diff;
+mod mcp;
 mod review;
 
 /// Visual regression evidence for Playwright: pixels, regions, page shift.
@@ -35,6 +36,8 @@ enum Command {
     Explain(review::ExplainArgs),
     /// Summarise the last run and point at its report; `--open` opens the HTML report.
     Report(review::ReportArgs),
+    /// Serve the review tools to an AI client over MCP (stdio; logs on stderr).
+    Mcp(mcp::McpArgs),
 }
 
 /// Exit codes shared by every subcommand.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::List => review::run_list(&cli.root.root),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),
+        Command::Mcp(args) => mcp::run(&cli.root.root, &args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

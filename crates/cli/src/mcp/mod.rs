@@ -1,0 +1,372 @@
+//! `sightline mcp`: the MCP server over stdio (03-mcp.md). stdout carries only JSON-RPC; every
+//! message of ours goes to stderr. Readers never recompute a verdict: they read what the run left.
+
+mod view;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, MetaObject, ServerCapabilities, ServerConfig};
+use rmcp::schemars::{self, JsonSchema};
+use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::Value;
+use sightline_core::config::load_config;
+use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines};
+
+use crate::exit;
+use view::{Project, Results};
+
+#[derive(Args)]
+pub struct McpArgs {
+    /// Mark both approve tools as needing the user's confirmation on every call (the default,
+    /// or config `mcpApprovalPrompt`).
+    #[arg(long, conflicts_with = "no_approval_prompt")]
+    approval_prompt: bool,
+    /// Do not mark the approve tools; their descriptions still say to ask a human first.
+    #[arg(long)]
+    no_approval_prompt: bool,
+}
+
+/// Arguments naming one snapshot.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SnapshotArgs {
+    /// The snapshot name, as in results.json (e.g. "home").
+    pub name: String,
+    /// Only this Playwright project (e.g. "chromium"); every project when absent.
+    #[serde(default)]
+    pub project: Option<String>,
+}
+
+const APPROVE_TOOLS: [&str; 2] = ["approve_snapshot", "approve_all"];
+
+/// `_meta` of the approve tools: clients that honour it ask the user on every call.
+fn approval_meta() -> MetaObject {
+    let mut map = serde_json::Map::new();
+    map.insert("anthropic/requiresUserInteraction".into(), Value::Bool(true));
+    MetaObject(map)
+}
+
+#[derive(Clone)]
+pub struct SightlineServer {
+    project: std::sync::Arc<Project>,
+    tool_router: ToolRouter<Self>,
+}
+
+fn text(body: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(body)])
+}
+
+fn failure(body: impl Into<String>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(body)])
+}
+
+/// A snapshot name must be a plain folder name (no separators, no `..`).
+fn checked(args: &SnapshotArgs) -> Result<(), ErrorData> {
+    check_snapshot_name(&args.name).map_err(|e| ErrorData::invalid_params(format!("name: {e}"), None))?;
+    if let Some(p) = &args.project
+        && (p.is_empty() || p.contains(['/', '\\']) || p == "..")
+    {
+        return Err(ErrorData::invalid_params(format!("project: {p:?} is not a Playwright project name"), None));
+    }
+    Ok(())
+}
+
+#[tool_router]
+impl SightlineServer {
+    pub fn new(project: Project, approval_prompt: bool) -> Self {
+        let mut tool_router = Self::tool_router();
+        if !approval_prompt {
+            for name in APPROVE_TOOLS {
+                if let Some(route) = tool_router.map.get_mut(name) {
+                    route.attr.meta = None;
+                }
+            }
+        }
+        Self { project: std::sync::Arc::new(project), tool_router }
+    }
+
+    fn store(&self) -> ProjectStore {
+        ProjectStore::new(&self.project.root)
+    }
+
+    #[tool(
+        description = "Summary of the last visual run, to decide what to review: groups of snapshots sharing one signal, one verdict line per snapshot (changed and new first), missing baselines, and absolute paths to open (HTML report, diff images, new captures). When there are no results it says why.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_visual_results(&self) -> Result<CallToolResult, ErrorData> {
+        Ok(match self.project.read_results() {
+            Results::Found { value, .. } => text(view::summary(&self.project, &value)),
+            Results::Absent(why) => text(why),
+            Results::Broken(why) => failure(why),
+        })
+    }
+
+    #[tool(
+        description = "The layered evidence of one snapshot as JSON (pixel: diffPercent, shape, regions, shift; dom: changed, styleCheck, styleChanges from→to, geometryChanges; captureHealth; absolute paths) plus `guidance` sentences on how to read it. Works for missing baselines too.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn explain_snapshot(&self, Parameters(args): Parameters<SnapshotArgs>) -> Result<CallToolResult, ErrorData> {
+        checked(&args)?;
+        Ok(match self.project.read_results() {
+            Results::Found { value, .. } => {
+                match view::explain(&self.project, &value, &args.name, args.project.as_deref()) {
+                    Ok(evidence) => text(serde_json::to_string_pretty(&evidence).unwrap_or_default()),
+                    Err(why) => failure(why),
+                }
+            }
+            Results::Absent(why) => text(why),
+            Results::Broken(why) => failure(why),
+        })
+    }
+
+    #[tool(
+        description = "The raw results.json of the last run (every field, paths relative to the project root).",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_report(&self) -> Result<CallToolResult, ErrorData> {
+        Ok(match self.project.read_results() {
+            Results::Found { raw, .. } => text(raw),
+            Results::Absent(why) => text(why),
+            Results::Broken(why) => failure(why),
+        })
+    }
+
+    #[tool(
+        name = "list_baselines",
+        description = "The committed baselines: name, project, size in bytes and last modified date (UTC).",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn list_baselines_tool(&self) -> Result<CallToolResult, ErrorData> {
+        let store = self.store();
+        let baselines = match list_baselines(&store) {
+            Ok(b) => b,
+            Err(e) => return Ok(failure(format!("cannot list the baselines: {e}"))),
+        };
+        if baselines.is_empty() {
+            return Ok(text(format!(
+                "No baselines in {}. They are written when a human approves a run's captures.",
+                self.project.root.join(".sightline").join("baselines").display()
+            )));
+        }
+        let mut lines = vec!["name\tproject\tbytes\tmodified".to_string()];
+        for (name, project) in baselines {
+            let (bytes, modified) = store
+                .baseline_png(&name, &project)
+                .ok()
+                .and_then(|p| std::fs::metadata(p).ok())
+                .map(|m| (m.len().to_string(), m.modified().ok().map(utc).unwrap_or_default()))
+                .unwrap_or_default();
+            lines.push(format!("{name}\t{project}\t{bytes}\t{modified}"));
+        }
+        Ok(text(lines.join("\n")))
+    }
+
+    #[tool(
+        description = "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false),
+        meta = approval_meta()
+    )]
+    async fn approve_snapshot(&self, Parameters(args): Parameters<SnapshotArgs>) -> Result<CallToolResult, ErrorData> {
+        checked(&args)?;
+        Ok(match approve(&self.store(), &args.name, args.project.as_deref()) {
+            Ok(done) => text(
+                done.iter()
+                    .map(|a| {
+                        let verb = if a.replaced { "replaced" } else { "created" };
+                        format!("approved {} ({}): {verb} {}", a.name, a.project, a.baseline)
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            Err(e) => failure(e.to_string()),
+        })
+    }
+
+    #[tool(
+        description = "Promote every changed and new snapshot of the last run to its baseline. Call ONLY after a human has reviewed all of them and explicitly said to approve them all; never on your own judgement.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false),
+        meta = approval_meta()
+    )]
+    async fn approve_all(&self) -> Result<CallToolResult, ErrorData> {
+        let results = match self.project.read_results() {
+            Results::Found { value, .. } => value,
+            Results::Absent(why) => return Ok(failure(format!("Nothing to approve. {why}"))),
+            Results::Broken(why) => return Ok(failure(why)),
+        };
+        let mut pending: Vec<(String, String)> = Vec::new();
+        for s in results["snapshots"].as_array().into_iter().flatten() {
+            if matches!(s["status"].as_str(), Some("changed" | "new"))
+                && let (Some(name), Some(project)) = (s["name"].as_str(), s["project"].as_str())
+            {
+                let key = (name.to_string(), project.to_string());
+                if !pending.contains(&key) {
+                    pending.push(key);
+                }
+            }
+        }
+        if pending.is_empty() {
+            return Ok(text("Nothing to approve: the last run has no changed or new snapshots."));
+        }
+        let store = self.store();
+        let mut lines = Vec::new();
+        let mut failed = false;
+        for (name, project) in &pending {
+            match approve(&store, name, Some(project)) {
+                Ok(done) => lines.extend(done.iter().map(|a| {
+                    let verb = if a.replaced { "replaced" } else { "created" };
+                    format!("approved {} ({}): {verb} {}", a.name, a.project, a.baseline)
+                })),
+                Err(e) => {
+                    failed = true;
+                    lines.push(format!("not approved {name} ({project}): {e}"));
+                }
+            }
+        }
+        Ok(if failed { failure(lines.join("\n")) } else { text(lines.join("\n")) })
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for SightlineServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+            "Sightline visual regression review. Start with get_visual_results, then explain_snapshot for each \
+             changed or new snapshot. Never approve on your own: call approve_snapshot or approve_all only after a \
+             human has confirmed.",
+        )
+    }
+}
+
+/// A file time as `YYYY-MM-DDTHH:MM:SSZ`.
+fn utc(time: std::time::SystemTime) -> String {
+    let secs = time.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+/// The absolute root, so every path the tools print can be opened as is.
+fn absolute_root(root: &Path) -> Result<PathBuf> {
+    std::fs::canonicalize(root).with_context(|| format!("{}: not a folder (--root)", root.display()))
+}
+
+pub fn run(root: &Path, args: &McpArgs) -> Result<u8> {
+    let root = absolute_root(root)?;
+    let config = load_config(&root)?;
+    let approval_prompt = if args.no_approval_prompt {
+        false
+    } else if args.approval_prompt {
+        true
+    } else {
+        config.mcp_approval_prompt
+    };
+    let server = SightlineServer::new(Project { root: root.clone(), report_dir: config.report_dir }, approval_prompt);
+    eprintln!(
+        "sightline: MCP server on stdio for {} (approval prompt {})",
+        root.display(),
+        if approval_prompt { "on" } else { "off" }
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")?;
+    runtime.block_on(async move {
+        let service = server.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
+        service.waiting().await.context("serving MCP")?;
+        anyhow::Ok(())
+    })?;
+    Ok(exit::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_utc_dates() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        assert_eq!(utc(t), "2023-11-14T22:13:20Z");
+    }
+
+    #[test]
+    fn approval_marker_follows_the_flag() {
+        let project = || Project { root: PathBuf::from("/r"), report_dir: "visual-report".into() };
+        let on = SightlineServer::new(project(), true).tool_router.list_all();
+        let off = SightlineServer::new(project(), false).tool_router.list_all();
+        for name in APPROVE_TOOLS {
+            let find = |tools: &[rmcp::model::Tool]| tools.iter().find(|t| t.name == name).cloned().unwrap();
+            let with = find(&on);
+            assert_eq!(with.meta.unwrap().0["anthropic/requiresUserInteraction"], Value::Bool(true));
+            assert_eq!(with.annotations.unwrap().destructive_hint, Some(true));
+            assert!(find(&off).meta.is_none());
+        }
+        assert_eq!(on.len(), 6);
+    }
+
+    #[test]
+    fn rejects_unsafe_names() {
+        let bad = SnapshotArgs { name: "../x".into(), project: None };
+        assert!(checked(&bad).is_err());
+        let ok = SnapshotArgs { name: "home".into(), project: Some("chromium".into()) };
+        assert!(checked(&ok).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod in_process {
+    use rmcp::model::CallToolRequestParams;
+
+    use super::*;
+
+    fn args(value: Value) -> serde_json::Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// The server and a client over `tokio::io::duplex`: listing, a reader, an unsafe name that
+    /// fails while the session keeps serving.
+    #[tokio::test(flavor = "current_thread")]
+    async fn serves_tools_over_a_duplex_pipe() {
+        let root = std::env::temp_dir().join(format!("sightline-mcp-inproc-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let server = SightlineServer::new(Project { root: root.clone(), report_dir: "visual-report".into() }, true);
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let serving = tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
+        let client = ().serve(client_io).await.unwrap();
+
+        let tools = client.list_all_tools().await.unwrap();
+        assert_eq!(tools.len(), 6);
+        let approve = tools.iter().find(|t| t.name == "approve_snapshot").unwrap();
+        assert!(approve.meta.as_ref().is_some_and(|m| m.0.contains_key("anthropic/requiresUserInteraction")));
+
+        let summary = client.call_tool(CallToolRequestParams::new("get_visual_results")).await.unwrap();
+        assert_ne!(summary.is_error, Some(true));
+        let text = serde_json::to_string(&summary.content).unwrap();
+        assert!(text.contains("have not run here yet"), "{text}");
+
+        let unsafe_name = client
+            .call_tool(
+                CallToolRequestParams::new("explain_snapshot")
+                    .with_arguments(args(serde_json::json!({"name": "../x"}))),
+            )
+            .await;
+        assert!(unsafe_name.is_err(), "an unsafe name is invalid_params");
+        let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await;
+        assert!(missing.is_err() || missing.is_ok_and(|r| r.is_error == Some(true)));
+        assert!(client.call_tool(CallToolRequestParams::new("list_baselines")).await.is_ok(), "still serving");
+
+        client.cancel().await.unwrap();
+        let _ = serving.await;
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

@@ -1,0 +1,198 @@
+// `sightline mcp` end to end over stdio with the official SDK client: the tool listing
+// (annotations, the approval marker and its switches), the review tools on the example shop's
+// run, argument errors that leave the server serving, approval on a copy, and the explanations
+// when there is no results.json.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const repo = new URL('..', import.meta.url).pathname;
+const shop = path.join(repo, 'examples', 'shop');
+const binary = path.join(repo, 'target', 'release', 'sightline');
+const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
+const skip = !existsSync(chromium) && `Chromium not found at ${chromium} (set SIGHTLINE_CHROMIUM); the example run needs it`;
+if (skip && process.env.CI) throw new Error(`${skip}; CI must have it (npm test installs it)`);
+
+const temps = [];
+function tempDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sightline-mcp-'));
+  temps.push(dir);
+  return dir;
+}
+
+/** A temp root holding a copy of the example's run (baselines, captures, report). */
+function copyOfShop() {
+  const root = tempDir();
+  cpSync(path.join(shop, '.sightline'), path.join(root, '.sightline'), { recursive: true });
+  cpSync(path.join(shop, 'visual-report'), path.join(root, 'visual-report'), { recursive: true });
+  return root;
+}
+
+async function connect(root, ...flags) {
+  assert.ok(existsSync(binary), `${binary} is missing: cargo build --release -p sightline-cli`);
+  const transport = new StdioClientTransport({ command: binary, args: ['--root', root, 'mcp', ...flags], stderr: 'pipe' });
+  const client = new Client({ name: 'sightline-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+async function withClient(root, flags, fn) {
+  const client = await connect(root, ...flags);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function callText(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  assert.ok(!result.isError, `${name} failed: ${result.content?.[0]?.text}`);
+  return result.content[0].text;
+}
+
+const marker = 'anthropic/requiresUserInteraction';
+const approveTools = ['approve_all', 'approve_snapshot'];
+
+before(() => {
+  if (skip) return;
+  const run = spawnSync(process.execPath, ['scripts/example.mjs'], { cwd: repo, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+});
+
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+test('mcp: tools/list carries annotations and the approval marker by default', { skip }, async () => {
+  await withClient(shop, [], async (client) => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.deepEqual(Object.keys(byName).sort(), [
+      'approve_all',
+      'approve_snapshot',
+      'explain_snapshot',
+      'get_report',
+      'get_visual_results',
+      'list_baselines',
+    ]);
+    for (const name of ['explain_snapshot', 'get_report', 'get_visual_results', 'list_baselines']) {
+      assert.equal(byName[name].annotations?.readOnlyHint, true, name);
+      assert.equal(byName[name]._meta?.[marker], undefined, name);
+    }
+    for (const name of approveTools) {
+      assert.equal(byName[name].annotations?.destructiveHint, true, name);
+      assert.equal(byName[name].annotations?.readOnlyHint, false, name);
+      assert.equal(byName[name]._meta?.[marker], true, name);
+      assert.match(byName[name].description, /only after a human/i, name);
+    }
+    assert.deepEqual(byName.explain_snapshot.inputSchema.required, ['name']);
+  });
+});
+
+test('mcp: --no-approval-prompt and config mcpApprovalPrompt: false drop the marker; the flag wins', { skip }, async () => {
+  const markers = async (root, flags) =>
+    withClient(root, flags, async (client) => {
+      const { tools } = await client.listTools();
+      return tools.filter((t) => approveTools.includes(t.name)).map((t) => [t.name, t._meta?.[marker] ?? null, t.description]);
+    });
+  for (const [, mark, description] of await markers(shop, ['--no-approval-prompt'])) {
+    assert.equal(mark, null);
+    assert.match(description, /only after a human/i);
+  }
+  const root = copyOfShop();
+  writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify({ mcpApprovalPrompt: false }));
+  for (const [name, mark] of await markers(root, [])) assert.equal(mark, null, name);
+  for (const [name, mark] of await markers(root, ['--approval-prompt'])) assert.equal(mark, true, name);
+});
+
+test('mcp: get_visual_results, explain_snapshot, get_report and list_baselines read the run', { skip }, async () => {
+  await withClient(shop, [], async (client) => {
+    const summary = await callText(client, 'get_visual_results');
+    assert.match(summary, /home \(chromium\) \[changed\]: Style-only change/);
+    assert.match(summary, /catalogue \(chromium\) \[changed\]: Page shift/);
+    assert.ok(summary.indexOf('- about') > summary.indexOf('- home'), 'changed snapshots come first');
+    assert.ok(summary.includes(path.join(shop, 'visual-report', 'index.html')), summary);
+    assert.ok(summary.includes(path.join(shop, 'visual-report', 'images', 'home', 'chromium-diff.png')), summary);
+    assert.match(summary, /Approve only after a human confirms: call approve_snapshot[^\n]*$/);
+
+    const home = JSON.parse(await callText(client, 'explain_snapshot', { name: 'home' }));
+    assert.equal(home.status, 'changed');
+    assert.ok(home.layers.dom.styleChanges.count > 0);
+    assert.ok(home.guidance.some((g) => /style-only/i.test(g)), home.guidance.join(' '));
+    const catalogue = JSON.parse(await callText(client, 'explain_snapshot', { name: 'catalogue', project: 'chromium' }));
+    assert.ok(catalogue.guidance.some((g) => /shift/i.test(g)), catalogue.guidance.join(' '));
+
+    const report = JSON.parse(await callText(client, 'get_report'));
+    assert.equal(report.version, 1);
+    assert.equal(report.snapshots.length, 3);
+
+    const baselines = await callText(client, 'list_baselines');
+    assert.match(baselines, /^home\tchromium\t\d+\t\d{4}-\d\d-\d\dT/m);
+  });
+});
+
+test('mcp: bad arguments are errors and the server keeps serving', { skip }, async () => {
+  await withClient(shop, [], async (client) => {
+    const unsafe = await client.callTool({ name: 'explain_snapshot', arguments: { name: '../x' } }).then(
+      (r) => ({ isError: r.isError, text: r.content?.[0]?.text }),
+      (e) => ({ isError: true, text: e.message }),
+    );
+    assert.equal(unsafe.isError, true);
+    assert.match(unsafe.text, /\.\./);
+    const missing = await client.callTool({ name: 'approve_snapshot', arguments: {} }).then(
+      (r) => r.isError,
+      () => true,
+    );
+    assert.equal(missing, true);
+    const unknown = await client.callTool({ name: 'explain_snapshot', arguments: { name: 'nope' } });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.content[0].text, /no snapshot named "nope"/);
+    assert.match(await callText(client, 'get_visual_results'), /home \(chromium\)/);
+  });
+});
+
+test('mcp: approve_snapshot writes the baseline', { skip }, async () => {
+  const root = copyOfShop();
+  const baseline = path.join(root, '.sightline', 'baselines', 'home', 'chromium.png');
+  const old = new Date('2020-01-01T00:00:00Z');
+  utimesSync(baseline, old, old);
+  const before = readFileSync(baseline);
+  await withClient(root, [], async (client) => {
+    const text = await callText(client, 'approve_snapshot', { name: 'home' });
+    assert.match(text, /approved home \(chromium\): replaced/);
+  });
+  assert.ok(statSync(baseline).mtimeMs > old.getTime());
+  assert.ok(!readFileSync(baseline).equals(before), 'the baseline now holds the changed capture');
+});
+
+test('mcp: with nothing run, the tools say the tests have not run yet', async () => {
+  const root = tempDir();
+  await withClient(root, [], async (client) => {
+    for (const tool of ['get_visual_results', 'get_report']) {
+      assert.match(await callText(client, tool), /tests have not run here yet/);
+    }
+    const approveAll = await client.callTool({ name: 'approve_all', arguments: {} });
+    assert.equal(approveAll.isError, true);
+    assert.match(approveAll.content[0].text, /Nothing to approve/);
+  });
+});
+
+test('mcp: a capture-only shard explains why it has no results', async () => {
+  const root = tempDir();
+  const temp = path.join(root, '.sightline', 'temp');
+  mkdirSync(path.join(temp, 'x'), { recursive: true });
+  writeFileSync(path.join(temp, 'shard.json'), JSON.stringify({ current: 2, total: 4, mode: 'capture-only', captures: 1 }));
+  writeFileSync(path.join(temp, 'x', 'chromium.slcap'), 'fake');
+  await withClient(root, [], async (client) => {
+    const text = await callText(client, 'get_visual_results');
+    assert.match(text, /capture-only shard 2\/4/);
+    assert.match(text, /1 capture is in \.sightline\/temp/);
+    assert.match(text, /npx sightline compare/);
+  });
+});
