@@ -229,9 +229,14 @@ fn missing_baselines(store: &ProjectStore, seen: &[(EvidenceHead, Value)]) -> Re
     Ok(missing)
 }
 
-/// The current UTC time as RFC 3339, without pulling in a date crate.
+/// The current UTC time as RFC 3339.
 fn now_rfc3339() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    rfc3339(std::time::SystemTime::now())
+}
+
+/// A time as RFC 3339 UTC (`YYYY-MM-DDTHH:MM:SSZ`), without pulling in a date crate.
+pub fn rfc3339(time: std::time::SystemTime) -> String {
+    let secs = time.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let (days, rem) = (secs / 86_400, secs % 86_400);
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days as i64 + 719_468;
@@ -249,6 +254,14 @@ fn now_rfc3339() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_rfc3339_of_known_instants() {
+        let at = |secs| rfc3339(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_795_000_000), "2026-11-18T11:06:40Z");
+    }
 
     #[test]
     fn results_timestamp_is_rfc3339() {
