@@ -77,11 +77,13 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
       'approve_all',
       'approve_snapshot',
       'explain_snapshot',
+      'get_diff',
       'get_report',
+      'get_snapshot_diff',
       'get_visual_results',
       'list_baselines',
     ]);
-    for (const name of ['explain_snapshot', 'get_report', 'get_visual_results', 'list_baselines']) {
+    for (const name of ['explain_snapshot', 'get_diff', 'get_report', 'get_snapshot_diff', 'get_visual_results', 'list_baselines']) {
       assert.equal(byName[name].annotations?.readOnlyHint, true, name);
       assert.equal(byName[name]._meta?.[marker], undefined, name);
     }
@@ -134,6 +136,77 @@ test('mcp: get_visual_results, explain_snapshot, get_report and list_baselines r
 
     const baselines = await callText(client, 'list_baselines');
     assert.match(baselines, /^home\tchromium\t\d+\t\d{4}-\d\d-\d\dT/m);
+  });
+});
+
+/** Width and height from a base64 PNG's IHDR (bytes 16..24). */
+function pngSize(data) {
+  const bytes = Buffer.from(data, 'base64');
+  assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** The images of a get_diff answer, each with the text block just before it. */
+function imagesOf(result) {
+  assert.ok(!result.isError, result.content?.[0]?.text);
+  return result.content.flatMap((block, i) => {
+    if (block.type !== 'image') return [];
+    assert.equal(block.mimeType, 'image/png');
+    const before = result.content[i - 1];
+    assert.equal(before?.type, 'text', `image ${i} is preceded by a text block`);
+    return [{ label: before.text, ...pngSize(block.data) }];
+  });
+}
+
+test('mcp: get_diff sends readable whole-page images, the regions and native-scale crops', { skip }, async () => {
+  await withClient(shop, [], async (client) => {
+    const result = await client.callTool({ name: 'get_diff', arguments: { name: 'catalogue' } });
+    const images = imagesOf(result);
+    const whole = images.filter((i) => /whole page/.test(i.label));
+    assert.deepEqual(whole.map((i) => i.label.split(',')[0]), ['baseline', 'current', 'diff']);
+    for (const image of whole) {
+      assert.ok(image.width <= 1568 && image.height <= 1568, JSON.stringify(image));
+      assert.ok(image.width * image.height <= 1_150_000, JSON.stringify(image));
+      assert.match(image.label, /shown at 0\.\d+ scale/);
+    }
+    const texts = result.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    assert.match(texts, /Regions \(\d+ in all/);
+    assert.match(texts, /^0: x=0 y=284 1280×60, change, #catalogue-hero$/m);
+    const crops = images.filter((i) => !/whole page/.test(i.label));
+    assert.ok(crops.length >= 3, 'at least one crop as baseline, current and diff');
+    const perKind = { baseline: 0, current: 0, diff: 0 };
+    for (const crop of crops) {
+      assert.match(crop.label, /native scale/);
+      assert.ok(crop.width <= 1280 && crop.height <= 1024, JSON.stringify(crop));
+      perKind[crop.label.match(/— (baseline|current|diff)/)[1]] += crop.width * crop.height;
+    }
+    for (const [kind, pixels] of Object.entries(perKind)) assert.ok(pixels > 0 && pixels <= 2_000_000, `${kind}: ${pixels}`);
+
+    const alias = await client.callTool({ name: 'get_snapshot_diff', arguments: { name: 'catalogue' } });
+    assert.equal(imagesOf(alias).length, images.length);
+  });
+});
+
+test('mcp: get_diff with region or a band returns only that crop', { skip }, async () => {
+  await withClient(shop, [], async (client) => {
+    const region = imagesOf(await client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 0 } }));
+    assert.equal(region.length, 3);
+    for (const image of region) {
+      assert.doesNotMatch(image.label, /whole page/);
+      assert.match(image.label, /Crop of region: .*native scale.*regions 0/);
+      assert.equal(image.width, 1280);
+      assert.ok(image.height <= 1024);
+    }
+    const band = imagesOf(await client.callTool({ name: 'get_diff', arguments: { name: 'catalogue', y: 0, height: 500 } }));
+    assert.deepEqual(band.map((i) => [i.width, i.height]), [[1280, 500], [1280, 500], [1280, 500]]);
+    assert.match(band[0].label, /^Band: page x=0 y=0 1280×500 at native scale — baseline/);
+
+    const outOfRange = await client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 999 } });
+    assert.equal(outOfRange.isError, true);
+    assert.match(outOfRange.content[0].text, /region 999 does not exist/);
+    const unknown = await client.callTool({ name: 'get_diff', arguments: { name: 'nope' } });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.content[0].text, /no snapshot named "nope"/);
   });
 });
 

@@ -14,6 +14,7 @@ pub mod capture;
 pub mod color_delta;
 pub mod compare;
 pub mod config;
+pub mod crops;
 pub mod decode;
 pub mod dom;
 pub mod error;

@@ -1,6 +1,7 @@
 //! `sightline mcp`: the MCP server over stdio (03-mcp.md). stdout carries only JSON-RPC; every
 //! message of ours goes to stderr. Readers never recompute a verdict: they read what the run left.
 
+mod diff;
 mod view;
 
 use std::path::{Path, PathBuf};
@@ -40,6 +41,27 @@ pub struct SnapshotArgs {
     #[serde(default)]
     pub project: Option<String>,
 }
+
+/// Arguments of `get_diff`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct DiffArgs {
+    /// The snapshot name, as in results.json (e.g. "home").
+    pub name: String,
+    /// Only this Playwright project (e.g. "chromium"); the first one captured when absent.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Only the crop of this region (its index in the region list), without the whole-page images.
+    #[serde(default)]
+    pub region: Option<usize>,
+    /// Only a full-width band starting at this page row, without the whole-page images.
+    #[serde(default)]
+    pub y: Option<u32>,
+    /// Rows of the band (default one crop's height, 1024 at native scale).
+    #[serde(default)]
+    pub height: Option<u32>,
+}
+
+const GET_DIFF_DESCRIPTION: &str = "The images of one snapshot, sized to be readable: baseline, current and diff of the whole page (downscaled to fit), the list of diff regions, and native-scale crops of the regions (at most 3). Every image is preceded by a text saying what it is. `region` (an index) returns only that region's crop; `y` (+ optional `height`) only a full-width band, also for a new snapshot. A missing baseline shows only the committed baseline.";
 
 const APPROVE_TOOLS: [&str; 2] = ["approve_snapshot", "approve_all"];
 
@@ -121,6 +143,43 @@ impl SightlineServer {
             Results::Absent(why) => text(why),
             Results::Broken(why) => failure(why),
         })
+    }
+
+    async fn diff(&self, args: DiffArgs) -> Result<CallToolResult, ErrorData> {
+        checked(&SnapshotArgs { name: args.name.clone(), project: args.project.clone() })?;
+        let request = match (args.region, args.y, args.height) {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err(ErrorData::invalid_params("give either region or y/height, not both", None));
+            }
+            (Some(index), None, None) => diff::Request::Region(index),
+            (None, None, None) => diff::Request::Page,
+            (None, y, height) => diff::Request::Band { y: y.unwrap_or(0), height },
+        };
+        let value = match self.project.read_results() {
+            Results::Found { value, .. } => value,
+            Results::Absent(why) => return Ok(failure(why)),
+            Results::Broken(why) => return Ok(failure(why)),
+        };
+        Ok(match diff::get_diff(&self.project, &value, &args.name, args.project.as_deref(), request) {
+            Ok(blocks) => CallToolResult::success(blocks),
+            Err(why) => failure(why),
+        })
+    }
+
+    #[tool(
+        description = GET_DIFF_DESCRIPTION,
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_diff(&self, Parameters(args): Parameters<DiffArgs>) -> Result<CallToolResult, ErrorData> {
+        self.diff(args).await
+    }
+
+    #[tool(
+        description = "Alias of get_diff: the images of one snapshot (whole page downscaled, region list, native-scale crops; `region` or `y`/`height` for one crop).",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_snapshot_diff(&self, Parameters(args): Parameters<DiffArgs>) -> Result<CallToolResult, ErrorData> {
+        self.diff(args).await
     }
 
     #[tool(
@@ -243,19 +302,7 @@ impl ServerHandler for SightlineServer {
 
 /// A file time as `YYYY-MM-DDTHH:MM:SSZ`.
 fn utc(time: std::time::SystemTime) -> String {
-    let secs = time.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest / 60 % 60, rest % 60)
+    sightline_core::results::rfc3339(time)
 }
 
 /// The absolute root, so every path the tools print can be opened as is.
@@ -310,7 +357,7 @@ mod tests {
             assert_eq!(with.annotations.unwrap().destructive_hint, Some(true));
             assert!(find(&off).meta.is_none());
         }
-        assert_eq!(on.len(), 6);
+        assert_eq!(on.len(), 8);
     }
 
     #[test]
@@ -345,7 +392,7 @@ mod in_process {
         let client = ().serve(client_io).await.unwrap();
 
         let tools = client.list_all_tools().await.unwrap();
-        assert_eq!(tools.len(), 6);
+        assert_eq!(tools.len(), 8);
         let approve = tools.iter().find(|t| t.name == "approve_snapshot").unwrap();
         assert!(approve.meta.as_ref().is_some_and(|m| m.0.contains_key("anthropic/requiresUserInteraction")));
 

@@ -1,0 +1,369 @@
+//! `get_diff`: the images of one snapshot, sized so a model can read them (03-mcp.md, "get_diff:
+//! images a model can actually read"). The crop geometry is `sightline_core::crops`; this file
+//! loads the run's PNGs, cuts and samples them, and says in text what each image is.
+
+use rmcp::model::ContentBlock;
+use serde_json::Value;
+use sightline_core::crops::{self, Budget, Crop, Rect, Region, Skipped};
+use sightline_core::decode::{encode_png, read_image};
+use sightline_core::image::RgbaImage;
+
+use super::view::Project;
+
+/// What to show: the whole page (with crops), one region's crop, or a band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    Page,
+    Region(usize),
+    Band { y: u32, height: Option<u32> },
+}
+
+/// Regions listed in text.
+const LISTED_REGIONS: usize = 20;
+const KINDS: [&str; 3] = ["baseline", "current", "diff"];
+
+struct Loaded {
+    kind: &'static str,
+    image: RgbaImage,
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key].as_str().unwrap_or("")
+}
+
+/// The content blocks of `get_diff`, or the message of a clear error.
+pub fn get_diff(
+    project: &Project,
+    results: &Value,
+    name: &str,
+    project_name: Option<&str>,
+    request: Request,
+) -> Result<Vec<ContentBlock>, String> {
+    let wanted = |v: &&Value| str_of(v, "name") == name && project_name.is_none_or(|p| str_of(v, "project") == p);
+    let matches: Vec<&Value> = results["snapshots"].as_array().into_iter().flatten().filter(wanted).collect();
+    let Some(snap) = matches.first() else {
+        if let Some(missing) = results["missingBaselines"].as_array().into_iter().flatten().find(wanted) {
+            return missing_baseline(project, missing);
+        }
+        let names: Vec<&str> =
+            results["snapshots"].as_array().into_iter().flatten().map(|s| str_of(s, "name")).collect();
+        return Err(format!(
+            "no snapshot named {name:?}{} in the last run; its snapshots are: {}",
+            project_name.map(|p| format!(" for project {p:?}")).unwrap_or_default(),
+            if names.is_empty() { "(none)".to_string() } else { names.join(", ") }
+        ));
+    };
+    let mut head =
+        format!("{} ({}) [{}]: {}", name, str_of(snap, "project"), str_of(snap, "status"), str_of(snap, "verdict"));
+    if matches.len() > 1 {
+        let others: Vec<&str> = matches[1..].iter().map(|s| str_of(s, "project")).collect();
+        head.push_str(&format!(
+            "\nAlso captured in project(s) {}; pass `project` to see one of them.",
+            others.join(", ")
+        ));
+    }
+    let (images, problems) = load(project, &snap["files"]);
+    if !problems.is_empty() {
+        head.push_str(&format!("\n{}", problems.join("\n")));
+    }
+    if images.is_empty() {
+        return Err(format!("{head}\nNo images to show for this snapshot."));
+    }
+    // The diff canvas is the larger size after a size change.
+    let page =
+        images.iter().find(|l| l.kind == "diff").map(|l| (l.image.width(), l.image.height())).unwrap_or_else(|| {
+            images.iter().fold((0, 0), |(w, h), l| (w.max(l.image.width()), h.max(l.image.height())))
+        });
+    let raw_regions: Vec<&Value> = snap["layers"]["pixel"]["regions"].as_array().into_iter().flatten().collect();
+    let regions: Vec<Region> = raw_regions.iter().map(|r| region_of(r)).collect();
+    let budget = Budget::default();
+    let mut out = Vec::new();
+    match request {
+        Request::Region(index) => {
+            let Some(region) = regions.get(index) else {
+                return Err(format!(
+                    "{head}\nregion {index} does not exist: this snapshot has {} region(s) (indices from 0).",
+                    regions.len()
+                ));
+            };
+            let Some(crop) = crops::region_crop(page, index, region.rect, &budget) else {
+                return Err(format!("{head}\nregion {index} lies outside the {}×{} page.", page.0, page.1));
+            };
+            out.push(ContentBlock::text(format!("{head}\nRegion {index}: {}", describe_region(raw_regions[index]))));
+            render_crop(&mut out, &images, &crop, "Crop of region", page)?;
+        }
+        Request::Band { y, height } => {
+            let Some(crop) = crops::band(page, y, height, &budget) else {
+                return Err(format!("{head}\ny={y} is below the {}×{} page.", page.0, page.1));
+            };
+            out.push(ContentBlock::text(head));
+            render_crop(&mut out, &images, &crop, "Band", page)?;
+        }
+        Request::Page => {
+            out.push(ContentBlock::text(head));
+            let scale = crops::page_scale(page.0, page.1);
+            for l in &images {
+                let (w, h) = (l.image.width(), l.image.height());
+                let (ow, oh) = crops::scaled(w, h, scale);
+                let shown = if (ow, oh) == (w, h) {
+                    "native scale".to_string()
+                } else {
+                    format!("{scale:.2} scale ({ow}×{oh})")
+                };
+                out.push(ContentBlock::text(format!("{}, whole page {w}×{h} shown at {shown}", l.kind)));
+                let sampled = sample(&l.image, Rect::new(0, 0, w, h), ow, oh);
+                out.push(png_block(&sampled)?);
+            }
+            out.push(ContentBlock::text(region_list(&raw_regions)));
+            if !crops::needs_crops(page.0, page.1) {
+                return Ok(out);
+            }
+            let plan = crops::plan(page, &regions, &budget);
+            let count = plan.crops.len();
+            for (i, crop) in plan.crops.iter().enumerate() {
+                render_crop(&mut out, &images, crop, &format!("Crop {} of {count}", i + 1), page)?;
+            }
+            let mut lines = Vec::new();
+            for (reason, why) in [
+                (Skipped::CropLimit, "at most 3 crops"),
+                (Skipped::PixelBudget, "the crops would pass 2,000,000 px per image"),
+            ] {
+                let left: Vec<String> =
+                    plan.not_cropped.iter().filter(|(_, r)| *r == reason).map(|(i, _)| i.to_string()).collect();
+                if !left.is_empty() {
+                    lines.push(format!("Not cropped ({why}): regions {}.", left.join(", ")));
+                }
+            }
+            if !lines.is_empty() {
+                lines.push("See one with get_diff region: <index>, or a band with y: <page row>.".into());
+                out.push(ContentBlock::text(lines.join("\n")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A missing baseline: only the committed baseline image.
+fn missing_baseline(project: &Project, missing: &Value) -> Result<Vec<ContentBlock>, String> {
+    let (name, proj) = (str_of(missing, "name"), str_of(missing, "project"));
+    let rel = missing["files"]["baseline"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!(".sightline/baselines/{name}/{proj}.png"));
+    let path = project.root.join(&rel);
+    let image = read_image(&path).map_err(|e| {
+        format!("{name} ({proj}) [missing]: no capture in this run, and its baseline cannot be read: {e}")
+    })?;
+    let (w, h) = (image.width(), image.height());
+    let scale = crops::page_scale(w, h);
+    let (ow, oh) = crops::scaled(w, h, scale);
+    let sampled = sample(&image, Rect::new(0, 0, w, h), ow, oh);
+    Ok(vec![
+        ContentBlock::text(format!(
+            "{name} ({proj}) [missing]: a committed baseline with no capture in this run, so there is no current \
+             image or diff.\ncommitted baseline {}, whole page {w}×{h} shown at {}",
+            path.display(),
+            if (ow, oh) == (w, h) { "native scale".to_string() } else { format!("{scale:.2} scale ({ow}×{oh})") }
+        )),
+        png_block(&sampled)?,
+    ])
+}
+
+/// The PNG images the run left (`.slcap` captures are not images), and what could not be read.
+fn load(project: &Project, files: &Value) -> (Vec<Loaded>, Vec<String>) {
+    let mut images = Vec::new();
+    let mut problems = Vec::new();
+    for kind in KINDS {
+        let Some(rel) = files[kind].as_str() else { continue };
+        if !rel.to_ascii_lowercase().ends_with(".png") {
+            continue;
+        }
+        let path = project.root.join(rel);
+        match read_image(&path) {
+            Ok(image) => images.push(Loaded { kind, image }),
+            Err(e) => problems.push(format!("{kind}: cannot read {} ({e})", path.display())),
+        }
+    }
+    (images, problems)
+}
+
+fn u32_of(v: &Value, key: &str) -> u32 {
+    v[key].as_u64().map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+fn region_of(r: &Value) -> Region {
+    Region {
+        rect: Rect::new(u32_of(r, "x"), u32_of(r, "y"), u32_of(r, "width"), u32_of(r, "height")),
+        shift: str_of(r, "classification") == "shift",
+    }
+}
+
+fn describe_region(r: &Value) -> String {
+    let selector = r["elements"].as_array().and_then(|e| e.first()).map(|e| str_of(e, "selector")).unwrap_or("");
+    format!(
+        "x={} y={} {}×{}, {}{}",
+        u32_of(r, "x"),
+        u32_of(r, "y"),
+        u32_of(r, "width"),
+        u32_of(r, "height"),
+        str_of(r, "classification"),
+        if selector.is_empty() { String::new() } else { format!(", {selector}") }
+    )
+}
+
+fn region_list(regions: &[&Value]) -> String {
+    if regions.is_empty() {
+        return "Regions: none.".into();
+    }
+    let mut lines = vec![format!("Regions ({} in all, index: box, classification, first selector):", regions.len())];
+    for (i, r) in regions.iter().take(LISTED_REGIONS).enumerate() {
+        lines.push(format!("{i}: {}", describe_region(r)));
+    }
+    if regions.len() > LISTED_REGIONS {
+        lines.push(format!("… {} more (see explain_snapshot)", regions.len() - LISTED_REGIONS));
+    }
+    lines.join("\n")
+}
+
+/// One crop as one image per kind, each preceded by what it is.
+fn render_crop(
+    out: &mut Vec<ContentBlock>,
+    images: &[Loaded],
+    crop: &Crop,
+    label: &str,
+    page: (u32, u32),
+) -> Result<(), String> {
+    let a = crop.area;
+    let mut about = format!("{label}: page x={} y={} {}×{}", a.x, a.y, a.width, a.height);
+    if crop.step == 1 {
+        about.push_str(" at native scale");
+    } else {
+        about.push_str(&format!(" sampled at 1/{} (the area is wider than 1280 px)", crop.step));
+    }
+    if !crop.regions.is_empty() {
+        let list: Vec<String> = crop.regions.iter().map(usize::to_string).collect();
+        about.push_str(&format!(", regions {}", list.join(", ")));
+    }
+    if let Some(y) = crop.continue_y {
+        about.push_str(&format!(". The area continues below: call get_diff with y: {y} to see the rest"));
+    }
+    for l in images {
+        let bounds = Rect::new(0, 0, l.image.width(), l.image.height());
+        let Some(cut) = a.intersect(&bounds) else {
+            out.push(ContentBlock::text(format!(
+                "{about} — {}: none; the {} capture ({}×{}) has no pixels there (the page is {}×{} after the size change)",
+                l.kind,
+                l.kind,
+                bounds.width,
+                bounds.height,
+                page.0,
+                page.1
+            )));
+            continue;
+        };
+        let mut what = format!("{about} — {}", l.kind);
+        if cut != a {
+            what.push_str(&format!(
+                "; the {} capture is only {}×{}, so this shows its part x={} y={} {}×{} and it has no pixels in the rest",
+                l.kind, bounds.width, bounds.height, cut.x, cut.y, cut.width, cut.height
+            ));
+        }
+        out.push(ContentBlock::text(what));
+        let sampled = sample(&l.image, cut, cut.width.div_ceil(crop.step), cut.height.div_ceil(crop.step));
+        out.push(png_block(&sampled)?);
+    }
+    Ok(())
+}
+
+/// `area` of `image` as an `ow`×`oh` image: a copy at native size, else the average of the page
+/// pixels each image pixel covers (box filter).
+fn sample(image: &RgbaImage, area: Rect, ow: u32, oh: u32) -> RgbaImage {
+    let (ow, oh) = (ow.max(1), oh.max(1));
+    let span = |out: u32, len: u32, start: u32| -> Vec<(usize, usize)> {
+        (0..out)
+            .map(|o| {
+                let a = u64::from(o) * u64::from(len) / u64::from(out);
+                let b = (u64::from(o + 1) * u64::from(len) / u64::from(out)).max(a + 1);
+                ((start as u64 + a) as usize, (start as u64 + b) as usize)
+            })
+            .collect()
+    };
+    let xs = span(ow, area.width, area.x);
+    let ys = span(oh, area.height, area.y);
+    let mut data = Vec::with_capacity(ow as usize * oh as usize * 4);
+    let mut sums = vec![0u64; ow as usize * 4];
+    for &(y0, y1) in &ys {
+        sums.iter_mut().for_each(|s| *s = 0);
+        for y in y0..y1 {
+            let row = image.row(y as u32);
+            for (o, &(x0, x1)) in xs.iter().enumerate() {
+                for px in row[x0 * 4..x1 * 4].chunks_exact(4) {
+                    for c in 0..4 {
+                        sums[o * 4 + c] += u64::from(px[c]);
+                    }
+                }
+            }
+        }
+        for (o, &(x0, x1)) in xs.iter().enumerate() {
+            let n = ((x1 - x0) * (y1 - y0)) as u64;
+            for c in 0..4 {
+                data.push(((sums[o * 4 + c] + n / 2) / n) as u8);
+            }
+        }
+    }
+    RgbaImage::from_raw(ow, oh, data).expect("sampled buffer matches its size")
+}
+
+fn png_block(image: &RgbaImage) -> Result<ContentBlock, String> {
+    let png = encode_png(image, true).map_err(|e| format!("cannot encode an image: {e}"))?;
+    Ok(ContentBlock::image(base64(&png), "image/png"))
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+
+    #[test]
+    fn sampling_averages_boxes() {
+        // 4×2: left half black, right half white; sampled 2×1.
+        let mut data = Vec::new();
+        for _ in 0..2 {
+            for x in 0..4 {
+                let v = if x < 2 { 0 } else { 255 };
+                data.extend_from_slice(&[v, v, v, 255]);
+            }
+        }
+        let image = RgbaImage::from_raw(4, 2, data).unwrap();
+        let small = sample(&image, Rect::new(0, 0, 4, 2), 2, 1);
+        assert_eq!(small.as_bytes(), &[0, 0, 0, 255, 255, 255, 255, 255]);
+        let cut = sample(&image, Rect::new(1, 0, 2, 2), 2, 2);
+        assert_eq!(cut.row(1), &[0, 0, 0, 255, 255, 255, 255, 255]);
+    }
+}
