@@ -2,17 +2,19 @@
 //! message of ours goes to stderr. Readers never recompute a verdict: they read what the run left.
 
 mod diff;
+mod prompts;
 mod view;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject, ServerCapabilities, ServerConfig};
 use rmcp::schemars::{self, JsonSchema};
-use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ErrorData, ServerHandler, ServiceExt, prompt_handler, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
 use sightline_core::config::load_config;
@@ -76,6 +78,7 @@ fn approval_meta() -> MetaObject {
 pub struct SightlineServer {
     project: std::sync::Arc<Project>,
     tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
 }
 
 fn text(body: impl Into<String>) -> CallToolResult {
@@ -108,7 +111,7 @@ impl SightlineServer {
                 }
             }
         }
-        Self { project: std::sync::Arc::new(project), tool_router }
+        Self { project: std::sync::Arc::new(project), tool_router, prompt_router: Self::prompt_router() }
     }
 
     fn store(&self) -> ProjectStore {
@@ -290,9 +293,10 @@ impl SightlineServer {
 }
 
 #[tool_handler(router = self.tool_router)]
+#[prompt_handler(router = self.prompt_router)]
 impl ServerHandler for SightlineServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().build()).with_instructions(
             "Sightline visual regression review. Start with get_visual_results, then explain_snapshot for each \
              changed or new snapshot. Never approve on your own: call approve_snapshot or approve_all only after a \
              human has confirmed.",
@@ -371,7 +375,7 @@ mod tests {
 
 #[cfg(test)]
 mod in_process {
-    use rmcp::model::CallToolRequestParams;
+    use rmcp::model::{CallToolRequestParams, GetPromptRequestParams};
 
     use super::*;
 
@@ -411,6 +415,25 @@ mod in_process {
         let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await;
         assert!(missing.is_err() || missing.is_ok_and(|r| r.is_error == Some(true)));
         assert!(client.call_tool(CallToolRequestParams::new("list_baselines")).await.is_ok(), "still serving");
+
+        let prompts = client.list_all_prompts().await.unwrap();
+        assert_eq!(prompts.len(), 2);
+        let triage = client
+            .get_prompt(
+                GetPromptRequestParams::new("triage-visual-diff")
+                    .with_arguments(args(serde_json::json!({"snapshot": "home", "intent": "rebrand to red"}))),
+            )
+            .await
+            .unwrap();
+        let text = serde_json::to_string(&triage.messages).unwrap();
+        assert!(text.contains("home") && text.contains("rebrand to red"), "{text}");
+        let bad = client
+            .get_prompt(
+                GetPromptRequestParams::new("triage-visual-diff")
+                    .with_arguments(args(serde_json::json!({"snapshot": "../x"}))),
+            )
+            .await;
+        assert!(bad.is_err(), "an unsafe snapshot name is invalid_params");
 
         client.cancel().await.unwrap();
         let _ = serving.await;
