@@ -47,6 +47,17 @@ pub struct ReportArgs {
     open: bool,
 }
 
+/// A string field of a results.json object, or "" when absent.
+fn text<'a>(value: &'a Value, key: &str) -> &'a str {
+    value[key].as_str().unwrap_or("")
+}
+
+/// `name (project) [status]: verdict` — how every review command names a snapshot.
+fn snapshot_line(snapshot: &Value) -> String {
+    let field = |key| text(snapshot, key);
+    format!("{} ({}) [{}]: {}", field("name"), field("project"), field("status"), field("verdict"))
+}
+
 /// `reportDir` from `.sightline/config.json` (default `visual-report`).
 fn report_dir(root: &Path) -> Result<PathBuf> {
     let config = root.join(".sightline").join("config.json");
@@ -145,14 +156,7 @@ pub fn run_explain(root: &Path, args: &ExplainArgs) -> Result<u8> {
         writeln!(stdout)?;
     } else {
         for s in &matches {
-            writeln!(
-                stdout,
-                "{} ({}) [{}]: {}",
-                args.name,
-                s["project"].as_str().unwrap_or(""),
-                s["status"].as_str().unwrap_or(""),
-                s["verdict"].as_str().unwrap_or("")
-            )?;
+            writeln!(stdout, "{}", snapshot_line(s))?;
             for r in s["layers"]["pixel"]["regions"].as_array().into_iter().flatten().take(5) {
                 let who: Vec<String> = r["elements"]
                     .as_array()
@@ -176,10 +180,10 @@ pub fn run_explain(root: &Path, args: &ExplainArgs) -> Result<u8> {
                 writeln!(
                     stdout,
                     "  {} {}: {} → {}",
-                    p["selector"].as_str().unwrap_or(""),
-                    p["property"].as_str().unwrap_or(""),
-                    p["from"].as_str().unwrap_or(""),
-                    p["to"].as_str().unwrap_or("")
+                    text(p, "selector"),
+                    text(p, "property"),
+                    text(p, "from"),
+                    text(p, "to")
                 )?;
             }
             for (key, file) in s["files"].as_object().into_iter().flatten() {
@@ -203,14 +207,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
         s["total"], s["passed"], s["changed"], s["new"], s["missing"], s["autoPassed"]
     )?;
     for snap in results["snapshots"].as_array().into_iter().flatten().filter(|x| x["status"] != "passed") {
-        writeln!(
-            stdout,
-            "  {} ({}) [{}]: {}",
-            snap["name"].as_str().unwrap_or(""),
-            snap["project"].as_str().unwrap_or(""),
-            snap["status"].as_str().unwrap_or(""),
-            snap["verdict"].as_str().unwrap_or("")
-        )?;
+        writeln!(stdout, "  {}", snapshot_line(snap))?;
     }
     for m in results["missingBaselines"].as_array().into_iter().flatten() {
         writeln!(

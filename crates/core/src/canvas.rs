@@ -16,9 +16,3 @@ pub fn pad_to(image: ImageRef<'_>, width: u32, height: u32) -> Result<RgbaImage>
     }
     Ok(canvas)
 }
-
-/// Whether canvas pixel `(x, y)` lies outside an image of `w × h`.
-#[inline]
-pub fn outside(x: usize, y: usize, w: u32, h: u32) -> bool {
-    x >= w as usize || y >= h as usize
-}

@@ -1,7 +1,7 @@
 //! Image files in and out: PNG (any colour type and bit depth, expanded to RGBA8 as pngjs does)
 //! and JPEG. Dimensions are checked against the pixel cap before a pixel buffer is allocated.
 
-use std::io::{BufReader, Cursor, Read};
+use std::io::Cursor;
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -184,11 +184,4 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
         Error::io(path, e)
     })
-}
-
-/// Reads at most `limit` bytes of a stream (used by decoders that must not trust a length).
-pub fn read_bounded(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    BufReader::new(reader).take(limit).read_to_end(&mut out)?;
-    Ok(out)
 }
