@@ -203,3 +203,33 @@ export function captureTarget(capture) {
     pass: ratio <= 0.35 && (capture.info?.domElements ?? 0) > 0,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The MCP server (bench/lib/mcp.mjs).
+
+export function printMcpGroup(title, mcp) {
+  console.log(`\n## ${title}`);
+  if (mcp.missing) {
+    console.log(`not measured: ${mcp.missing}`);
+    return;
+  }
+  const { summary } = mcp.info;
+  if (summary) {
+    console.log(`run: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new`);
+  }
+  printTable(
+    ['tool', 'input', 'median ms', 'limit ms'],
+    mcp.rows.map((row) => [row.tool, row.what, fmtMs(row.medianMs), String(row.limitMs)]),
+  );
+}
+
+export function mcpTargets(mcp) {
+  const target = 'MCP get_visual_results on 1000 snapshots < 100 ms / get_diff on a 1280×12000 page < 500 ms';
+  if (mcp.missing) return [{ target, measured: `not measured: ${mcp.missing}`, pass: null }];
+  const [list, diff] = mcp.rows;
+  return [{
+    target,
+    measured: `get_visual_results ${fmtMs(list.medianMs)} ms; get_diff ${fmtMs(diff.medianMs)} ms (${mcp.info.diffImages} images)`,
+    pass: list.medianMs < list.limitMs && diff.medianMs < diff.limitMs,
+  }];
+}
