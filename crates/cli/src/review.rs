@@ -58,6 +58,22 @@ fn snapshot_line(snapshot: &Value) -> String {
     format!("{} ({}) [{}]: {}", field("name"), field("project"), field("status"), field("verdict"))
 }
 
+/// One line per snapshot that needs a person: changed, new, and baselines with no capture.
+fn write_attention_lines(out: &mut impl Write, results: &Value) -> std::io::Result<()> {
+    for snap in results["snapshots"].as_array().into_iter().flatten().filter(|x| x["status"] != "passed") {
+        writeln!(out, "  {}", snapshot_line(snap))?;
+    }
+    for m in results["missingBaselines"].as_array().into_iter().flatten() {
+        writeln!(
+            out,
+            "  {} ({}) [missing]: committed baseline with no capture in this run",
+            m["name"].as_str().unwrap_or(""),
+            m["project"].as_str().unwrap_or("")
+        )?;
+    }
+    Ok(())
+}
+
 /// `reportDir` from `.sightline/config.json` (default `visual-report`).
 fn report_dir(root: &Path) -> Result<PathBuf> {
     let config = root.join(".sightline").join("config.json");
@@ -206,17 +222,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
         "{} snapshots: {} passed, {} changed, {} new, {} missing, {} auto-passed",
         s["total"], s["passed"], s["changed"], s["new"], s["missing"], s["autoPassed"]
     )?;
-    for snap in results["snapshots"].as_array().into_iter().flatten().filter(|x| x["status"] != "passed") {
-        writeln!(stdout, "  {}", snapshot_line(snap))?;
-    }
-    for m in results["missingBaselines"].as_array().into_iter().flatten() {
-        writeln!(
-            stdout,
-            "  {} ({}) [missing]: committed baseline with no capture in this run",
-            m["name"].as_str().unwrap_or(""),
-            m["project"].as_str().unwrap_or("")
-        )?;
-    }
+    write_attention_lines(&mut stdout, &results)?;
     let html = path.with_file_name("index.html");
     writeln!(stdout, "results: {}", path.display())?;
     if html.is_file() {
@@ -293,6 +299,8 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         summary.missing,
         Path::new(&config.report_dir).join("index.html").display()
     )?;
+    let (_, results) = read_results(root)?;
+    write_attention_lines(&mut stdout, &results)?;
     Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
 }
 
@@ -324,8 +332,9 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         filtered: !merged.complete,
     };
     let summary = write_results(&store, Path::new(&config.report_dir), &run, &options_from(&config))?;
+    let mut stdout = std::io::stdout().lock();
     writeln!(
-        std::io::stdout().lock(),
+        stdout,
         "{} snapshots from {} shards: {} passed, {} changed, {} new, {} missing → {}",
         summary.total,
         merged.shards.len(),
@@ -335,6 +344,8 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         summary.missing,
         Path::new(&config.report_dir).join("index.html").display()
     )?;
+    let (_, results) = read_results(root)?;
+    write_attention_lines(&mut stdout, &results)?;
     Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
 }
 

@@ -186,6 +186,12 @@ fn review_compare_recomputes_the_run_from_captures() {
     let out = sightline(&root, &["compare"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing"), "{}", text(&out));
+    // Under the summary, one line per snapshot that needs a look; the passed one is not listed.
+    let printed = text(&out);
+    let listed: Vec<&str> = printed.lines().filter(|l| l.starts_with("  ")).map(str::trim).collect();
+    let names: Vec<&str> = listed.iter().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(names, ["card", "fresh", "gone"], "{listed:?}");
+    assert!(listed[0].starts_with("card (chromium) [changed]: "), "{listed:?}");
     assert_eq!(summary(&root), expected);
     assert!(root.join("visual-report/index.html").is_file(), "the HTML report too");
 }
