@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be read or written.
-    #[error("{path}: {error}")]
+    #[error("{path}: {error}{hint}", hint = io_hint(error))]
     Io { path: PathBuf, error: std::io::Error },
     /// An image file is not a PNG or JPEG we can decode.
     #[error("{path}: not a readable PNG or JPEG image ({detail}); re-export it as an 8-bit PNG")]
@@ -36,5 +36,21 @@ impl Error {
     /// Wraps an I/O error with the path it happened on.
     pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         Error::Io { path: path.into(), error }
+    }
+}
+
+/// What to do about the I/O failures people can fix; every write went through a temp file, so
+/// the file named is as it was before.
+fn io_hint(error: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind;
+    match error.kind() {
+        ErrorKind::StorageFull | ErrorKind::FileTooLarge | ErrorKind::QuotaExceeded => {
+            "; the disk is full (or a file-size limit was hit): free space and run again, nothing was changed"
+        }
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
+            "; this folder cannot be written: fix its permissions or choose another root, nothing was changed"
+        }
+        ErrorKind::NotADirectory => "; a file stands where a folder is expected: move that file away",
+        _ => "",
     }
 }
