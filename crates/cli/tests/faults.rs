@@ -8,20 +8,16 @@ use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
 use sightline_core::RgbaImage;
-use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::capture::UpdateMode;
 use sightline_core::decode::encode_png;
-use sightline_core::results::{RunInfo, write_results};
-use sightline_core::snapshot::SnapshotOptions;
-use sightline_core::store::{CaptureData, ProjectStore};
+use sightline_core::store::ProjectStore;
+
+use crate::support::{capture, copy_dir, text, write_run_results};
 
 const SNAPSHOTS: usize = 8;
 
 fn sightline() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sightline"))
-}
-
-fn text(out: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
 /// A page big and busy enough that encoding its baseline PNG takes a while: kills land inside.
@@ -40,21 +36,6 @@ fn page(seed: u32) -> Vec<u8> {
     encode_png(&img, true).unwrap()
 }
 
-fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode) {
-    let request = CaptureRequest {
-        name,
-        project: "chromium",
-        screenshot_png: png,
-        data: CaptureData { device_scale_factor: 1.0, ..Default::default() },
-        options: SnapshotOptions::default(),
-        update,
-        write_missing_baselines: false,
-        want_diff_png: false,
-        owner: None,
-    };
-    record_capture(store, request).unwrap();
-}
-
 fn name(i: usize) -> String {
     format!("page-{i:02}")
 }
@@ -70,14 +51,7 @@ fn project(dir: &Path) {
     for i in 0..SNAPSHOTS {
         capture(&store, &name(i), &page(i as u32 + 1000), UpdateMode::Default);
     }
-    let run = RunInfo {
-        mode: "compare".into(),
-        shard: None,
-        root: dir.display().to_string(),
-        config: serde_json::Value::Null,
-        filtered: false,
-    };
-    write_results(&store, Path::new("visual-report"), &run, &SnapshotOptions::default()).unwrap();
+    write_run_results(&store, dir);
 }
 
 /// Every file under `dir` with its bytes.
@@ -101,13 +75,9 @@ fn baseline(root: &Path, i: usize) -> PathBuf {
     root.join(".sightline/baselines").join(name(i)).join("chromium.png")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    for (rel, bytes) in files(from) {
-        let path = to.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, bytes).unwrap();
-    }
+/// How many baselines already hold their new bytes (a half-written one reads as neither).
+fn count_replaced(root: &Path, new: &[Vec<u8>]) -> usize {
+    (0..SNAPSHOTS).filter(|&i| std::fs::read(baseline(root, i)).is_ok_and(|bytes| bytes == new[i])).count()
 }
 
 fn temp_root(tag: &str) -> PathBuf {
@@ -122,6 +92,7 @@ fn faults_sigkill_during_approve_leaves_every_baseline_old_or_new_and_whole() {
 
     // One undisturbed approve gives the new bytes and how long the window to hit is.
     let finished = temp_root("kill-finished");
+    let _ = std::fs::remove_dir_all(&finished);
     copy_dir(&pristine, &finished);
     let started = Instant::now();
     let out = sightline().arg("--root").arg(&finished).args(["approve", "--all"]).output().unwrap();
@@ -131,13 +102,15 @@ fn faults_sigkill_during_approve_leaves_every_baseline_old_or_new_and_whole() {
     let new: Vec<Vec<u8>> = (0..SNAPSHOTS).map(|i| std::fs::read(baseline(&finished, i)).unwrap()).collect();
     assert!(old.iter().zip(&new).all(|(o, n)| o != n), "every capture differs from its baseline");
 
-    // Kill times spread evenly over the whole run (and a little past it), from a fixed sequence.
-    let rounds = 24u32;
+    // Two kinds of kill point, alternating: as soon as the k-th baseline has been replaced (so
+    // every count from none to all is hit whatever the machine's speed), and after a delay spread
+    // over the undisturbed run (so kills also land inside a write, not only after a rename).
+    let rounds = 2 * (SNAPSHOTS as u32 + 1);
     let work = temp_root("kill-work");
     let (mut untouched, mut partial, mut complete) = (0, 0, 0);
     for round in 0..rounds {
+        let _ = std::fs::remove_dir_all(&work);
         copy_dir(&pristine, &work);
-        let delay = full.mul_f64(f64::from(round) / f64::from(rounds - 4));
         let mut child = sightline()
             .arg("--root")
             .arg(&work)
@@ -146,7 +119,17 @@ fn faults_sigkill_during_approve_leaves_every_baseline_old_or_new_and_whole() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(delay);
+        let kill_point = if round % 2 == 0 {
+            let k = (round / 2) as usize;
+            while count_replaced(&work, &new) < k && child.try_wait().unwrap().is_none() {
+                std::thread::yield_now();
+            }
+            format!("after {k} replaced")
+        } else {
+            let delay = full.mul_f64(f64::from(round / 2) / f64::from(SNAPSHOTS as u32));
+            std::thread::sleep(delay);
+            format!("after {delay:?}")
+        };
         let _ = child.kill(); // SIGKILL: no handler, no cleanup
         child.wait().unwrap();
 
@@ -155,7 +138,7 @@ fn faults_sigkill_during_approve_leaves_every_baseline_old_or_new_and_whole() {
             let bytes = std::fs::read(baseline(&work, i)).unwrap();
             assert!(
                 bytes == old[i] || bytes == new[i],
-                "round {round} (kill after {delay:?}): {} is neither the old nor the new baseline",
+                "round {round} (kill {kill_point}): {} is neither the old nor the new baseline",
                 name(i)
             );
             replaced += usize::from(bytes == new[i]);

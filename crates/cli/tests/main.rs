@@ -7,3 +7,4 @@
 mod diff_command;
 mod faults;
 mod review_commands;
+mod support;

@@ -5,18 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use sightline_core::RgbaImage;
-use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::capture::UpdateMode;
 use sightline_core::decode::{encode_png, read_image};
-use sightline_core::results::{RunInfo, write_results};
-use sightline_core::snapshot::SnapshotOptions;
-use sightline_core::store::{CaptureData, ProjectStore};
+use sightline_core::store::ProjectStore;
+
+use crate::support::{capture, copy_dir, text, write_run_results};
 
 fn sightline(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().expect("run sightline")
-}
-
-fn text(out: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
 fn page(color: [u8; 4]) -> Vec<u8> {
@@ -28,21 +24,6 @@ fn page(color: [u8; 4]) -> Vec<u8> {
         }
     }
     encode_png(&img, true).unwrap()
-}
-
-fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode) {
-    let request = CaptureRequest {
-        name,
-        project: "chromium",
-        screenshot_png: png,
-        data: CaptureData { device_scale_factor: 1.0, ..Default::default() },
-        options: SnapshotOptions::default(),
-        update,
-        write_missing_baselines: false,
-        want_diff_png: false,
-        owner: None,
-    };
-    record_capture(store, request).unwrap();
 }
 
 /// A project after two runs: `same` unchanged, `card` recoloured, `fresh` new, `gone` a
@@ -58,14 +39,7 @@ fn project(tag: &str) -> PathBuf {
     capture(&store, "same", &page([0, 0, 200, 255]), UpdateMode::Default);
     capture(&store, "card", &page([200, 0, 0, 255]), UpdateMode::Default);
     capture(&store, "fresh", &page([0, 150, 0, 255]), UpdateMode::Default);
-    let run = RunInfo {
-        mode: "compare".into(),
-        shard: None,
-        root: root.display().to_string(),
-        config: serde_json::Value::Null,
-        filtered: false,
-    };
-    write_results(&store, Path::new("visual-report"), &run, &SnapshotOptions::default()).unwrap();
+    write_run_results(&store, &root);
     root
 }
 
@@ -160,19 +134,6 @@ fn summary(root: &Path) -> serde_json::Value {
     let results: serde_json::Value =
         serde_json::from_slice(&std::fs::read(root.join("visual-report/results.json")).unwrap()).unwrap();
     results["summary"].clone()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
 }
 
 #[test]
