@@ -226,8 +226,37 @@ test('mcp: bad arguments are errors and the server keeps serving', { skip }, asy
     const unknown = await client.callTool({ name: 'explain_snapshot', arguments: { name: 'nope' } });
     assert.equal(unknown.isError, true);
     assert.match(unknown.content[0].text, /no snapshot named "nope"/);
+    // Wrong types are refused naming the argument and its type; an unknown tool is named back
+    // with the list of tools.
+    const settle = (promise) => promise.then((r) => ({ isError: r.isError, text: r.content?.[0]?.text }), (e) => ({ isError: true, text: e.message }));
+    const wrongType = await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 42 } }));
+    assert.equal(wrongType.isError, true);
+    assert.match(wrongType.text, /explain_snapshot: argument "name" must be string, got 42/);
+    const wrongRegion = await settle(client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 'two' } }));
+    assert.equal(wrongRegion.isError, true);
+    assert.match(wrongRegion.text, /get_diff: argument "region" must be integer or null, got "two"/);
+    const noTool = await settle(client.callTool({ name: 'no_such_tool', arguments: {} }));
+    assert.equal(noTool.isError, true);
+    assert.match(noTool.text, /unknown tool "no_such_tool"; the tools are .*get_visual_results/);
     assert.match(await callText(client, 'get_visual_results'), /home \(chromium\)/);
   });
+});
+
+test('mcp: a malformed results.json is an error naming the file, and nothing is written', { skip }, async () => {
+  const root = copyOfShop();
+  const results = path.join(root, 'visual-report', 'results.json');
+  writeFileSync(results, '{"snapshots": [');
+  const before = readFileSync(results, 'utf8');
+  await withClient(root, [], async (client) => {
+    for (const name of ['get_visual_results', 'get_report']) {
+      const result = await client.callTool({ name, arguments: {} });
+      assert.equal(result.isError, true, name);
+      assert.match(result.content[0].text, /results\.json/, name);
+    }
+    const approve = await client.callTool({ name: 'approve_all', arguments: {} });
+    assert.equal(approve.isError, true);
+  });
+  assert.equal(readFileSync(results, 'utf8'), before);
 });
 
 test('mcp: approve_snapshot writes the baseline', { skip }, async () => {

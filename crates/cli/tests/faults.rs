@@ -2,7 +2,6 @@
 //! killed at any moment, a disk that fills up, a folder that cannot hold baselines. Every baseline
 //! must end up old-and-whole or new-and-whole, and a failure must say what to do.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
@@ -12,7 +11,7 @@ use sightline_core::capture::UpdateMode;
 use sightline_core::decode::encode_png;
 use sightline_core::store::ProjectStore;
 
-use crate::support::{capture, copy_dir, text, write_run_results};
+use crate::support::{capture, copy_dir, files, text, write_run_results};
 
 const SNAPSHOTS: usize = 8;
 
@@ -52,23 +51,6 @@ fn project(dir: &Path) {
         capture(&store, &name(i), &page(i as u32 + 1000), UpdateMode::Default);
     }
     write_run_results(&store, dir);
-}
-
-/// Every file under `dir` with its bytes.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.insert(path.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
 }
 
 fn baseline(root: &Path, i: usize) -> PathBuf {

@@ -1,6 +1,7 @@
 //! `sightline mcp`: the MCP server over stdio (03-mcp.md). stdout carries only JSON-RPC; every
 //! message of ours goes to stderr. Readers never recompute a verdict: they read what the run left.
 
+mod arguments;
 mod diff;
 mod prompts;
 mod view;
@@ -295,6 +296,21 @@ impl SightlineServer {
 #[tool_handler(router = self.tool_router)]
 #[prompt_handler(router = self.prompt_router)]
 impl ServerHandler for SightlineServer {
+    /// Every call is checked against the tool's schema first (see `arguments`), then routed.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        if let Some(problem) =
+            arguments::check_call(&self.tool_router.list_all(), &request.name, request.arguments.as_ref())
+        {
+            return Err(ErrorData::invalid_params(problem, None));
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().build()).with_instructions(
             "Sightline visual regression review. Start with get_visual_results, then explain_snapshot for each \
