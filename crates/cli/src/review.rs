@@ -97,15 +97,11 @@ fn report_dir(root: &Path) -> Result<PathBuf> {
 /// The run's results.json, with a clear error when there is none or it is damaged.
 fn read_results(root: &Path) -> Result<(PathBuf, Value)> {
     let path = report_dir(root)?.join("results.json");
-    let bytes = std::fs::read(&path).with_context(|| {
-        format!("{}: no results yet; run the Playwright tests with the sightline reporter first", path.display())
-    })?;
-    let value: Value = serde_json::from_slice(&bytes)
-        .with_context(|| format!("{}: not valid JSON; run the tests again to rewrite it", path.display()))?;
-    if value.get("version").and_then(Value::as_u64) != Some(1) || !value.get("snapshots").is_some_and(Value::is_array) {
-        bail!("{}: not a sightline results file (version 1 with snapshots); run the tests again", path.display());
+    if !path.exists() {
+        bail!("{}: no results yet; run the Playwright tests with the sightline reporter first", path.display());
     }
-    Ok((path, value))
+    let results = sightline_core::results_file::read_results(&path)?;
+    Ok((path, results.value))
 }
 
 pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {

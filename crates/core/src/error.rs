@@ -24,6 +24,9 @@ pub enum Error {
     /// version; `detail` names the field or element.
     #[error("DOM record: {detail}; capture again with the current sightline")]
     BadDom { detail: String },
+    /// A results.json that is damaged, hand-edited or from another format version.
+    #[error("{path}: {detail}; run the tests again to rewrite it")]
+    BadResults { path: PathBuf, detail: String },
     /// A caller passed values that cannot describe an image or an option.
     #[error("{0}")]
     InvalidInput(String),

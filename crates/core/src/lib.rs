@@ -26,6 +26,7 @@ pub mod pixel;
 pub mod regions;
 pub mod report;
 pub mod results;
+pub mod results_file;
 pub mod shape;
 pub mod shift;
 pub mod snapshot;
