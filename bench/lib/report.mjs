@@ -233,3 +233,66 @@ export function mcpTargets(mcp) {
     pass: list.medianMs < list.limitMs && diff.medianMs < diff.limitMs,
   }];
 }
+
+// ---------------------------------------------------------------------------------------------
+// The capture artifact (bench/lib/artifact.mjs) and `sightline compare` on 200 snapshots
+// (bench/lib/batch.mjs).
+
+export function printArtifactGroup(title, artifact) {
+  console.log(`\n## ${title}`);
+  if (artifact.error) {
+    console.log(`not measured: ${artifact.error}`);
+    return;
+  }
+  const { rust } = artifact;
+  printTable(
+    ['what', 'bytes', 'write ms', 'read ms'],
+    [
+      ['page PNG, pngjs (what toHaveScreenshot writes)', fmtCount(rust.pngBytes), fmtMs(artifact.pngjsEncodeMs), fmtMs(artifact.pngjsDecodeMs)],
+      ['page PNG, Rust png (fast filter to write)', fmtCount(rust.pngBytes), fmtMs(rust.pngEncodeFastMs), fmtMs(rust.pngDecodeMs)],
+      ['capture artifact (banded zstd)', fmtCount(rust.artifactBytes), fmtMs(rust.artifactEncodeMs), fmtMs(rust.artifactDecodeMs)],
+    ],
+    [1, 2, 3],
+  );
+}
+
+export function artifactTarget(artifact) {
+  const target = 'capture artifact vs the page PNG: smaller, and ≥ 5× faster to write (than pngjs encode) and to read (than Rust png decode)';
+  if (artifact.error) return { target, measured: `not measured: ${artifact.error}`, pass: null };
+  const { rust } = artifact;
+  const write = artifact.pngjsEncodeMs / rust.artifactEncodeMs;
+  const read = rust.pngDecodeMs / rust.artifactDecodeMs;
+  const size = rust.artifactBytes / rust.pngBytes;
+  return {
+    target,
+    measured: `size ${fmtRatio(size)} the PNG; write ${fmtRatio(write)} faster than pngjs; read ${fmtRatio(read)} faster than Rust png decode`,
+    pass: size < 1 && write >= 5 && read >= 5,
+  };
+}
+
+export function printBatchGroup(title, batch) {
+  console.log(`\n## ${title}`);
+  if (batch.missing || batch.error) {
+    console.log(`not measured: ${batch.missing ?? batch.error}`);
+    return;
+  }
+  console.log(`run: ${batch.summary}`);
+  printTable(
+    ['threads', 'median ms', 'speed-up'],
+    [
+      ['1', fmtMs(batch.oneMs), '1.00×'],
+      ['2', fmtMs(batch.twoMs), fmtRatio(batch.speedup)],
+    ],
+    [1, 2],
+  );
+}
+
+export function batchTarget(batch) {
+  const target = '`sightline compare` over 200 snapshots: ≥ 1.8× from 1 to 2 threads';
+  if (batch.missing || batch.error) return { target, measured: `not measured: ${batch.missing ?? batch.error}`, pass: null };
+  return {
+    target,
+    measured: `1 thread ${fmtMs(batch.oneMs)} ms, 2 threads ${fmtMs(batch.twoMs)} ms: ${fmtRatio(batch.speedup)}`,
+    pass: batch.speedup >= 1.8,
+  };
+}
