@@ -131,14 +131,30 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     for name in &names {
         check_snapshot_name(name)?;
     }
+    // Snapshots are independent (each baseline is one file replaced by one rename), so they are
+    // encoded in parallel; the lines still come out in the order asked for. A failure does not
+    // stop the others: every approval that happened is reported, then the first error.
+    use rayon::prelude::*;
+    let outcomes: Vec<_> = names.par_iter().map(|name| approve(&store, name, args.project.as_deref())).collect();
     let mut stdout = std::io::stdout().lock();
-    for name in &names {
-        for a in approve(&store, name, args.project.as_deref())? {
-            let verb = if a.replaced { "replaced" } else { "created" };
-            writeln!(stdout, "approved {} ({}): {verb} {}", a.name, a.project, a.baseline)?;
+    let mut first_error = None;
+    for outcome in outcomes {
+        match outcome {
+            Ok(approvals) => {
+                for a in approvals {
+                    let verb = if a.replaced { "replaced" } else { "created" };
+                    writeln!(stdout, "approved {} ({}): {verb} {}", a.name, a.project, a.baseline)?;
+                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
         }
     }
-    Ok(exit::OK)
+    match first_error {
+        Some(e) => Err(e.into()),
+        None => Ok(exit::OK),
+    }
 }
 
 pub fn run_list(root: &Path) -> Result<u8> {
