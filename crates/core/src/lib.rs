@@ -6,6 +6,8 @@
 //! [`perceptual`]) → [`shift`] (rows inserted/removed) → [`regions`] → [`shape`], assembled by
 //! [`compare`] into an [`compare::ImageComparison`]. Captures are stored as [`artifact`] files.
 
+
+pub mod allowed_roots;
 pub mod antialias;
 pub mod artifact;
 pub mod batch;
