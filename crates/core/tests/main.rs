@@ -10,6 +10,7 @@
 mod artifact_files;
 mod compare_evidence;
 mod corpus;
+mod design;
 mod pixelmatch_conformance;
 mod playwright_comparators;
 mod snapshot_verdicts;

@@ -1,0 +1,599 @@
+//! Comparing a design with its implementation (`compare_designs`): a *reference* (a mock-up,
+//! the old app) against a *candidate* (the new build) that shares no DOM with it, scored from
+//! pixels alone and deterministically.
+//!
+//! Flow: [`normalise`] both inputs onto a 768-px-wide canvas (aspect kept, the shorter padded) →
+//! in `screen` mode [`align`] the candidate by a global translation → mask the ignore regions →
+//! five dimensions, each 0–100, `null` (not applicable) or failed (kept, floored at 1, with the
+//! error): [`layout`] (SSIM), [`color`] (OKLab palette), [`content`] (blocks matched by IoU),
+//! [`typography`] (text lines by morphology), [`spacing`] (margins and rhythm) → [`score`]
+//! (weighted geometric mean) → [`provenance`] keys → optional [`visuals`].
+//!
+//! Every box in the result is in reference pixels; boxes of candidate-only content are mapped
+//! through the canonical canvas (and may reach below the reference when the candidate is taller).
+
+pub mod align;
+pub mod color;
+pub mod content;
+pub mod layout;
+pub mod normalise;
+pub mod provenance;
+pub mod score;
+pub mod spacing;
+pub mod typography;
+pub mod visuals;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use self::align::Alignment;
+use self::normalise::{Normalised, Plane, Rect, load_design_input, normalise, pad_to_height};
+pub use self::score::{DimensionWeights, Preset};
+pub use self::visuals::{DesignVisuals, VISUAL_FILE_NAMES};
+use crate::error::{Error, Result};
+use crate::image::RgbaImage;
+
+/// How strictly the two images are put on top of each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DesignMode {
+    /// A tight crop of one component: compared as is, no alignment; the bottom margin counts.
+    Widget,
+    /// A whole view: the candidate is aligned by a global translation search first.
+    #[default]
+    Screen,
+}
+
+/// A box in reference pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DesignBox {
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+/// Caller-declared context that becomes part of `comparisonKey`, so two revisions are only
+/// compared under the same question.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComparisonContext {
+    /// What is being compared (e.g. a component or screen id).
+    pub scope_id: String,
+    /// Which review protocol asks (e.g. "pixel-match-v2").
+    pub protocol_key: String,
+}
+
+/// Options of [`compare_designs`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DesignOptions {
+    /// `widget` or `screen` (default).
+    pub mode: DesignMode,
+    /// Weights preset; ignored when `weights` is given. Default `default`.
+    pub preset: Preset,
+    /// Explicit weights; they win over the preset. Default none.
+    pub weights: Option<DimensionWeights>,
+    /// Boxes (reference pixels) left out of every dimension. Default none.
+    pub ignore_regions: Vec<DesignBox>,
+    /// Part of `comparisonKey` when given. Default none.
+    pub comparison_context: Option<ComparisonContext>,
+    /// Draw the diagnostic images. Default false.
+    pub return_visuals: bool,
+}
+
+/// The five dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Dimension {
+    Layout,
+    Color,
+    Content,
+    Typography,
+    Spacing,
+}
+
+impl Dimension {
+    /// All dimensions, in weight order.
+    pub const ALL: [Dimension; 5] =
+        [Dimension::Layout, Dimension::Color, Dimension::Content, Dimension::Typography, Dimension::Spacing];
+
+    /// The camelCase name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dimension::Layout => "layout",
+            Dimension::Color => "color",
+            Dimension::Content => "content",
+            Dimension::Typography => "typography",
+            Dimension::Spacing => "spacing",
+        }
+    }
+}
+
+/// Whether a dimension produced a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DimensionStatus {
+    /// Measured: `score` is 0–100.
+    Scored,
+    /// Nothing to measure (e.g. no text in either image): `score` is null, weight renormalised away.
+    NotApplicable,
+    /// Measuring failed: `score` is floored at 1 and kept in the overall, `error` says why.
+    Failed,
+}
+
+/// One dimension's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DimensionResult {
+    /// Scored, not applicable, or failed.
+    pub status: DimensionStatus,
+    /// 0–100 (100: no difference), rounded to 0.01; null when not applicable.
+    pub score: Option<f64>,
+    /// The weight this dimension had in `overall`, after renormalisation.
+    pub weight: f64,
+    /// What was measured, in one line (e.g. "mean SSIM 0.9731").
+    pub summary: String,
+    /// Why measuring failed (only when `status` is `failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Per-dimension outcomes, by name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dimensions {
+    /// Structural similarity (SSIM) of the aligned greyscale images.
+    pub layout: DimensionResult,
+    /// Distance between the dominant colour palettes (OKLab).
+    pub color: DimensionResult,
+    /// Blocks segmented from the background, matched by IoU ≥ 0.3.
+    pub content: DimensionResult,
+    /// Amount and scale of text lines.
+    pub typography: DimensionResult,
+    /// Outer margins and vertical rhythm of the major blocks.
+    pub spacing: DimensionResult,
+}
+
+/// What a finding reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FindingKind {
+    /// The aspect ratios differ by more than 2 %; the shorter image was padded.
+    AspectMismatch,
+    /// `screen` mode: the translation search did not converge, the identity was used.
+    AlignmentNotConverged,
+    /// Local structure differs (low SSIM) in the box.
+    StructureChanged,
+    /// A dominant reference colour shows as another colour in the candidate.
+    ColorMoved,
+    /// A dominant candidate colour has no counterpart in the reference.
+    ColorAdded,
+    /// A reference block has no counterpart in the candidate.
+    BlockMissing,
+    /// A candidate block has no counterpart in the reference.
+    BlockExtra,
+    /// The text lines are taller or shorter on average.
+    TextScaleChanged,
+    /// There is more or less text.
+    TextAmountChanged,
+    /// One matched text line changed height.
+    TextResized,
+    /// An outer margin changed.
+    MarginChanged,
+    /// A vertical gap between major blocks changed, or their number did.
+    RhythmChanged,
+    /// A dimension failed to measure.
+    DimensionFailed,
+}
+
+/// One observation, with where it is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// The dimension it belongs to; null for findings about the inputs as a whole.
+    pub dimension: Option<Dimension>,
+    /// What kind of observation it is.
+    pub kind: FindingKind,
+    /// One sentence for people and agents, with the numbers.
+    pub message: String,
+    /// Where, in reference pixels; null when the finding is about the whole view.
+    #[serde(rename = "box")]
+    pub region: Option<DesignBox>,
+}
+
+/// One input as it was compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InputSummary {
+    /// Width in its own pixels.
+    pub width: u32,
+    /// Height in its own pixels.
+    pub height: u32,
+    /// Canonical pixels per input pixel (768 / width).
+    pub scale: f64,
+}
+
+/// The canvas both inputs were normalised onto.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CanvasSummary {
+    /// Always 768.
+    pub width: u32,
+    /// The taller of the two resampled heights (the other is padded with its background).
+    pub height: u32,
+    /// The reference input.
+    pub reference: InputSummary,
+    /// The candidate input.
+    pub candidate: InputSummary,
+    /// Whether the aspect ratios differ by more than 2 % (also a finding).
+    pub aspect_mismatch: bool,
+}
+
+/// The result of [`compare_designs`]: serialised as is by the CLI (`--json`) and the MCP tool.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DesignComparison {
+    /// Weighted geometric mean of the scored dimensions, 0–100 (100: indistinguishable), rounded
+    /// to 0.01; null only when no weighted dimension could be scored.
+    pub overall: Option<f64>,
+    /// `widget` or `screen`.
+    pub mode: DesignMode,
+    /// The preset used, or null when explicit weights replaced it.
+    pub preset: Option<Preset>,
+    /// The weights used for `overall`: preset or explicit, renormalised over the scored dimensions.
+    pub weights: DimensionWeights,
+    /// Each dimension's status, score, weight and one-line summary.
+    pub dimensions: Dimensions,
+    /// Every observation, grouped by dimension in weight order.
+    pub findings: Vec<Finding>,
+    /// The translation applied in `screen` mode, or why none was.
+    pub alignment: Alignment,
+    /// The canonical canvas and the inputs' sizes.
+    pub canvas: CanvasSummary,
+    /// The ignore regions that were applied (reference pixels).
+    pub ignore_regions: Vec<DesignBox>,
+    /// Hash of the reference pixels and the resolved settings (+ comparison context): equal keys
+    /// ask the same question.
+    pub comparison_key: String,
+    /// `comparisonKey` + the candidate pixels: equal keys are the same comparison.
+    pub run_key: String,
+}
+
+/// A comparison and, when asked for, its diagnostic images.
+#[derive(Debug, Clone)]
+pub struct DesignOutcome {
+    /// The scores and findings.
+    pub comparison: DesignComparison,
+    /// The diagnostic images (when `return_visuals`).
+    pub visuals: Option<DesignVisuals>,
+}
+
+/// Compares two image files (PNG or JPEG). Both are checked against `SIGHTLINE_ALLOWED_ROOTS`
+/// and the input caps before decoding.
+pub fn compare_designs(reference: &Path, candidate: &Path, options: &DesignOptions) -> Result<DesignOutcome> {
+    let (reference, candidate) = rayon::join(|| load_design_input(reference), || load_design_input(candidate));
+    compare_design_images(&reference?, &candidate?, options)
+}
+
+/// Both inputs on the canonical canvas, aligned and masked: what every dimension reads.
+pub(crate) struct Canvases {
+    pub width: usize,
+    pub height: usize,
+    pub mode: DesignMode,
+    pub reference: Plane,
+    pub candidate: Plane,
+    pub reference_luma: Vec<u8>,
+    pub candidate_luma: Vec<u8>,
+    /// Pixels inside an ignore region.
+    pub ignored: Vec<bool>,
+    pub reference_blocks: Vec<Rect>,
+    pub candidate_blocks: Vec<Rect>,
+    pub reference_content_height: usize,
+    pub candidate_content_height: usize,
+    /// Canonical pixels per reference pixel.
+    pub reference_scale: f64,
+}
+
+/// What one dimension measured; boxes still on the canonical canvas.
+pub(crate) struct Measured {
+    pub score: Option<f64>,
+    pub summary: String,
+    pub findings: Vec<RawFinding>,
+}
+
+pub(crate) struct RawFinding {
+    pub kind: FindingKind,
+    pub message: String,
+    pub rect: Option<Rect>,
+}
+
+/// Canonical pixels → reference pixels, rounded.
+pub(crate) fn ref_px(c: &Canvases, px: usize) -> u32 {
+    (px as f64 / c.reference_scale).round() as u32
+}
+
+/// Canonical pixels → reference pixels.
+pub(crate) fn ref_px_f(c: &Canvases, px: f64) -> f64 {
+    px / c.reference_scale
+}
+
+fn to_reference_box(rect: Rect, scale: f64) -> DesignBox {
+    let x0 = (rect.x0 as f64 / scale).floor() as u32;
+    let y0 = (rect.y0 as f64 / scale).floor() as u32;
+    let x1 = (rect.x1 as f64 / scale).ceil() as u32;
+    let y1 = (rect.y1 as f64 / scale).ceil() as u32;
+    DesignBox { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+/// The resolved settings, hashed into `comparisonKey`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Settings<'a> {
+    algorithm: u32,
+    mode: DesignMode,
+    weights: DimensionWeights,
+    ignore_regions: &'a [DesignBox],
+    comparison_context: Option<&'a ComparisonContext>,
+}
+
+/// Compares two decoded images; see [`compare_designs`].
+pub fn compare_design_images(
+    reference: &RgbaImage,
+    candidate: &RgbaImage,
+    options: &DesignOptions,
+) -> Result<DesignOutcome> {
+    let weights = match &options.weights {
+        Some(w) => {
+            w.validate()?;
+            *w
+        }
+        None => options.preset.weights(),
+    };
+    for r in &options.ignore_regions {
+        if r.width == 0 || r.height == 0 {
+            return Err(Error::InvalidInput(format!(
+                "ignore region {},{},{},{} is empty; give x,y,width,height with width and height above 0",
+                r.x, r.y, r.width, r.height
+            )));
+        }
+    }
+    if reference.is_empty() || candidate.is_empty() {
+        return Err(Error::InvalidInput("an input image has no pixels; capture or export it again".into()));
+    }
+    let settings = Settings {
+        algorithm: provenance::ALGORITHM_VERSION,
+        mode: options.mode,
+        weights,
+        ignore_regions: &options.ignore_regions,
+        comparison_context: options.comparison_context.as_ref(),
+    };
+    let settings = serde_json::to_string(&settings).map_err(|e| Error::InvalidInput(e.to_string()))?;
+    let (comparison_key, run_key) =
+        provenance::keys(provenance::pixel_hash(reference), provenance::pixel_hash(candidate), &settings);
+
+    let (mut a, mut b) = rayon::join(|| normalise(reference), || normalise(candidate));
+    let height = a.plane.height.max(b.plane.height);
+    pad_to_height(&mut a, height);
+    pad_to_height(&mut b, height);
+    let width = a.plane.width;
+    let mut findings = Vec::new();
+    let (aspect_a, aspect_b) = (
+        f64::from(reference.height()) / f64::from(reference.width()),
+        f64::from(candidate.height()) / f64::from(candidate.width()),
+    );
+    let aspect_mismatch = (aspect_b - aspect_a).abs() / aspect_a > 0.02;
+    if aspect_mismatch {
+        findings.push(Finding {
+            dimension: None,
+            kind: FindingKind::AspectMismatch,
+            message: format!(
+                "the candidate is {}×{} (height/width {:.3}) where the reference is {}×{} ({:.3}); both were scaled to 768 px wide and the shorter padded",
+                candidate.width(),
+                candidate.height(),
+                aspect_b,
+                reference.width(),
+                reference.height(),
+                aspect_a
+            ),
+            region: None,
+        });
+    }
+
+    let ignore_rects: Vec<Rect> = options
+        .ignore_regions
+        .iter()
+        .map(|r| {
+            let s = a.scale;
+            Rect {
+                x0: (f64::from(r.x) * s).floor() as usize,
+                y0: (f64::from(r.y) * s).floor() as usize,
+                x1: (f64::from(r.x + r.width) * s).ceil() as usize,
+                y1: (f64::from(r.y + r.height) * s).ceil() as usize,
+            }
+            .clip(width, height)
+        })
+        .collect();
+    let mask = |n: &mut Normalised| {
+        for r in &ignore_rects {
+            n.plane.fill_rect(*r, n.background);
+        }
+    };
+    mask(&mut a);
+    mask(&mut b);
+
+    let alignment = match options.mode {
+        DesignMode::Widget => Alignment::not_searched(),
+        DesignMode::Screen => {
+            let t = align::search_translation(&a.plane.luma(), &b.plane.luma(), width, height);
+            let (dx, dy) = ((f64::from(t.dx) / a.scale).round() as i32, (f64::from(t.dy) / a.scale).round() as i32);
+            let note = if !t.converged {
+                "the translation search did not converge (no offset within ±64 px clearly beat the identity), so the images were compared unaligned".to_string()
+            } else if t.dx == 0 && t.dy == 0 {
+                "no translation needed: the images line up as they are".to_string()
+            } else {
+                format!(
+                    "the candidate sits {} and {} of the reference; it was moved back before scoring",
+                    offset_words(dx, "right", "left"),
+                    offset_words(dy, "below", "above")
+                )
+            };
+            if t.dx != 0 || t.dy != 0 {
+                b.plane = align::translate(&b.plane, t.dx, t.dy, b.background);
+                mask(&mut b);
+            }
+            if !t.converged {
+                findings.push(Finding {
+                    dimension: None,
+                    kind: FindingKind::AlignmentNotConverged,
+                    message: note.clone(),
+                    region: None,
+                });
+            }
+            Alignment {
+                applied: t.converged && (t.dx != 0 || t.dy != 0),
+                converged: t.converged,
+                dx,
+                dy,
+                canonical_dx: t.dx,
+                canonical_dy: t.dy,
+                difference_before: round2(t.before),
+                difference_after: round2(t.after),
+                note,
+            }
+        }
+    };
+
+    let mut ignored = vec![false; width * height];
+    for r in &ignore_rects {
+        for y in r.y0..r.y1 {
+            ignored[y * width + r.x0..y * width + r.x1].fill(true);
+        }
+    }
+    let (reference_blocks, candidate_blocks) = rayon::join(
+        || content::segment(&a.plane, a.background, &ignored),
+        || content::segment(&b.plane, b.background, &ignored),
+    );
+    let canvases = Canvases {
+        width,
+        height,
+        mode: options.mode,
+        reference_luma: a.plane.luma(),
+        candidate_luma: b.plane.luma(),
+        reference: a.plane,
+        candidate: b.plane,
+        ignored,
+        reference_blocks,
+        candidate_blocks,
+        reference_content_height: a.content_height,
+        candidate_content_height: b.content_height,
+        reference_scale: a.scale,
+    };
+    let ssim = layout::ssim_map(&canvases.reference_luma, &canvases.candidate_luma, width, height, &canvases.ignored);
+
+    let measured: Vec<std::result::Result<Measured, String>> = Dimension::ALL
+        .iter()
+        .map(|&d| {
+            // A bug in one dimension must not take the others down: it becomes a failed
+            // dimension, kept in the overall at the floor.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match d {
+                Dimension::Layout => layout::measure(&canvases, &ssim),
+                Dimension::Color => color::measure(&canvases),
+                Dimension::Content => content::measure(&canvases),
+                Dimension::Typography => typography::measure(&canvases),
+                Dimension::Spacing => spacing::measure(&canvases),
+            }))
+            .map_err(|panic| {
+                let detail = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                format!("the {} dimension failed: {detail}", d.name())
+            })
+        })
+        .collect();
+    let scores: [Option<f64>; 5] = std::array::from_fn(|i| match &measured[i] {
+        Ok(m) => m.score.map(|s| s.clamp(0.0, 100.0)),
+        Err(_) => Some(1.0),
+    });
+    let (overall, resolved) = score::combine(&weights, scores);
+    let used = resolved.as_array();
+    let mut results = Vec::new();
+    for (i, (d, m)) in Dimension::ALL.iter().zip(measured).enumerate() {
+        let result = match m {
+            Ok(m) => {
+                for f in m.findings {
+                    findings.push(Finding {
+                        dimension: Some(*d),
+                        kind: f.kind,
+                        message: f.message,
+                        region: f.rect.map(|r| to_reference_box(r, canvases.reference_scale)),
+                    });
+                }
+                DimensionResult {
+                    status: if m.score.is_some() { DimensionStatus::Scored } else { DimensionStatus::NotApplicable },
+                    score: scores[i].map(round2),
+                    weight: round2(used[i] * 100.0) / 100.0,
+                    summary: m.summary,
+                    error: None,
+                }
+            }
+            Err(error) => {
+                findings.push(Finding {
+                    dimension: Some(*d),
+                    kind: FindingKind::DimensionFailed,
+                    message: error.clone(),
+                    region: None,
+                });
+                DimensionResult {
+                    status: DimensionStatus::Failed,
+                    score: Some(1.0),
+                    weight: round2(used[i] * 100.0) / 100.0,
+                    summary: "failed; counted as 1".into(),
+                    error: Some(error),
+                }
+            }
+        };
+        results.push(result);
+    }
+    let mut results = results.into_iter();
+    let mut next = || results.next().expect("five dimensions");
+    let dimensions = Dimensions { layout: next(), color: next(), content: next(), typography: next(), spacing: next() };
+
+    let visuals = options.return_visuals.then(|| visuals::draw(&canvases, &ssim));
+    let comparison = DesignComparison {
+        overall: overall.map(round2),
+        mode: options.mode,
+        preset: if options.weights.is_some() { None } else { Some(options.preset) },
+        weights: DimensionWeights::from_array(used.map(|w| round2(w * 100.0) / 100.0)),
+        dimensions,
+        findings,
+        alignment,
+        canvas: CanvasSummary {
+            width: width as u32,
+            height: height as u32,
+            reference: InputSummary { width: reference.width(), height: reference.height(), scale: a.scale },
+            candidate: InputSummary { width: candidate.width(), height: candidate.height(), scale: b.scale },
+            aspect_mismatch,
+        },
+        ignore_regions: options.ignore_regions.clone(),
+        comparison_key,
+        run_key,
+    };
+    Ok(DesignOutcome { comparison, visuals })
+}
+
+/// "5 px right" / "5 px left" / "0 px right" from a signed offset.
+fn offset_words(v: i32, positive: &str, negative: &str) -> String {
+    format!("{} px {}", v.unsigned_abs(), if v >= 0 { positive } else { negative })
+}
