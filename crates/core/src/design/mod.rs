@@ -28,7 +28,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use self::align::Alignment;
-use self::normalise::{Normalised, Plane, Rect, load_design_input, normalise, pad_to_height};
+use self::normalise::{Plane, Rect, load_design_input, normalise, pad_to_height};
 pub use self::score::{DimensionWeights, Preset};
 pub use self::visuals::{DesignVisuals, VISUAL_FILE_NAMES};
 use crate::error::{Error, Result};
@@ -423,13 +423,17 @@ pub fn compare_design_images(
             .clip(width, height)
         })
         .collect();
-    let mask = |n: &mut Normalised| {
+    // Ignored regions show the reference's own pixels on both sides: equal there, and no
+    // painted box whose edges could read as content or text.
+    let mask = |candidate: &mut Plane, reference: &Plane| {
         for r in &ignore_rects {
-            n.plane.fill_rect(*r, n.background);
+            for y in r.y0..r.y1 {
+                let row = y * width + r.x0..y * width + r.x1;
+                candidate.rgb[row.clone()].copy_from_slice(&reference.rgb[row]);
+            }
         }
     };
-    mask(&mut a);
-    mask(&mut b);
+    mask(&mut b.plane, &a.plane);
 
     let alignment = match options.mode {
         DesignMode::Widget => Alignment::not_searched(),
@@ -449,7 +453,7 @@ pub fn compare_design_images(
             };
             if t.dx != 0 || t.dy != 0 {
                 b.plane = align::translate(&b.plane, t.dx, t.dy, b.background);
-                mask(&mut b);
+                mask(&mut b.plane, &a.plane);
             }
             if !t.converged {
                 findings.push(Finding {
