@@ -3,10 +3,10 @@
 //! The variable is a path list like `PATH` (`:`-separated on Unix). When it is unset or lists no
 //! folder, every path is allowed. Otherwise a path is canonicalised (symlinks and `..` resolved,
 //! so neither can step outside) and must lie inside one of the canonicalised roots. A path that
-//! does not exist yet (an output file) is judged by its canonicalised parent folder.
+//! does not exist yet (an output file or folder) is judged by its nearest existing ancestor.
 
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
 
@@ -36,18 +36,35 @@ pub fn check_allowed_in(path: &Path, roots: Option<&OsStr>) -> Result<PathBuf> {
     Err(Error::NotAllowed { path: path.to_path_buf(), roots: listed })
 }
 
-/// The canonical form of `path`; for a path that does not exist yet, its parent's canonical form
-/// joined with the file name.
+/// The canonical form of `path`. For a path that does not exist yet (an output file, a folder
+/// about to be created), the canonical form of its nearest existing ancestor joined with the rest,
+/// which may not contain `..` (a folder that does not exist cannot be resolved, so `..` after it
+/// could lead anywhere).
 fn canonical(path: &Path) -> Result<PathBuf> {
-    match path.canonicalize() {
-        Ok(p) => Ok(p),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let name = path.file_name().ok_or_else(|| Error::io(path, e))?;
-            let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            let parent = parent.canonicalize().map_err(|e| Error::io(parent, e))?;
-            Ok(parent.join(name))
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map_err(|e| Error::io(path, e))?.join(path)
+    };
+    // The filesystem root always exists, so the walk ends.
+    let mut ancestor = absolute.as_path();
+    loop {
+        match ancestor.canonicalize() {
+            Ok(base) => {
+                let rest = absolute.strip_prefix(ancestor).expect("an ancestor is a prefix");
+                if rest.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+                    return Err(Error::InvalidInput(format!(
+                        "{}: `..` after a folder that does not exist; give the path without `..`",
+                        path.display()
+                    )));
+                }
+                return Ok(base.join(rest));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                ancestor = ancestor.parent().ok_or_else(|| Error::io(path, e))?;
+            }
+            Err(e) => return Err(Error::io(path, e)),
         }
-        Err(e) => Err(Error::io(path, e)),
     }
 }
 
@@ -77,8 +94,11 @@ mod tests {
         std::fs::write(&file, b"x").unwrap();
         let roots = std::env::join_paths([dir.join("inside"), dir.join("missing-root")]).unwrap();
         assert_eq!(check_allowed_in(&file, Some(&roots)).unwrap(), file.canonicalize().unwrap());
-        // Not yet existing output files are judged by their folder.
+        // Not yet existing output files and folders are judged by their nearest existing folder.
         assert!(check_allowed_in(&dir.join("inside/new.png"), Some(&roots)).is_ok());
+        assert!(check_allowed_in(&dir.join("inside/a/b/c"), Some(&roots)).is_ok());
+        assert!(check_allowed_in(&dir.join("outside/a/b"), Some(&roots)).is_err());
+        assert!(check_allowed_in(&dir.join("inside/new/../../outside/x.png"), Some(&roots)).is_err());
         let outside = dir.join("outside/b.png");
         let err = check_allowed_in(&outside, Some(&roots)).unwrap_err();
         assert!(matches!(err, Error::NotAllowed { .. }));

@@ -45,8 +45,9 @@ impl DesignVisuals {
     /// Writes the four PNGs into `dir` (created if missing; checked against
     /// `SIGHTLINE_ALLOWED_ROOTS`) and returns their paths.
     pub fn write_to(&self, dir: &Path) -> Result<Vec<PathBuf>> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        // Checked before creating anything, so no folder appears outside the allowed roots.
         let dir = check_allowed(dir)?;
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let mut written = Vec::new();
         for (name, image) in self.named() {
             let path = dir.join(name);
