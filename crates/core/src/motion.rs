@@ -138,12 +138,8 @@ pub fn compare_motion(
         )));
     }
     let (a, b) =
-        rayon::join(|| load_frames(reference, options.max_frames), || load_frames(candidate, options.max_frames));
-    let ((a, available_a), (b, available_b)) = (a?, b?);
-    let mut result = compare_motion_frames(&a, &b)?;
-    result.reference.frames_available = available_a;
-    result.candidate.frames_available = available_b;
-    Ok(result)
+        rayon::join(|| measure_files(reference, options.max_frames), || measure_files(candidate, options.max_frames));
+    Ok(compare_sides(a?, b?))
 }
 
 /// The frame paths of a sequence (checked against the allowed roots), and how many exist.
@@ -172,18 +168,25 @@ pub fn frame_paths(sequence: &FrameSequence, max_frames: usize) -> Result<(Vec<P
     Ok((paths, available))
 }
 
-fn load_frames(sequence: &FrameSequence, max_frames: usize) -> Result<(Vec<RgbaImage>, usize)> {
+/// Measures a sequence from its files. Frames are decoded a few at a time (one per thread) and
+/// kept only as greyscale until the next frame is compared, so memory stays at a handful of
+/// frames however many are read.
+fn measure_files(sequence: &FrameSequence, max_frames: usize) -> Result<MotionSide> {
     let (paths, available) = frame_paths(sequence, max_frames)?;
-    // load_design_input checks each file against the allowed roots (symlinks in a folder too).
-    let frames: Vec<RgbaImage> = paths.par_iter().map(|p| load_design_input(p)).collect::<Result<_>>()?;
-    let (w, h) = (frames[0].width(), frames[0].height());
-    if let Some((i, f)) = frames.iter().enumerate().find(|(_, f)| (f.width(), f.height()) != (w, h)) {
-        return Err(Error::BadFrames {
-            what: paths[i].display().to_string(),
-            detail: format!("this frame is {}×{} but the first is {w}×{h}", f.width(), f.height()),
-        });
+    let mut side = SideAccumulator::default();
+    for chunk in paths.chunks(rayon::current_num_threads().max(1)) {
+        // load_design_input checks each file against the allowed roots (symlinks in a folder too).
+        let greys: Vec<(Vec<u8>, u32, u32)> = chunk
+            .par_iter()
+            .map(|p| load_design_input(p).map(|f| (grey(&f), f.width(), f.height())))
+            .collect::<Result<_>>()?;
+        for ((g, w, h), path) in greys.into_iter().zip(chunk) {
+            side.push(g, w, h, &path.display().to_string())?;
+        }
     }
-    Ok((frames, available))
+    let mut side = side.finish(&sequence.describe())?;
+    side.frames_available = available;
+    Ok(side)
 }
 
 /// Greyscale (Rec. 601 luma over white) of one frame.
@@ -203,46 +206,72 @@ fn round6(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
 
-fn measure_side(frames: &[RgbaImage]) -> Result<MotionSide> {
-    if frames.len() < 2 {
-        return Err(Error::BadFrames {
-            what: "sequence".into(),
-            detail: format!("{} frame(s), at least 2 are needed", frames.len()),
-        });
+/// A sequence measured frame by frame: only the previous frame's greyscale is kept.
+#[derive(Default)]
+struct SideAccumulator {
+    previous: Option<Vec<u8>>,
+    size: Option<(u32, u32)>,
+    signature: Vec<f64>,
+    frames: usize,
+    uniform_frames: usize,
+}
+
+impl SideAccumulator {
+    /// Adds the next frame's greyscale; `what` names it in errors.
+    fn push(&mut self, grey: Vec<u8>, width: u32, height: u32, what: &str) -> Result<()> {
+        match self.size {
+            Some((w, h)) if (w, h) != (width, height) => {
+                return Err(Error::BadFrames {
+                    what: what.to_string(),
+                    detail: format!("this frame is {width}×{height} but the first is {w}×{h}"),
+                });
+            }
+            _ => self.size = Some((width, height)),
+        }
+        let n = grey.len().max(1) as f64;
+        let mean = grey.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
+        let variance = grey.iter().map(|&v| (f64::from(v) - mean).powi(2)).sum::<f64>() / n;
+        if variance.sqrt() < UNIFORM_STDDEV {
+            self.uniform_frames += 1;
+        }
+        if let Some(previous) = &self.previous {
+            let sum: u64 = previous.iter().zip(&grey).map(|(&a, &b)| u64::from(a.abs_diff(b))).sum();
+            self.signature.push(sum as f64 / n / 255.0);
+        }
+        self.previous = Some(grey);
+        self.frames += 1;
+        Ok(())
     }
-    let (w, h) = (frames[0].width(), frames[0].height());
-    if frames.iter().any(|f| (f.width(), f.height()) != (w, h)) {
-        return Err(Error::BadFrames { what: "sequence".into(), detail: "frames differ in size".into() });
+
+    /// The measured side; `what` names the sequence in errors.
+    fn finish(self, what: &str) -> Result<MotionSide> {
+        let Some((width, height)) = self.size.filter(|_| self.frames >= 2) else {
+            return Err(Error::BadFrames {
+                what: what.to_string(),
+                detail: format!("{} frame(s), at least 2 are needed", self.frames),
+            });
+        };
+        let energy = self.signature.iter().sum::<f64>() / self.signature.len() as f64;
+        Ok(MotionSide {
+            frames: self.frames,
+            frames_available: self.frames,
+            width,
+            height,
+            signature: self.signature.iter().map(|&v| round6(v)).collect(),
+            energy: round6(energy),
+            moves: energy > MOTION_THRESHOLD,
+            uniform_frames: self.uniform_frames,
+        })
     }
-    let greys: Vec<Vec<u8>> = frames.par_iter().map(grey).collect();
-    let pixels = greys[0].len().max(1) as f64;
-    let signature: Vec<f64> = greys
-        .windows(2)
-        .map(|pair| {
-            let sum: u64 = pair[0].iter().zip(&pair[1]).map(|(&a, &b)| u64::from(a.abs_diff(b))).sum();
-            sum as f64 / pixels / 255.0
-        })
-        .collect();
-    let energy = signature.iter().sum::<f64>() / signature.len() as f64;
-    let uniform_frames = greys
-        .iter()
-        .filter(|g| {
-            let n = g.len().max(1) as f64;
-            let mean = g.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
-            let var = g.iter().map(|&v| (f64::from(v) - mean).powi(2)).sum::<f64>() / n;
-            var.sqrt() < UNIFORM_STDDEV
-        })
-        .count();
-    Ok(MotionSide {
-        frames: frames.len(),
-        frames_available: frames.len(),
-        width: w,
-        height: h,
-        signature: signature.iter().map(|&v| round6(v)).collect(),
-        energy: round6(energy),
-        moves: energy > MOTION_THRESHOLD,
-        uniform_frames,
-    })
+}
+
+/// Measures decoded frames; `what` names the sequence in errors.
+fn measure_side(frames: &[RgbaImage], what: &str) -> Result<MotionSide> {
+    let mut side = SideAccumulator::default();
+    for (i, f) in frames.iter().enumerate() {
+        side.push(grey(f), f.width(), f.height(), &format!("{what} frame {i}"))?;
+    }
+    side.finish(what)
 }
 
 /// Pearson correlation, or `None` when either series is constant.
@@ -257,7 +286,11 @@ fn pearson(a: &[f64], b: &[f64]) -> Option<f64> {
 
 /// Compares two decoded frame sequences; see [`compare_motion`].
 pub fn compare_motion_frames(reference: &[RgbaImage], candidate: &[RgbaImage]) -> Result<MotionComparison> {
-    let (a, b) = (measure_side(reference)?, measure_side(candidate)?);
+    Ok(compare_sides(measure_side(reference, "reference")?, measure_side(candidate, "candidate")?))
+}
+
+/// Status, score and correlation from two measured sides.
+fn compare_sides(a: MotionSide, b: MotionSide) -> MotionComparison {
     let unreliable = |s: &MotionSide| s.uniform_frames == s.frames;
     let (motion_status, score) = if unreliable(&a) || unreliable(&b) {
         (MotionStatus::CaptureUnreliable, None)
@@ -308,7 +341,7 @@ pub fn compare_motion_frames(reference: &[RgbaImage], candidate: &[RgbaImage]) -
             a.energy.min(b.energy)
         ),
     };
-    Ok(MotionComparison {
+    MotionComparison {
         motion_status,
         score,
         reference: a,
@@ -316,7 +349,7 @@ pub fn compare_motion_frames(reference: &[RgbaImage], candidate: &[RgbaImage]) -
         frame_index_correlation,
         correlation_note,
         summary,
-    })
+    }
 }
 
 /// Chart size in pixels.
@@ -412,7 +445,7 @@ mod tests {
     #[test]
     fn motion_signature_is_the_mean_grey_change() {
         let frames = moving_square(3, 8);
-        let side = measure_side(&frames).unwrap();
+        let side = measure_side(&frames, "test").unwrap();
         // Moving by its own width: 128 pixels change by 240 levels out of 3072.
         let expected = round6(128.0 * 240.0 / 3072.0 / 255.0);
         assert_eq!(side.signature, vec![expected, expected]);
