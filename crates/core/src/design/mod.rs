@@ -507,22 +507,12 @@ pub fn compare_design_images(
     let measured: Vec<std::result::Result<Measured, String>> = Dimension::ALL
         .iter()
         .map(|&d| {
-            // A bug in one dimension must not take the others down: it becomes a failed
-            // dimension, kept in the overall at the floor.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match d {
+            measure_guarded(d, || match d {
                 Dimension::Layout => layout::measure(&canvases, &ssim),
                 Dimension::Color => color::measure(&canvases),
                 Dimension::Content => content::measure(&canvases),
                 Dimension::Typography => typography::measure(&canvases),
                 Dimension::Spacing => spacing::measure(&canvases),
-            }))
-            .map_err(|panic| {
-                let detail = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
-                format!("the {} dimension failed: {detail}", d.name())
             })
         })
         .collect();
@@ -597,7 +587,157 @@ pub fn compare_design_images(
     Ok(DesignOutcome { comparison, visuals })
 }
 
+/// Runs one dimension. A bug in it must not take the others down: a panic becomes a failed
+/// dimension (kept in the overall at the floor) with the panic's message.
+fn measure_guarded(dimension: Dimension, measure: impl FnOnce() -> Measured) -> std::result::Result<Measured, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(measure)).map_err(|panic| {
+        let detail = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("the {} dimension failed: {detail}", dimension.name())
+    })
+}
+
 /// "5 px right" / "5 px left" / "0 px right" from a signed offset.
 fn offset_words(v: i32, positive: &str, negative: &str) -> String {
     format!("{} px {}", v.unsigned_abs(), if v >= 0 { positive } else { negative })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `((x, y, width, height), colour)`.
+    type Painted = ((u32, u32, u32, u32), [u8; 3]);
+
+    /// A 768-wide white page (scale 1, so numbers stay exact) with `rects` painted on it.
+    fn page(height: u32, rects: &[Painted]) -> RgbaImage {
+        let mut img = RgbaImage::filled(768, height, [255, 255, 255, 255]).unwrap();
+        for &((x, y, w, h), [r, g, b]) in rects {
+            for yy in y..y + h {
+                for xx in x..x + w {
+                    let at = ((yy * 768 + xx) * 4) as usize;
+                    img.as_bytes_mut()[at..at + 4].copy_from_slice(&[r, g, b, 255]);
+                }
+            }
+        }
+        img
+    }
+
+    fn widget(a: &RgbaImage, b: &RgbaImage) -> DesignComparison {
+        let options = DesignOptions { mode: DesignMode::Widget, ..DesignOptions::default() };
+        compare_design_images(a, b, &options).unwrap().comparison
+    }
+
+    const BLUE: [u8; 3] = [40, 120, 220];
+    const GREY: [u8; 3] = [90, 90, 90];
+
+    #[test]
+    fn design_content_score_is_the_share_of_matched_blocks() {
+        let blocks = [((40, 40, 200, 60), BLUE), ((300, 40, 200, 60), BLUE), ((40, 200, 460, 80), GREY)];
+        let a = page(400, &blocks);
+        let b = page(400, &blocks[..2]);
+        let c = widget(&a, &b);
+        // 2 pairs out of 3 + 2 blocks: 100 · 2 · 2 / 5.
+        assert_eq!(c.dimensions.content.score, Some(80.0));
+        let missing: Vec<_> = c.findings.iter().filter(|f| f.kind == FindingKind::BlockMissing).collect();
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].region, Some(DesignBox { x: 40, y: 200, width: 460, height: 80 }));
+    }
+
+    #[test]
+    fn design_spacing_score_from_margins_and_gaps() {
+        let a = page(400, &[((40, 40, 600, 60), BLUE), ((40, 140, 600, 60), BLUE)]);
+        // Left margin 40 → 56 (both blocks move right; width kept), the rest unchanged.
+        let b = page(400, &[((56, 40, 600, 60), BLUE), ((56, 140, 600, 60), BLUE)]);
+        let c = widget(&a, &b);
+        // Margins left 48/64, right (128 − 16 + 8)/136, top 1, bottom 1; the one gap 1.
+        let margins = (48.0 / 64.0 + 120.0 / 136.0 + 1.0 + 1.0) / 4.0;
+        let expected = (100.0 * margins * 100.0f64).round() / 100.0;
+        assert_eq!(c.dimensions.spacing.score, Some(expected));
+        assert!(c.findings.iter().any(|f| f.message == "left margin 56 px where the reference has 40 px"));
+    }
+
+    #[test]
+    fn design_typography_is_not_applicable_without_text_and_weights_renormalise() {
+        let a = page(300, &[((40, 40, 300, 100), BLUE)]);
+        let c = widget(&a, &a);
+        assert_eq!(c.dimensions.typography.status, DimensionStatus::NotApplicable);
+        assert_eq!(c.dimensions.typography.score, None);
+        assert_eq!(c.dimensions.typography.weight, 0.0);
+        // layout .35 of the remaining .85.
+        assert_eq!(c.weights.layout, ((0.35 / 0.85) * 10_000.0f64).round() / 10_000.0);
+        assert_eq!(c.overall, Some(100.0));
+    }
+
+    #[test]
+    fn design_color_finding_names_the_moved_colour_exactly() {
+        let a = page(300, &[((0, 0, 768, 60), BLUE)]);
+        let b = page(300, &[((0, 0, 768, 60), [220, 60, 60])]);
+        let c = widget(&a, &b);
+        let f = c.findings.iter().find(|f| f.kind == FindingKind::ColorMoved).unwrap();
+        assert!(f.message.starts_with("#dc3c3c where the reference has #2878dc (20.0 % of the view"), "{}", f.message);
+        assert_eq!(f.region, Some(DesignBox { x: 0, y: 0, width: 768, height: 60 }));
+        // 20 % of the weight moves by the blue–red OKLab distance (both ways): exp(−0.2·d/0.05).
+        let d = {
+            let (p, q) = (color::oklab(BLUE), color::oklab([220, 60, 60]));
+            ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
+        };
+        let expected = ((100.0 * (-0.2 * d / 0.05).exp()) * 100.0).round() / 100.0;
+        assert_eq!(c.dimensions.color.score, Some(expected));
+    }
+
+    #[test]
+    fn design_aspect_mismatch_is_a_finding_and_the_shorter_is_padded() {
+        let a = page(400, &[((40, 40, 200, 60), BLUE)]);
+        let b = page(600, &[((40, 40, 200, 60), BLUE)]);
+        let c = widget(&a, &b);
+        assert!(c.canvas.aspect_mismatch);
+        assert_eq!((c.canvas.width, c.canvas.height), (768, 600));
+        assert_eq!(c.findings[0].kind, FindingKind::AspectMismatch);
+        assert_eq!(c.findings[0].dimension, None);
+        // Half-width input: scaled by 2 onto the canvas, boxes reported back in its own pixels.
+        let small = page(200, &[((40, 40, 200, 60), BLUE)]);
+        let half = RgbaImage::from_raw(
+            384,
+            100,
+            (0..100u32)
+                .flat_map(|y| (0..384u32).map(move |x| (x, y)))
+                .flat_map(|(x, y)| {
+                    let at = (((2 * y) * 768 + 2 * x) * 4) as usize;
+                    small.as_bytes()[at..at + 4].to_vec()
+                })
+                .collect(),
+        )
+        .unwrap();
+        let c = widget(&half, &half);
+        assert_eq!(c.canvas.reference.scale, 2.0);
+        assert!(!c.canvas.aspect_mismatch);
+    }
+
+    #[test]
+    fn design_a_panicking_dimension_fails_alone() {
+        let failed = measure_guarded(Dimension::Typography, || panic!("line finder broke"));
+        assert_eq!(failed.err().as_deref(), Some("the typography dimension failed: line finder broke"));
+        let fine = measure_guarded(Dimension::Layout, || Measured {
+            score: Some(50.0),
+            summary: String::new(),
+            findings: vec![],
+        });
+        assert_eq!(fine.unwrap().score, Some(50.0));
+    }
+
+    #[test]
+    fn design_bad_options_are_errors() {
+        let a = page(100, &[]);
+        let zero = DesignOptions { weights: Some(DimensionWeights::default()), ..DesignOptions::default() };
+        assert!(matches!(compare_design_images(&a, &a, &zero), Err(Error::InvalidInput(_))));
+        let empty = DesignOptions {
+            ignore_regions: vec![DesignBox { x: 0, y: 0, width: 0, height: 5 }],
+            ..DesignOptions::default()
+        };
+        assert!(matches!(compare_design_images(&a, &a, &empty), Err(Error::InvalidInput(_))));
+    }
 }
