@@ -22,6 +22,8 @@ const JOIN_RADIUS: usize = 2;
 const MIN_BLOCK_SHARE: f64 = 0.0002;
 /// Two blocks are the same block when their IoU reaches this.
 pub(crate) const MIN_IOU: f64 = 0.3;
+/// Missing and extra blocks listed one by one (largest first); the rest are counted in one finding.
+const MAX_LISTED_BLOCKS: usize = 8;
 /// At most this many blocks per image, the largest (a noise texture must not explode the work).
 const MAX_BLOCKS: usize = 512;
 
@@ -166,38 +168,41 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
     }
     let matched = match_blocks(a, b);
     let score = 100.0 * 2.0 * matched.len() as f64 / (a.len() + b.len()) as f64;
-    let mut findings = Vec::new();
-    for (i, block) in a.iter().enumerate() {
-        if !matched.iter().any(|m| m.0 == i) {
-            findings.push(RawFinding {
-                kind: FindingKind::BlockMissing,
-                message: format!(
-                    "a {} × {} px block of the reference has no counterpart in the candidate",
-                    ref_px(c, block.width()),
-                    ref_px(c, block.height())
-                ),
-                rect: Some(*block),
-            });
-        }
-    }
-    for (j, block) in b.iter().enumerate() {
-        if !matched.iter().any(|m| m.1 == j) {
-            findings.push(RawFinding {
-                kind: FindingKind::BlockExtra,
-                message: format!(
-                    "the candidate has a {} × {} px block the reference does not",
-                    ref_px(c, block.width()),
-                    ref_px(c, block.height())
-                ),
-                rect: Some(*block),
-            });
-        }
-    }
+    let missing: Vec<Rect> = (0..a.len()).filter(|&i| !matched.iter().any(|m| m.0 == i)).map(|i| a[i]).collect();
+    let extra: Vec<Rect> = (0..b.len()).filter(|&j| !matched.iter().any(|m| m.1 == j)).map(|j| b[j]).collect();
+    let mut findings = listed(c, missing, FindingKind::BlockMissing, |w, h| {
+        format!("a {w} × {h} px block of the reference has no counterpart in the candidate")
+    });
+    findings.extend(listed(c, extra, FindingKind::BlockExtra, |w, h| {
+        format!("the candidate has a {w} × {h} px block the reference does not")
+    }));
     Measured {
         score: Some(score),
         summary: format!("{} of {} reference blocks matched, {} candidate blocks", matched.len(), a.len(), b.len()),
         findings,
     }
+}
+
+/// Findings for unpaired blocks: the largest [`MAX_LISTED_BLOCKS`] with their boxes, then one
+/// finding counting the rest, so a page that changed everywhere stays readable.
+fn listed(
+    c: &Canvases,
+    mut blocks: Vec<Rect>,
+    kind: FindingKind,
+    message: impl Fn(u32, u32) -> String,
+) -> Vec<RawFinding> {
+    blocks.sort_by(|p, q| q.area().cmp(&p.area()).then(p.cmp(q)));
+    let rest = blocks.len().saturating_sub(MAX_LISTED_BLOCKS);
+    let mut out: Vec<RawFinding> = blocks
+        .iter()
+        .take(MAX_LISTED_BLOCKS)
+        .map(|b| RawFinding { kind, message: message(ref_px(c, b.width()), ref_px(c, b.height())), rect: Some(*b) })
+        .collect();
+    if rest > 0 {
+        let side = if kind == FindingKind::BlockMissing { "missing" } else { "extra" };
+        out.push(RawFinding { kind, message: format!("{rest} smaller {side} blocks are not listed"), rect: None });
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The layout dimension: structural similarity (SSIM) of the aligned greyscale images. Local
-//! means, variances and covariance come from summed-area tables over an 11 × 11 window, shrunk
+//! means, variances and covariance come from separable window sums over an 11 × 11 window, shrunk
 //! for canvases smaller than that and shifted inward at the edges so it never leaves the image.
 //! Ignored regions are left out of the mean. Low-SSIM tiles become findings with boxes.
 
@@ -26,19 +26,20 @@ pub(crate) struct SsimMap {
 pub(crate) fn ssim_map(a: &[u8], b: &[u8], width: usize, height: usize, ignored: &[bool]) -> SsimMap {
     let win_w = WINDOW.min(width);
     let win_h = WINDOW.min(height);
-    // Summed-area tables with a zero first row and column: sums of a, b, a², b², ab.
-    let stride = width + 1;
-    let mut tables = vec![[0u64; 5]; stride * (height + 1)];
+    // Window sums of a, b, a², b², ab, separably: first along each row (from a per-row prefix
+    // sum), then down the columns. An 11 × 11 window of squares stays below 2^23, so u32 holds
+    // every sum and the table costs 20 bytes per pixel.
+    let mut rows = vec![[0u32; 5]; width * height];
+    let mut prefix = vec![[0u32; 5]; width + 1];
     for y in 0..height {
-        let mut row = [0u64; 5];
         for x in 0..width {
-            let (p, q) = (u64::from(a[y * width + x]), u64::from(b[y * width + x]));
+            let (p, q) = (u32::from(a[y * width + x]), u32::from(b[y * width + x]));
             let add = [p, q, p * p, q * q, p * q];
-            for k in 0..5 {
-                row[k] += add[k];
-            }
-            let above = tables[y * stride + x + 1];
-            tables[(y + 1) * stride + x + 1] = std::array::from_fn(|k| above[k] + row[k]);
+            prefix[x + 1] = std::array::from_fn(|k| prefix[x][k] + add[k]);
+        }
+        for x in 0..width {
+            let x0 = x.saturating_sub(win_w / 2).min(width - win_w);
+            rows[y * width + x] = std::array::from_fn(|k| prefix[x0 + win_w][k] - prefix[x0][k]);
         }
     }
     let n = (win_w * win_h) as f64;
@@ -46,15 +47,15 @@ pub(crate) fn ssim_map(a: &[u8], b: &[u8], width: usize, height: usize, ignored:
     let (mut sum, mut count) = (0f64, 0usize);
     for y in 0..height {
         let y0 = y.saturating_sub(win_h / 2).min(height - win_h);
-        let y1 = y0 + win_h;
         for x in 0..width {
-            let x0 = x.saturating_sub(win_w / 2).min(width - win_w);
-            let x1 = x0 + win_w;
-            let s: [f64; 5] = std::array::from_fn(|k| {
-                (tables[y1 * stride + x1][k] + tables[y0 * stride + x0][k]
-                    - tables[y0 * stride + x1][k]
-                    - tables[y1 * stride + x0][k]) as f64
-            });
+            let mut window = [0u32; 5];
+            for yy in y0..y0 + win_h {
+                let r = rows[yy * width + x];
+                for k in 0..5 {
+                    window[k] += r[k];
+                }
+            }
+            let s: [f64; 5] = window.map(f64::from);
             let (ma, mb) = (s[0] / n, s[1] / n);
             let va = (s[2] / n - ma * ma).max(0.0);
             let vb = (s[3] / n - mb * mb).max(0.0);

@@ -370,6 +370,8 @@ pub fn compare_design_images(
     if reference.is_empty() || candidate.is_empty() {
         return Err(Error::InvalidInput("an input image has no pixels; capture or export it again".into()));
     }
+    normalise::check_canonical_height("reference", reference)?;
+    normalise::check_canonical_height("candidate", candidate)?;
     let settings = Settings {
         algorithm: provenance::ALGORITHM_VERSION,
         mode: options.mode,
@@ -645,6 +647,19 @@ mod tests {
         let missing: Vec<_> = c.findings.iter().filter(|f| f.kind == FindingKind::BlockMissing).collect();
         assert_eq!(missing.len(), 1);
         assert_eq!(missing[0].region, Some(DesignBox { x: 40, y: 200, width: 460, height: 80 }));
+    }
+
+    #[test]
+    fn design_content_lists_the_largest_unpaired_blocks_and_counts_the_rest() {
+        let blocks: Vec<Painted> = (0..12).map(|i| ((40 + 60 * i, 40, 20 + 2 * i, 30), GREY)).collect();
+        let c = widget(&page(200, &blocks), &page(200, &[]));
+        assert_eq!(c.dimensions.content.score, Some(0.0));
+        let missing: Vec<_> = c.findings.iter().filter(|f| f.kind == FindingKind::BlockMissing).collect();
+        assert_eq!(missing.len(), 9);
+        // Largest first: the 12th block is 42 px wide.
+        assert_eq!(missing[0].region, Some(DesignBox { x: 700, y: 40, width: 42, height: 30 }));
+        assert_eq!(missing[8].message, "4 smaller missing blocks are not listed");
+        assert_eq!(missing[8].region, None);
     }
 
     #[test]

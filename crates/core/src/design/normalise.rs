@@ -17,6 +17,9 @@ pub const CANONICAL_WIDTH: usize = 768;
 pub const MAX_DESIGN_SIDE: u64 = 16_384;
 /// Most pixels accepted (a 5000 × 10000 full-page mock-up), read from the header before decoding.
 pub const MAX_DESIGN_PIXELS: u64 = 50_000_000;
+/// Tallest canvas: a 1280 × 17,000 full page at 768 px wide. Taller inputs (or narrow ones that
+/// grow tall when scaled up) are refused rather than allowed to take gigabytes.
+pub const MAX_CANONICAL_HEIGHT: usize = 10_240;
 /// Largest file read at all, from its metadata before reading.
 pub const MAX_DESIGN_FILE_BYTES: u64 = 256 << 20;
 
@@ -72,6 +75,20 @@ fn header_dimensions(bytes: &[u8], path: &Path) -> Result<(u64, u64)> {
         return Ok((width.into(), height.into()));
     }
     Err(bad("neither a PNG nor a JPEG signature"))
+}
+
+/// Checks that `image` fits the canvas at [`CANONICAL_WIDTH`]; `what` names it in the error.
+pub(crate) fn check_canonical_height(what: &str, image: &RgbaImage) -> Result<()> {
+    let height = (f64::from(image.height()) * CANONICAL_WIDTH as f64 / f64::from(image.width())).round();
+    if height > MAX_CANONICAL_HEIGHT as f64 {
+        let max_source = (MAX_CANONICAL_HEIGHT as f64 * f64::from(image.width()) / CANONICAL_WIDTH as f64).floor();
+        return Err(Error::InvalidInput(format!(
+            "the {what} is {}×{}: scaled to {CANONICAL_WIDTH} px wide it would be {height} px tall, above {MAX_CANONICAL_HEIGHT}; crop it into parts at most {max_source} px tall",
+            image.width(),
+            image.height()
+        )));
+    }
+    Ok(())
 }
 
 /// An opaque RGB image on the canonical canvas.
@@ -338,5 +355,10 @@ mod tests {
         png.extend_from_slice(&100_000u32.to_be_bytes());
         assert_eq!(header_dimensions(&png, p).unwrap(), (100_000, 100_000));
         assert!(matches!(header_dimensions(b"GIF89a", p), Err(Error::BadImage { .. })));
+        // A narrow, tall input would grow past the canvas limit when scaled up to 768 px wide.
+        let narrow = RgbaImage::filled(100, 2000, [0, 0, 0, 255]).unwrap();
+        let err = check_canonical_height("reference", &narrow).unwrap_err().to_string();
+        assert!(err.contains("the reference is 100×2000") && err.contains("at most 1333 px tall"), "{err}");
+        assert!(check_canonical_height("reference", &RgbaImage::filled(1280, 17_000, [0; 4]).unwrap()).is_ok());
     }
 }
