@@ -35,6 +35,7 @@ enum PresetArg {
     DarkUi,
 }
 
+/// Arguments of `compare-designs`.
 #[derive(Args)]
 pub struct CompareDesignsArgs {
     /// The reference image (mock-up, old app), PNG or JPEG.
@@ -67,6 +68,7 @@ pub struct CompareDesignsArgs {
     json: bool,
 }
 
+/// Arguments of `compare-motion`.
 #[derive(Args)]
 pub struct CompareMotionArgs {
     /// The reference frames: a folder of PNGs (sorted by name) or a comma-separated list of files.
@@ -125,6 +127,7 @@ struct DesignOutput<'a> {
     visual_files: Vec<PathBuf>,
 }
 
+/// Runs `compare-designs`: exit 0 with the result printed, an error for bad input.
 pub fn run_compare_designs(args: &CompareDesignsArgs) -> Result<u8> {
     let options = DesignOptions {
         mode: match args.mode {
@@ -232,6 +235,7 @@ struct MotionOutput<'a> {
     chart_file: Option<PathBuf>,
 }
 
+/// Runs `compare-motion`: exit 0 with the result printed, an error for bad input.
 pub fn run_compare_motion(args: &CompareMotionArgs) -> Result<u8> {
     let (reference, candidate) = (frame_sequence(&args.reference)?, frame_sequence(&args.candidate)?);
     let result = compare_motion(&reference, &candidate, &MotionOptions { max_frames: args.max_frames })?;

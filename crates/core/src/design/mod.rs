@@ -91,10 +91,15 @@ pub struct DesignOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Dimension {
+    /// Structure: SSIM of the aligned greyscale images.
     Layout,
+    /// Dominant colours: OKLab palette distance.
     Color,
+    /// Blocks segmented from the background, paired by IoU.
     Content,
+    /// Amount and scale of text lines.
     Typography,
+    /// Outer margins and vertical rhythm.
     Spacing,
 }
 
@@ -307,6 +312,7 @@ pub(crate) struct Measured {
     pub findings: Vec<RawFinding>,
 }
 
+/// One finding as a dimension reports it; `rect` still on the canonical canvas.
 pub(crate) struct RawFinding {
     pub kind: FindingKind,
     pub message: String,

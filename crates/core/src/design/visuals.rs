@@ -81,6 +81,7 @@ fn outline(plane: &mut Plane, rect: Rect, colour: [u8; 3]) {
     plane.fill_rect(Rect { x0: r.x1 - t, ..r }, colour);
 }
 
+/// Draws the four images from the aligned canvases and the SSIM map.
 pub(crate) fn draw(c: &Canvases, map: &SsimMap) -> DesignVisuals {
     let (w, h) = (c.width, c.height);
     let overlay = Plane {
