@@ -361,8 +361,9 @@ const REFERENCE_COLOUR: [u8; 4] = [40, 120, 220, 255];
 const CANDIDATE_COLOUR: [u8; 4] = [220, 60, 60, 255];
 
 /// The signature chart: both signatures as polylines over the frame pairs (each stretched to the
-/// full width), blue the reference, red the candidate, on a shared vertical scale from 0 to the
-/// largest value (at least twice the motion threshold, drawn as a grey line).
+/// full width), blue the reference (wider, underneath), red the candidate, on a shared vertical
+/// scale from 0 to the largest value plus a tenth (at least twice the motion threshold, which is
+/// drawn as a grey line).
 pub fn signature_chart(comparison: &MotionComparison) -> RgbaImage {
     let mut img =
         RgbaImage::filled(CHART_WIDTH as u32, CHART_HEIGHT as u32, [255, 255, 255, 255]).expect("small chart");
@@ -373,23 +374,25 @@ pub fn signature_chart(comparison: &MotionComparison) -> RgbaImage {
         .signature
         .iter()
         .chain(&comparison.candidate.signature)
-        .fold(2.0 * MOTION_THRESHOLD, |m, &v| m.max(v));
+        .fold(2.0 * MOTION_THRESHOLD, |m, &v| m.max(v))
+        * 1.1;
     let y_of = |v: f64| y_bottom - (v / max) * (y_bottom - y_top);
     // Axes and the threshold.
     draw_line(&mut img, (x0, y_bottom), (x1, y_bottom), [120, 120, 120, 255], 1);
     draw_line(&mut img, (x0, y_top), (x0, y_bottom), [120, 120, 120, 255], 1);
     let t = y_of(MOTION_THRESHOLD);
     draw_line(&mut img, (x0, t), (x1, t), [200, 200, 200, 255], 1);
-    for (series, colour) in
-        [(&comparison.reference.signature, REFERENCE_COLOUR), (&comparison.candidate.signature, CANDIDATE_COLOUR)]
+    // The reference is drawn wider underneath, so where the two coincide both stay visible.
+    for (series, colour, thickness) in
+        [(&comparison.reference.signature, REFERENCE_COLOUR, 4), (&comparison.candidate.signature, CANDIDATE_COLOUR, 2)]
     {
         let n = series.len();
         let x_of = |i: usize| if n < 2 { (x0 + x1) / 2.0 } else { x0 + (x1 - x0) * i as f64 / (n - 1) as f64 };
         for i in 1..n {
-            draw_line(&mut img, (x_of(i - 1), y_of(series[i - 1])), (x_of(i), y_of(series[i])), colour, 2);
+            draw_line(&mut img, (x_of(i - 1), y_of(series[i - 1])), (x_of(i), y_of(series[i])), colour, thickness);
         }
         if n == 1 {
-            draw_line(&mut img, (x0, y_of(series[0])), (x1, y_of(series[0])), colour, 2);
+            draw_line(&mut img, (x0, y_of(series[0])), (x1, y_of(series[0])), colour, thickness);
         }
     }
     img
