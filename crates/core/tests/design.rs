@@ -104,13 +104,18 @@ fn design_enlarged_text_lowers_typography() {
 }
 
 #[test]
-fn design_changed_margins_lower_spacing_in_screen_mode() {
+fn design_changed_margins_lower_spacing() {
     // Page padding 24 → 40 px: the content column moves and narrows. In screen mode the
-    // alignment takes up the move, and what remains is spacing.
+    // alignment takes up the move and what remains is spacing; in widget mode the move also
+    // costs layout and unpairs two thin text blocks, and spacing still drops the most.
     let c = compare("margins-changed", DesignMode::Screen);
     assert_own_dimension_drops_most(&c, Dimension::Spacing, FindingKind::MarginChanged);
     let messages: Vec<&str> = c.findings.iter().map(|f| f.message.as_str()).collect();
     assert!(messages.iter().any(|m| m.starts_with("top margin 44 px where the reference has 28 px")), "{messages:#?}");
+    let w = compare("margins-changed", DesignMode::Widget);
+    assert_own_dimension_drops_most(&w, Dimension::Spacing, FindingKind::MarginChanged);
+    let messages: Vec<&str> = w.findings.iter().map(|f| f.message.as_str()).collect();
+    assert!(messages.contains(&"left margin 39 px where the reference has 23 px"), "{messages:#?}");
 }
 
 #[test]
