@@ -5,7 +5,8 @@
 //! above [`EDGE`] marks glyph outlines; a horizontal closing over [`CLOSE`] px fuses the glyphs
 //! and words of one line; connected components are split at empty rows (lines whose ascenders
 //! touch the line above) and kept when they are line-shaped and crossed by many strokes, which
-//! rules out box outlines and rules. Amount = total area of the line boxes; scale = their
+//! rules out box outlines and rules; pieces of one line split by the wide word spacing of large
+//! text are joined again. Amount = total area of the line boxes; scale = their
 //! area-weighted mean height. Score = `100 · √(amount ratio) · scale ratio` (ratios min/max).
 
 use super::content::{components, match_blocks};
@@ -22,6 +23,9 @@ const MAX_LINE_HEIGHT: usize = 120;
 /// Stroke crossings per pixel of width (mean over the rows) a text line has at least; a box
 /// outline has two per row, far less.
 const MIN_STROKE_DENSITY: f64 = 0.05;
+/// Pieces of a line closer than this share of their height are one line (word spacing is about
+/// a third of the line height; the gap between two labels side by side is wider).
+const WORD_GAP: f64 = 0.6;
 /// A matched line whose height ratio falls below this is reported as resized.
 const RESIZED_RATIO: f64 = 0.85;
 const MAX_RESIZED_FINDINGS: usize = 5;
@@ -42,7 +46,34 @@ pub(crate) fn text_lines(luma: &[u8], width: usize, height: usize) -> Vec<Rect> 
             }
         }
     }
+    let mut lines = join_words(lines);
     lines.sort_by_key(|l| (l.y0, l.x0, l.y1, l.x1));
+    lines
+}
+
+/// Joins pieces of one line that the fixed closing left apart: the word spacing of large text
+/// is wider than [`CLOSE`]. Two pieces join when they share most of their height and the gap
+/// between them is under [`WORD_GAP`] of the taller one's height.
+fn join_words(mut lines: Vec<Rect>) -> Vec<Rect> {
+    lines.sort_by_key(|l| (l.x0, l.y0, l.x1, l.y1));
+    let mut joined = true;
+    while joined {
+        joined = false;
+        'outer: for i in 0..lines.len() {
+            for j in i + 1..lines.len() {
+                let (a, b) = (lines[i], lines[j]);
+                let overlap = a.y1.min(b.y1).saturating_sub(a.y0.max(b.y0));
+                let gap = b.x0.saturating_sub(a.x1).max(a.x0.saturating_sub(b.x1));
+                let height = a.height().max(b.height());
+                if overlap * 2 >= a.height().min(b.height()) && (gap as f64) <= WORD_GAP * height as f64 {
+                    lines[i] = a.union(&b);
+                    lines.remove(j);
+                    joined = true;
+                    break 'outer;
+                }
+            }
+        }
+    }
     lines
 }
 
@@ -237,6 +268,17 @@ mod tests {
         let lines = text_lines(&luma, w, h);
         // The gradient widens each line by one pixel on every side.
         assert_eq!(lines, vec![Rect { x0: 9, y0: 9, x1: 188, y1: 23 }, Rect { x0: 9, y0: 39, x1: 128, y1: 61 }]);
+    }
+
+    #[test]
+    fn typography_joins_the_words_of_large_text_but_not_separate_labels() {
+        let word = |x0: usize, x1: usize| Rect { x0, y0: 100, x1, y1: 130 };
+        // A 12-px word gap in 30-px text joins; a 30-px gap between labels does not.
+        let lines = join_words(vec![word(10, 100), word(112, 200), word(230, 300)]);
+        assert_eq!(lines, vec![word(10, 200), word(230, 300)]);
+        // Lines above each other never join.
+        let stacked = vec![word(10, 100), Rect { x0: 10, y0: 140, x1: 100, y1: 170 }];
+        assert_eq!(join_words(stacked.clone()), stacked);
     }
 
     #[test]
