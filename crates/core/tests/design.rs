@@ -61,6 +61,11 @@ fn design_identical_captures_score_100_everywhere() {
         }
         assert!(c.findings.is_empty(), "{:#?}", c.findings);
         assert_eq!((c.alignment.dx, c.alignment.dy, c.alignment.applied), (0, 0, false));
+        // The page as people see it: a header bar, the heading, the lead, three cards, two
+        // buttons; 17 lines of text (title, 3 nav items, heading, lead, 3 × 3 in the cards, 2
+        // button labels).
+        assert_eq!(c.dimensions.content.summary, "8 of 8 reference blocks matched, 8 candidate blocks");
+        assert!(c.dimensions.typography.summary.starts_with("17 text lines"), "{}", c.dimensions.typography.summary);
     }
 }
 
