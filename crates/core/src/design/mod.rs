@@ -425,8 +425,8 @@ pub fn compare_design_images(
             Rect {
                 x0: (f64::from(r.x) * s).floor() as usize,
                 y0: (f64::from(r.y) * s).floor() as usize,
-                x1: (f64::from(r.x + r.width) * s).ceil() as usize,
-                y1: (f64::from(r.y + r.height) * s).ceil() as usize,
+                x1: ((f64::from(r.x) + f64::from(r.width)) * s).ceil() as usize,
+                y1: ((f64::from(r.y) + f64::from(r.height)) * s).ceil() as usize,
             }
             .clip(width, height)
         })
@@ -760,5 +760,11 @@ mod tests {
             ..DesignOptions::default()
         };
         assert!(matches!(compare_design_images(&a, &a, &empty), Err(Error::InvalidInput(_))));
+        // A region reaching far past the image is clipped, not an overflow.
+        let huge = DesignOptions {
+            ignore_regions: vec![DesignBox { x: u32::MAX - 1, y: 0, width: u32::MAX, height: 5 }],
+            ..DesignOptions::default()
+        };
+        assert_eq!(compare_design_images(&a, &a, &huge).unwrap().comparison.overall, Some(100.0));
     }
 }
