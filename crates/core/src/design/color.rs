@@ -7,8 +7,10 @@
 //! its dominant colours, named by their most frequent exact colour. The distance between the two
 //! palettes is the share-weighted mean distance from each dominant colour to the nearest colour
 //! present (from [`PRESENT_SHARE`]) in the other image, averaged both ways; the score is `100 · exp(−distance / 0.05)`.
-//! Proportions of an unchanged palette are left to content and layout, so a removed button or
-//! larger text does not read as a colour change.
+//! Proportions count only beyond a dead zone: the share of the view whose colour class (nearest
+//! dominant reference colour) changed, less 5 %, weighs like a palette distance of 0.2 per whole
+//! view; so a removed button or larger text does not read as a colour change, while a dark theme
+//! of a light design, which keeps the palette but swaps its roles, does.
 
 use super::normalise::{Plane, Rect};
 use super::{Canvases, FindingKind, Measured, RawFinding};
@@ -23,6 +25,11 @@ const DOMINANT_SHARE: f64 = 0.005;
 const PRESENT_SHARE: f64 = 0.0005;
 /// A dominant colour whose nearest counterpart is farther than this has moved.
 const MOVED_DISTANCE: f64 = 0.05;
+/// Up to this share of the view may change colour class without counting: that much is a
+/// removed button or larger text, which content and typography report.
+const SHARE_DEAD_ZONE: f64 = 0.05;
+/// The whole view changing colour class counts like a palette distance of this much.
+const SHARE_WEIGHT: f64 = 0.2;
 /// Palette distance at which the score falls to 1/e (≈ 37).
 const DISTANCE_SCALE: f64 = 0.05;
 /// Upper bound on palette entries, so a photograph's thousands of colours stay cheap.
@@ -128,6 +135,19 @@ pub(crate) fn palette_distance(a: &[Swatch], b: &[Swatch]) -> f64 {
     0.5 * (one_way(&dominant(a), b) + one_way(&dominant(b), a))
 }
 
+/// Shares of the view per colour class: one class per dominant reference colour (every cluster
+/// of `palette` within [`MOVED_DISTANCE`] of it counts there), and a last class for the rest.
+fn class_shares(classes: &[Swatch], palette: &[Swatch]) -> Vec<f64> {
+    let mut shares = vec![0.0; classes.len() + 1];
+    for s in palette {
+        match classes.iter().enumerate().map(|(i, c)| (i, distance(c.lab, s.lab))).min_by(|a, b| a.1.total_cmp(&b.1)) {
+            Some((i, d)) if d <= MOVED_DISTANCE => shares[i] += s.share,
+            _ => shares[classes.len()] += s.share,
+        }
+    }
+    shares
+}
+
 /// Scores color and names the dominant colours that moved.
 pub(crate) fn measure(c: &Canvases) -> Measured {
     // Colours present at all; the dominant ones are those from DOMINANT_SHARE.
@@ -141,8 +161,28 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         };
     }
     let d = palette_distance(&pa, &pb);
-    let score = 100.0 * (-d / DISTANCE_SCALE).exp();
+    // Proportions: a palette can keep its colours while swapping their roles (a dark theme
+    // of a light design); the share of the view that changed colour class catches that.
+    let classes: Vec<Swatch> = pa.iter().filter(|s| s.share >= DOMINANT_SHARE).cloned().collect();
+    let (shares_a, shares_b) = (class_shares(&classes, &pa), class_shares(&classes, &pb));
+    let changed = 0.5 * shares_a.iter().zip(&shares_b).map(|(x, y)| (x - y).abs()).sum::<f64>();
+    let proportion = SHARE_WEIGHT * (changed - SHARE_DEAD_ZONE).max(0.0);
+    let score = 100.0 * (-(d + proportion) / DISTANCE_SCALE).exp();
     let mut findings = Vec::new();
+    for (swatch, (&sa, &sb)) in classes.iter().zip(shares_a.iter().zip(&shares_b)) {
+        if (sa - sb).abs() >= SHARE_DEAD_ZONE {
+            findings.push(RawFinding {
+                kind: FindingKind::ColorShareChanged,
+                message: format!(
+                    "{} covers {:.1} % of the candidate where it covers {:.1} % of the reference",
+                    hex(swatch.rgb),
+                    sb * 100.0,
+                    sa * 100.0
+                ),
+                rect: None,
+            });
+        }
+    }
     let mut explained: Vec<[u8; 3]> = Vec::new();
     for swatch in pa.iter().filter(|s| s.share >= DOMINANT_SHARE) {
         if nearest(swatch, &pb).1 <= MOVED_DISTANCE {
@@ -180,7 +220,12 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
     };
     Measured {
         score: Some(score),
-        summary: format!("palette distance {d:.4} (reference {}; candidate {})", names(&pa), names(&pb)),
+        summary: format!(
+            "palette distance {d:.4}, {:.1} % of the view changed colour class (reference {}; candidate {})",
+            changed * 100.0,
+            names(&pa),
+            names(&pb)
+        ),
         findings,
     }
 }
@@ -282,6 +327,18 @@ mod tests {
         let pal = palette(&p, &vec![false; 10_000], DOMINANT_SHARE);
         assert_eq!(pal.iter().map(|s| s.rgb).collect::<Vec<_>>(), vec![[255, 255, 255], [40, 120, 220]]);
         assert!((pal[1].share - 0.21).abs() < 1e-12, "{}", pal[1].share);
+    }
+
+    #[test]
+    fn color_class_shares_catch_swapped_roles() {
+        let white = Swatch { rgb: [255, 255, 255], lab: oklab([255, 255, 255]), share: 0.9 };
+        let dark = Swatch { rgb: [18, 20, 24], lab: oklab([18, 20, 24]), share: 0.1 };
+        let light = vec![white.clone(), dark.clone()];
+        let inverted = vec![Swatch { share: 0.1, ..white }, Swatch { share: 0.9, ..dark }];
+        assert_eq!(class_shares(&light, &light), vec![0.9, 0.1, 0.0]);
+        assert_eq!(class_shares(&light, &inverted), vec![0.1, 0.9, 0.0]);
+        // Same palette both ways, so the palette distance alone misses it.
+        assert_eq!(palette_distance(&light, &inverted), 0.0);
     }
 
     #[test]

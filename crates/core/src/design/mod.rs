@@ -179,6 +179,8 @@ pub enum FindingKind {
     ColorMoved,
     /// A dominant candidate colour has no counterpart in the reference.
     ColorAdded,
+    /// A dominant reference colour covers a much larger or smaller share of the candidate.
+    ColorShareChanged,
     /// A reference block has no counterpart in the candidate.
     BlockMissing,
     /// A candidate block has no counterpart in the reference.
@@ -701,12 +703,13 @@ mod tests {
         let f = c.findings.iter().find(|f| f.kind == FindingKind::ColorMoved).unwrap();
         assert!(f.message.starts_with("#dc3c3c where the reference has #2878dc (20.0 % of the view"), "{}", f.message);
         assert_eq!(f.region, Some(DesignBox { x: 0, y: 0, width: 768, height: 60 }));
-        // 20 % of the weight moves by the blue–red OKLab distance (both ways): exp(−0.2·d/0.05).
+        // 20 % of the weight moves by the blue–red OKLab distance (both ways), and 20 % of the
+        // view changes colour class, 15 % beyond the dead zone: exp(−(0.2·d + 0.2·0.15)/0.05).
         let d = {
             let (p, q) = (color::oklab(BLUE), color::oklab([220, 60, 60]));
             ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
         };
-        let expected = ((100.0 * (-0.2 * d / 0.05).exp()) * 100.0).round() / 100.0;
+        let expected = ((100.0 * (-(0.2 * d + 0.2 * 0.15) / 0.05).exp()) * 100.0).round() / 100.0;
         assert_eq!(c.dimensions.color.score, Some(expected));
     }
 
