@@ -1,12 +1,13 @@
-//! `compare_designs` and `compare_motion` on real captures: the pages under
+//! `compare_designs` on real captures: the pages under
 //! `fixtures/design/` were rendered by headless Chromium (`generate.sh` there), one alteration
-//! each. Each alteration must lower its own dimension the most and name it in a finding.
+//! each, and the page in a dark theme. Each alteration must lower its own dimension the most and
+//! name it in a finding.
 
 use std::path::PathBuf;
 
 use sightline_core::Error;
 use sightline_core::design::{
-    DesignComparison, DesignMode, DesignOptions, Dimension, DimensionStatus, FindingKind, compare_designs,
+    DesignComparison, DesignMode, DesignOptions, Dimension, DimensionStatus, FindingKind, Preset, compare_designs,
 };
 
 fn fixture(name: &str) -> PathBuf {
@@ -183,4 +184,32 @@ fn design_bad_inputs_are_typed_errors() {
     assert!(err.to_string().contains("notes.png"));
     let err = compare_designs(&dir.join("missing.png"), &fixture("reference"), &options).unwrap_err();
     assert!(matches!(err, Error::Io { .. }), "{err}");
+}
+
+#[test]
+fn design_dark_theme_with_the_dark_ui_preset() {
+    let dark = |candidate: &str| {
+        let options = DesignOptions { preset: Preset::DarkUi, ..DesignOptions::default() };
+        compare_designs(&fixture("dark"), &fixture(candidate), &options).unwrap().comparison
+    };
+    let same = dark("dark");
+    assert_eq!(same.overall, Some(100.0));
+    assert_eq!(same.preset, Some(Preset::DarkUi));
+    assert_eq!((same.weights.layout, same.weights.typography, same.weights.color), (0.6, 0.3, 0.1));
+    assert_eq!((same.weights.content, same.weights.spacing), (0.0, 0.0));
+    // Light text on a dark page still reads as the page's 8 blocks and 17 lines.
+    assert_eq!(same.dimensions.content.summary, "8 of 8 reference blocks matched, 8 candidate blocks");
+    assert!(same.dimensions.typography.summary.starts_with("17 text lines"));
+    let recoloured = dark("dark-recoloured");
+    assert_own_dimension_drops_most(&recoloured, Dimension::Color, FindingKind::ColorMoved);
+    assert!(recoloured.findings.iter().any(|f| f.message.starts_with("#dc3c3c where the reference has #2878dc")));
+}
+
+#[test]
+fn design_a_dark_theme_of_a_light_design_is_a_colour_change() {
+    // Same palette roles swapped: the page colour goes from white to near-black.
+    let c = compare_designs(&fixture("reference"), &fixture("dark"), &DesignOptions::default()).unwrap().comparison;
+    assert_own_dimension_drops_most(&c, Dimension::Color, FindingKind::ColorShareChanged);
+    let share = c.findings.iter().find(|f| f.kind == FindingKind::ColorShareChanged).unwrap();
+    assert!(share.message.starts_with("#ffffff covers"), "{}", share.message);
 }
