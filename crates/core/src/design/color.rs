@@ -169,21 +169,8 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
     let proportion = SHARE_WEIGHT * (changed - SHARE_DEAD_ZONE).max(0.0);
     let score = 100.0 * (-(d + proportion) / DISTANCE_SCALE).exp();
     let mut findings = Vec::new();
-    for (swatch, (&sa, &sb)) in classes.iter().zip(shares_a.iter().zip(&shares_b)) {
-        if (sa - sb).abs() >= SHARE_DEAD_ZONE {
-            findings.push(RawFinding {
-                kind: FindingKind::ColorShareChanged,
-                message: format!(
-                    "{} covers {:.1} % of the candidate where it covers {:.1} % of the reference",
-                    hex(swatch.rgb),
-                    sb * 100.0,
-                    sa * 100.0
-                ),
-                rect: None,
-            });
-        }
-    }
     let mut explained: Vec<[u8; 3]> = Vec::new();
+    let mut moved: Vec<[u8; 3]> = Vec::new();
     for swatch in pa.iter().filter(|s| s.share >= DOMINANT_SHARE) {
         if nearest(swatch, &pb).1 <= MOVED_DISTANCE {
             continue;
@@ -191,6 +178,7 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         // Where the reference shows this colour, what does the candidate show?
         let Some((shown, rect, share)) = replacement(c, swatch) else { continue };
         explained.push(shown);
+        moved.push(swatch.rgb);
         findings.push(RawFinding {
             kind: FindingKind::ColorMoved,
             message: format!(
@@ -214,6 +202,22 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
             message: format!("{} is new in the candidate ({:.1} % of the view)", hex(swatch.rgb), swatch.share * 100.0),
             rect,
         });
+    }
+    // Share changes of colours not already reported as moved (a moved colour's share falls by
+    // definition).
+    for (swatch, (&sa, &sb)) in classes.iter().zip(shares_a.iter().zip(&shares_b)) {
+        if (sa - sb).abs() >= SHARE_DEAD_ZONE && !moved.contains(&swatch.rgb) {
+            findings.push(RawFinding {
+                kind: FindingKind::ColorShareChanged,
+                message: format!(
+                    "{} covers {:.1} % of the candidate where it covers {:.1} % of the reference",
+                    hex(swatch.rgb),
+                    sb * 100.0,
+                    sa * 100.0
+                ),
+                rect: None,
+            });
+        }
     }
     let names = |p: &[Swatch]| {
         p.iter().filter(|s| s.share >= DOMINANT_SHARE).take(4).map(|s| hex(s.rgb)).collect::<Vec<_>>().join(" ")
