@@ -360,26 +360,7 @@ pub fn compare_design_images(
     candidate: &RgbaImage,
     options: &DesignOptions,
 ) -> Result<DesignOutcome> {
-    let weights = match &options.weights {
-        Some(w) => {
-            w.validate()?;
-            *w
-        }
-        None => options.preset.weights(),
-    };
-    for r in &options.ignore_regions {
-        if r.width == 0 || r.height == 0 {
-            return Err(Error::InvalidInput(format!(
-                "ignore region {},{},{},{} is empty; give x,y,width,height with width and height above 0",
-                r.x, r.y, r.width, r.height
-            )));
-        }
-    }
-    if reference.is_empty() || candidate.is_empty() {
-        return Err(Error::InvalidInput("an input image has no pixels; capture or export it again".into()));
-    }
-    normalise::check_canonical_height("reference", reference)?;
-    normalise::check_canonical_height("candidate", candidate)?;
+    let weights = validate(reference, candidate, options)?;
     let settings = Settings {
         algorithm: provenance::ALGORITHM_VERSION,
         mode: options.mode,
@@ -396,94 +377,24 @@ pub fn compare_design_images(
     pad_to_height(&mut a, height);
     pad_to_height(&mut b, height);
     let width = a.plane.width;
-    let mut findings = Vec::new();
-    let (aspect_a, aspect_b) = (
-        f64::from(reference.height()) / f64::from(reference.width()),
-        f64::from(candidate.height()) / f64::from(candidate.width()),
-    );
-    let aspect_mismatch = (aspect_b - aspect_a).abs() / aspect_a > 0.02;
-    if aspect_mismatch {
-        findings.push(Finding {
-            dimension: None,
-            kind: FindingKind::AspectMismatch,
-            message: format!(
-                "the candidate is {}×{} (height/width {:.3}) where the reference is {}×{} ({:.3}); both were scaled to 768 px wide and the shorter padded",
-                candidate.width(),
-                candidate.height(),
-                aspect_b,
-                reference.width(),
-                reference.height(),
-                aspect_a
-            ),
-            region: None,
-        });
-    }
+    let mut findings: Vec<Finding> = aspect_finding(reference, candidate).into_iter().collect();
+    let aspect_mismatch = !findings.is_empty();
 
-    let ignore_rects: Vec<Rect> = options
-        .ignore_regions
-        .iter()
-        .map(|r| {
-            let s = a.scale;
-            Rect {
-                x0: (f64::from(r.x) * s).floor() as usize,
-                y0: (f64::from(r.y) * s).floor() as usize,
-                x1: ((f64::from(r.x) + f64::from(r.width)) * s).ceil() as usize,
-                y1: ((f64::from(r.y) + f64::from(r.height)) * s).ceil() as usize,
-            }
-            .clip(width, height)
-        })
-        .collect();
-    // Ignored regions show the reference's own pixels on both sides: equal there, and no
-    // painted box whose edges could read as content or text.
-    let mask = |candidate: &mut Plane, reference: &Plane| {
-        for r in &ignore_rects {
-            for y in r.y0..r.y1 {
-                let row = y * width + r.x0..y * width + r.x1;
-                candidate.rgb[row.clone()].copy_from_slice(&reference.rgb[row]);
-            }
-        }
-    };
-    mask(&mut b.plane, &a.plane);
-
+    let ignore_rects = canonical_boxes(&options.ignore_regions, a.scale, width, height);
+    show_reference_in(&mut b.plane, &a.plane, &ignore_rects);
     let alignment = match options.mode {
         DesignMode::Widget => Alignment::not_searched(),
         DesignMode::Screen => {
-            let t = align::search_translation(&a.plane.luma(), &b.plane.luma(), width, height);
-            let (dx, dy) = ((f64::from(t.dx) / a.scale).round() as i32, (f64::from(t.dy) / a.scale).round() as i32);
-            let note = if !t.converged {
-                "the translation search did not converge (no offset within ±64 px clearly beat the identity), so the images were compared unaligned".to_string()
-            } else if t.dx == 0 && t.dy == 0 {
-                "no translation needed: the images line up as they are".to_string()
-            } else {
-                format!(
-                    "the candidate sits {} and {} of the reference; it was moved back before scoring",
-                    offset_words(dx, "right", "left"),
-                    offset_words(dy, "below", "above")
-                )
-            };
-            if t.dx != 0 || t.dy != 0 {
-                b.plane = align::translate(&b.plane, t.dx, t.dy, b.background);
-                mask(&mut b.plane, &a.plane);
-            }
-            if !t.converged {
+            let alignment = align_candidate(&a, &mut b, &ignore_rects);
+            if !alignment.converged {
                 findings.push(Finding {
                     dimension: None,
                     kind: FindingKind::AlignmentNotConverged,
-                    message: note.clone(),
+                    message: alignment.note.clone(),
                     region: None,
                 });
             }
-            Alignment {
-                applied: t.converged && (t.dx != 0 || t.dy != 0),
-                converged: t.converged,
-                dx,
-                dy,
-                canonical_dx: t.dx,
-                canonical_dy: t.dy,
-                difference_before: round2(t.before),
-                difference_after: round2(t.after),
-                note,
-            }
+            alignment
         }
     };
 
@@ -513,7 +424,6 @@ pub fn compare_design_images(
         reference_scale: a.scale,
     };
     let ssim = layout::ssim_map(&canvases.reference_luma, &canvases.candidate_luma, width, height, &canvases.ignored);
-
     let measured: Vec<std::result::Result<Measured, String>> = Dimension::ALL
         .iter()
         .map(|&d| {
@@ -526,60 +436,14 @@ pub fn compare_design_images(
             })
         })
         .collect();
-    let scores: [Option<f64>; 5] = std::array::from_fn(|i| match &measured[i] {
-        Ok(m) => m.score.map(|s| s.clamp(0.0, 100.0)),
-        Err(_) => Some(1.0),
-    });
-    let (overall, resolved) = score::combine(&weights, scores);
-    let used = resolved.as_array();
-    let mut results = Vec::new();
-    for (i, (d, m)) in Dimension::ALL.iter().zip(measured).enumerate() {
-        let result = match m {
-            Ok(m) => {
-                for f in m.findings {
-                    findings.push(Finding {
-                        dimension: Some(*d),
-                        kind: f.kind,
-                        message: f.message,
-                        region: f.rect.map(|r| to_reference_box(r, canvases.reference_scale)),
-                    });
-                }
-                DimensionResult {
-                    status: if m.score.is_some() { DimensionStatus::Scored } else { DimensionStatus::NotApplicable },
-                    score: scores[i].map(round2),
-                    weight: round2(used[i] * 100.0) / 100.0,
-                    summary: m.summary,
-                    error: None,
-                }
-            }
-            Err(error) => {
-                findings.push(Finding {
-                    dimension: Some(*d),
-                    kind: FindingKind::DimensionFailed,
-                    message: error.clone(),
-                    region: None,
-                });
-                DimensionResult {
-                    status: DimensionStatus::Failed,
-                    score: Some(1.0),
-                    weight: round2(used[i] * 100.0) / 100.0,
-                    summary: "failed; counted as 1".into(),
-                    error: Some(error),
-                }
-            }
-        };
-        results.push(result);
-    }
-    let mut results = results.into_iter();
-    let mut next = || results.next().expect("five dimensions");
-    let dimensions = Dimensions { layout: next(), color: next(), content: next(), typography: next(), spacing: next() };
+    let (overall, used, dimensions) = score_dimensions(measured, &weights, canvases.reference_scale, &mut findings);
 
     let visuals = options.return_visuals.then(|| visuals::draw(&canvases, &ssim));
     let comparison = DesignComparison {
         overall: overall.map(round2),
         mode: options.mode,
         preset: if options.weights.is_some() { None } else { Some(options.preset) },
-        weights: DimensionWeights::from_array(used.map(|w| round2(w * 100.0) / 100.0)),
+        weights: used,
         dimensions,
         findings,
         alignment,
@@ -595,6 +459,167 @@ pub fn compare_design_images(
         run_key,
     };
     Ok(DesignOutcome { comparison, visuals })
+}
+
+/// Checks the options and inputs; returns the weights to use (explicit, else the preset's).
+fn validate(reference: &RgbaImage, candidate: &RgbaImage, options: &DesignOptions) -> Result<DimensionWeights> {
+    let weights = match &options.weights {
+        Some(w) => {
+            w.validate()?;
+            *w
+        }
+        None => options.preset.weights(),
+    };
+    for r in &options.ignore_regions {
+        if r.width == 0 || r.height == 0 {
+            return Err(Error::InvalidInput(format!(
+                "ignore region {},{},{},{} is empty; give x,y,width,height with width and height above 0",
+                r.x, r.y, r.width, r.height
+            )));
+        }
+    }
+    if reference.is_empty() || candidate.is_empty() {
+        return Err(Error::InvalidInput("an input image has no pixels; capture or export it again".into()));
+    }
+    normalise::check_canonical_height("reference", reference)?;
+    normalise::check_canonical_height("candidate", candidate)?;
+    Ok(weights)
+}
+
+/// The aspect-mismatch finding, when the height/width ratios differ by more than 2 %.
+fn aspect_finding(reference: &RgbaImage, candidate: &RgbaImage) -> Option<Finding> {
+    let aspect = |i: &RgbaImage| f64::from(i.height()) / f64::from(i.width());
+    let (aspect_a, aspect_b) = (aspect(reference), aspect(candidate));
+    ((aspect_b - aspect_a).abs() / aspect_a > 0.02).then(|| Finding {
+        dimension: None,
+        kind: FindingKind::AspectMismatch,
+        message: format!(
+            "the candidate is {}×{} (height/width {aspect_b:.3}) where the reference is {}×{} ({aspect_a:.3}); both were scaled to 768 px wide and the shorter padded",
+            candidate.width(),
+            candidate.height(),
+            reference.width(),
+            reference.height(),
+        ),
+        region: None,
+    })
+}
+
+/// Boxes in reference pixels → canvas rectangles (rounded outward, clipped).
+fn canonical_boxes(boxes: &[DesignBox], scale: f64, width: usize, height: usize) -> Vec<Rect> {
+    boxes
+        .iter()
+        .map(|r| {
+            Rect {
+                x0: (f64::from(r.x) * scale).floor() as usize,
+                y0: (f64::from(r.y) * scale).floor() as usize,
+                x1: ((f64::from(r.x) + f64::from(r.width)) * scale).ceil() as usize,
+                y1: ((f64::from(r.y) + f64::from(r.height)) * scale).ceil() as usize,
+            }
+            .clip(width, height)
+        })
+        .collect()
+}
+
+/// Ignored regions show the reference's own pixels on both sides: equal there, and no painted
+/// box whose edges could read as content or text.
+fn show_reference_in(candidate: &mut Plane, reference: &Plane, rects: &[Rect]) {
+    let width = reference.width;
+    for r in rects {
+        for y in r.y0..r.y1 {
+            let row = y * width + r.x0..y * width + r.x1;
+            candidate.rgb[row.clone()].copy_from_slice(&reference.rgb[row]);
+        }
+    }
+}
+
+/// `screen` mode: searches the translation, moves the candidate back when the search converged,
+/// and describes what happened.
+fn align_candidate(a: &normalise::Normalised, b: &mut normalise::Normalised, ignore_rects: &[Rect]) -> Alignment {
+    let (width, height) = (a.plane.width, a.plane.height);
+    let t = align::search_translation(&a.plane.luma(), &b.plane.luma(), width, height);
+    let (dx, dy) = ((f64::from(t.dx) / a.scale).round() as i32, (f64::from(t.dy) / a.scale).round() as i32);
+    let note = if !t.converged {
+        "the translation search did not converge (no offset within ±64 px clearly beat the identity), so the images were compared unaligned".to_string()
+    } else if t.dx == 0 && t.dy == 0 {
+        "no translation needed: the images line up as they are".to_string()
+    } else {
+        format!(
+            "the candidate sits {} and {} of the reference; it was moved back before scoring",
+            offset_words(dx, "right", "left"),
+            offset_words(dy, "below", "above")
+        )
+    };
+    if t.dx != 0 || t.dy != 0 {
+        b.plane = align::translate(&b.plane, t.dx, t.dy, b.background);
+        show_reference_in(&mut b.plane, &a.plane, ignore_rects);
+    }
+    Alignment {
+        applied: t.converged && (t.dx != 0 || t.dy != 0),
+        converged: t.converged,
+        dx,
+        dy,
+        canonical_dx: t.dx,
+        canonical_dy: t.dy,
+        difference_before: round2(t.before),
+        difference_after: round2(t.after),
+        note,
+    }
+}
+
+/// The overall score, the weights used (rounded) and each dimension's result; the dimensions'
+/// findings are appended to `findings` with their boxes in reference pixels.
+fn score_dimensions(
+    measured: Vec<std::result::Result<Measured, String>>,
+    weights: &DimensionWeights,
+    reference_scale: f64,
+    findings: &mut Vec<Finding>,
+) -> (Option<f64>, DimensionWeights, Dimensions) {
+    // A failed dimension is kept in the overall at the floor.
+    let scores: [Option<f64>; 5] = std::array::from_fn(|i| match &measured[i] {
+        Ok(m) => m.score.map(|s| s.clamp(0.0, 100.0)),
+        Err(_) => Some(1.0),
+    });
+    let (overall, resolved) = score::combine(weights, scores);
+    let used = resolved.as_array().map(|w| round2(w * 100.0) / 100.0);
+    let mut results = Vec::new();
+    for (i, (d, m)) in Dimension::ALL.iter().zip(measured).enumerate() {
+        results.push(match m {
+            Ok(m) => {
+                findings.extend(m.findings.into_iter().map(|f| Finding {
+                    dimension: Some(*d),
+                    kind: f.kind,
+                    message: f.message,
+                    region: f.rect.map(|r| to_reference_box(r, reference_scale)),
+                }));
+                DimensionResult {
+                    status: if m.score.is_some() { DimensionStatus::Scored } else { DimensionStatus::NotApplicable },
+                    score: scores[i].map(round2),
+                    weight: used[i],
+                    summary: m.summary,
+                    error: None,
+                }
+            }
+            Err(error) => {
+                findings.push(Finding {
+                    dimension: Some(*d),
+                    kind: FindingKind::DimensionFailed,
+                    message: error.clone(),
+                    region: None,
+                });
+                DimensionResult {
+                    status: DimensionStatus::Failed,
+                    score: Some(1.0),
+                    weight: used[i],
+                    summary: "failed; counted as 1".into(),
+                    error: Some(error),
+                }
+            }
+        });
+    }
+    let mut results = results.into_iter();
+    let mut next = || results.next().expect("five dimensions");
+    let dimensions = Dimensions { layout: next(), color: next(), content: next(), typography: next(), spacing: next() };
+    (overall, DimensionWeights::from_array(used), dimensions)
 }
 
 /// Runs one dimension. A bug in it must not take the others down: a panic becomes a failed
