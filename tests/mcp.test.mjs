@@ -76,6 +76,8 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
     assert.deepEqual(Object.keys(byName).sort(), [
       'approve_all',
       'approve_snapshot',
+      'compare_designs',
+      'compare_motion',
       'explain_snapshot',
       'get_diff',
       'get_report',
@@ -83,7 +85,7 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
       'get_visual_results',
       'list_baselines',
     ]);
-    for (const name of ['explain_snapshot', 'get_diff', 'get_report', 'get_snapshot_diff', 'get_visual_results', 'list_baselines']) {
+    for (const name of ['compare_designs', 'compare_motion', 'explain_snapshot', 'get_diff', 'get_report', 'get_snapshot_diff', 'get_visual_results', 'list_baselines']) {
       assert.equal(byName[name].annotations?.readOnlyHint, true, name);
       assert.equal(byName[name]._meta?.[marker], undefined, name);
     }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod design;
 mod diff;
 mod mcp;
 mod review;
@@ -36,6 +37,12 @@ enum Command {
     Explain(review::ExplainArgs),
     /// Summarise the last run and point at its report; `--open` opens the HTML report.
     Report(review::ReportArgs),
+    /// Score how closely a candidate implements a reference design (layout, color, content,
+    /// typography, spacing), from pixels alone. Exit 0 with the scores, 2 on bad input.
+    CompareDesigns(design::CompareDesignsArgs),
+    /// Compare the motion of two frame sequences (folders of PNGs or comma-separated files).
+    /// Exit 0 with the result, 2 on bad input.
+    CompareMotion(design::CompareMotionArgs),
     /// Serve the review tools to an AI client over MCP (stdio; logs on stderr).
     Mcp(mcp::McpArgs),
 }
@@ -60,6 +67,8 @@ fn main() -> ExitCode {
         Command::List => review::run_list(&cli.root.root),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),
+        Command::CompareDesigns(args) => design::run_compare_designs(&args),
+        Command::CompareMotion(args) => design::run_compare_motion(&args),
         Command::Mcp(args) => mcp::run(&cli.root.root, &args),
     };
     match result {

@@ -27,6 +27,20 @@ pub enum Error {
     /// A results.json that is damaged, hand-edited or from another format version.
     #[error("{path}: {detail}; run the tests again to rewrite it")]
     BadResults { path: PathBuf, detail: String },
+    /// A path lies outside every folder listed in `SIGHTLINE_ALLOWED_ROOTS`.
+    #[error(
+        "{path}: outside the folders SIGHTLINE_ALLOWED_ROOTS allows ({roots}); move it under one of them or add its folder to SIGHTLINE_ALLOWED_ROOTS"
+    )]
+    NotAllowed { path: PathBuf, roots: String },
+    /// An image side is longer than a tool accepts; checked from the header, before decoding.
+    #[error("{path}: {width}×{height} has a side longer than {limit} px; crop or scale it down first")]
+    SideTooLong { path: PathBuf, width: u64, height: u64, limit: u64 },
+    /// A file is larger than a tool reads; checked from its metadata, before reading.
+    #[error("{path}: {bytes} bytes is above the limit of {limit}; export a smaller image")]
+    FileTooLarge { path: PathBuf, bytes: u64, limit: u64 },
+    /// A frame sequence cannot be compared (too few frames, mixed sizes, an empty folder).
+    #[error("{what}: {detail}; give a folder of PNG frames or a list of frame files, all the same size")]
+    BadFrames { what: String, detail: String },
     /// A caller passed values that cannot describe an image or an option.
     #[error("{0}")]
     InvalidInput(String),

@@ -2,6 +2,7 @@
 //! message of ours goes to stderr. Readers never recompute a verdict: they read what the run left.
 
 mod arguments;
+mod design;
 mod diff;
 mod prompts;
 mod view;
@@ -104,7 +105,7 @@ fn checked(args: &SnapshotArgs) -> Result<(), ErrorData> {
 #[tool_router]
 impl SightlineServer {
     pub fn new(project: Project, approval_prompt: bool) -> Self {
-        let mut tool_router = Self::tool_router();
+        let mut tool_router = Self::tool_router() + Self::design_tool_router();
         if !approval_prompt {
             for name in APPROVE_TOOLS {
                 if let Some(route) = tool_router.map.get_mut(name) {
