@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# Installs what the tests, the bench and the example need on a fresh machine: Chromium from
-# Debian (Playwright cannot download its own browser here) and the npm packages. Idempotent and
-# quick when everything is already there; `npm test` runs it first.
+# Installs what the tests, the bench and the example need on a fresh machine: Chromium and ffmpeg
+# from Debian (Playwright cannot download its own browser or ffmpeg here) and the npm packages.
+# Idempotent and quick when everything is already there; `npm test` runs it first.
 # --no-install-recommends keeps the font set fixed: recommends pull in fonts-liberation, which
 # changes how `sans-serif` renders and would invalidate every baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1 && [ -z "${SIGHTLINE_CHROMIUM:-}" ]; then
+missing=()
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${SIGHTLINE_CHROMIUM:-}" ]; then missing+=(chromium); fi
+# ffmpeg/ffprobe: extract_video_frames runs them, and Playwright needs an ffmpeg to record videos.
+if ! command -v ffmpeg >/dev/null 2>&1; then missing+=(ffmpeg); fi
+if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-  echo "setup: installing Debian's chromium (no recommends)" >&2
+  echo "setup: installing Debian's ${missing[*]} (no recommends)" >&2
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # npm ci only when the lock file changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund >&2
+fi
+# Playwright records test videos with its own ffmpeg build, which it cannot download here; the
+# system ffmpeg encodes the same VP8/VP9 WebM, so it stands in at the path Playwright looks at.
+revision=$(node -e "const b=require('./node_modules/playwright-core/browsers.json').browsers.find(x=>x.name==='ffmpeg');process.stdout.write(b?b.revision:'')")
+playwright_ffmpeg="${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}/ffmpeg-$revision/ffmpeg-linux"
+if [ -n "$revision" ] && [ ! -e "$playwright_ffmpeg" ]; then
+  mkdir -p "$(dirname "$playwright_ffmpeg")"
+  ln -s "$(command -v ffmpeg)" "$playwright_ffmpeg"
 fi

@@ -79,6 +79,7 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
       'compare_designs',
       'compare_motion',
       'explain_snapshot',
+      'extract_video_frames',
       'get_diff',
       'get_report',
       'get_snapshot_diff',

@@ -282,3 +282,55 @@ pub fn run_compare_motion(args: &CompareMotionArgs) -> Result<u8> {
     }
     Ok(exit::OK)
 }
+
+/// Arguments of `extract-frames`.
+#[derive(Args)]
+pub struct ExtractFramesArgs {
+    /// A local recording: .mp4, .mov or .webm (e.g. a Playwright test's video).
+    video: PathBuf,
+    /// Start of the window, ms.
+    #[arg(long, default_value_t = 0)]
+    start_ms: u64,
+    /// Length of the window, 1–20000 ms.
+    #[arg(long)]
+    duration_ms: u64,
+    /// Samples per second, 1–30 (at most 120 samples).
+    #[arg(long, default_value_t = 10)]
+    fps: u32,
+    /// Folder under which a new frames folder is made. Default `<root>/.sightline/frames`.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print the manifest as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `extract-frames`: samples the window into a new read-only folder and prints the manifest.
+pub fn run_extract_frames(root: &std::path::Path, args: &ExtractFramesArgs) -> Result<u8> {
+    use sightline_core::video::{ExtractOptions, FrameStatus, extract_video_frames};
+    let out = args.out.clone().unwrap_or_else(|| root.join(".sightline").join("frames"));
+    let options = ExtractOptions { start_ms: args.start_ms, duration_ms: args.duration_ms, fps: args.fps };
+    let manifest = extract_video_frames(&args.video, &out, &options)?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut stdout, &manifest)?;
+        writeln!(stdout)?;
+        return Ok(exit::OK);
+    }
+    let count = |status| manifest.frames.iter().filter(|f| f.status == status).count();
+    writeln!(
+        stdout,
+        "{} frames from {} ({} {}×{}, {:.0} ms): {} selected, {} shared, {} unavailable",
+        manifest.files.len(),
+        manifest.source.path,
+        manifest.source.codec,
+        manifest.source.width,
+        manifest.source.height,
+        manifest.source.duration_ms,
+        count(FrameStatus::Selected),
+        count(FrameStatus::Shared),
+        count(FrameStatus::Unavailable)
+    )?;
+    writeln!(stdout, "{}", manifest.output_dir)?;
+    Ok(exit::OK)
+}

@@ -43,6 +43,9 @@ enum Command {
     /// Compare the motion of two frame sequences (folders of PNGs or comma-separated files).
     /// Exit 0 with the result, 2 on bad input.
     CompareMotion(design::CompareMotionArgs),
+    /// Sample frames from a recording (.mp4, .mov, .webm) with ffmpeg into a new read-only folder,
+    /// with a manifest of which source frame served each time.
+    ExtractFrames(design::ExtractFramesArgs),
     /// Serve the review tools to an AI client over MCP (stdio; logs on stderr).
     Mcp(mcp::McpArgs),
 }
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Command::Report(args) => review::run_report(&cli.root.root, &args),
         Command::CompareDesigns(args) => design::run_compare_designs(&args),
         Command::CompareMotion(args) => design::run_compare_motion(&args),
+        Command::ExtractFrames(args) => design::run_extract_frames(&cli.root.root, &args),
         Command::Mcp(args) => mcp::run(&cli.root.root, &args),
     };
     match result {

@@ -14,6 +14,7 @@ use sightline_core::design::{
     ComparisonContext, DesignBox, DesignMode, DesignOptions, DimensionWeights, Preset, compare_designs,
 };
 use sightline_core::motion::{FrameSequence, MotionOptions, compare_motion, signature_chart};
+use sightline_core::video::{ExtractOptions, extract_video_frames};
 
 use super::diff::png_block;
 use super::{SightlineServer, failure};
@@ -90,6 +91,24 @@ pub struct CompareMotionArgs {
     /// Read at most this many frames per sequence. Default 120.
     #[serde(default, rename = "maxFrames")]
     pub max_frames: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractFramesArgs {
+    /// A local recording: .mp4, .mov or .webm (Playwright's test videos), absolute or relative
+    /// to the project root.
+    #[serde(rename = "videoPath")]
+    pub video_path: String,
+    /// Start of the window in ms. Default 0.
+    #[serde(default, rename = "startMs")]
+    pub start_ms: Option<u64>,
+    /// Length of the window, 1–20000 ms; the window must lie inside the recording.
+    #[serde(rename = "durationMs")]
+    pub duration_ms: u64,
+    /// Samples per second, 1–30 (at most 120 samples). Default 10.
+    #[serde(default)]
+    pub fps: Option<u32>,
 }
 
 fn bad(message: String) -> ErrorData {
@@ -198,5 +217,33 @@ impl SightlineServer {
             ContentBlock::text(format!("signature chart ({}×{})", chart.width(), chart.height())),
             png_block(&chart).map_err(|e| ErrorData::internal_error(e, None))?,
         ]))
+    }
+
+    #[tool(
+        description = "Sample frames from a local recording (.mp4, .mov, or a Playwright test's .webm video) with ffmpeg: a window of durationMs from startMs at fps (at most 120 samples) into a new read-only folder under .sightline/frames. Returns the manifest: which source frame served each requested time (selected / shared / unavailable, by the decoder's timestamps), the distinct frame files and the timeline (the frame on screen at each time, repeats included: give it to compare_motion), and the source's hash, size, codec, dimensions and tool versions.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn extract_video_frames(
+        &self,
+        Parameters(args): Parameters<ExtractFramesArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let defaults = ExtractOptions::default();
+        let options = ExtractOptions {
+            start_ms: args.start_ms.unwrap_or(defaults.start_ms),
+            duration_ms: args.duration_ms,
+            fps: args.fps.unwrap_or(defaults.fps),
+        };
+        let video = self.resolve(&args.video_path);
+        let out = self.project.root.join(".sightline").join("frames");
+        Ok(match tokio::task::spawn_blocking(move || extract_video_frames(&video, &out, &options)).await {
+            Ok(Ok(manifest)) => CallToolResult::success(vec![pretty_json(&manifest)]),
+            Ok(Err(e)) => failure(e.to_string()),
+            Err(e) => failure(format!("extract_video_frames stopped: {e}")),
+        })
     }
 }
