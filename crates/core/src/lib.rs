@@ -21,6 +21,8 @@ pub mod error;
 pub mod grouping;
 pub mod health;
 pub mod image;
+pub mod live;
+pub mod page_check;
 pub mod perceptual;
 pub mod pixel;
 pub mod regions;
