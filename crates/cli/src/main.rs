@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod diff;
+mod live;
 mod mcp;
 mod review;
 
@@ -36,6 +37,10 @@ enum Command {
     Explain(review::ExplainArgs),
     /// Summarise the last run and point at its report; `--open` opens the HTML report.
     Report(review::ReportArgs),
+    /// Open a live page in Chromium and look for visual bugs (overflow, clipped or overlapping
+    /// text, broken images, failed fonts, console errors, low contrast, small tap targets).
+    /// Exit 0 when none, 1 when issues were found, 2 when the page could not be checked.
+    Check(live::CheckArgs),
     /// Serve the review tools to an AI client over MCP (stdio; logs on stderr).
     Mcp(mcp::McpArgs),
 }
@@ -60,6 +65,7 @@ fn main() -> ExitCode {
         Command::List => review::run_list(&cli.root.root),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),
+        Command::Check(args) => live::run_check(&cli.root.root, &args),
         Command::Mcp(args) => mcp::run(&cli.root.root, &args),
     };
     match result {
