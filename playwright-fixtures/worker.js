@@ -666,15 +666,26 @@ function verifyFactsInPage(collect, selector) {
   const visible = (el) => (el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true) && el.getBoundingClientRect().width > 0;
   const all = (q) => Array.from(scope.querySelectorAll(q)).filter(visible);
   const text = (el) => (el.innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
+  // The area the screenshot shows: the element, or the full page (at least the viewport).
+  const root = document.documentElement;
   const sr = scope.getBoundingClientRect();
-  const area = { x: sr.left + window.scrollX, y: sr.top + window.scrollY, width: sr.width, height: sr.height };
+  const area = selector
+    ? { x: sr.left + window.scrollX, y: sr.top + window.scrollY, width: sr.width, height: sr.height }
+    : { x: 0, y: 0, width: Math.max(root.scrollWidth, window.innerWidth), height: Math.max(root.scrollHeight, window.innerHeight) };
+  // Where the text itself is (a block heading's box spans the whole row).
+  const inkOf = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    return r.width > 0 ? [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)] : boxOf(el);
+  };
   const boxOf = (el) => {
     const r = el.getBoundingClientRect();
     return [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
   };
   const headingElements = all('h1, h2, h3').filter((el) => text(el) !== '');
   const headingSelectors = JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: headingElements }));
-  const headings = headingElements.map((el, i) => ({ tag: el.localName, selector: headingSelectors[i], text: text(el).slice(0, 200), box: boxOf(el), color: getComputedStyle(el).color }));
+  const headings = headingElements.map((el, i) => ({ tag: el.localName, selector: headingSelectors[i], text: text(el).slice(0, 200), box: inkOf(el), color: getComputedStyle(el).color }));
   const buttons = all('button, a.button, a.btn, [role=button], input[type=submit]').map((el) => ({ text: text(el).slice(0, 100) || el.value || '', box: boxOf(el), background: getComputedStyle(el).backgroundColor, color: getComputedStyle(el).color }));
   return JSON.stringify({
     area,

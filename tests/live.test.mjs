@@ -210,6 +210,51 @@ test('live: capture_visual_state writes a screenshot and the DOM record', { skip
   assert.equal(dom.elements.length, 4);
 });
 
+test('live: visual_verify withholds its answers, rejects wrong ones, accepts right ones and expires', { skip }, async () => {
+  const session = await call('visual_verify', {
+    url: url('/clean'),
+    query: 'Is there a way to buy?',
+    criteria: [{ question: 'How many entries does the bulleted list have?', expected: 3 }],
+  });
+  assert.match(session.sessionId, /^verify-[0-9a-f]{32}$/);
+  assert.ok(existsSync(session.screenshot));
+  const shown = JSON.stringify(session);
+  for (const secret of ['Spring collection', '#1a4d8f', '26, 77, 143']) assert.ok(!shown.includes(secret), `${secret} leaked`);
+  assert.match(session.prompt, new RegExp(session.sessionId));
+  // The right answers, by what each question asks about the clean page.
+  const right = {};
+  for (const c of session.challenges) {
+    const q = c.question;
+    right[c.id] = /exact text/.test(q) ? 'Spring collection'
+      : /Where is/.test(q) ? 'top left'
+      : /list items|entries/.test(q) ? '3'
+      : /images/.test(q) ? 1
+      : /background colour/.test(q) ? '#1a4d8f'
+      : /Is there a button/.test(q) ? 'yes'
+      : assert.fail(`unexpected challenge: ${q}`);
+  }
+  assert.equal(session.challenges.length, 7);
+  const wrong = Object.fromEntries(session.challenges.map((c) => [c.id, 'no idea']));
+  const rejected = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: wrong, query_answer: 'yes' });
+  assert.equal(rejected.trusted, false);
+  assert.equal(rejected.failed.length, 7);
+  const rejectedText = JSON.stringify(rejected);
+  for (const secret of ['Spring collection', '#1a4d8f', 'top left']) assert.ok(!rejectedText.includes(secret), `${secret} leaked`);
+  const accepted = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes, the Buy now button' });
+  assert.equal(accepted.trusted, true, JSON.stringify(accepted));
+  assert.equal(accepted.passed, 7);
+  assert.equal(accepted.queryAnswer, 'yes, the Buy now button');
+  // SIGHTLINE_VERIFY_TTL_MS is 3000 here.
+  await new Promise((r) => setTimeout(r, 3200));
+  const expired = await client.callTool({
+    name: 'submit_visual_response',
+    arguments: { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' },
+  });
+  assert.equal(expired.isError, true);
+  assert.match(expired.content[0].text, /expired/);
+  await assert.rejects(call('visual_verify', { url: url('/clean'), query: ' ' }), /query/);
+});
+
 test('live: bad urls are invalid params; an unreachable server is a clear tool error', { skip }, async () => {
   await assert.rejects(call('visual_check', { url: 'javascript:alert(1)' }), /only http:\/\/ and https:\/\//);
   await assert.rejects(call('visual_check', { url: 'file:///etc/passwd' }), /SIGHTLINE_ALLOWED_ROOTS/);

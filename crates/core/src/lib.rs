@@ -33,6 +33,7 @@ pub mod shift;
 pub mod snapshot;
 pub mod store;
 pub mod verdict;
+pub mod visual_verify;
 
 pub use crate::compare::{Comparator, CompareOptions, ImageComparison, compare_images};
 pub use crate::error::{Error, Result};

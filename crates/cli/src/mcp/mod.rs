@@ -105,7 +105,7 @@ fn checked(args: &SnapshotArgs) -> Result<(), ErrorData> {
 #[tool_router]
 impl SightlineServer {
     pub fn new(project: Project, approval_prompt: bool) -> Self {
-        let mut tool_router = Self::tool_router() + Self::live_tool_router();
+        let mut tool_router = Self::tool_router() + Self::live_tool_router() + Self::verify_tool_router();
         if !approval_prompt {
             for name in APPROVE_TOOLS {
                 if let Some(route) = tool_router.map.get_mut(name) {
@@ -348,8 +348,8 @@ mod tests {
 
     /// ping, visual_check, get_console_logs, verify_accessibility, detect_layout_shift,
     /// detect_flash, measure_element, test_viewports, capture_dom_state, compare_snapshots,
-    /// capture_visual_state.
-    pub(super) const LIVE_TOOLS: usize = 11;
+    /// capture_visual_state, visual_verify, submit_visual_response.
+    pub(super) const LIVE_TOOLS: usize = 13;
 
     #[test]
     fn formats_utc_dates() {
