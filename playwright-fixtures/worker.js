@@ -744,6 +744,9 @@ async function handle(line) {
 }
 
 function main() {
+  // A stray rejection (a page event after its context closed) must not end the worker and
+  // every call in flight with it.
+  process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason && reason.message ? reason.message : reason}`));
   const lines = readline.createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     if (line.trim() !== '') handle(line);

@@ -279,6 +279,37 @@ test('live: killing the worker mid-call fails that call clearly and the next cal
   assert.deepEqual(found.issues, []);
 });
 
+test('live: a hung page and a frozen worker are bounded by the call timeout', { skip }, async () => {
+  // A server of its own with an 8 s call timeout, so the hangs are short (but a loaded machine
+  // still loads the clean page within it).
+  const transport = new StdioClientTransport({
+    command: binary,
+    args: ['--root', repo, 'mcp'],
+    env: { ...env, SIGHTLINE_LIVE_TIMEOUT_MS: '8000' },
+    stderr: 'pipe',
+  });
+  const quick = new Client({ name: 'sightline-live-timeout', version: '1.0.0' });
+  await quick.connect(transport);
+  try {
+    const hung = await quick.callTool({ name: 'visual_check', arguments: { url: url('/hang') } });
+    assert.equal(hung.isError, true);
+    assert.match(hung.content[0].text, /check timed out after 8000 ms on http:\/\/127\.0\.0\.1:\d+\/hang/);
+    const after = await quick.callTool({ name: 'visual_check', arguments: { url: url('/clean') } });
+    assert.ok(!after.isError, after.content[0].text);
+
+    // A worker that stops answering altogether (SIGSTOP) is killed after timeout + grace.
+    const ping = JSON.parse((await quick.callTool({ name: 'ping', arguments: {} })).content[0].text);
+    process.kill(ping.worker.pid, 'SIGSTOP');
+    const frozen = await quick.callTool({ name: 'visual_check', arguments: { url: url('/clean') } });
+    assert.equal(frozen.isError, true);
+    assert.match(frozen.content[0].text, new RegExp(`worker \\(pid ${ping.worker.pid}\\) did not answer within 10\\.0 s`));
+    const next = JSON.parse((await quick.callTool({ name: 'ping', arguments: {} })).content[0].text);
+    assert.notEqual(next.worker.pid, ping.worker.pid);
+  } finally {
+    await quick.close();
+  }
+});
+
 test('live: sightline check prints the issues and exits 1, 0 on the clean page', { skip }, async () => {
   // Asynchronous: the scenario server runs in this process and must keep answering.
   const run = (...args) =>

@@ -85,6 +85,8 @@ export const pages = {
 <section id="ok"><h2>Fine part</h2><p>Readable text.</p></section></main>`,
   ),
   '/slow': page('Slow', `<main><p id="wait">Waiting</p></main>`),
+  // Never finishes loading: the script spins forever.
+  '/hang': page('Hang', `<main><p>Spinning</p></main><script>for (;;) {}</script>`),
 };
 
 /** Starts the server; resolves to { origin, close() }. */

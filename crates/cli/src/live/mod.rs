@@ -16,8 +16,15 @@ use sightline_core::page_check::{PageCheck, PageDetails, PageFacts, ViewportKind
 use crate::exit;
 pub use worker::Worker;
 
-/// How long one page call may take by default (navigation, waits, collection, screenshot).
-pub const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one page call may take (navigation, collection, screenshot) besides any wait the
+/// caller asked for: `SIGHTLINE_LIVE_TIMEOUT_MS`, else 30 s.
+pub fn call_timeout() -> Duration {
+    std::env::var("SIGHTLINE_LIVE_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&ms| ms > 0)
+        .map_or(Duration::from_secs(30), Duration::from_millis)
+}
 
 /// Checks a URL before it goes to the browser: http and https, and `file://` only when
 /// `SIGHTLINE_ALLOWED_ROOTS` is set (the worker checks the path is inside one of them).
@@ -69,7 +76,7 @@ pub async fn visual_check(
         "outDir": screenshot_dir(),
         "focus": focus,
     });
-    let result = worker.call("check", params, CALL_TIMEOUT).await?;
+    let result = worker.call("check", params, call_timeout()).await?;
     let dom =
         parse_dom(result["dom"].as_str().unwrap_or_default()).map_err(|e| format!("the page's DOM record: {e}"))?;
     let details: PageDetails = parse_field(&result, "details", "check")?;

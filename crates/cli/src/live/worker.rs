@@ -19,8 +19,9 @@ use tokio::sync::{Mutex, oneshot};
 /// Environment variable naming the worker script (the npm shim sets it).
 pub const WORKER_ENV: &str = "SIGHTLINE_WORKER";
 /// Extra time the supervisor gives a call beyond the worker's own timeout before declaring the
-/// worker hung: the worker answers a timeout itself when it can.
-const GRACE: Duration = Duration::from_secs(10);
+/// worker hung (the worker answers a timeout itself when it can): a quarter of the timeout, at
+/// least this.
+const MIN_GRACE: Duration = Duration::from_secs(2);
 
 type Answer = Result<Value, String>;
 type Pending = Arc<StdMutex<HashMap<u64, oneshot::Sender<Answer>>>>;
@@ -86,7 +87,8 @@ impl Worker {
             let _ = running.stdin.flush().await;
             running.pid
         };
-        match tokio::time::timeout(timeout + GRACE, receiver).await {
+        let limit = timeout + (timeout / 4).max(MIN_GRACE);
+        match tokio::time::timeout(limit, receiver).await {
             Ok(Ok(answer)) => answer,
             Ok(Err(_)) => {
                 Err(format!("the browser worker (pid {pid}) stopped while answering; the next call starts a new one"))
@@ -95,8 +97,8 @@ impl Worker {
                 // Hung beyond its own timeout: kill it so the next call gets a fresh one.
                 self.kill(pid).await;
                 Err(format!(
-                    "the browser worker (pid {pid}) did not answer within {} s and was restarted; the page may hang",
-                    (timeout + GRACE).as_secs()
+                    "the browser worker (pid {pid}) did not answer within {:.1} s and was stopped; the next call starts a new one",
+                    limit.as_secs_f64()
                 ))
             }
         }

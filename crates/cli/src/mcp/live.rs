@@ -22,7 +22,7 @@ use sightline_core::page_check::{ConsoleEntry, FailedRequest, ViewportKind};
 use sightline_core::visual_verify::{Challenge, Criterion, VerifyFacts, build_challenges, judge_response};
 
 use super::{SightlineServer, failure, text};
-use crate::live::{self, CALL_TIMEOUT, Worker, check_url, screenshot_dir};
+use crate::live::{self, Worker, call_timeout, check_url, screenshot_dir};
 
 /// How long a captured DOM snapshot stays available to `compare_snapshots`.
 pub const SNAPSHOT_TTL: Duration = Duration::from_secs(30 * 60);
@@ -367,7 +367,7 @@ impl SightlineServer {
             console_levels(args.levels.as_deref().unwrap_or_default()).map_err(|e| bad(format!("levels: {e}")))?;
         let wait = wait_checked("wait_ms", args.wait_ms, 1000)?;
         let params = json!({"url": args.url, "waitMs": wait});
-        Ok(match self.live.worker.call("console", params, CALL_TIMEOUT + Duration::from_millis(wait)).await {
+        Ok(match self.live.worker.call("console", params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) => {
                 let entries: Vec<ConsoleEntry> = serde_json::from_value(answer["console"].clone()).unwrap_or_default();
                 let failed: Vec<FailedRequest> =
@@ -402,7 +402,7 @@ impl SightlineServer {
             return Err(bad("rules: axe-core rule ids are words with dashes, e.g. \"color-contrast\""));
         }
         let params = json!({"url": args.url, "selector": args.selector, "rules": args.rules});
-        Ok(match self.live.worker.call("axe", params, CALL_TIMEOUT).await {
+        Ok(match self.live.worker.call("axe", params, call_timeout()).await {
             Ok(answer) => {
                 let violations = answer["violations"].as_array().cloned().unwrap_or_default();
                 let nodes: u64 = violations.iter().filter_map(|v| v["nodeCount"].as_u64()).sum();
@@ -440,7 +440,7 @@ impl SightlineServer {
         url_checked(&args.url)?;
         let wait = wait_checked("wait_time", args.wait_time, 3000)?;
         let params = json!({"url": args.url, "waitMs": wait});
-        Ok(match self.live.worker.call("layoutShift", params, CALL_TIMEOUT + Duration::from_millis(wait)).await {
+        Ok(match self.live.worker.call("layoutShift", params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) if answer["unsupported"] == json!(true) => {
                 failure("this browser does not report layout shifts (the Layout Instability API is Chromium's)")
             }
@@ -463,7 +463,7 @@ impl SightlineServer {
         url_checked(&args.url)?;
         let wait = wait_checked("wait_time", args.wait_time, 3000)?;
         let params = json!({"url": args.url, "waitMs": wait});
-        Ok(match self.live.worker.call("flash", params, CALL_TIMEOUT + Duration::from_millis(wait)).await {
+        Ok(match self.live.worker.call("flash", params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) => match serde_json::from_value::<Vec<VisibilityTimeline>>(answer["elements"].clone()) {
                 Ok(timelines) => {
                     let flashes = judge_flashes(&timelines);
@@ -497,7 +497,7 @@ impl SightlineServer {
             return Err(bad("selector: give a CSS selector, e.g. \"#buy\""));
         }
         let params = json!({"url": args.url, "selector": args.selector});
-        Ok(match self.live.worker.call("measure", params, CALL_TIMEOUT).await {
+        Ok(match self.live.worker.call("measure", params, call_timeout()).await {
             Ok(answer) if answer["found"] == json!(false) => {
                 failure(format!("no element matches {} on {}", args.selector, args.url))
             }
@@ -525,7 +525,7 @@ impl SightlineServer {
         let list: Vec<Value> = breakpoints.iter().map(|(w, h)| json!({"width": w, "height": h})).collect();
         let params =
             json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": screenshot_dir()});
-        let timeout = CALL_TIMEOUT * breakpoints.len() as u32;
+        let timeout = call_timeout() * breakpoints.len() as u32;
         Ok(match self.live.worker.call("viewports", params, timeout).await {
             Ok(answer) => {
                 let mut lines = Vec::new();
@@ -675,7 +675,7 @@ impl SightlineServer {
         // Checked before the page opens: a bad criterion is the caller's mistake.
         build_challenges(&VerifyFacts::default(), &criteria).map_err(bad)?;
         let params = json!({"url": args.url, "selector": args.selector, "outDir": screenshot_dir()});
-        let answer = match self.live.worker.call("verifyFacts", params, CALL_TIMEOUT).await {
+        let answer = match self.live.worker.call("verifyFacts", params, call_timeout()).await {
             Ok(answer) => answer,
             Err(e) => return Ok(failure(e)),
         };
@@ -778,7 +778,7 @@ impl SightlineServer {
     /// One capture through the worker: the parsed DOM record and the screenshot path, if any.
     async fn capture(&self, params: Value) -> Result<(DomSnapshot, Option<String>), String> {
         let wait = if params["scrollToLoad"] == json!(true) { Duration::from_secs(10) } else { Duration::ZERO };
-        let answer = self.live.worker.call("capture", params, CALL_TIMEOUT + wait).await?;
+        let answer = self.live.worker.call("capture", params, call_timeout() + wait).await?;
         let dom =
             parse_dom(answer["dom"].as_str().unwrap_or_default()).map_err(|e| format!("the page's DOM record: {e}"))?;
         Ok((dom, answer["screenshot"].as_str().map(String::from)))
