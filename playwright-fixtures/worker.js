@@ -250,16 +250,40 @@ function detailsInPage(collect) {
     const clips = /hidden|clip|auto|scroll/.test(cs.overflowX + cs.overflowY);
     if (!ownText && tag !== 'img' && !interactive && !clips) continue;
     const backgrounds = [];
-    let backgroundImage = false;
+    let backdropUnknown = false;
+    let opaque = null; // the ancestor whose opaque background ends the list
     for (let a = el; a; a = a.parentElement) {
       const s = a === el ? cs : getComputedStyle(a);
       if (s.backgroundImage !== 'none') {
-        backgroundImage = true;
+        backdropUnknown = true;
         break;
       }
       backgrounds.push(s.backgroundColor);
-      if (/^rgb\(/.test(s.backgroundColor)) break; // opaque: nothing behind it shows
+      if (/^rgb\(/.test(s.backgroundColor)) {
+        opaque = a; // nothing behind it shows
+        break;
+      }
     }
+    // What actually paints under the text, when it is in view: an image, video, canvas or another
+    // element's box (a hero picture under a heading) makes the ancestor colours the wrong backdrop.
+    if (ownText && !backdropUnknown && textRects.length > 0) {
+      const x = textRects[0][0] - sx + textRects[0][2] / 2;
+      const y = textRects[0][1] - sy + textRects[0][3] / 2;
+      if (x >= 0 && y >= 0 && x < window.innerWidth && y < window.innerHeight) {
+        const stack = document.elementsFromPoint(x, y);
+        for (let i = stack.indexOf(el) + 1; i > 0 && i < stack.length; i++) {
+          const under = stack[i];
+          if (under === opaque) break;
+          if (under.contains(el)) continue; // an ancestor: already in the list
+          const us = getComputedStyle(under);
+          if (/^(img|video|canvas|picture|svg|iframe|object|embed)$/.test(under.localName) || us.backgroundImage !== 'none' || us.backgroundColor !== 'rgba(0, 0, 0, 0)') {
+            backdropUnknown = true;
+            break;
+          }
+        }
+      }
+    }
+    const disabled = !!el.closest('button:disabled, input:disabled, select:disabled, textarea:disabled, fieldset:disabled, [aria-disabled=true]');
     let opacity = 1;
     for (let a = el; a; a = a.parentElement) opacity *= parseFloat(getComputedStyle(a).opacity);
     let parentText = false;
@@ -273,7 +297,8 @@ function detailsInPage(collect) {
       textRects,
       scroll: [el.scrollWidth, el.scrollHeight, el.clientWidth, el.clientHeight],
       backgrounds,
-      backgroundImage,
+      backdropUnknown,
+      disabled,
       opacity: round(opacity),
       interactive,
       inlineInText: parentText && cs.display.startsWith('inline'),

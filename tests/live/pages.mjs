@@ -25,6 +25,11 @@ export const pages = {
   <ul id="list"><li>Jackets</li><li>Shirts</li><li>Shoes</li></ul>
   <p><a id="more" href="/clean" style="display:inline-block;padding:12px 8px">See everything</a></p>
   <button id="buy" style="min-width:48px;min-height:48px;padding:8px 16px;color:#fff;background:#1a4d8f;border:0">Buy now</button>
+  <button id="soldout" disabled style="min-width:48px;min-height:48px">Sold out</button>
+  <div id="banner" style="position:relative;width:300px">
+    <img id="photo" src="/logo.png" alt="" width="300" height="80" style="display:block">
+    <h2 id="welcome" style="position:absolute;top:16px;left:16px;margin:0;color:#fff">Welcome</h2>
+  </div>
 </main>`,
   ),
   '/changed': page(

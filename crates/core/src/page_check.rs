@@ -7,7 +7,11 @@
 //! Every finder names the element by the collector's selector, so an issue can be paired with a
 //! capture's elements. False positives are bugs: each finder skips the patterns that are
 //! deliberate (scroll containers, `text-overflow: ellipsis`, visually-hidden 1 px boxes, links
-//! inside a sentence, skip links parked off-screen).
+//! inside a sentence, skip links parked off-screen, disabled controls, text over pictures).
+//!
+//! Limits: details are gathered for the top document only, so elements inside shadow roots and
+//! iframes take part in the box-based finders (overflow, off-screen) but not in the text-based
+//! ones; what lies under text is looked up only for text inside the viewport.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -24,6 +28,8 @@ pub const MIN_CONTRAST: f64 = 4.5;
 pub const MIN_CONTRAST_LARGE: f64 = 3.0;
 /// Layout is measured in fractional pixels; less than this past an edge is rounding, not a bug.
 const EDGE_TOLERANCE: f64 = 1.0;
+/// Share of a line's height its glyph box may pass a clipping box vertically without losing text.
+const VERTICAL_GLYPH_SLACK: f64 = 0.2;
 /// Two text line boxes overlap when they share at least this many pixels in both directions…
 const OVERLAP_MIN_PX: f64 = 4.0;
 /// …and at least this fraction of the smaller line's height (tight line-heights let glyph boxes
@@ -81,8 +87,11 @@ pub struct ElementDetail {
     pub scroll: [f64; 4],
     /// Computed `background-color`s from the element up to the first opaque one.
     pub backgrounds: Vec<String>,
-    /// A background image lies behind the text: its contrast cannot be computed from colours.
-    pub background_image: bool,
+    /// Something other than the listed colours lies behind the text (a background image, or an
+    /// image, video or another element's box painted under it): contrast is not computed.
+    pub backdrop_unknown: bool,
+    /// A disabled control (or inside one): WCAG exempts inactive text from contrast.
+    pub disabled: bool,
     /// Product of the element's and its ancestors' opacity.
     pub opacity: f64,
     /// A link, button, form control or element with a click role.
@@ -372,7 +381,13 @@ impl<'a> Page<'a> {
         let mut issues = Vec::new();
         for (i, e) in dom.elements.iter().enumerate() {
             let [x, _, w, h] = e.bounds;
-            if e.is_excluded() || w <= 0.0 || h <= 0.0 || x + w <= viewport + EDGE_TOLERANCE {
+            // A fixed element does not widen the document: it cannot cause sideways scrolling.
+            if e.is_excluded()
+                || w <= 0.0
+                || h <= 0.0
+                || x + w <= viewport + EDGE_TOLERANCE
+                || self.style(i, "position") == "fixed"
+            {
                 continue;
             }
             if self.ancestors(i).any(|a| culprit[a] || (self.contains_overflow_x(a) && !is_root(&dom.elements[a].tag)))
@@ -438,8 +453,17 @@ impl<'a> Page<'a> {
                 } else {
                     0.0
                 };
+                // Vertically a line's glyph box may pass a tight box by part of its height
+                // (line-height: 1 in a fixed-height button) with every glyph showing: only a
+                // fifth of a line or more is clipped text.
                 let past_y = if self.clips(clipper, Axis::Y) {
-                    d.text_rects.iter().map(|r| (r[1] + r[3] - (cy + ch)).max(cy - r[1])).fold(0.0, f64::max)
+                    d.text_rects
+                        .iter()
+                        .map(|r| {
+                            (r[1] + r[3] - (cy + ch)).max(cy - r[1])
+                                - (VERTICAL_GLYPH_SLACK * r[3] - EDGE_TOLERANCE).max(0.0)
+                        })
+                        .fold(0.0, f64::max)
                 } else {
                     0.0
                 };
@@ -448,10 +472,13 @@ impl<'a> Page<'a> {
                 }
                 let selector = self.selector(i);
                 let by = if clipper == i { "its own box".to_string() } else { self.selector(clipper) };
+                // Its own box cutting its text is a bug; a container cutting a child may be a
+                // deliberate "read more" truncation.
+                let severity = if clipper == i { Severity::Error } else { Severity::Warning };
                 let hidden = round2(past_x.max(past_y));
                 issues.push(PageIssue {
                     kind: IssueKind::ClippedText,
-                    severity: Severity::Error,
+                    severity,
                     selector: Some(selector.clone()),
                     bounds: Some(self.bounds(i)),
                     message: format!(
@@ -735,11 +762,18 @@ impl<'a> Page<'a> {
     }
 
     /// Text whose colour against the solid colours behind it is under the WCAG AA ratio. Text
-    /// over a background image is skipped: its contrast is not a matter of two colours.
+    /// over a background image or other painted content is skipped (its contrast is not a matter
+    /// of two colours), and so is disabled controls' text (WCAG 1.4.3 exempts it).
     fn low_contrast(&self) -> Vec<PageIssue> {
         let mut issues = Vec::new();
         for (i, d) in self.details() {
-            if !d.own_text || d.text_rects.is_empty() || d.background_image || d.opacity <= 0.0 || self.invisible(i) {
+            if !d.own_text
+                || d.text_rects.is_empty()
+                || d.backdrop_unknown
+                || d.disabled
+                || d.opacity <= 0.0
+                || self.invisible(i)
+            {
                 continue;
             }
             let Some(text) = parse_color(self.style(i, "color")) else { continue };
@@ -998,6 +1032,7 @@ mod tests {
                 element(1, "span", "#wide > span", [16.0, 0.0, 1500.0, 20.0], false, &[]),
                 element(0, "div", "#scroller", [0.0, 30.0, 300.0, 20.0], false, &[("overflow-x", "auto")]),
                 element(3, "div", "#scroller > div", [0.0, 30.0, 2000.0, 20.0], false, &[]),
+                element(0, "div", "#fixed", [1200.0, 0.0, 200.0, 20.0], false, &[("position", "fixed")]),
             ],
             r##"{"elements":[]}"##,
         );
@@ -1037,17 +1072,30 @@ mod tests {
                     true,
                     &[("overflow-x", "hidden"), ("overflow-y", "hidden")],
                 ),
+                element(0, "button", "#tight", [16.0, 90.0, 80.0, 16.0], true, &[("overflow-x", "hidden"), ("overflow-y", "hidden")]),
+                element(0, "div", "#box", [16.0, 120.0, 300.0, 40.0], false, &[("overflow-y", "hidden")]),
+                element(5, "p", "#box > p", [16.0, 120.0, 300.0, 57.0], true, &[]),
             ],
             &json!({"elements": [
                 detail("#clipped", &[[16.0, 2.0, 237.6, 19.0]]),
                 detail("#ellipsis", &[[16.0, 32.0, 237.6, 19.0]]),
                 detail("#sr", &[[0.0, 60.0, 80.0, 19.0]]),
+                // line-height: 1: the glyph box passes the 16 px box by ~1.5 px at both edges
+                detail("#tight", &[[20.0, 88.5, 40.0, 18.6]]),
+                detail("#box > p", &[[16.0, 122.0, 280.0, 19.0], [16.0, 141.0, 280.0, 19.0], [16.0, 160.0, 280.0, 19.0]]),
             ]})
             .to_string(),
         );
         let check = check_page(&f, ViewportKind::Desktop);
-        assert_eq!(kinds(&check), vec![(IssueKind::ClippedText, Some("#clipped"))]);
+        assert_eq!(
+            kinds(&check),
+            vec![(IssueKind::ClippedText, Some("#clipped")), (IssueKind::ClippedText, Some("#box > p"))]
+        );
         assert_eq!(check.issues[0].measured["hiddenPx"], json!(147.6));
+        assert_eq!(
+            (check.issues[1].severity, &check.issues[1].measured["clippedBy"]),
+            (Severity::Warning, &json!("#box"))
+        );
     }
 
     #[test]
@@ -1102,11 +1150,16 @@ mod tests {
                     &[("color", "rgb(118, 118, 118)"), ("font-size", "32px")],
                 ),
                 element(0, "p", "#small", [16.0, 80.0, 300.0, 24.0], true, &[("color", "rgb(130, 130, 130)")]),
+                element(0, "button", "#off", [16.0, 110.0, 100.0, 24.0], true, &[("color", "rgb(200, 200, 200)")]),
+                element(0, "h2", "#hero", [16.0, 140.0, 300.0, 24.0], true, &[("color", "rgb(255, 255, 255)")]),
             ],
             &json!({"elements": [
                 detail("#faint", &[[16.0, 2.0, 200.0, 19.0]]),
                 detail("#big", &[[16.0, 32.0, 200.0, 36.0]]),
                 detail("#small", &[[16.0, 82.0, 200.0, 19.0]]),
+                {"selector": "#off", "ownText": true, "textRects": [[20.0, 112.0, 50.0, 19.0]], "backgrounds": ["rgb(255, 255, 255)"], "opacity": 1, "disabled": true},
+                // white text over a picture: the ancestors' white is not what is behind it
+                {"selector": "#hero", "ownText": true, "textRects": [[16.0, 142.0, 200.0, 19.0]], "backgrounds": ["rgb(255, 255, 255)"], "opacity": 1, "backdropUnknown": true},
             ]})
             .to_string(),
         );
