@@ -71,11 +71,22 @@ impl Worker {
         let (sender, receiver) = oneshot::channel();
         let pid = {
             let mut guard = self.running.lock().await;
-            if guard.as_ref().is_none_or(|r| r.dead.load(Ordering::SeqCst)) {
-                *guard = Some(self.spawn()?);
+            let mut sender = Some(sender);
+            // The reader marks a worker dead before it fails what the worker owed, under the same
+            // lock as this insert: a request is either failed by it or goes to a live worker.
+            while let Some(s) = sender.take() {
+                if guard.as_ref().is_none_or(|r| r.dead.load(Ordering::SeqCst)) {
+                    *guard = Some(self.spawn()?);
+                }
+                let running = guard.as_ref().expect("a worker was just started");
+                let mut pending = running.pending.lock().expect("pending map");
+                if running.dead.load(Ordering::SeqCst) {
+                    sender = Some(s);
+                    continue;
+                }
+                pending.insert(id, s);
             }
-            let running = guard.as_mut().expect("a worker was just started");
-            running.pending.lock().expect("pending map").insert(id, sender);
+            let running = guard.as_mut().expect("a worker is running");
             if let Err(e) = running.stdin.write_all(line.as_bytes()).await {
                 running.pending.lock().expect("pending map").remove(&id);
                 running.dead.store(true, Ordering::SeqCst);

@@ -839,3 +839,61 @@ mod tests {
         assert!(store.get(&first).is_none(), "the oldest went first");
     }
 }
+
+#[cfg(test)]
+mod in_process {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+
+    use super::super::view::Project;
+    use super::*;
+
+    fn args(value: Value) -> serde_json::Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// The live tools' argument checks and in-memory state over `tokio::io::duplex`, without a
+    /// browser: bad URLs and viewports are invalid params, unknown snapshots and sessions are
+    /// tool errors, and the session keeps serving.
+    #[tokio::test(flavor = "current_thread")]
+    async fn live_tools_check_arguments_over_a_duplex_pipe() {
+        let root = std::env::temp_dir();
+        let server = SightlineServer::new(Project { root: root.clone(), report_dir: "visual-report".into() }, true);
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let serving = tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
+        let client = ().serve(client_io).await.unwrap();
+        let call = |name: &'static str, value: Value| {
+            let client = &client;
+            async move { client.call_tool(CallToolRequestParams::new(name).with_arguments(args(value))).await }
+        };
+
+        let bad_url = call("visual_check", json!({"url": "javascript:alert(1)"})).await;
+        assert!(bad_url.unwrap_err().to_string().contains("only http://"));
+        let bad_viewport = call("visual_check", json!({"url": "http://127.0.0.1:1/", "viewport": "watch"})).await;
+        assert!(bad_viewport.is_err());
+        let bad_level = call("get_console_logs", json!({"url": "http://127.0.0.1:1/", "levels": ["fatal"]})).await;
+        assert!(bad_level.unwrap_err().to_string().contains("fatal"));
+        let long_wait = call("detect_flash", json!({"url": "http://127.0.0.1:1/", "wait_time": 999_999})).await;
+        assert!(long_wait.unwrap_err().to_string().contains("at most"));
+        let bad_criteria = call(
+            "visual_verify",
+            json!({"url": "http://127.0.0.1:1/", "query": "q", "criteria": [{"question": "x", "expected": [1]}]}),
+        )
+        .await;
+        assert!(bad_criteria.unwrap_err().to_string().contains("criteria[0].expected"));
+
+        let unknown = call("compare_snapshots", json!({"before_id": "dom-1-1", "after_id": "dom-2-1"})).await.unwrap();
+        assert_eq!(unknown.is_error, Some(true));
+        let expired = call(
+            "submit_visual_response",
+            json!({"session_id": "verify-0", "challenge_answers": {}, "query_answer": "yes"}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(expired.is_error, Some(true));
+        assert!(serde_json::to_string(&expired.content).unwrap().contains("expired"));
+
+        client.cancel().await.unwrap();
+        let _ = serving.await;
+    }
+}
