@@ -202,12 +202,14 @@ test('live: capture_dom_state + compare_snapshots report the changed heading col
   assert.ok(shallow.elements < before.elements);
 });
 
-test('live: capture_visual_state writes a screenshot and the DOM record', { skip }, async () => {
+test('live: capture_visual_state writes a screenshot, the DOM record and a capture artifact', { skip }, async () => {
   const state = await call('capture_visual_state', { url: url('/clean'), selector: '#list' });
   assert.ok(existsSync(state.screenshot));
   const dom = JSON.parse(readFileSync(state.dom, 'utf8'));
   assert.equal(dom.elements[0].selector, '#list');
   assert.equal(dom.elements.length, 4);
+  assert.match(state.capture, /\.slcap$/);
+  assert.ok(existsSync(state.capture));
 });
 
 test('live: visual_verify withholds its answers, rejects wrong ones, accepts right ones and expires', { skip }, async () => {

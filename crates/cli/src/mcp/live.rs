@@ -5,6 +5,7 @@
 //! verification sessions for 5 minutes (`SIGHTLINE_VERIFY_TTL_MS`), at most [`MAX_SESSIONS`].
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,8 @@ use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use sightline_core::artifact::{Capture, write_capture};
+use sightline_core::decode::decode_image;
 use sightline_core::dom::{DomSnapshot, compare_dom, parse_dom};
 use sightline_core::live::{
     ShiftEntry, VisibilityTimeline, console_levels, filter_console, judge_flashes, judge_layout_shift,
@@ -292,6 +295,21 @@ fn wait_checked(name: &str, value: Option<u64>, default: u64) -> Result<u64, Err
 
 fn pretty(value: &Value) -> CallToolResult {
     text(serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+/// Writes the DOM record as JSON next to the screenshot, and both as one Sightline capture
+/// artifact (`.slcap`: the pixels plus the DOM record as its metadata, what `toMatchVisual`
+/// stores), so the state can be compared later like any capture.
+fn write_visual_state(screenshot: &std::path::Path, dom: &DomSnapshot) -> Result<(PathBuf, PathBuf), String> {
+    let body = serde_json::to_string(dom).map_err(|e| format!("cannot serialise the DOM record: {e}"))?;
+    let dom_path = screenshot.with_extension("json");
+    std::fs::write(&dom_path, &body).map_err(|e| format!("cannot write {}: {e}", dom_path.display()))?;
+    let png = std::fs::read(screenshot).map_err(|e| format!("cannot read {}: {e}", screenshot.display()))?;
+    let image = decode_image(&png, screenshot).map_err(|e| e.to_string())?;
+    let capture = Capture { image, device_scale_factor: dom.device_pixel_ratio as f32, metadata: body.into_bytes() };
+    let capture_path = screenshot.with_extension("slcap");
+    write_capture(&capture_path, &capture).map_err(|e| e.to_string())?;
+    Ok((dom_path, capture_path))
 }
 
 /// Keeps the elements at most `max_depth` below a root, renumbering parents.
@@ -618,7 +636,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Capture the page as files: a screenshot (full page, or the selector's element) and its DOM record with boxes and computed styles as JSON; returns both paths. scroll_to_load scrolls to the bottom first so lazy content loads.",
+        description = "Capture the page as files: a screenshot (full page, or the selector's element), its DOM record with boxes and computed styles as JSON, and both as one Sightline capture artifact (.slcap); returns the paths. scroll_to_load scrolls to the bottom first so lazy content loads.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn capture_visual_state(
@@ -636,18 +654,15 @@ impl SightlineServer {
             prune_depth(&mut dom, depth);
         }
         let Some(screenshot) = screenshot else { return Ok(failure("the worker took no screenshot")) };
-        let dom_path = std::path::Path::new(&screenshot).with_extension("json");
-        let body = match serde_json::to_string(&dom) {
-            Ok(body) => body,
-            Err(e) => return Ok(failure(format!("cannot serialise the DOM record: {e}"))),
+        let (dom_path, capture_path) = match write_visual_state(std::path::Path::new(&screenshot), &dom) {
+            Ok(paths) => paths,
+            Err(e) => return Ok(failure(e)),
         };
-        if let Err(e) = std::fs::write(&dom_path, body) {
-            return Ok(failure(format!("cannot write {}: {e}", dom_path.display())));
-        }
         Ok(pretty(&json!({
             "url": args.url,
             "screenshot": screenshot,
             "dom": dom_path,
+            "capture": capture_path,
             "elements": dom.elements.len(),
             "viewport": dom.viewport,
             "document": dom.document,
@@ -824,6 +839,26 @@ mod tests {
             sessions.insert(session());
         }
         assert_eq!(sessions.kept.len(), MAX_SESSIONS);
+    }
+
+    #[test]
+    fn visual_state_is_a_readable_capture_artifact() {
+        let dir = std::env::temp_dir().join(format!("sightline-visual-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let image = sightline_core::RgbaImage::from_raw(3, 2, vec![200; 3 * 2 * 4]).unwrap();
+        let png = dir.join("shot.png");
+        std::fs::write(&png, sightline_core::decode::encode_png(&image, true).unwrap()).unwrap();
+        let dom = parse_dom(
+            r#"{"version":1,"url":"u","viewport":{"width":3,"height":2},"devicePixelRatio":1,
+            "document":{"width":3,"height":2},"styleProperties":[],"elements":[],"fonts":[],"brokenImages":[]}"#,
+        )
+        .unwrap();
+        let (json_path, capture_path) = write_visual_state(&png, &dom).unwrap();
+        let capture = sightline_core::artifact::read_capture(&capture_path).unwrap();
+        assert_eq!((capture.image.width(), capture.image.height()), (3, 2));
+        assert_eq!(parse_dom(std::str::from_utf8(&capture.metadata).unwrap()).unwrap(), dom);
+        assert_eq!(std::fs::read(json_path).unwrap(), capture.metadata);
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
