@@ -21,6 +21,11 @@ const readline = require('node:readline');
 const { collectDom, collectInPage, DEFAULT_STYLE_PROPERTIES } = require('./collector');
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+// A page that logs in a loop must not fill the worker's memory or the answer.
+const MAX_CONSOLE_ENTRIES = 1000;
+const MAX_CONSOLE_TEXT = 2000;
+// Screenshots older than this are removed from the output folder when the worker first writes.
+const KEEP_SCREENSHOTS_MS = 24 * 60 * 60 * 1000;
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const INSTALL_HINT =
   'install one: `apt-get install -y --no-install-recommends chromium` (then it is found at /usr/bin/chromium) ' +
@@ -148,12 +153,20 @@ async function withPage(params, prepare, run) {
   // The call's timeout closes this context, which ends whatever the page is stuck in.
   if (params._call) params._call.contexts.add(context);
   const started = Date.now();
-  const record = { console: [], failedRequests: [] };
+  const record = { console: [], consoleDropped: 0, failedRequests: [] };
+  const logEntry = (entry) => {
+    if (record.console.length >= MAX_CONSOLE_ENTRIES) {
+      record.consoleDropped++;
+      return;
+    }
+    if (entry.text.length > MAX_CONSOLE_TEXT) entry.text = entry.text.slice(0, MAX_CONSOLE_TEXT) + '…';
+    record.console.push(entry);
+  };
   try {
     const page = await context.newPage();
     page.on('console', (msg) => {
       const where = msg.location();
-      record.console.push({
+      logEntry({
         level: levelOf[msg.type()] || msg.type(),
         text: msg.text(),
         location: where && where.url ? { url: where.url, line: where.lineNumber + 1, column: where.columnNumber + 1 } : null,
@@ -162,7 +175,7 @@ async function withPage(params, prepare, run) {
     });
     page.on('pageerror', (err) => {
       const frame = /\n\s+at .*?\(?((?:https?|file):\/\/[^\s)]+):(\d+):(\d+)\)?/.exec(err.stack || '');
-      record.console.push({
+      logEntry({
         level: 'pageerror',
         text: `${err.name}: ${err.message}`,
         location: frame ? { url: frame[1], line: Number(frame[2]), column: Number(frame[3]) } : null,
@@ -197,10 +210,30 @@ async function withPage(params, prepare, run) {
   }
 }
 
+let pruned = false;
+
+/** Removes this folder's day-old screenshots and capture files (the folder is ours alone). */
+function pruneOldScreenshots(dir) {
+  const now = Date.now();
+  for (const name of fs.readdirSync(dir)) {
+    if (!/\.(png|json|slcap)$/.test(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (now - fs.statSync(file).mtimeMs > KEEP_SCREENSHOTS_MS) fs.unlinkSync(file);
+    } catch (_) {
+      // another worker removed it first
+    }
+  }
+}
+
 function screenshotPath(params, label) {
   const dir = params.outDir;
   if (!dir) return null;
   fs.mkdirSync(dir, { recursive: true });
+  if (!pruned) {
+    pruned = true;
+    pruneOldScreenshots(dir);
+  }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return path.join(dir, `${label}-${stamp}-${process.pid}-${++shotCounter}.png`);
 }
@@ -211,11 +244,6 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // ---------------------------------------------------------------------------------------------
 // In-page fact gatherers. Each is shipped to the page as source text, so each is self-contained;
 // `collect` is the collector's `collectInPage`, passed in so names follow the collector's rules.
-
-/** Calls the collector for selectors of `elements` (same rules as every DOM record). */
-function selectorsInPage(collect, elements) {
-  return JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: elements }));
-}
 
 /**
  * Facts for visual_check beyond the DOM record: per element that has own text, is an image, is
@@ -470,7 +498,7 @@ const methods = {
   async console(params) {
     return withPage(params, null, async (page, record) => {
       await wait(params.waitMs ?? 1000);
-      return { console: record.console, failedRequests: record.failedRequests };
+      return { console: record.console, consoleDropped: record.consoleDropped, failedRequests: record.failedRequests };
     });
   },
 

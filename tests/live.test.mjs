@@ -121,6 +121,7 @@ test('live: get_console_logs returns the planted error with its location, filter
   assert.deepEqual(warnings.entries, []);
   const clean = await call('get_console_logs', { url: url('/clean'), wait_ms: 0 });
   assert.deepEqual(clean.entries, []);
+  assert.equal(clean.dropped, 0);
   await assert.rejects(call('get_console_logs', { url: url('/clean'), levels: ['fatal'] }), /fatal/);
 });
 

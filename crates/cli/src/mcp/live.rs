@@ -398,6 +398,8 @@ impl SightlineServer {
                         kept.len(), if kept.len() == 1 { "y" } else { "ies" }, if errors == 1 { "" } else { "s" },
                         failed.len(), if failed.len() == 1 { "" } else { "s" }),
                     "entries": kept,
+                    // Entries past the worker's cap of 1,000 per call, not listed.
+                    "dropped": answer["consoleDropped"].as_u64().unwrap_or(0),
                     "failedRequests": failed,
                 }))
             }
