@@ -20,7 +20,8 @@ export const pages = {
     'Clean page',
     `<main>
   <h1 id="title">Spring collection</h1>
-  <p id="intro">Light jackets and linen shirts for the warmer days ahead.</p>
+  <p id="intro" style="position:relative">Light jackets and linen shirts for the warmer days ahead.<span class="sr-only"
+    style="position:absolute;left:0;top:0;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap">(new season, twelve pieces)</span></p>
   <img id="logo" src="/logo.png" alt="Shop logo" width="64" height="64">
   <ul id="list"><li>Jackets</li><li>Shirts</li><li>Shoes</li></ul>
   <p><a id="more" href="/clean" style="display:inline-block;padding:12px 8px">See everything</a></p>
@@ -36,7 +37,8 @@ export const pages = {
     'Changed page',
     `<main>
   <h1 id="title" style="color:rgb(200, 0, 0)">Spring collection</h1>
-  <p id="intro">Light jackets and linen shirts for the warmer days ahead.</p>
+  <p id="intro" style="position:relative">Light jackets and linen shirts for the warmer days ahead.<span class="sr-only"
+    style="position:absolute;left:0;top:0;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap">(new season, twelve pieces)</span></p>
   <img id="logo" src="/logo.png" alt="Shop logo" width="64" height="64">
   <ul id="list"><li>Jackets</li><li>Shirts</li><li>Shoes</li><li>Hats</li></ul>
   <p><a id="more" href="/clean" style="display:inline-block;padding:12px 8px">See everything</a></p>

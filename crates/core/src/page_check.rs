@@ -364,6 +364,40 @@ impl<'a> Page<'a> {
         matches!(self.style(element, property), "hidden" | "clip")
     }
 
+    /// The parts of an element's text line boxes that show: each cut to the boxes of the elements
+    /// (itself and its ancestors) that clip overflow on that axis. Visually-hidden text (a 1 px
+    /// clipping box) has none left, so it overlaps nothing and has no contrast to judge.
+    fn visible_rects(&self, element: usize, detail: &ElementDetail) -> Vec<[f64; 4]> {
+        let clippers: Vec<usize> = std::iter::once(element)
+            .chain(self.ancestors(element))
+            .filter(|&c| {
+                !is_root(&self.facts.dom.elements[c].tag) && (self.clips(c, Axis::X) || self.clips(c, Axis::Y))
+            })
+            .collect();
+        detail
+            .text_rects
+            .iter()
+            .filter_map(|&[x, y, w, h]| {
+                let (mut left, mut top, mut right, mut bottom) = (x, y, x + w, y + h);
+                for &c in &clippers {
+                    let [cx, cy, cw, ch] = self.bounds(c);
+                    if self.clips(c, Axis::X) {
+                        (left, right) = (left.max(cx), right.min(cx + cw));
+                    }
+                    if self.clips(c, Axis::Y) {
+                        (top, bottom) = (top.max(cy), bottom.min(cy + ch));
+                    }
+                }
+                (right - left > EDGE_TOLERANCE && bottom - top > EDGE_TOLERANCE).then_some([
+                    left,
+                    top,
+                    right - left,
+                    bottom - top,
+                ])
+            })
+            .collect()
+    }
+
     /// Clips or scrolls: content past its edge is not part of the page's own overflow.
     fn contains_overflow_x(&self, element: usize) -> bool {
         !matches!(self.style(element, "overflow-x"), "visible" | "")
@@ -440,7 +474,7 @@ impl<'a> Page<'a> {
     fn clipped_text(&self) -> Vec<PageIssue> {
         let mut issues = Vec::new();
         for (i, d) in self.details() {
-            if !d.own_text || d.text_rects.is_empty() || self.invisible(i) {
+            if !d.own_text || d.text_rects.is_empty() || d.opacity <= 0.0 || self.invisible(i) {
                 continue;
             }
             for clipper in std::iter::once(i).chain(self.ancestors(i)) {
@@ -506,13 +540,15 @@ impl<'a> Page<'a> {
     /// Pairs of text elements whose own line boxes cover each other. The later one in document
     /// order (usually painted on top) is named, the other in `measured.overlaps`.
     fn overlapping_text(&self) -> Vec<PageIssue> {
-        let texts: Vec<(usize, &ElementDetail)> = self
+        let texts: Vec<(usize, Vec<[f64; 4]>)> = self
             .details()
-            .filter(|(i, d)| d.own_text && !d.text_rects.is_empty() && d.opacity > 0.0 && !self.invisible(*i))
+            .filter(|(i, d)| d.own_text && d.opacity > 0.0 && !self.invisible(*i))
+            .map(|(i, d)| (i, self.visible_rects(i, d)))
+            .filter(|(_, rects)| !rects.is_empty())
             .collect();
         // Every line box, sorted by top edge, so each only meets lines starting above its bottom.
         let mut lines: Vec<(usize, [f64; 4])> =
-            texts.iter().enumerate().flat_map(|(t, (_, d))| d.text_rects.iter().map(move |r| (t, *r))).collect();
+            texts.iter().enumerate().flat_map(|(t, (_, rects))| rects.iter().map(move |r| (t, *r))).collect();
         lines.sort_by(|a, b| a.1[1].total_cmp(&b.1[1]));
         let mut pairs: Vec<(usize, usize, f64, f64)> = Vec::new();
         let mut seen = HashSet::new();
@@ -773,6 +809,7 @@ impl<'a> Page<'a> {
                 || d.disabled
                 || d.opacity <= 0.0
                 || self.invisible(i)
+                || self.visible_rects(i, d).is_empty()
             {
                 continue;
             }
@@ -1108,12 +1145,22 @@ mod tests {
                 element(0, "span", "#under", [16.0, 150.0, 118.0, 24.0], true, &[]),
                 element(0, "span", "#over", [28.0, 154.0, 143.0, 24.0], true, &[]),
                 element(0, "p", "#next", [16.0, 174.0, 500.0, 24.0], true, &[]),
+                // a visually-hidden label laid out over #next: clipped to 1 px, it shows nothing
+                element(
+                    0,
+                    "span",
+                    "#sr-only",
+                    [16.0, 175.0, 1.0, 1.0],
+                    true,
+                    &[("overflow-x", "hidden"), ("overflow-y", "hidden")],
+                ),
             ],
             &json!({"elements": [
                 detail("#under", &[[16.0, 152.0, 118.0, 19.0]]),
                 detail("#over", &[[28.0, 156.0, 143.0, 19.0]]),
                 // touches #over's line by 1 px: tight line-height, not a bug
                 detail("#next", &[[16.0, 174.0, 300.0, 19.0]]),
+                detail("#sr-only", &[[16.0, 175.0, 120.0, 19.0]]),
             ]})
             .to_string(),
         );
