@@ -571,15 +571,16 @@ const methods = {
     });
   },
 
-  /** test_viewports: per breakpoint, overflow, the element's visibility, a screenshot. */
+  /** test_viewports: per breakpoint, the DOM record, the element's visibility, a screenshot. */
   async viewports(params) {
     const results = [];
     for (const bp of params.breakpoints) {
       const one = await withPage({ ...params, viewport: { width: bp.width, height: bp.height } }, null, async (page) => {
-        const facts = JSON.parse(await page.evaluate(`(${viewportFactsInPage})(${collectInPage}, ${JSON.stringify(params.selector || null)})`));
+        const dom = await collectDom(page, { styleProperties: CHECK_STYLE_PROPERTIES });
+        const element = params.selector ? JSON.parse(await page.evaluate(elementFactsInPage, params.selector)) : null;
         const screenshot = screenshotPath(params, `viewport-${bp.width}x${bp.height}`);
         if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
-        return { ...facts, screenshot };
+        return { dom, element, screenshot };
       });
       results.push({ width: bp.width, height: bp.height, ...one });
     }
@@ -674,42 +675,18 @@ function measureInPage(collect, selector) {
   });
 }
 
-/** test_viewports' facts at one size. */
-function viewportFactsInPage(collect, selector) {
-  const root = document.documentElement;
-  const out = {
-    viewport: { width: window.innerWidth, height: window.innerHeight },
-    document: { width: Math.max(root.scrollWidth, document.body ? document.body.scrollWidth : 0), height: Math.max(root.scrollHeight, document.body ? document.body.scrollHeight : 0) },
-    overflowing: [],
-    element: null,
-  };
-  // The outermost elements reaching past the right edge: where the horizontal scroll comes from.
-  const wide = [];
-  for (const el of document.body ? document.body.querySelectorAll('*') : []) {
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.right + window.scrollX > window.innerWidth + 1 && !(el.parentElement && wide.includes(el.parentElement))) wide.push(el);
-    if (wide.length >= 20) break;
-  }
-  const names = JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: wide }));
-  wide.forEach((el, i) => {
-    const r = el.getBoundingClientRect();
-    out.overflowing.push({ selector: names[i], right: Math.round(r.right + window.scrollX) });
+/** test_viewports' facts about the selector's element at one size (the overflow is judged from the DOM record). */
+function elementFactsInPage(selector) {
+  const el = document.querySelector(selector);
+  if (!el) return JSON.stringify({ selector, found: false });
+  const r = el.getBoundingClientRect();
+  return JSON.stringify({
+    selector,
+    found: true,
+    rendered: el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true,
+    box: [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)],
+    inViewport: r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth,
   });
-  if (selector) {
-    const el = document.querySelector(selector);
-    if (!el) out.element = { selector, found: false };
-    else {
-      const r = el.getBoundingClientRect();
-      out.element = {
-        selector,
-        found: true,
-        rendered: el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true,
-        box: [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)],
-        inViewport: r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth,
-      };
-    }
-  }
-  return JSON.stringify(out);
 }
 
 /** visual_verify's raw material: headings, counts, colours and positions of the page's elements. */

@@ -267,6 +267,12 @@ pub fn check_page(facts: &PageFacts, viewport: ViewportKind) -> PageCheck {
     PageCheck { viewport, summary: summarise(&issues), issues }
 }
 
+/// Only the horizontal-overflow finder (`test_viewports` asks it at every breakpoint); it reads
+/// the DOM record alone.
+pub fn horizontal_overflow(facts: &PageFacts) -> Vec<PageIssue> {
+    Page::new(facts).horizontal_overflow()
+}
+
 fn summarise(issues: &[PageIssue]) -> String {
     if issues.is_empty() {
         return "No issues found.".into();

@@ -3,6 +3,8 @@
 //! facts, `sightline_core::page_check` / `live` / `dom` / `visual_verify` judge them. DOM
 //! snapshots are kept in memory for [`SNAPSHOT_TTL`], at most [`MAX_SNAPSHOTS`] of them; visual
 //! verification sessions for 5 minutes (`SIGHTLINE_VERIFY_TTL_MS`), at most [`MAX_SESSIONS`].
+//! One exception to "the core judges": `verify_accessibility`'s violations are axe-core's own
+//! verdicts, run in the page; this module only summarises them.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -21,7 +23,9 @@ use sightline_core::dom::{DomSnapshot, compare_dom, parse_dom};
 use sightline_core::live::{
     ShiftEntry, VisibilityTimeline, console_levels, filter_console, judge_flashes, judge_layout_shift,
 };
-use sightline_core::page_check::{ConsoleEntry, FailedRequest, ViewportKind};
+use sightline_core::page_check::{
+    ConsoleEntry, FailedRequest, PageDetails, PageFacts, ViewportKind, horizontal_overflow,
+};
 use sightline_core::visual_verify::{Challenge, Criterion, VerifyFacts, build_challenges, judge_response};
 
 use super::{SightlineServer, failure, text};
@@ -551,11 +555,29 @@ impl SightlineServer {
                 let mut lines = Vec::new();
                 let mut rows = Vec::new();
                 for bp in answer["breakpoints"].as_array().into_iter().flatten() {
-                    let (vw, dw) = (
-                        bp["viewport"]["width"].as_f64().unwrap_or(0.0),
-                        bp["document"]["width"].as_f64().unwrap_or(0.0),
-                    );
-                    let overflow = dw > vw + 1.0;
+                    let dom = match parse_dom(bp["dom"].as_str().unwrap_or_default()) {
+                        Ok(dom) => dom,
+                        Err(e) => {
+                            return Ok(failure(format!(
+                                "the page's DOM record at {}×{}: {e}",
+                                bp["width"], bp["height"]
+                            )));
+                        }
+                    };
+                    let dw = dom.document.width;
+                    let facts = PageFacts {
+                        dom,
+                        details: PageDetails::default(),
+                        console: Vec::new(),
+                        failed_requests: Vec::new(),
+                    };
+                    let overflowing: Vec<Value> = horizontal_overflow(&facts)
+                        .into_iter()
+                        .map(
+                            |i| json!({"selector": i.selector, "right": i.measured.get("right"), "message": i.message}),
+                        )
+                        .collect();
+                    let overflow = !overflowing.is_empty();
                     let element = &bp["element"];
                     let visibility = if element.is_null() {
                         String::new()
@@ -572,7 +594,7 @@ impl SightlineServer {
                     ));
                     rows.push(json!({
                         "width": bp["width"], "height": bp["height"], "horizontalOverflow": overflow,
-                        "documentWidth": dw, "overflowing": if overflow { bp["overflowing"].clone() } else { json!([]) },
+                        "documentWidth": dw, "overflowing": overflowing,
                         "element": element, "screenshot": bp["screenshot"],
                     }));
                 }
