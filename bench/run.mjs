@@ -17,11 +17,11 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH_DIR);
 const WORK_DIR = path.join(BENCH_DIR, '.work');
 
-const GROUPS = ['memory', 'files', 'capture'];
+const GROUPS = ['memory', 'files', 'artifact', 'batch', 'capture', 'mcp'];
 
-const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|capture] [--fresh] [--build]
+const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|capture|mcp] [--fresh] [--build]
   --runs N    timed runs per tool and case; the median is reported (default 7)
-  --only G    run only the in-memory, the file-to-file or the Playwright capture groups
+  --only G    run one group: memory, files, artifact, batch (sightline compare), capture, mcp
   --fresh     render the screenshots again even if cached
   --build     run the repo's build scripts first so "ours" is the current code
 env: SIGHTLINE_CHROMIUM  Chromium executable (default /usr/bin/chromium)`;
@@ -83,6 +83,8 @@ async function main() {
   // capture-only run skips rendering and decoding the cached screenshots.
   const runs = (group) => !opts.only || opts.only === group;
   const pixelGroups = runs('memory') || runs('files');
+  // The artifact, batch and MCP groups build their inputs from the cached screenshots.
+  const needShots = pixelGroups || runs('artifact') || runs('batch') || runs('mcp');
   ensureAnchorsInstalled();
   // Imported after the install above: these modules import the anchors.
   const { PNG } = await import('pngjs');
@@ -94,11 +96,15 @@ async function main() {
   const { fileGroups } = await import('./lib/files.mjs');
   const { CAPTURE_TITLE, captureGroup } = await import('./lib/capture.mjs');
   const { buildOurs, findAddon, findCli } = await import('./lib/ours.mjs');
-  const { captureTarget, evaluateTargets, printCaptureGroup, printGroup, printTargets } = await import('./lib/report.mjs');
+  const { MCP_TITLE, mcpGroup } = await import('./lib/mcp.mjs');
+  const { ARTIFACT_TITLE, artifactGroup } = await import('./lib/artifact.mjs');
+  const { BATCH_TITLE, batchGroup } = await import('./lib/batch.mjs');
+  const report = await import('./lib/report.mjs');
+  const { captureTarget, evaluateTargets, mcpTargets, printCaptureGroup, printGroup, printMcpGroup, printTargets } = report;
 
   mkdirSync(WORK_DIR, { recursive: true });
   if (opts.build) buildOurs(ROOT);
-  const shots = pixelGroups ? await screenshots(WORK_DIR, { chromiumPath: chromiumPath(), fresh: opts.fresh }) : null;
+  const shots = needShots ? await screenshots(WORK_DIR, { chromiumPath: chromiumPath(), fresh: opts.fresh }) : null;
   describeMachine(shots?.chromium ?? chromiumPath(), opts.runs);
 
   let page = null;
@@ -120,8 +126,8 @@ async function main() {
   }
 
   const addon = findAddon(ROOT);
-  // The CLI is only timed by the files groups; do not warn about it when they do not run.
-  const cli = runs('files') ? findCli(ROOT) : { missing: 'not run (--only)' };
+  // The CLI is only timed by the files and MCP groups; do not warn about it when they do not run.
+  const cli = runs('files') || runs('batch') || runs('mcp') ? findCli(ROOT) : { missing: 'not run (--only)' };
   for (const warning of [addon.warning, cli.warning].filter(Boolean)) console.log(`warning: ${warning}`);
 
   const groups = [
@@ -135,20 +141,31 @@ async function main() {
     printGroup(group, results[group.key], group.key.startsWith('memory') ? addon.missing : cli.missing);
   }
 
+  const artifact = runs('artifact') ? await artifactGroup({ root: ROOT, file: shots.files.base, runs: opts.runs }) : null;
+  if (artifact) report.printArtifactGroup(ARTIFACT_TITLE, artifact);
+  // Each compare of 200 snapshots takes seconds: three interleaved rounds are enough.
+  const batch = runs('batch') ? await batchGroup({ workDir: WORK_DIR, shots: shots.files, addon, cli, runs: Math.min(opts.runs, 3) }) : null;
+  if (batch) report.printBatchGroup(BATCH_TITLE, batch);
+
   // Last, so the page renders and the browser runs while nothing else of the bench does.
   const capture = runs('capture')
     ? captureGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: opts.runs, addon })
     : null;
   if (capture) printCaptureGroup(CAPTURE_TITLE, capture);
+  const mcp = runs('mcp') ? await mcpGroup({ workDir: WORK_DIR, shots: shots.files, addon, cli, runs: opts.runs }) : null;
+  if (mcp) printMcpGroup(MCP_TITLE, mcp);
 
   // The pixel targets need both the memory and the files groups, so only a full run checks them.
   const targets = [
     ...(opts.only ? [] : evaluateTargets(groups, results)),
     ...(capture ? [captureTarget(capture)] : []),
+    ...(artifact ? [report.artifactTarget(artifact)] : []),
+    ...(batch ? [report.batchTarget(batch)] : []),
+    ...(mcp ? mcpTargets(mcp) : []),
   ];
   if (targets.length) printTargets(targets);
 
-  const report = {
+  const last = {
     date: new Date().toISOString(),
     runs: opts.runs,
     machine: {
@@ -163,10 +180,13 @@ async function main() {
     groups: [
       ...groups.map((g) => ({ key: g.key, title: g.title, results: results[g.key] })),
       ...(capture ? [{ key: 'capture', title: CAPTURE_TITLE, results: capture }] : []),
+      ...(artifact ? [{ key: 'artifact', title: ARTIFACT_TITLE, results: artifact }] : []),
+      ...(batch ? [{ key: 'batch', title: BATCH_TITLE, results: batch }] : []),
+      ...(mcp ? [{ key: 'mcp', title: MCP_TITLE, results: mcp }] : []),
     ],
     targets,
   };
-  writeFileSync(path.join(WORK_DIR, 'last.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(WORK_DIR, 'last.json'), `${JSON.stringify(last, null, 2)}\n`);
   console.log(`\nresults written to ${path.relative(process.cwd(), path.join(WORK_DIR, 'last.json'))}`);
 }
 

@@ -6,7 +6,7 @@
 
 const path = require('node:path');
 const { test: base, expect: baseExpect } = require('@playwright/test');
-const addon = require('../index.js');
+const addon = require('../addon.js');
 const { collectDom, prepareForCapture, finishAnimations, restoreAfterCapture } = require('./collector.js');
 const { loadConfig, validate } = require('./config.js');
 const { screenshot, isLocator } = require('./screenshot.js');

@@ -5,7 +5,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const addon = require('../index.js');
+const addon = require('../addon.js');
 const { loadConfig } = require('./config.js');
 
 /** Whether this run saw only part of the suite, so absent snapshots are not "missing". */

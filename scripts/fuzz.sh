@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs each cargo-fuzz target for N seconds (default 30):
-#   scripts/fuzz.sh [seconds] [target...]      targets: artifact_decode png_decode (default: both)
+#   scripts/fuzz.sh [seconds] [target...]      targets: artifact_decode png_decode dom_parse results_read (default: all)
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). Without them it builds
 # the targets on stable and replays the seeds and the saved corpus once: no new inputs are
 # searched, but every known input is checked again. A crash exits non-zero and names the input
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(artifact_decode png_decode)
+[ ${#targets[@]} -gt 0 ] || targets=(artifact_decode png_decode dom_parse results_read)
 shared="${SIGHTLINE_SHARED:-../../shared}"
 
 # Seed artifacts come from the current encoder, so they always match the format version.

@@ -16,6 +16,17 @@ function run(cmd, args) {
 run('bash', ['scripts/setup.sh']);
 // The addon first: the JS tests load it, and napi's build must precede cargo's (see TOOLCHAIN).
 run('npm', ['run', '--silent', 'build:addon']);
+// napi just regenerated the loader (index.js, index.d.ts): it must be the committed one, or the
+// package would ship code nobody reviewed. A developer mid-change gets a warning, CI a failure.
+const drift = spawnSync('git', ['diff', '--quiet', 'HEAD', '--', 'index.js', 'index.d.ts'], { cwd: root });
+if (drift.status === 1) {
+  const message = 'the generated loader (index.js, index.d.ts) differs from the committed one; commit it';
+  if (process.env.CI) {
+    console.error(`npm test: ${message}`);
+    process.exit(1);
+  }
+  console.error(`warning: ${message}`);
+}
 run('cargo', ['test', '--workspace', '--release']);
 // Style gates CI enforces (STYLE rule 12): formatted, and no clippy warning anywhere.
 run('cargo', ['fmt', '--all', '--', '--check']);

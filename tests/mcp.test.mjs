@@ -4,7 +4,7 @@
 // when there is no results.json.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,6 +94,8 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
       [
         'approve_all',
         'approve_snapshot',
+        'compare_designs',
+        'compare_motion',
         'explain_snapshot',
         'get_diff',
         'get_report',
@@ -103,7 +105,7 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
         ...liveTools,
       ].sort(),
     );
-    for (const name of ['explain_snapshot', 'get_diff', 'get_report', 'get_snapshot_diff', 'get_visual_results', 'list_baselines', ...liveTools]) {
+    for (const name of ['compare_designs', 'compare_motion', 'explain_snapshot', 'get_diff', 'get_report', 'get_snapshot_diff', 'get_visual_results', 'list_baselines', ...liveTools]) {
       assert.equal(byName[name].annotations?.readOnlyHint, true, name);
       assert.equal(byName[name]._meta?.[marker], undefined, name);
     }
@@ -246,8 +248,37 @@ test('mcp: bad arguments are errors and the server keeps serving', { skip }, asy
     const unknown = await client.callTool({ name: 'explain_snapshot', arguments: { name: 'nope' } });
     assert.equal(unknown.isError, true);
     assert.match(unknown.content[0].text, /no snapshot named "nope"/);
+    // Wrong types are refused naming the argument and its type; an unknown tool is named back
+    // with the list of tools.
+    const settle = (promise) => promise.then((r) => ({ isError: r.isError, text: r.content?.[0]?.text }), (e) => ({ isError: true, text: e.message }));
+    const wrongType = await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 42 } }));
+    assert.equal(wrongType.isError, true);
+    assert.match(wrongType.text, /explain_snapshot: argument "name" must be string, got 42/);
+    const wrongRegion = await settle(client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 'two' } }));
+    assert.equal(wrongRegion.isError, true);
+    assert.match(wrongRegion.text, /get_diff: argument "region" must be integer or null, got "two"/);
+    const noTool = await settle(client.callTool({ name: 'no_such_tool', arguments: {} }));
+    assert.equal(noTool.isError, true);
+    assert.match(noTool.text, /unknown tool "no_such_tool"; the tools are .*get_visual_results/);
     assert.match(await callText(client, 'get_visual_results'), /home \(chromium\)/);
   });
+});
+
+test('mcp: a malformed results.json is an error naming the file, and nothing is written', { skip }, async () => {
+  const root = copyOfShop();
+  const results = path.join(root, 'visual-report', 'results.json');
+  writeFileSync(results, '{"snapshots": [');
+  const before = readFileSync(results, 'utf8');
+  await withClient(root, [], async (client) => {
+    for (const name of ['get_visual_results', 'get_report']) {
+      const result = await client.callTool({ name, arguments: {} });
+      assert.equal(result.isError, true, name);
+      assert.match(result.content[0].text, /results\.json/, name);
+    }
+    const approve = await client.callTool({ name: 'approve_all', arguments: {} });
+    assert.equal(approve.isError, true);
+  });
+  assert.equal(readFileSync(results, 'utf8'), before);
 });
 
 test('mcp: approve_snapshot writes the baseline', { skip }, async () => {
@@ -350,4 +381,20 @@ test('mcp: prompts/get returns one user message with the rules', async () => {
     await assert.rejects(client.getPrompt({ name: 'triage-visual-diff', arguments: { snapshot: '../x' } }));
     assert.match(await callText(client, 'get_visual_results'), /tests have not run here yet/, 'still serving');
   });
+});
+
+test('mcp: a client that hangs up mid-call leaves the server to exit cleanly', { skip }, async () => {
+  // A raw client: initialize, then a get_diff (the slowest tool), then stdin closes at once.
+  const server = spawn(binary, ['--root', shop, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  server.stderr.on('data', (chunk) => { stderr += chunk; });
+  server.stdout.resume();
+  const send = (message) => server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hang-up', version: '1' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/call', params: { name: 'get_diff', arguments: { name: 'catalogue' } } });
+  server.stdin.end();
+  const code = await new Promise((resolve) => server.on('exit', (exitCode, signal) => resolve(signal ?? exitCode)));
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stderr, /panicked/);
 });

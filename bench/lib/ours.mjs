@@ -56,7 +56,7 @@ export function findCli(root) {
   return { bin, warning: staleWarning(root, bin) };
 }
 
-/** The addon's exports, `{ addon, warning }`, or `{ missing }` saying why it cannot be measured. */
+/** The addon's exports and its `.node` file, `{ addon, file, warning }`, or `{ missing }` saying why it cannot be measured. */
 export function findAddon(root) {
   const loader = path.join(root, 'index.js');
   if (!existsSync(loader)) return { missing: 'index.js (the napi addon loader) is not built yet' };
@@ -68,5 +68,6 @@ export function findAddon(root) {
   }
   if (typeof addon.comparePixelsSync !== 'function') return { missing: 'the addon exports no comparePixelsSync' };
   const binary = readdirSync(root).find((name) => name.endsWith('.node'));
-  return { addon, warning: binary ? staleWarning(root, path.join(root, binary)) : null };
+  const file = binary ? path.join(root, binary) : loader;
+  return { addon, file, warning: binary ? staleWarning(root, file) : null };
 }

@@ -203,3 +203,96 @@ export function captureTarget(capture) {
     pass: ratio <= 0.35 && (capture.info?.domElements ?? 0) > 0,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The MCP server (bench/lib/mcp.mjs).
+
+export function printMcpGroup(title, mcp) {
+  console.log(`\n## ${title}`);
+  if (mcp.missing) {
+    console.log(`not measured: ${mcp.missing}`);
+    return;
+  }
+  const { summary } = mcp.info;
+  if (summary) {
+    console.log(`run: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new`);
+  }
+  printTable(
+    ['tool', 'input', 'median ms', 'limit ms'],
+    mcp.rows.map((row) => [row.tool, row.what, fmtMs(row.medianMs), String(row.limitMs)]),
+  );
+}
+
+export function mcpTargets(mcp) {
+  const target = 'MCP get_visual_results on 1000 snapshots < 100 ms / get_diff on a 1280×12000 page < 500 ms';
+  if (mcp.missing) return [{ target, measured: `not measured: ${mcp.missing}`, pass: null }];
+  const [list, diff] = mcp.rows;
+  return [{
+    target,
+    measured: `get_visual_results ${fmtMs(list.medianMs)} ms; get_diff ${fmtMs(diff.medianMs)} ms (${mcp.info.diffImages} images)`,
+    pass: list.medianMs < list.limitMs && diff.medianMs < diff.limitMs,
+  }];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The capture artifact (bench/lib/artifact.mjs) and `sightline compare` on 200 snapshots
+// (bench/lib/batch.mjs).
+
+export function printArtifactGroup(title, artifact) {
+  console.log(`\n## ${title}`);
+  if (artifact.error) {
+    console.log(`not measured: ${artifact.error}`);
+    return;
+  }
+  const { rust } = artifact;
+  printTable(
+    ['what', 'bytes', 'write ms', 'read ms'],
+    [
+      ['page PNG, pngjs (what toHaveScreenshot writes)', fmtCount(rust.pngBytes), fmtMs(artifact.pngjsEncodeMs), fmtMs(artifact.pngjsDecodeMs)],
+      ['page PNG, Rust png (fast filter to write)', fmtCount(rust.pngBytes), fmtMs(rust.pngEncodeFastMs), fmtMs(rust.pngDecodeMs)],
+      ['capture artifact (banded zstd)', fmtCount(rust.artifactBytes), fmtMs(rust.artifactEncodeMs), fmtMs(rust.artifactDecodeMs)],
+    ],
+    [1, 2, 3],
+  );
+}
+
+export function artifactTarget(artifact) {
+  const target = 'capture artifact vs the page PNG: smaller, and ≥ 5× faster to write (than pngjs encode) and to read (than Rust png decode)';
+  if (artifact.error) return { target, measured: `not measured: ${artifact.error}`, pass: null };
+  const { rust } = artifact;
+  const write = artifact.pngjsEncodeMs / rust.artifactEncodeMs;
+  const read = rust.pngDecodeMs / rust.artifactDecodeMs;
+  const size = rust.artifactBytes / rust.pngBytes;
+  return {
+    target,
+    measured: `size ${fmtRatio(size)} the PNG; write ${fmtRatio(write)} faster than pngjs; read ${fmtRatio(read)} faster than Rust png decode`,
+    pass: size < 1 && write >= 5 && read >= 5,
+  };
+}
+
+export function printBatchGroup(title, batch) {
+  console.log(`\n## ${title}`);
+  if (batch.missing || batch.error) {
+    console.log(`not measured: ${batch.missing ?? batch.error}`);
+    return;
+  }
+  console.log(`run: ${batch.summary}`);
+  printTable(
+    ['threads', 'median ms', 'speed-up'],
+    [
+      ['1', fmtMs(batch.oneMs), '1.00×'],
+      ['2', fmtMs(batch.twoMs), fmtRatio(batch.speedup)],
+    ],
+    [1, 2],
+  );
+}
+
+export function batchTarget(batch) {
+  const target = '`sightline compare` over 200 snapshots: ≥ 1.8× from 1 to 2 threads';
+  if (batch.missing || batch.error) return { target, measured: `not measured: ${batch.missing ?? batch.error}`, pass: null };
+  return {
+    target,
+    measured: `1 thread ${fmtMs(batch.oneMs)} ms, 2 threads ${fmtMs(batch.twoMs)} ms: ${fmtRatio(batch.speedup)}`,
+    pass: batch.speedup >= 1.8,
+  };
+}

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod design;
 mod diff;
 mod live;
 mod mcp;
@@ -41,6 +42,12 @@ enum Command {
     /// text, broken images, failed fonts, console errors, low contrast, small tap targets).
     /// Exit 0 when none, 1 when issues were found, 2 when the page could not be checked.
     Check(live::CheckArgs),
+    /// Score how closely a candidate implements a reference design (layout, color, content,
+    /// typography, spacing), from pixels alone. Exit 0 with the scores, 2 on bad input.
+    CompareDesigns(design::CompareDesignsArgs),
+    /// Compare the motion of two frame sequences (folders of PNGs or comma-separated files).
+    /// Exit 0 with the result, 2 on bad input.
+    CompareMotion(design::CompareMotionArgs),
     /// Serve the review tools to an AI client over MCP (stdio; logs on stderr).
     Mcp(mcp::McpArgs),
 }
@@ -66,6 +73,8 @@ fn main() -> ExitCode {
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),
         Command::Check(args) => live::run_check(&cli.root.root, &args),
+        Command::CompareDesigns(args) => design::run_compare_designs(&args),
+        Command::CompareMotion(args) => design::run_compare_motion(&args),
         Command::Mcp(args) => mcp::run(&cli.root.root, &args),
     };
     match result {

@@ -58,6 +58,22 @@ fn snapshot_line(snapshot: &Value) -> String {
     format!("{} ({}) [{}]: {}", field("name"), field("project"), field("status"), field("verdict"))
 }
 
+/// One line per snapshot that needs a person: changed, new, and baselines with no capture.
+fn write_attention_lines(out: &mut impl Write, results: &Value) -> std::io::Result<()> {
+    for snap in results["snapshots"].as_array().into_iter().flatten().filter(|x| x["status"] != "passed") {
+        writeln!(out, "  {}", snapshot_line(snap))?;
+    }
+    for m in results["missingBaselines"].as_array().into_iter().flatten() {
+        writeln!(
+            out,
+            "  {} ({}) [missing]: committed baseline with no capture in this run",
+            m["name"].as_str().unwrap_or(""),
+            m["project"].as_str().unwrap_or("")
+        )?;
+    }
+    Ok(())
+}
+
 /// `reportDir` from `.sightline/config.json` (default `visual-report`).
 fn report_dir(root: &Path) -> Result<PathBuf> {
     let config = root.join(".sightline").join("config.json");
@@ -81,15 +97,11 @@ fn report_dir(root: &Path) -> Result<PathBuf> {
 /// The run's results.json, with a clear error when there is none or it is damaged.
 fn read_results(root: &Path) -> Result<(PathBuf, Value)> {
     let path = report_dir(root)?.join("results.json");
-    let bytes = std::fs::read(&path).with_context(|| {
-        format!("{}: no results yet; run the Playwright tests with the sightline reporter first", path.display())
-    })?;
-    let value: Value = serde_json::from_slice(&bytes)
-        .with_context(|| format!("{}: not valid JSON; run the tests again to rewrite it", path.display()))?;
-    if value.get("version").and_then(Value::as_u64) != Some(1) || !value.get("snapshots").is_some_and(Value::is_array) {
-        bail!("{}: not a sightline results file (version 1 with snapshots); run the tests again", path.display());
+    if !path.exists() {
+        bail!("{}: no results yet; run the Playwright tests with the sightline reporter first", path.display());
     }
-    Ok((path, value))
+    let results = sightline_core::results_file::read_results(&path)?;
+    Ok((path, results.value))
 }
 
 pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
@@ -119,14 +131,30 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     for name in &names {
         check_snapshot_name(name)?;
     }
+    // Snapshots are independent (each baseline is one file replaced by one rename), so they are
+    // encoded in parallel; the lines still come out in the order asked for. A failure does not
+    // stop the others: every approval that happened is reported, then the first error.
+    use rayon::prelude::*;
+    let outcomes: Vec<_> = names.par_iter().map(|name| approve(&store, name, args.project.as_deref())).collect();
     let mut stdout = std::io::stdout().lock();
-    for name in &names {
-        for a in approve(&store, name, args.project.as_deref())? {
-            let verb = if a.replaced { "replaced" } else { "created" };
-            writeln!(stdout, "approved {} ({}): {verb} {}", a.name, a.project, a.baseline)?;
+    let mut first_error = None;
+    for outcome in outcomes {
+        match outcome {
+            Ok(approvals) => {
+                for a in approvals {
+                    let verb = if a.replaced { "replaced" } else { "created" };
+                    writeln!(stdout, "approved {} ({}): {verb} {}", a.name, a.project, a.baseline)?;
+                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
         }
     }
-    Ok(exit::OK)
+    match first_error {
+        Some(e) => Err(e.into()),
+        None => Ok(exit::OK),
+    }
 }
 
 pub fn run_list(root: &Path) -> Result<u8> {
@@ -206,17 +234,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
         "{} snapshots: {} passed, {} changed, {} new, {} missing, {} auto-passed",
         s["total"], s["passed"], s["changed"], s["new"], s["missing"], s["autoPassed"]
     )?;
-    for snap in results["snapshots"].as_array().into_iter().flatten().filter(|x| x["status"] != "passed") {
-        writeln!(stdout, "  {}", snapshot_line(snap))?;
-    }
-    for m in results["missingBaselines"].as_array().into_iter().flatten() {
-        writeln!(
-            stdout,
-            "  {} ({}) [missing]: committed baseline with no capture in this run",
-            m["name"].as_str().unwrap_or(""),
-            m["project"].as_str().unwrap_or("")
-        )?;
-    }
+    write_attention_lines(&mut stdout, &results)?;
     let html = path.with_file_name("index.html");
     writeln!(stdout, "results: {}", path.display())?;
     if html.is_file() {
@@ -293,6 +311,8 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         summary.missing,
         Path::new(&config.report_dir).join("index.html").display()
     )?;
+    let (_, results) = read_results(root)?;
+    write_attention_lines(&mut stdout, &results)?;
     Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
 }
 
@@ -324,8 +344,9 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         filtered: !merged.complete,
     };
     let summary = write_results(&store, Path::new(&config.report_dir), &run, &options_from(&config))?;
+    let mut stdout = std::io::stdout().lock();
     writeln!(
-        std::io::stdout().lock(),
+        stdout,
         "{} snapshots from {} shards: {} passed, {} changed, {} new, {} missing → {}",
         summary.total,
         merged.shards.len(),
@@ -335,6 +356,8 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         summary.missing,
         Path::new(&config.report_dir).join("index.html").display()
     )?;
+    let (_, results) = read_results(root)?;
+    write_attention_lines(&mut stdout, &results)?;
     Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
 }
 

@@ -8,6 +8,8 @@ use serde_json::Value;
 use sightline_core::RgbaImage;
 use sightline_core::decode::{encode_png, read_image};
 
+use crate::support::claiming_huge_dimensions;
+
 fn sightline(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).args(args).output().expect("run sightline")
 }
@@ -239,26 +241,11 @@ fn diff_command_rejects_a_png_header_claiming_huge_dimensions() {
     let good = dir.join("good.png");
     write_png(&good, &page(10, 10));
     // rewrite IHDR to 100000 × 100000 (CRC fixed) — the cap must fire before any allocation
-    let mut bytes = std::fs::read(&good).unwrap();
-    bytes[16..20].copy_from_slice(&100_000u32.to_be_bytes());
-    bytes[20..24].copy_from_slice(&100_000u32.to_be_bytes());
-    let crc = crc32(&bytes[12..29]);
-    bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+    let bytes = claiming_huge_dimensions(&std::fs::read(&good).unwrap());
     let huge = dir.join("huge.png");
     std::fs::write(&huge, &bytes).unwrap();
     let out = sightline(&["diff", good.to_str().unwrap(), huge.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("huge.png") && err.contains("above the limit"), "{err}");
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
 }

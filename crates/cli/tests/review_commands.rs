@@ -5,18 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use sightline_core::RgbaImage;
-use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::capture::UpdateMode;
 use sightline_core::decode::{encode_png, read_image};
-use sightline_core::results::{RunInfo, write_results};
-use sightline_core::snapshot::SnapshotOptions;
-use sightline_core::store::{CaptureData, ProjectStore};
+use sightline_core::store::ProjectStore;
+
+use crate::support::{capture, copy_dir, text, write_run_results};
 
 fn sightline(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().expect("run sightline")
-}
-
-fn text(out: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
 fn page(color: [u8; 4]) -> Vec<u8> {
@@ -28,21 +24,6 @@ fn page(color: [u8; 4]) -> Vec<u8> {
         }
     }
     encode_png(&img, true).unwrap()
-}
-
-fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode) {
-    let request = CaptureRequest {
-        name,
-        project: "chromium",
-        screenshot_png: png,
-        data: CaptureData { device_scale_factor: 1.0, ..Default::default() },
-        options: SnapshotOptions::default(),
-        update,
-        write_missing_baselines: false,
-        want_diff_png: false,
-        owner: None,
-    };
-    record_capture(store, request).unwrap();
 }
 
 /// A project after two runs: `same` unchanged, `card` recoloured, `fresh` new, `gone` a
@@ -58,14 +39,7 @@ fn project(tag: &str) -> PathBuf {
     capture(&store, "same", &page([0, 0, 200, 255]), UpdateMode::Default);
     capture(&store, "card", &page([200, 0, 0, 255]), UpdateMode::Default);
     capture(&store, "fresh", &page([0, 150, 0, 255]), UpdateMode::Default);
-    let run = RunInfo {
-        mode: "compare".into(),
-        shard: None,
-        root: root.display().to_string(),
-        config: serde_json::Value::Null,
-        filtered: false,
-    };
-    write_results(&store, Path::new("visual-report"), &run, &SnapshotOptions::default()).unwrap();
+    write_run_results(&store, &root);
     root
 }
 
@@ -162,19 +136,6 @@ fn summary(root: &Path) -> serde_json::Value {
     results["summary"].clone()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn review_compare_recomputes_the_run_from_captures() {
     let root = project("compare");
@@ -186,6 +147,12 @@ fn review_compare_recomputes_the_run_from_captures() {
     let out = sightline(&root, &["compare"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing"), "{}", text(&out));
+    // Under the summary, one line per snapshot that needs a look; the passed one is not listed.
+    let printed = text(&out);
+    let listed: Vec<&str> = printed.lines().filter(|l| l.starts_with("  ")).map(str::trim).collect();
+    let names: Vec<&str> = listed.iter().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(names, ["card", "fresh", "gone"], "{listed:?}");
+    assert!(listed[0].starts_with("card (chromium) [changed]: "), "{listed:?}");
     assert_eq!(summary(&root), expected);
     assert!(root.join("visual-report/index.html").is_file(), "the HTML report too");
 }

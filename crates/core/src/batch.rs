@@ -65,7 +65,7 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
         let from = folder.join(name).join(format!("{stem}.slcap"));
         let to = store.capture_path(name, stem)?;
         let dir = to.parent().expect("capture paths have a folder");
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        crate::decode::create_dir_all(dir)?;
         let bytes = std::fs::read(&from).map_err(|e| Error::io(&from, e))?;
         write_atomic(&to, &bytes)?;
     }
@@ -189,7 +189,7 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
         && (1..=total).all(|n| shards.iter().any(|s| s.current == n));
     for ((name, stem), folder) in &files {
         let target_dir = store.root().join(".sightline").join("temp").join(name);
-        std::fs::create_dir_all(&target_dir).map_err(|e| Error::io(&target_dir, e))?;
+        crate::decode::create_dir_all(&target_dir)?;
         for ext in ["json", "slcap"] {
             let from = folder.join(name).join(format!("{stem}.{ext}"));
             match std::fs::read(&from) {

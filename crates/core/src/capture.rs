@@ -176,7 +176,7 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
     use std::io::Write;
     let path = store.capture_path(name, project)?.with_extension("owner");
     let dir = path.parent().expect("capture paths have a folder");
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    crate::decode::create_dir_all(dir)?;
     let json = serde_json::to_vec(owner).map_err(|e| Error::InvalidInput(format!("capture owner: {e}")))?;
     for _ in 0..2 {
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {

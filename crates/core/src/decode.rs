@@ -164,6 +164,16 @@ pub fn find_png_chunk(bytes: &[u8], kind: [u8; 4]) -> Option<&[u8]> {
     None
 }
 
+/// Creates `dir` and its parents. A file standing where a folder belongs is reported as such,
+/// not as the bare "File exists" the OS gives.
+pub fn create_dir_all(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let blocked = e.kind() == std::io::ErrorKind::AlreadyExists || e.kind() == std::io::ErrorKind::NotADirectory;
+        let e = if blocked { std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder") } else { e };
+        Error::io(dir, e)
+    })
+}
+
 /// Writes `bytes` to `path` atomically: a temp file in the same folder, then a rename, so a
 /// reader (or a crash) never sees half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be read or written.
-    #[error("{path}: {error}")]
+    #[error("{path}: {error}{hint}", hint = io_hint(error))]
     Io { path: PathBuf, error: std::io::Error },
     /// An image file is not a PNG or JPEG we can decode.
     #[error("{path}: not a readable PNG or JPEG image ({detail}); re-export it as an 8-bit PNG")]
@@ -24,6 +24,23 @@ pub enum Error {
     /// version; `detail` names the field or element.
     #[error("DOM record: {detail}; capture again with the current sightline")]
     BadDom { detail: String },
+    /// A results.json that is damaged, hand-edited or from another format version.
+    #[error("{path}: {detail}; run the tests again to rewrite it")]
+    BadResults { path: PathBuf, detail: String },
+    /// A path lies outside every folder listed in `SIGHTLINE_ALLOWED_ROOTS`.
+    #[error(
+        "{path}: outside the folders SIGHTLINE_ALLOWED_ROOTS allows ({roots}); move it under one of them or add its folder to SIGHTLINE_ALLOWED_ROOTS"
+    )]
+    NotAllowed { path: PathBuf, roots: String },
+    /// An image side is longer than a tool accepts; checked from the header, before decoding.
+    #[error("{path}: {width}×{height} has a side longer than {limit} px; crop or scale it down first")]
+    SideTooLong { path: PathBuf, width: u64, height: u64, limit: u64 },
+    /// A file is larger than a tool reads; checked from its metadata, before reading.
+    #[error("{path}: {bytes} bytes is above the limit of {limit}; export a smaller image")]
+    FileTooLarge { path: PathBuf, bytes: u64, limit: u64 },
+    /// A frame sequence cannot be compared (too few frames, mixed sizes, an empty folder).
+    #[error("{what}: {detail}; give a folder of PNG frames or a list of frame files, all the same size")]
+    BadFrames { what: String, detail: String },
     /// A caller passed values that cannot describe an image or an option.
     #[error("{0}")]
     InvalidInput(String),
@@ -36,5 +53,21 @@ impl Error {
     /// Wraps an I/O error with the path it happened on.
     pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         Error::Io { path: path.into(), error }
+    }
+}
+
+/// What to do about the I/O failures people can fix; every write went through a temp file, so
+/// the file named is as it was before.
+fn io_hint(error: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind;
+    match error.kind() {
+        ErrorKind::StorageFull | ErrorKind::FileTooLarge | ErrorKind::QuotaExceeded => {
+            "; the disk is full (or a file-size limit was hit): free space and run again, nothing was changed"
+        }
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
+            "; this folder cannot be written: fix its permissions or choose another root, nothing was changed"
+        }
+        ErrorKind::NotADirectory => "; a file stands where a folder is expected: move that file away",
+        _ => "",
     }
 }

@@ -5,7 +5,12 @@
 //! [`decode`] → [`canvas`] (pad to one size) → [`pixel`] (pixelmatch-compatible test, or
 //! [`perceptual`]) → [`shift`] (rows inserted/removed) → [`regions`] → [`shape`], assembled by
 //! [`compare`] into an [`compare::ImageComparison`]. Captures are stored as [`artifact`] files.
+//!
+//! Comparing a design with its implementation (no shared DOM, no shared past) is [`design`];
+//! comparing two animations by their frame-to-frame change is [`motion`]. Both read and write
+//! files only inside [`allowed_roots`].
 
+pub mod allowed_roots;
 pub mod antialias;
 pub mod artifact;
 pub mod batch;
@@ -16,18 +21,21 @@ pub mod compare;
 pub mod config;
 pub mod crops;
 pub mod decode;
+pub mod design;
 pub mod dom;
 pub mod error;
 pub mod grouping;
 pub mod health;
 pub mod image;
 pub mod live;
+pub mod motion;
 pub mod page_check;
 pub mod perceptual;
 pub mod pixel;
 pub mod regions;
 pub mod report;
 pub mod results;
+pub mod results_file;
 pub mod shape;
 pub mod shift;
 pub mod snapshot;

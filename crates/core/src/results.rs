@@ -133,7 +133,7 @@ pub fn write_results(
         groups: &groups,
         missing_baselines: &missing,
     };
-    std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(&out_dir, e))?;
+    crate::decode::create_dir_all(&out_dir)?;
     let json = serde_json::to_vec_pretty(&file).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
     write_atomic(&out_dir.join("results.json"), &json)?;
     let value = serde_json::to_value(&file).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
@@ -175,7 +175,7 @@ fn write_images(
 ) -> Result<Value> {
     let stem = crate::store::project_file_stem(&head.project);
     let dir = out_dir.join("images").join(&head.name);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    crate::decode::create_dir_all(&dir)?;
     let relative = |file: &str| report_dir.join("images").join(&head.name).join(file).to_string_lossy().into_owned();
     let current = store.read_capture(&head.name, &head.project)?;
     let current_file = format!("{stem}-current.png");

@@ -220,7 +220,7 @@ impl ProjectStore {
     pub fn write_baseline(&self, name: &str, project: &str, image: &RgbaImage, data: &CaptureData) -> Result<()> {
         let png_path = self.baseline_png(name, project)?;
         let dir = self.baseline_dir(name);
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        crate::decode::create_dir_all(&dir)?;
         let chunk = zstd::bulk::compress(&data.to_json()?, 3)
             .map_err(|e| Error::InvalidInput(format!("compressing the baseline's DOM data: {e}")))?;
         let png = encode_png_with_chunk(image, false, Some((BASELINE_CHUNK, &chunk)))?;
@@ -231,7 +231,7 @@ impl ProjectStore {
     pub fn write_capture(&self, name: &str, project: &str, image: RgbaImage, data: &CaptureData) -> Result<RgbaImage> {
         let path = self.capture_path(name, project)?;
         let dir = self.temp_dir(name);
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        crate::decode::create_dir_all(&dir)?;
         let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
         write_capture(&path, &capture)?;
         Ok(capture.image)

@@ -1,5 +1,6 @@
 //! Integration tests of the engine against real files.
 //!
+//! - `design`: compare_designs on Chromium-rendered pages, one alteration per dimension
 //! - `corpus`: locating `../shared/corpora` (skips when absent, fails under CI)
 //! - `pixelmatch_conformance`: the 12 pixelmatch 7.2 fixtures, exact counts and diff bytes
 //! - `compare_evidence`: regions, shift and shape on generated pages
@@ -10,6 +11,7 @@
 mod artifact_files;
 mod compare_evidence;
 mod corpus;
+mod design;
 mod pixelmatch_conformance;
 mod playwright_comparators;
 mod snapshot_verdicts;

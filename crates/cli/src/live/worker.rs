@@ -18,6 +18,9 @@ use tokio::sync::{Mutex, oneshot};
 
 /// Environment variable naming the worker script (the npm shim sets it).
 pub const WORKER_ENV: &str = "SIGHTLINE_WORKER";
+/// Environment variable naming the Node executable (the npm shim sets it to the Node running
+/// it); `node` from PATH otherwise.
+pub const NODE_ENV: &str = "SIGHTLINE_NODE";
 /// Extra time the supervisor gives a call beyond the worker's own timeout before declaring the
 /// worker hung (the worker answers a timeout itself when it can): a quarter of the timeout, at
 /// least this.
@@ -128,7 +131,8 @@ impl Worker {
 
     fn spawn(&self) -> Result<Running, String> {
         let script = self.script.as_ref().map_err(Clone::clone)?;
-        let mut child = Command::new("node")
+        let node = std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into());
+        let mut child = Command::new(&node)
             .arg(script)
             .current_dir(&self.cwd)
             .stdin(Stdio::piped())
@@ -139,7 +143,8 @@ impl Worker {
             .spawn()
             .map_err(|e| {
                 format!(
-                    "cannot start the browser worker with `node {}`: {e}; is Node.js 18+ on PATH?",
+                    "cannot start the browser worker with `{} {}`: {e}; is Node.js 18+ on PATH (or {NODE_ENV} set)?",
+                    node.to_string_lossy(),
                     script.display()
                 )
             })?;
@@ -175,7 +180,7 @@ impl Worker {
                 )));
             }
         });
-        eprintln!("sightline: started the browser worker (pid {pid}): node {}", script.display());
+        eprintln!("sightline: started the browser worker (pid {pid}): {} {}", node.to_string_lossy(), script.display());
         Ok(Running { child, stdin, pid, pending, dead })
     }
 }

@@ -314,7 +314,7 @@ fn sample(image: &RgbaImage, area: Rect, ow: u32, oh: u32) -> RgbaImage {
     RgbaImage::from_raw(ow, oh, data).expect("sampled buffer matches its size")
 }
 
-fn png_block(image: &RgbaImage) -> Result<ContentBlock, String> {
+pub(super) fn png_block(image: &RgbaImage) -> Result<ContentBlock, String> {
     let png = encode_png(image, true).map_err(|e| format!("cannot encode an image: {e}"))?;
     Ok(ContentBlock::image(base64(&png), "image/png"))
 }

@@ -1,6 +1,8 @@
 //! `sightline mcp`: the MCP server over stdio (03-mcp.md). stdout carries only JSON-RPC; every
 //! message of ours goes to stderr. Readers never recompute a verdict: they read what the run left.
 
+mod arguments;
+mod design;
 mod diff;
 mod live;
 mod prompts;
@@ -105,7 +107,8 @@ fn checked(args: &SnapshotArgs) -> Result<(), ErrorData> {
 #[tool_router]
 impl SightlineServer {
     pub fn new(project: Project, approval_prompt: bool) -> Self {
-        let mut tool_router = Self::tool_router() + Self::live_tool_router() + Self::verify_tool_router();
+        let mut tool_router =
+            Self::tool_router() + Self::design_tool_router() + Self::live_tool_router() + Self::verify_tool_router();
         if !approval_prompt {
             for name in APPROVE_TOOLS {
                 if let Some(route) = tool_router.map.get_mut(name) {
@@ -298,6 +301,21 @@ impl SightlineServer {
 #[tool_handler(router = self.tool_router)]
 #[prompt_handler(router = self.prompt_router)]
 impl ServerHandler for SightlineServer {
+    /// Every call is checked against the tool's schema first (see `arguments`), then routed.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        if let Some(problem) =
+            arguments::check_call(&self.tool_router.list_all(), &request.name, request.arguments.as_ref())
+        {
+            return Err(ErrorData::invalid_params(problem, None));
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().build()).with_instructions(
             "Sightline visual regression review. Start with get_visual_results, then explain_snapshot for each \
@@ -350,6 +368,8 @@ mod tests {
     /// detect_flash, measure_element, test_viewports, capture_dom_state, compare_snapshots,
     /// capture_visual_state, visual_verify, submit_visual_response.
     pub(super) const LIVE_TOOLS: usize = 13;
+    /// compare_designs, compare_motion.
+    pub(super) const DESIGN_TOOLS: usize = 2;
 
     #[test]
     fn formats_utc_dates() {
@@ -369,7 +389,7 @@ mod tests {
             assert_eq!(with.annotations.unwrap().destructive_hint, Some(true));
             assert!(find(&off).meta.is_none());
         }
-        assert_eq!(on.len(), 8 + LIVE_TOOLS);
+        assert_eq!(on.len(), 8 + DESIGN_TOOLS + LIVE_TOOLS);
     }
 
     #[test]
@@ -404,7 +424,7 @@ mod in_process {
         let client = ().serve(client_io).await.unwrap();
 
         let tools = client.list_all_tools().await.unwrap();
-        assert_eq!(tools.len(), 8 + super::tests::LIVE_TOOLS);
+        assert_eq!(tools.len(), 8 + super::tests::DESIGN_TOOLS + super::tests::LIVE_TOOLS);
         let approve = tools.iter().find(|t| t.name == "approve_snapshot").unwrap();
         assert!(approve.meta.as_ref().is_some_and(|m| m.0.contains_key("anthropic/requiresUserInteraction")));
 

@@ -44,29 +44,13 @@ impl Project {
 
     pub fn read_results(&self) -> Results {
         let path = self.results_path();
-        let raw = match std::fs::read_to_string(&path) {
-            Ok(raw) => raw,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Results::Absent(self.why_no_results()),
-            Err(e) => return Results::Broken(format!("{}: cannot read it ({e})", path.display())),
-        };
-        let value: Value = match serde_json::from_str(&raw) {
-            Ok(v) => v,
-            Err(e) => {
-                return Results::Broken(format!(
-                    "{}: not valid JSON ({e}); run the tests again to rewrite it",
-                    path.display()
-                ));
+        match sightline_core::results_file::read_results(&path) {
+            Ok(results) => Results::Found { value: results.value, raw: results.raw },
+            Err(sightline_core::Error::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {
+                Results::Absent(self.why_no_results())
             }
-        };
-        if value.get("version").and_then(Value::as_u64) != Some(1)
-            || !value.get("snapshots").is_some_and(Value::is_array)
-        {
-            return Results::Broken(format!(
-                "{}: not a sightline results file (version 1 with snapshots); run the tests again",
-                path.display()
-            ));
+            Err(e) => Results::Broken(e.to_string()),
         }
-        Results::Found { value, raw }
     }
 
     /// Why there is no results.json: a capture-only shard, a comparing shard, captures not yet

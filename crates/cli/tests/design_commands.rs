@@ -1,0 +1,185 @@
+//! `sightline compare-designs` and `sightline compare-motion` as a user runs them: the
+//! Chromium-rendered fixtures of the core, the built binary, JSON on stdout, PNGs on disk.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use sightline_core::RgbaImage;
+use sightline_core::decode::{encode_png, read_image};
+
+fn sightline(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sightline")).args(args).output().expect("run sightline")
+}
+
+fn fixture(name: &str) -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/design").join(format!("{name}.png"));
+    path.to_str().unwrap().to_string()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-design-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json(out: &Output) -> Value {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn compare_designs_json_on_identical_fixtures_scores_100() {
+    let out = sightline(&["compare-designs", &fixture("reference"), &fixture("reference"), "--json"]);
+    let v = json(&out);
+    assert_eq!(v["overall"], 100.0);
+    for d in ["layout", "color", "content", "typography", "spacing"] {
+        assert_eq!(v["dimensions"][d]["score"], 100.0, "{d}");
+        assert_eq!(v["dimensions"][d]["status"], "scored", "{d}");
+    }
+    assert_eq!(v["mode"], "screen");
+    assert_eq!(v["preset"], "default");
+    assert_eq!(v["weights"]["layout"], 0.35);
+    assert_eq!(v["findings"], Value::Array(vec![]));
+    assert_eq!(v["comparisonKey"].as_str().unwrap().len(), 32);
+}
+
+#[test]
+fn compare_designs_json_names_the_moved_colour_and_writes_visuals() {
+    let dir = temp_dir("visuals");
+    let out = sightline(&[
+        "compare-designs",
+        &fixture("reference"),
+        &fixture("recoloured"),
+        "--json",
+        "--mode",
+        "widget",
+        "--visuals-dir",
+        dir.to_str().unwrap(),
+    ]);
+    let v = json(&out);
+    assert_eq!(v["mode"], "widget");
+    assert_eq!(v["alignment"]["applied"], false);
+    let color = v["dimensions"]["color"]["score"].as_f64().unwrap();
+    assert!(color < 80.0 && v["dimensions"]["layout"]["score"] == 100.0, "{v}");
+    let finding = &v["findings"][0];
+    assert_eq!(finding["dimension"], "color");
+    assert_eq!(finding["kind"], "colorMoved");
+    assert!(finding["message"].as_str().unwrap().starts_with("#dc3c3c where the reference has #2878dc"));
+    assert_eq!(finding["box"]["x"], 0);
+    for name in ["overlay", "heat-map", "content-regions", "side-by-side"] {
+        let image = read_image(&dir.join(format!("{name}.png"))).unwrap();
+        assert_eq!(image.height(), 576, "{name}");
+    }
+    assert_eq!(v["visualFiles"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn compare_designs_explicit_weights_and_ignore_regions() {
+    let out = sightline(&[
+        "compare-designs",
+        &fixture("reference"),
+        &fixture("button-removed"),
+        "--json",
+        "--weights",
+        "content=1",
+        "--ignore",
+        "150,350,140,60",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["preset"], Value::Null);
+    assert_eq!(v["weights"]["content"], 1.0);
+    assert_eq!(v["weights"]["layout"], 0.0);
+    assert_eq!(v["overall"], 100.0, "the only change is ignored: {v}");
+    assert_eq!(v["ignoreRegions"][0]["width"], 140);
+    // Without the ignore region the missing button costs content.
+    let v = json(&sightline(&[
+        "compare-designs",
+        &fixture("reference"),
+        &fixture("button-removed"),
+        "--json",
+        "--weights",
+        "content=1",
+    ]));
+    assert!(v["overall"].as_f64().unwrap() < 95.0, "{v}");
+}
+
+#[test]
+fn compare_designs_human_summary_and_bad_input() {
+    let out = sightline(&["compare-designs", &fixture("reference"), &fixture("shifted")]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("overall "), "{text}");
+    assert!(text.contains("the candidate sits 5 px right and 4 px below"), "{text}");
+    let out = sightline(&["compare-designs", &fixture("reference"), "/no/such/file.png"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/file.png"));
+    let out = sightline(&["compare-designs", &fixture("reference"), &fixture("reference"), "--weights", "colour=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown dimension `colour`"));
+}
+
+#[test]
+fn compare_designs_respects_allowed_roots() {
+    let dir = temp_dir("roots");
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["compare-designs", &fixture("reference"), &fixture("reference")])
+        .env("SIGHTLINE_ALLOWED_ROOTS", &dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("SIGHTLINE_ALLOWED_ROOTS") && stderr.contains("reference.png"), "{stderr}");
+}
+
+/// Frames 80 × 60: a dark square moving `step` px per frame on a light page.
+fn write_frames(dir: &Path, n: u32, step: u32) {
+    std::fs::create_dir_all(dir).unwrap();
+    for i in 0..n {
+        let mut img = RgbaImage::filled(80, 60, [235, 235, 235, 255]).unwrap();
+        for y in 20..30 {
+            for x in 5 + i * step..15 + i * step {
+                let at = ((y * 80 + x) * 4) as usize;
+                img.as_bytes_mut()[at..at + 4].copy_from_slice(&[10, 10, 10, 255]);
+            }
+        }
+        // Names sort in frame order only by name: frame-10 would come before frame-2.
+        std::fs::write(dir.join(format!("frame-{i:03}.png")), encode_png(&img, false).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn compare_motion_folders_files_and_chart() {
+    let dir = temp_dir("motion");
+    write_frames(&dir.join("moving"), 6, 5);
+    write_frames(&dir.join("still"), 6, 0);
+    let chart = dir.join("chart.png");
+    let moving = dir.join("moving");
+    let v = json(&sightline(&[
+        "compare-motion",
+        moving.to_str().unwrap(),
+        moving.to_str().unwrap(),
+        "--json",
+        "--chart",
+        chart.to_str().unwrap(),
+    ]));
+    assert_eq!(v["motionStatus"], "compared");
+    assert_eq!(v["score"], 100.0);
+    assert_eq!(v["reference"]["frames"], 6);
+    assert_eq!(read_image(&chart).unwrap().width(), 640);
+    let v =
+        json(&sightline(&["compare-motion", moving.to_str().unwrap(), dir.join("still").to_str().unwrap(), "--json"]));
+    assert_eq!((v["motionStatus"].as_str(), v["score"].as_f64()), (Some("compared"), Some(0.0)));
+    // A comma-separated list of files, cut by --max-frames.
+    let files: Vec<String> =
+        (0..4).map(|i| dir.join(format!("still/frame-{i:03}.png")).to_str().unwrap().to_string()).collect();
+    let v = json(&sightline(&["compare-motion", &files.join(","), &files.join(","), "--json", "--max-frames", "3"]));
+    assert_eq!(v["motionStatus"], "static");
+    assert_eq!(v["score"], Value::Null);
+    assert_eq!((v["reference"]["frames"].as_u64(), v["reference"]["framesAvailable"].as_u64()), (Some(3), Some(4)));
+    let out = sightline(&["compare-motion", moving.to_str().unwrap(), moving.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("motion compared, score 100.00"), "{text}");
+}

@@ -1,0 +1,97 @@
+//! What the end-to-end tests share: a project state made through the engine the way a test run
+//! makes it, and reading the binary's output.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::results::{RunInfo, write_results};
+use sightline_core::snapshot::SnapshotOptions;
+use sightline_core::store::{CaptureData, ProjectStore};
+
+/// stdout and stderr together, for assertions and failure messages.
+pub fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// Records one `toMatchVisual` capture of `png` for project `chromium`.
+pub fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode) {
+    let request = CaptureRequest {
+        name,
+        project: "chromium",
+        screenshot_png: png,
+        data: CaptureData { device_scale_factor: 1.0, ..Default::default() },
+        options: SnapshotOptions::default(),
+        update,
+        write_missing_baselines: false,
+        want_diff_png: false,
+        owner: None,
+    };
+    record_capture(store, request).unwrap();
+}
+
+/// What the reporter does at the end of a run: results.json and the images in `visual-report/`.
+pub fn write_run_results(store: &ProjectStore, root: &Path) {
+    let run = RunInfo {
+        mode: "compare".into(),
+        shard: None,
+        root: root.display().to_string(),
+        config: serde_json::Value::Null,
+        filtered: false,
+    };
+    write_results(store, Path::new("visual-report"), &run, &SnapshotOptions::default()).unwrap();
+}
+
+/// Copies a folder tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir` with its bytes.
+pub fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.insert(path.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A copy of a PNG whose header claims 100000 × 100000 pixels (CRC fixed, pixels unchanged): the
+/// pixel cap must reject it before allocating anything.
+pub fn claiming_huge_dimensions(png: &[u8]) -> Vec<u8> {
+    let mut bytes = png.to_vec();
+    bytes[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+    bytes[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+    let crc = crc32(&bytes[12..29]);
+    bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+    bytes
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}

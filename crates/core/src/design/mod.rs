@@ -1,0 +1,798 @@
+//! Comparing a design with its implementation (`compare_designs`): a *reference* (a mock-up,
+//! the old app) against a *candidate* (the new build) that shares no DOM with it, scored from
+//! pixels alone and deterministically.
+//!
+//! Flow: [`normalise`] both inputs onto a 768-px-wide canvas (aspect kept, the shorter padded) →
+//! in `screen` mode [`align`] the candidate by a global translation → mask the ignore regions →
+//! five dimensions, each 0–100, `null` (not applicable) or failed (kept, floored at 1, with the
+//! error): [`layout`] (SSIM), [`color`] (OKLab palette), [`content`] (blocks matched by IoU),
+//! [`typography`] (text lines by morphology), [`spacing`] (margins and rhythm) → [`score`]
+//! (weighted geometric mean) → [`provenance`] keys → optional [`visuals`].
+//!
+//! Every box in the result is in reference pixels; boxes of candidate-only content are mapped
+//! through the canonical canvas (and may reach below the reference when the candidate is taller).
+
+pub mod align;
+pub mod color;
+pub mod content;
+pub mod layout;
+pub mod normalise;
+pub mod provenance;
+pub mod score;
+pub mod spacing;
+pub mod typography;
+pub mod visuals;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use self::align::Alignment;
+use self::normalise::{Plane, Rect, load_design_input, normalise, pad_to_height};
+pub use self::score::{DimensionWeights, Preset};
+pub use self::visuals::{DesignVisuals, VISUAL_FILE_NAMES};
+use crate::error::{Error, Result};
+use crate::image::RgbaImage;
+
+/// How strictly the two images are put on top of each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DesignMode {
+    /// A tight crop of one component: compared as is, no alignment; the bottom margin counts.
+    Widget,
+    /// A whole view: the candidate is aligned by a global translation search first.
+    #[default]
+    Screen,
+}
+
+/// A box in reference pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DesignBox {
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+/// Caller-declared context that becomes part of `comparisonKey`, so two revisions are only
+/// compared under the same question.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComparisonContext {
+    /// What is being compared (e.g. a component or screen id).
+    pub scope_id: String,
+    /// Which review protocol asks (e.g. "pixel-match-v2").
+    pub protocol_key: String,
+}
+
+/// Options of [`compare_designs`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DesignOptions {
+    /// `widget` or `screen` (default).
+    pub mode: DesignMode,
+    /// Weights preset; ignored when `weights` is given. Default `default`.
+    pub preset: Preset,
+    /// Explicit weights; they win over the preset. Default none.
+    pub weights: Option<DimensionWeights>,
+    /// Boxes (reference pixels) left out of every dimension. Default none.
+    pub ignore_regions: Vec<DesignBox>,
+    /// Part of `comparisonKey` when given. Default none.
+    pub comparison_context: Option<ComparisonContext>,
+    /// Draw the diagnostic images. Default false.
+    pub return_visuals: bool,
+}
+
+/// The five dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Dimension {
+    /// Structure: SSIM of the aligned greyscale images.
+    Layout,
+    /// Dominant colours: OKLab palette distance.
+    Color,
+    /// Blocks segmented from the background, paired by IoU.
+    Content,
+    /// Amount and scale of text lines.
+    Typography,
+    /// Outer margins and vertical rhythm.
+    Spacing,
+}
+
+impl Dimension {
+    /// All dimensions, in weight order.
+    pub const ALL: [Dimension; 5] =
+        [Dimension::Layout, Dimension::Color, Dimension::Content, Dimension::Typography, Dimension::Spacing];
+
+    /// The camelCase name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dimension::Layout => "layout",
+            Dimension::Color => "color",
+            Dimension::Content => "content",
+            Dimension::Typography => "typography",
+            Dimension::Spacing => "spacing",
+        }
+    }
+}
+
+/// Whether a dimension produced a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DimensionStatus {
+    /// Measured: `score` is 0–100.
+    Scored,
+    /// Nothing to measure (e.g. no text in either image): `score` is null, weight renormalised away.
+    NotApplicable,
+    /// Measuring failed: `score` is floored at 1 and kept in the overall, `error` says why.
+    Failed,
+}
+
+/// One dimension's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DimensionResult {
+    /// Scored, not applicable, or failed.
+    pub status: DimensionStatus,
+    /// 0–100 (100: no difference), rounded to 0.01; null when not applicable.
+    pub score: Option<f64>,
+    /// The weight this dimension had in `overall`, after renormalisation.
+    pub weight: f64,
+    /// What was measured, in one line (e.g. "mean SSIM 0.9731").
+    pub summary: String,
+    /// Why measuring failed (only when `status` is `failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Per-dimension outcomes, by name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dimensions {
+    /// Structural similarity (SSIM) of the aligned greyscale images.
+    pub layout: DimensionResult,
+    /// Distance between the dominant colour palettes (OKLab).
+    pub color: DimensionResult,
+    /// Blocks segmented from the background, matched by IoU ≥ 0.3.
+    pub content: DimensionResult,
+    /// Amount and scale of text lines.
+    pub typography: DimensionResult,
+    /// Outer margins and vertical rhythm of the major blocks.
+    pub spacing: DimensionResult,
+}
+
+/// What a finding reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FindingKind {
+    /// The aspect ratios differ by more than 2 %; the shorter image was padded.
+    AspectMismatch,
+    /// `screen` mode: the translation search did not converge, the identity was used.
+    AlignmentNotConverged,
+    /// Local structure differs (low SSIM) in the box.
+    StructureChanged,
+    /// A dominant reference colour shows as another colour in the candidate.
+    ColorMoved,
+    /// A dominant candidate colour has no counterpart in the reference.
+    ColorAdded,
+    /// A dominant reference colour covers a much larger or smaller share of the candidate.
+    ColorShareChanged,
+    /// A reference block has no counterpart in the candidate.
+    BlockMissing,
+    /// A candidate block has no counterpart in the reference.
+    BlockExtra,
+    /// The text lines are taller or shorter on average.
+    TextScaleChanged,
+    /// There is more or less text.
+    TextAmountChanged,
+    /// One matched text line changed height.
+    TextResized,
+    /// An outer margin changed.
+    MarginChanged,
+    /// A vertical gap between major blocks changed, or their number did.
+    RhythmChanged,
+    /// A dimension failed to measure.
+    DimensionFailed,
+}
+
+/// One observation, with where it is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// The dimension it belongs to; null for findings about the inputs as a whole.
+    pub dimension: Option<Dimension>,
+    /// What kind of observation it is.
+    pub kind: FindingKind,
+    /// One sentence for people and agents, with the numbers.
+    pub message: String,
+    /// Where, in reference pixels; null when the finding is about the whole view.
+    #[serde(rename = "box")]
+    pub region: Option<DesignBox>,
+}
+
+/// One input as it was compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InputSummary {
+    /// Width in its own pixels.
+    pub width: u32,
+    /// Height in its own pixels.
+    pub height: u32,
+    /// Canonical pixels per input pixel (768 / width).
+    pub scale: f64,
+}
+
+/// The canvas both inputs were normalised onto.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CanvasSummary {
+    /// Always 768.
+    pub width: u32,
+    /// The taller of the two resampled heights (the other is padded with its background).
+    pub height: u32,
+    /// The reference input.
+    pub reference: InputSummary,
+    /// The candidate input.
+    pub candidate: InputSummary,
+    /// Whether the aspect ratios differ by more than 2 % (also a finding).
+    pub aspect_mismatch: bool,
+}
+
+/// The result of [`compare_designs`]: serialised as is by the CLI (`--json`) and the MCP tool.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DesignComparison {
+    /// Weighted geometric mean of the scored dimensions, 0–100 (100: indistinguishable), rounded
+    /// to 0.01; null only when no weighted dimension could be scored.
+    pub overall: Option<f64>,
+    /// `widget` or `screen`.
+    pub mode: DesignMode,
+    /// The preset used, or null when explicit weights replaced it.
+    pub preset: Option<Preset>,
+    /// The weights used for `overall`: preset or explicit, renormalised over the scored dimensions.
+    pub weights: DimensionWeights,
+    /// Each dimension's status, score, weight and one-line summary.
+    pub dimensions: Dimensions,
+    /// Every observation, grouped by dimension in weight order.
+    pub findings: Vec<Finding>,
+    /// The translation applied in `screen` mode, or why none was.
+    pub alignment: Alignment,
+    /// The canonical canvas and the inputs' sizes.
+    pub canvas: CanvasSummary,
+    /// The ignore regions that were applied (reference pixels).
+    pub ignore_regions: Vec<DesignBox>,
+    /// Hash of the reference pixels and the resolved settings (+ comparison context): equal keys
+    /// ask the same question.
+    pub comparison_key: String,
+    /// `comparisonKey` + the candidate pixels: equal keys are the same comparison.
+    pub run_key: String,
+}
+
+/// A comparison and, when asked for, its diagnostic images.
+#[derive(Debug, Clone)]
+pub struct DesignOutcome {
+    /// The scores and findings.
+    pub comparison: DesignComparison,
+    /// The diagnostic images (when `return_visuals`).
+    pub visuals: Option<DesignVisuals>,
+}
+
+/// Compares two image files (PNG or JPEG). Both are checked against `SIGHTLINE_ALLOWED_ROOTS`
+/// and the input caps before decoding.
+pub fn compare_designs(reference: &Path, candidate: &Path, options: &DesignOptions) -> Result<DesignOutcome> {
+    let (reference, candidate) = rayon::join(|| load_design_input(reference), || load_design_input(candidate));
+    compare_design_images(&reference?, &candidate?, options)
+}
+
+/// Both inputs on the canonical canvas, aligned and masked: what every dimension reads.
+pub(crate) struct Canvases {
+    pub width: usize,
+    pub height: usize,
+    pub mode: DesignMode,
+    pub reference: Plane,
+    pub candidate: Plane,
+    pub reference_luma: Vec<u8>,
+    pub candidate_luma: Vec<u8>,
+    /// Pixels inside an ignore region.
+    pub ignored: Vec<bool>,
+    pub reference_blocks: Vec<Rect>,
+    pub candidate_blocks: Vec<Rect>,
+    pub reference_content_height: usize,
+    pub candidate_content_height: usize,
+    /// Canonical pixels per reference pixel.
+    pub reference_scale: f64,
+}
+
+/// What one dimension measured; boxes still on the canonical canvas.
+pub(crate) struct Measured {
+    pub score: Option<f64>,
+    pub summary: String,
+    pub findings: Vec<RawFinding>,
+}
+
+/// One finding as a dimension reports it; `rect` still on the canonical canvas.
+pub(crate) struct RawFinding {
+    pub kind: FindingKind,
+    pub message: String,
+    pub rect: Option<Rect>,
+}
+
+/// Canonical pixels → reference pixels, rounded.
+pub(crate) fn ref_px(c: &Canvases, px: usize) -> u32 {
+    (px as f64 / c.reference_scale).round() as u32
+}
+
+/// Canonical pixels → reference pixels.
+pub(crate) fn ref_px_f(c: &Canvases, px: f64) -> f64 {
+    px / c.reference_scale
+}
+
+fn to_reference_box(rect: Rect, scale: f64) -> DesignBox {
+    let x0 = (rect.x0 as f64 / scale).floor() as u32;
+    let y0 = (rect.y0 as f64 / scale).floor() as u32;
+    let x1 = (rect.x1 as f64 / scale).ceil() as u32;
+    let y1 = (rect.y1 as f64 / scale).ceil() as u32;
+    DesignBox { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+/// The resolved settings, hashed into `comparisonKey`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Settings<'a> {
+    algorithm: u32,
+    mode: DesignMode,
+    weights: DimensionWeights,
+    ignore_regions: &'a [DesignBox],
+    comparison_context: Option<&'a ComparisonContext>,
+}
+
+/// Compares two decoded images; see [`compare_designs`].
+pub fn compare_design_images(
+    reference: &RgbaImage,
+    candidate: &RgbaImage,
+    options: &DesignOptions,
+) -> Result<DesignOutcome> {
+    let weights = validate(reference, candidate, options)?;
+    let settings = Settings {
+        algorithm: provenance::ALGORITHM_VERSION,
+        mode: options.mode,
+        weights,
+        ignore_regions: &options.ignore_regions,
+        comparison_context: options.comparison_context.as_ref(),
+    };
+    let settings = serde_json::to_string(&settings).map_err(|e| Error::InvalidInput(e.to_string()))?;
+    let (comparison_key, run_key) =
+        provenance::keys(provenance::pixel_hash(reference), provenance::pixel_hash(candidate), &settings);
+
+    let (mut a, mut b) = rayon::join(|| normalise(reference), || normalise(candidate));
+    let height = a.plane.height.max(b.plane.height);
+    pad_to_height(&mut a, height);
+    pad_to_height(&mut b, height);
+    let width = a.plane.width;
+    let mut findings: Vec<Finding> = aspect_finding(reference, candidate).into_iter().collect();
+    let aspect_mismatch = !findings.is_empty();
+
+    let ignore_rects = canonical_boxes(&options.ignore_regions, a.scale, width, height);
+    show_reference_in(&mut b.plane, &a.plane, &ignore_rects);
+    let alignment = match options.mode {
+        DesignMode::Widget => Alignment::not_searched(),
+        DesignMode::Screen => {
+            let alignment = align_candidate(&a, &mut b, &ignore_rects);
+            if !alignment.converged {
+                findings.push(Finding {
+                    dimension: None,
+                    kind: FindingKind::AlignmentNotConverged,
+                    message: alignment.note.clone(),
+                    region: None,
+                });
+            }
+            alignment
+        }
+    };
+
+    let mut ignored = vec![false; width * height];
+    for r in &ignore_rects {
+        for y in r.y0..r.y1 {
+            ignored[y * width + r.x0..y * width + r.x1].fill(true);
+        }
+    }
+    let (reference_blocks, candidate_blocks) = rayon::join(
+        || content::segment(&a.plane, a.background, &ignored),
+        || content::segment(&b.plane, b.background, &ignored),
+    );
+    let canvases = Canvases {
+        width,
+        height,
+        mode: options.mode,
+        reference_luma: a.plane.luma(),
+        candidate_luma: b.plane.luma(),
+        reference: a.plane,
+        candidate: b.plane,
+        ignored,
+        reference_blocks,
+        candidate_blocks,
+        reference_content_height: a.content_height,
+        candidate_content_height: b.content_height,
+        reference_scale: a.scale,
+    };
+    let ssim = layout::ssim_map(&canvases.reference_luma, &canvases.candidate_luma, width, height, &canvases.ignored);
+    let measured: Vec<std::result::Result<Measured, String>> = Dimension::ALL
+        .iter()
+        .map(|&d| {
+            measure_guarded(d, || match d {
+                Dimension::Layout => layout::measure(&canvases, &ssim),
+                Dimension::Color => color::measure(&canvases),
+                Dimension::Content => content::measure(&canvases),
+                Dimension::Typography => typography::measure(&canvases),
+                Dimension::Spacing => spacing::measure(&canvases),
+            })
+        })
+        .collect();
+    let (overall, used, dimensions) = score_dimensions(measured, &weights, canvases.reference_scale, &mut findings);
+
+    let visuals = options.return_visuals.then(|| visuals::draw(&canvases, &ssim));
+    let comparison = DesignComparison {
+        overall: overall.map(round2),
+        mode: options.mode,
+        preset: if options.weights.is_some() { None } else { Some(options.preset) },
+        weights: used,
+        dimensions,
+        findings,
+        alignment,
+        canvas: CanvasSummary {
+            width: width as u32,
+            height: height as u32,
+            reference: InputSummary { width: reference.width(), height: reference.height(), scale: a.scale },
+            candidate: InputSummary { width: candidate.width(), height: candidate.height(), scale: b.scale },
+            aspect_mismatch,
+        },
+        ignore_regions: options.ignore_regions.clone(),
+        comparison_key,
+        run_key,
+    };
+    Ok(DesignOutcome { comparison, visuals })
+}
+
+/// Checks the options and inputs; returns the weights to use (explicit, else the preset's).
+fn validate(reference: &RgbaImage, candidate: &RgbaImage, options: &DesignOptions) -> Result<DimensionWeights> {
+    let weights = match &options.weights {
+        Some(w) => {
+            w.validate()?;
+            *w
+        }
+        None => options.preset.weights(),
+    };
+    for r in &options.ignore_regions {
+        if r.width == 0 || r.height == 0 {
+            return Err(Error::InvalidInput(format!(
+                "ignore region {},{},{},{} is empty; give x,y,width,height with width and height above 0",
+                r.x, r.y, r.width, r.height
+            )));
+        }
+    }
+    if reference.is_empty() || candidate.is_empty() {
+        return Err(Error::InvalidInput("an input image has no pixels; capture or export it again".into()));
+    }
+    normalise::check_canonical_height("reference", reference)?;
+    normalise::check_canonical_height("candidate", candidate)?;
+    Ok(weights)
+}
+
+/// The aspect-mismatch finding, when the height/width ratios differ by more than 2 %.
+fn aspect_finding(reference: &RgbaImage, candidate: &RgbaImage) -> Option<Finding> {
+    let aspect = |i: &RgbaImage| f64::from(i.height()) / f64::from(i.width());
+    let (aspect_a, aspect_b) = (aspect(reference), aspect(candidate));
+    ((aspect_b - aspect_a).abs() / aspect_a > 0.02).then(|| Finding {
+        dimension: None,
+        kind: FindingKind::AspectMismatch,
+        message: format!(
+            "the candidate is {}×{} (height/width {aspect_b:.3}) where the reference is {}×{} ({aspect_a:.3}); both were scaled to 768 px wide and the shorter padded",
+            candidate.width(),
+            candidate.height(),
+            reference.width(),
+            reference.height(),
+        ),
+        region: None,
+    })
+}
+
+/// Boxes in reference pixels → canvas rectangles (rounded outward, clipped).
+fn canonical_boxes(boxes: &[DesignBox], scale: f64, width: usize, height: usize) -> Vec<Rect> {
+    boxes
+        .iter()
+        .map(|r| {
+            Rect {
+                x0: (f64::from(r.x) * scale).floor() as usize,
+                y0: (f64::from(r.y) * scale).floor() as usize,
+                x1: ((f64::from(r.x) + f64::from(r.width)) * scale).ceil() as usize,
+                y1: ((f64::from(r.y) + f64::from(r.height)) * scale).ceil() as usize,
+            }
+            .clip(width, height)
+        })
+        .collect()
+}
+
+/// Ignored regions show the reference's own pixels on both sides: equal there, and no painted
+/// box whose edges could read as content or text.
+fn show_reference_in(candidate: &mut Plane, reference: &Plane, rects: &[Rect]) {
+    let width = reference.width;
+    for r in rects {
+        for y in r.y0..r.y1 {
+            let row = y * width + r.x0..y * width + r.x1;
+            candidate.rgb[row.clone()].copy_from_slice(&reference.rgb[row]);
+        }
+    }
+}
+
+/// `screen` mode: searches the translation, moves the candidate back when the search converged,
+/// and describes what happened.
+fn align_candidate(a: &normalise::Normalised, b: &mut normalise::Normalised, ignore_rects: &[Rect]) -> Alignment {
+    let (width, height) = (a.plane.width, a.plane.height);
+    let t = align::search_translation(&a.plane.luma(), &b.plane.luma(), width, height);
+    let (dx, dy) = ((f64::from(t.dx) / a.scale).round() as i32, (f64::from(t.dy) / a.scale).round() as i32);
+    let note = if !t.converged {
+        "the translation search did not converge (no offset within ±64 px clearly beat the identity), so the images were compared unaligned".to_string()
+    } else if t.dx == 0 && t.dy == 0 {
+        "no translation needed: the images line up as they are".to_string()
+    } else {
+        format!(
+            "the candidate sits {} and {} of the reference; it was moved back before scoring",
+            offset_words(dx, "right", "left"),
+            offset_words(dy, "below", "above")
+        )
+    };
+    if t.dx != 0 || t.dy != 0 {
+        b.plane = align::translate(&b.plane, t.dx, t.dy, b.background);
+        show_reference_in(&mut b.plane, &a.plane, ignore_rects);
+    }
+    Alignment {
+        applied: t.converged && (t.dx != 0 || t.dy != 0),
+        converged: t.converged,
+        dx,
+        dy,
+        canonical_dx: t.dx,
+        canonical_dy: t.dy,
+        difference_before: round2(t.before),
+        difference_after: round2(t.after),
+        note,
+    }
+}
+
+/// The overall score, the weights used (rounded) and each dimension's result; the dimensions'
+/// findings are appended to `findings` with their boxes in reference pixels.
+fn score_dimensions(
+    measured: Vec<std::result::Result<Measured, String>>,
+    weights: &DimensionWeights,
+    reference_scale: f64,
+    findings: &mut Vec<Finding>,
+) -> (Option<f64>, DimensionWeights, Dimensions) {
+    // A failed dimension is kept in the overall at the floor.
+    let scores: [Option<f64>; 5] = std::array::from_fn(|i| match &measured[i] {
+        Ok(m) => m.score.map(|s| s.clamp(0.0, 100.0)),
+        Err(_) => Some(1.0),
+    });
+    let (overall, resolved) = score::combine(weights, scores);
+    let used = resolved.as_array().map(|w| round2(w * 100.0) / 100.0);
+    let mut results = Vec::new();
+    for (i, (d, m)) in Dimension::ALL.iter().zip(measured).enumerate() {
+        results.push(match m {
+            Ok(m) => {
+                findings.extend(m.findings.into_iter().map(|f| Finding {
+                    dimension: Some(*d),
+                    kind: f.kind,
+                    message: f.message,
+                    region: f.rect.map(|r| to_reference_box(r, reference_scale)),
+                }));
+                DimensionResult {
+                    status: if m.score.is_some() { DimensionStatus::Scored } else { DimensionStatus::NotApplicable },
+                    score: scores[i].map(round2),
+                    weight: used[i],
+                    summary: m.summary,
+                    error: None,
+                }
+            }
+            Err(error) => {
+                findings.push(Finding {
+                    dimension: Some(*d),
+                    kind: FindingKind::DimensionFailed,
+                    message: error.clone(),
+                    region: None,
+                });
+                DimensionResult {
+                    status: DimensionStatus::Failed,
+                    score: Some(1.0),
+                    weight: used[i],
+                    summary: "failed; counted as 1".into(),
+                    error: Some(error),
+                }
+            }
+        });
+    }
+    let mut results = results.into_iter();
+    let mut next = || results.next().expect("five dimensions");
+    let dimensions = Dimensions { layout: next(), color: next(), content: next(), typography: next(), spacing: next() };
+    (overall, DimensionWeights::from_array(used), dimensions)
+}
+
+/// Runs one dimension. A bug in it must not take the others down: a panic becomes a failed
+/// dimension (kept in the overall at the floor) with the panic's message.
+fn measure_guarded(dimension: Dimension, measure: impl FnOnce() -> Measured) -> std::result::Result<Measured, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(measure)).map_err(|panic| {
+        let detail = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("the {} dimension failed: {detail}", dimension.name())
+    })
+}
+
+/// "5 px right" / "5 px left" / "0 px right" from a signed offset.
+fn offset_words(v: i32, positive: &str, negative: &str) -> String {
+    format!("{} px {}", v.unsigned_abs(), if v >= 0 { positive } else { negative })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `((x, y, width, height), colour)`.
+    type Painted = ((u32, u32, u32, u32), [u8; 3]);
+
+    /// A 768-wide white page (scale 1, so numbers stay exact) with `rects` painted on it.
+    fn page(height: u32, rects: &[Painted]) -> RgbaImage {
+        let mut img = RgbaImage::filled(768, height, [255, 255, 255, 255]).unwrap();
+        for &((x, y, w, h), [r, g, b]) in rects {
+            for yy in y..y + h {
+                for xx in x..x + w {
+                    let at = ((yy * 768 + xx) * 4) as usize;
+                    img.as_bytes_mut()[at..at + 4].copy_from_slice(&[r, g, b, 255]);
+                }
+            }
+        }
+        img
+    }
+
+    fn widget(a: &RgbaImage, b: &RgbaImage) -> DesignComparison {
+        let options = DesignOptions { mode: DesignMode::Widget, ..DesignOptions::default() };
+        compare_design_images(a, b, &options).unwrap().comparison
+    }
+
+    const BLUE: [u8; 3] = [40, 120, 220];
+    const GREY: [u8; 3] = [90, 90, 90];
+
+    #[test]
+    fn design_content_score_is_the_share_of_matched_blocks() {
+        let blocks = [((40, 40, 200, 60), BLUE), ((300, 40, 200, 60), BLUE), ((40, 200, 460, 80), GREY)];
+        let a = page(400, &blocks);
+        let b = page(400, &blocks[..2]);
+        let c = widget(&a, &b);
+        // 2 pairs out of 3 + 2 blocks: 100 · 2 · 2 / 5.
+        assert_eq!(c.dimensions.content.score, Some(80.0));
+        let missing: Vec<_> = c.findings.iter().filter(|f| f.kind == FindingKind::BlockMissing).collect();
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].region, Some(DesignBox { x: 40, y: 200, width: 460, height: 80 }));
+    }
+
+    #[test]
+    fn design_content_lists_the_largest_unpaired_blocks_and_counts_the_rest() {
+        let blocks: Vec<Painted> = (0..12).map(|i| ((40 + 60 * i, 40, 20 + 2 * i, 30), GREY)).collect();
+        let c = widget(&page(200, &blocks), &page(200, &[]));
+        assert_eq!(c.dimensions.content.score, Some(0.0));
+        let missing: Vec<_> = c.findings.iter().filter(|f| f.kind == FindingKind::BlockMissing).collect();
+        assert_eq!(missing.len(), 9);
+        // Largest first: the 12th block is 42 px wide.
+        assert_eq!(missing[0].region, Some(DesignBox { x: 700, y: 40, width: 42, height: 30 }));
+        assert_eq!(missing[8].message, "4 smaller missing blocks are not listed");
+        assert_eq!(missing[8].region, None);
+    }
+
+    #[test]
+    fn design_spacing_score_from_margins_and_gaps() {
+        let a = page(400, &[((40, 40, 600, 60), BLUE), ((40, 140, 600, 60), BLUE)]);
+        // Left margin 40 → 56 (both blocks move right; width kept), the rest unchanged.
+        let b = page(400, &[((56, 40, 600, 60), BLUE), ((56, 140, 600, 60), BLUE)]);
+        let c = widget(&a, &b);
+        // Margins left 48/64, right (128 − 16 + 8)/136, top 1, bottom 1; the one gap 1.
+        let margins = (48.0 / 64.0 + 120.0 / 136.0 + 1.0 + 1.0) / 4.0;
+        let expected = (100.0 * margins * 100.0f64).round() / 100.0;
+        assert_eq!(c.dimensions.spacing.score, Some(expected));
+        assert!(c.findings.iter().any(|f| f.message == "left margin 56 px where the reference has 40 px"));
+    }
+
+    #[test]
+    fn design_typography_is_not_applicable_without_text_and_weights_renormalise() {
+        let a = page(300, &[((40, 40, 300, 100), BLUE)]);
+        let c = widget(&a, &a);
+        assert_eq!(c.dimensions.typography.status, DimensionStatus::NotApplicable);
+        assert_eq!(c.dimensions.typography.score, None);
+        assert_eq!(c.dimensions.typography.weight, 0.0);
+        // layout .35 of the remaining .85.
+        assert_eq!(c.weights.layout, ((0.35 / 0.85) * 10_000.0f64).round() / 10_000.0);
+        assert_eq!(c.overall, Some(100.0));
+    }
+
+    #[test]
+    fn design_color_finding_names_the_moved_colour_exactly() {
+        let a = page(300, &[((0, 0, 768, 60), BLUE)]);
+        let b = page(300, &[((0, 0, 768, 60), [220, 60, 60])]);
+        let c = widget(&a, &b);
+        let f = c.findings.iter().find(|f| f.kind == FindingKind::ColorMoved).unwrap();
+        assert!(f.message.starts_with("#dc3c3c where the reference has #2878dc (20.0 % of the view"), "{}", f.message);
+        assert_eq!(f.region, Some(DesignBox { x: 0, y: 0, width: 768, height: 60 }));
+        // 20 % of the weight moves by the blue–red OKLab distance (both ways), and 20 % of the
+        // view changes colour class, 15 % beyond the dead zone: exp(−(0.2·d + 0.2·0.15)/0.05).
+        let d = {
+            let (p, q) = (color::oklab(BLUE), color::oklab([220, 60, 60]));
+            ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
+        };
+        let expected = ((100.0 * (-(0.2 * d + 0.2 * 0.15) / 0.05).exp()) * 100.0).round() / 100.0;
+        assert_eq!(c.dimensions.color.score, Some(expected));
+    }
+
+    #[test]
+    fn design_aspect_mismatch_is_a_finding_and_the_shorter_is_padded() {
+        let a = page(400, &[((40, 40, 200, 60), BLUE)]);
+        let b = page(600, &[((40, 40, 200, 60), BLUE)]);
+        let c = widget(&a, &b);
+        assert!(c.canvas.aspect_mismatch);
+        assert_eq!((c.canvas.width, c.canvas.height), (768, 600));
+        assert_eq!(c.findings[0].kind, FindingKind::AspectMismatch);
+        assert_eq!(c.findings[0].dimension, None);
+        // Half-width input: scaled by 2 onto the canvas, boxes reported back in its own pixels.
+        let small = page(200, &[((40, 40, 200, 60), BLUE)]);
+        let half = RgbaImage::from_raw(
+            384,
+            100,
+            (0..100u32)
+                .flat_map(|y| (0..384u32).map(move |x| (x, y)))
+                .flat_map(|(x, y)| {
+                    let at = (((2 * y) * 768 + 2 * x) * 4) as usize;
+                    small.as_bytes()[at..at + 4].to_vec()
+                })
+                .collect(),
+        )
+        .unwrap();
+        let c = widget(&half, &half);
+        assert_eq!(c.canvas.reference.scale, 2.0);
+        assert!(!c.canvas.aspect_mismatch);
+    }
+
+    #[test]
+    fn design_a_panicking_dimension_fails_alone() {
+        let failed = measure_guarded(Dimension::Typography, || panic!("line finder broke"));
+        assert_eq!(failed.err().as_deref(), Some("the typography dimension failed: line finder broke"));
+        let fine = measure_guarded(Dimension::Layout, || Measured {
+            score: Some(50.0),
+            summary: String::new(),
+            findings: vec![],
+        });
+        assert_eq!(fine.unwrap().score, Some(50.0));
+    }
+
+    #[test]
+    fn design_bad_options_are_errors() {
+        let a = page(100, &[]);
+        let zero = DesignOptions { weights: Some(DimensionWeights::default()), ..DesignOptions::default() };
+        assert!(matches!(compare_design_images(&a, &a, &zero), Err(Error::InvalidInput(_))));
+        let empty = DesignOptions {
+            ignore_regions: vec![DesignBox { x: 0, y: 0, width: 0, height: 5 }],
+            ..DesignOptions::default()
+        };
+        assert!(matches!(compare_design_images(&a, &a, &empty), Err(Error::InvalidInput(_))));
+        // A region reaching far past the image is clipped, not an overflow.
+        let huge = DesignOptions {
+            ignore_regions: vec![DesignBox { x: u32::MAX - 1, y: 0, width: u32::MAX, height: 5 }],
+            ..DesignOptions::default()
+        };
+        assert_eq!(compare_design_images(&a, &a, &huge).unwrap().comparison.overall, Some(100.0));
+    }
+}
