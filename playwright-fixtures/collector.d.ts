@@ -60,7 +60,13 @@ export interface CollectOptions {
 export function collectDom(page: Page | Frame, options?: CollectOptions): Promise<string>;
 
 /** The self-contained in-page function `collectDom` evaluates. */
-export function collectInPage(args: { styleProperties: string[]; mask: string[]; scope?: Element | null }): string;
+export function collectInPage(args: {
+  styleProperties: string[];
+  mask: string[];
+  scope?: Element | null;
+  /** Return only these elements' selectors (a JSON array, null for a disconnected element). */
+  selectorsFor?: ArrayLike<Element | null>;
+}): string;
 
 /** CSS that stops transitions and CSS animations and hides the caret. */
 export const stabilisationStyle: string;

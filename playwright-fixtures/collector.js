@@ -99,7 +99,9 @@ const SHORTHANDS = {
  * Runs in the page. Walks the rendered elements from `body` (or from `args.scope`) in document
  * order (open shadow roots and same-origin iframes included) and returns the capture's DOM record
  * as one JSON string.
- * @param {{styleProperties: string[], mask: string[], scope?: Element | null}} args
+ * @param {{styleProperties: string[], mask: string[], scope?: Element | null,
+ *   selectorsFor?: ArrayLike<Element | null>}} args `selectorsFor` returns only those elements'
+ *   selectors instead (a JSON array, null for a disconnected element).
  * @returns {string}
  */
 function collectInPage(args) {
@@ -313,6 +315,13 @@ function collectInPage(args) {
         }
       }
     }
+  }
+
+  // Selectors only (`selectorsFor`: elements): the live-page worker names elements it observed
+  // (layout-shift sources, flashing elements, failed stylesheets) by these same rules, without a
+  // walk. A disconnected element has no path any more: null.
+  if (args.selectorsFor) {
+    return JSON.stringify(Array.from(args.selectorsFor, (el) => (el && el.isConnected ? selectorOf(el) : null)));
   }
 
   const doc = scopeElement ? scopeElement.ownerDocument : document;

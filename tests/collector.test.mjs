@@ -372,6 +372,37 @@ if (missing) {
     });
   });
 
+  test('collector: selectorsFor names given elements exactly as the walk does (shadow roots included)', async () => {
+    const html = `<main><p class="a">one</p><p class="a">two</p><div id="box"><span>x</span></div></main>
+      <x-tag></x-tag><div id="hidden" style="display:none">h</div>
+      <script>
+        customElements.define('x-tag', class extends HTMLElement {
+          constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<b class="in">s</b>'; }
+        });
+      </script>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page);
+      const named = await page.evaluate(
+        `(() => { const host = document.querySelector('x-tag');
+          const els = [...document.body.querySelectorAll('main *'), host.shadowRoot.querySelector('b'),
+                       document.getElementById('hidden'), document.createElement('i')];
+          return (${collectInPage})({ styleProperties: [], mask: [], selectorsFor: els }); })()`,
+      );
+      const walked = new Set(dom.elements.map((e) => e.selector));
+      const selectors = JSON.parse(named);
+      assert.deepEqual(selectors, [
+        'body > main > p.a:nth-of-type(1)',
+        'body > main > p.a:nth-of-type(2)',
+        '#box',
+        '#box > span',
+        'body > x-tag >>> b.in',
+        '#hidden', // not rendered, so not walked, but still nameable
+        null, // disconnected
+      ]);
+      for (const s of selectors.slice(0, 5)) assert.ok(walked.has(s), `${s} is not a walked selector`);
+    });
+  });
+
   test('collector: same-origin iframes are walked with boxes offset into the page; cross-origin ones are skipped', async () => {
     await withPage('/frames.html', async (page) => {
       await page.evaluate(() => window.scrollTo(0, 50));

@@ -73,20 +73,40 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
   await withClient(shop, [], async (client) => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(byName).sort(), [
-      'approve_all',
-      'approve_snapshot',
-      'compare_designs',
-      'compare_motion',
-      'explain_snapshot',
-      'extract_video_frames',
-      'get_diff',
-      'get_report',
-      'get_snapshot_diff',
-      'get_visual_results',
-      'list_baselines',
-    ]);
-    for (const name of ['compare_designs', 'compare_motion', 'explain_snapshot', 'get_diff', 'get_report', 'get_snapshot_diff', 'get_visual_results', 'list_baselines']) {
+    // The live-page tools (05-live-pages) are tested in tests/live.test.mjs; here only listed.
+    const liveTools = [
+      'capture_dom_state',
+      'capture_visual_state',
+      'compare_snapshots',
+      'detect_flash',
+      'detect_layout_shift',
+      'get_console_logs',
+      'measure_element',
+      'ping',
+      'submit_visual_response',
+      'test_viewports',
+      'verify_accessibility',
+      'visual_check',
+      'visual_verify',
+    ];
+    assert.deepEqual(
+      Object.keys(byName).sort(),
+      [
+        'approve_all',
+        'approve_snapshot',
+        'compare_designs',
+        'compare_motion',
+        'explain_snapshot',
+        'extract_video_frames',
+        'get_diff',
+        'get_report',
+        'get_snapshot_diff',
+        'get_visual_results',
+        'list_baselines',
+        ...liveTools,
+      ].sort(),
+    );
+    for (const name of ['compare_designs', 'compare_motion', 'explain_snapshot', 'get_diff', 'get_report', 'get_snapshot_diff', 'get_visual_results', 'list_baselines', ...liveTools]) {
       assert.equal(byName[name].annotations?.readOnlyHint, true, name);
       assert.equal(byName[name]._meta?.[marker], undefined, name);
     }

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod design;
 mod diff;
+mod live;
 mod mcp;
 mod review;
 
@@ -37,6 +38,10 @@ enum Command {
     Explain(review::ExplainArgs),
     /// Summarise the last run and point at its report; `--open` opens the HTML report.
     Report(review::ReportArgs),
+    /// Open a live page in Chromium and look for visual bugs (overflow, clipped or overlapping
+    /// text, broken images, failed fonts, console errors, low contrast, small tap targets).
+    /// Exit 0 when none, 1 when issues were found, 2 when the page could not be checked.
+    Check(live::CheckArgs),
     /// Score how closely a candidate implements a reference design (layout, color, content,
     /// typography, spacing), from pixels alone. Exit 0 with the scores, 2 on bad input.
     CompareDesigns(design::CompareDesignsArgs),
@@ -70,6 +75,7 @@ fn main() -> ExitCode {
         Command::List => review::run_list(&cli.root.root),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),
+        Command::Check(args) => live::run_check(&cli.root.root, &args),
         Command::CompareDesigns(args) => design::run_compare_designs(&args),
         Command::CompareMotion(args) => design::run_compare_motion(&args),
         Command::ExtractFrames(args) => design::run_extract_frames(&cli.root.root, &args),

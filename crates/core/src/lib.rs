@@ -27,7 +27,9 @@ pub mod error;
 pub mod grouping;
 pub mod health;
 pub mod image;
+pub mod live;
 pub mod motion;
+pub mod page_check;
 pub mod perceptual;
 pub mod pixel;
 pub mod regions;
@@ -40,6 +42,7 @@ pub mod snapshot;
 pub mod store;
 pub mod verdict;
 pub mod video;
+pub mod visual_verify;
 
 pub use crate::compare::{Comparator, CompareOptions, ImageComparison, compare_images};
 pub use crate::error::{Error, Result};

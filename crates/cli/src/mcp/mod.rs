@@ -4,6 +4,7 @@
 mod arguments;
 mod design;
 mod diff;
+mod live;
 mod prompts;
 mod view;
 
@@ -79,6 +80,7 @@ fn approval_meta() -> MetaObject {
 #[derive(Clone)]
 pub struct SightlineServer {
     project: std::sync::Arc<Project>,
+    live: std::sync::Arc<live::LiveState>,
     tool_router: ToolRouter<Self>,
     prompt_router: PromptRouter<Self>,
 }
@@ -105,7 +107,8 @@ fn checked(args: &SnapshotArgs) -> Result<(), ErrorData> {
 #[tool_router]
 impl SightlineServer {
     pub fn new(project: Project, approval_prompt: bool) -> Self {
-        let mut tool_router = Self::tool_router() + Self::design_tool_router();
+        let mut tool_router =
+            Self::tool_router() + Self::design_tool_router() + Self::live_tool_router() + Self::verify_tool_router();
         if !approval_prompt {
             for name in APPROVE_TOOLS {
                 if let Some(route) = tool_router.map.get_mut(name) {
@@ -113,7 +116,8 @@ impl SightlineServer {
                 }
             }
         }
-        Self { project: std::sync::Arc::new(project), tool_router, prompt_router: Self::prompt_router() }
+        let live = std::sync::Arc::new(live::LiveState::new(&project.root));
+        Self { project: std::sync::Arc::new(project), live, tool_router, prompt_router: Self::prompt_router() }
     }
 
     fn store(&self) -> ProjectStore {
@@ -316,7 +320,7 @@ impl ServerHandler for SightlineServer {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().build()).with_instructions(
             "Sightline visual regression review. Start with get_visual_results, then explain_snapshot for each \
              changed or new snapshot. Never approve on your own: call approve_snapshot or approve_all only after a \
-             human has confirmed.",
+             human has confirmed. To look at a running page, call visual_check(url) (and the other live-page tools).",
         )
     }
 }
@@ -360,6 +364,13 @@ pub fn run(root: &Path, args: &McpArgs) -> Result<u8> {
 mod tests {
     use super::*;
 
+    /// ping, visual_check, get_console_logs, verify_accessibility, detect_layout_shift,
+    /// detect_flash, measure_element, test_viewports, capture_dom_state, compare_snapshots,
+    /// capture_visual_state, visual_verify, submit_visual_response.
+    pub(super) const LIVE_TOOLS: usize = 13;
+    /// compare_designs, compare_motion, extract_video_frames.
+    pub(super) const DESIGN_TOOLS: usize = 3;
+
     #[test]
     fn formats_utc_dates() {
         let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
@@ -378,7 +389,7 @@ mod tests {
             assert_eq!(with.annotations.unwrap().destructive_hint, Some(true));
             assert!(find(&off).meta.is_none());
         }
-        assert_eq!(on.len(), 8);
+        assert_eq!(on.len(), 8 + DESIGN_TOOLS + LIVE_TOOLS);
     }
 
     #[test]
@@ -413,7 +424,7 @@ mod in_process {
         let client = ().serve(client_io).await.unwrap();
 
         let tools = client.list_all_tools().await.unwrap();
-        assert_eq!(tools.len(), 8);
+        assert_eq!(tools.len(), 8 + super::tests::DESIGN_TOOLS + super::tests::LIVE_TOOLS);
         let approve = tools.iter().find(|t| t.name == "approve_snapshot").unwrap();
         assert!(approve.meta.as_ref().is_some_and(|m| m.0.contains_key("anthropic/requiresUserInteraction")));
 

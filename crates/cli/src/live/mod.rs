@@ -1,0 +1,156 @@
+//! Live pages (spec 05-live-pages): the worker supervisor, the calls both front-ends make
+//! (`visual_check` for the MCP tool and for `sightline check`), URL checks and where screenshots
+//! go. Judging is in `sightline_core::page_check` and `sightline_core::live`.
+
+pub mod worker;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use serde_json::{Value, json};
+use sightline_core::dom::parse_dom;
+use sightline_core::page_check::{PageCheck, PageDetails, PageFacts, ViewportKind, check_page};
+
+use crate::exit;
+pub use worker::Worker;
+
+/// How long one page call may take (navigation, collection, screenshot) besides any wait the
+/// caller asked for: `SIGHTLINE_LIVE_TIMEOUT_MS`, else 30 s.
+pub fn call_timeout() -> Duration {
+    std::env::var("SIGHTLINE_LIVE_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&ms| ms > 0)
+        .map_or(Duration::from_secs(30), Duration::from_millis)
+}
+
+/// Checks a URL before it goes to the browser: http and https, and `file://` only when
+/// `SIGHTLINE_ALLOWED_ROOTS` is set (the worker checks the path is inside one of them).
+pub fn check_url(url: &str) -> Result<(), String> {
+    let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("http" | "https") if url.len() > "http://".len() => Ok(()),
+        Some("file") if std::env::var_os("SIGHTLINE_ALLOWED_ROOTS").is_some() => Ok(()),
+        Some("file") => Err(format!(
+            "url: file:// pages open only inside the folders SIGHTLINE_ALLOWED_ROOTS lists, and it is not set: {url}"
+        )),
+        _ => Err(format!(
+            "url: only http:// and https:// pages can be checked, got {url:?} (e.g. http://localhost:3000/)"
+        )),
+    }
+}
+
+/// Where screenshots of live pages are written: a folder under the system temp dir, so a check
+/// never writes into the user's project.
+pub fn screenshot_dir() -> PathBuf {
+    std::env::temp_dir().join("sightline-live")
+}
+
+/// The JSON string fields the worker returns are parsed here, with the method named on failure.
+pub fn parse_field<T: serde::de::DeserializeOwned>(result: &Value, field: &str, method: &str) -> Result<T, String> {
+    let raw = result[field].as_str().ok_or_else(|| format!("the worker's {method} answer has no {field}"))?;
+    serde_json::from_str(raw).map_err(|e| format!("the worker's {method} {field} is not what this version reads ({e})"))
+}
+
+/// `visual_check`'s result: the finders' verdicts and the screenshot.
+pub struct VisualCheck {
+    pub check: PageCheck,
+    pub screenshot: Option<String>,
+    pub url: String,
+}
+
+/// Opens `url` at the viewport, gathers the page's facts and runs the core finders. `focus`
+/// keeps only issues on that element and inside it (page-wide issues stay).
+pub async fn visual_check(
+    worker: &Worker,
+    url: &str,
+    viewport: ViewportKind,
+    focus: Option<&str>,
+) -> Result<VisualCheck, String> {
+    let (width, height) = viewport.size();
+    let params = json!({
+        "url": url,
+        "viewport": {"width": width, "height": height},
+        "outDir": screenshot_dir(),
+        "focus": focus,
+    });
+    let result = worker.call("check", params, call_timeout()).await?;
+    let dom =
+        parse_dom(result["dom"].as_str().unwrap_or_default()).map_err(|e| format!("the page's DOM record: {e}"))?;
+    let details: PageDetails = parse_field(&result, "details", "check")?;
+    let facts = PageFacts {
+        dom,
+        details,
+        console: serde_json::from_value(result["console"].clone())
+            .map_err(|e| format!("the worker's console entries: {e}"))?,
+        failed_requests: serde_json::from_value(result["failedRequests"].clone())
+            .map_err(|e| format!("the worker's failed requests: {e}"))?,
+    };
+    let mut check = check_page(&facts, viewport);
+    if let Some(inside) = result["focusSelectors"].as_array() {
+        let inside: Vec<&str> = inside.iter().filter_map(Value::as_str).collect();
+        check.keep_inside(&inside);
+    }
+    Ok(VisualCheck { check, screenshot: result["screenshot"].as_str().map(String::from), url: url.to_string() })
+}
+
+/// `sightline check <url>`.
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The page to check (http or https).
+    url: String,
+    /// desktop (1280 px), tablet (768 px) or mobile (375 px).
+    #[arg(long, default_value = "desktop")]
+    viewport: String,
+    /// Only issues on this element (a CSS selector) and inside it.
+    #[arg(long)]
+    focus: Option<String>,
+    /// Print the result as JSON (summary, issues, screenshot).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs visual_check's finders on one URL. Exit 0 when no issue, 1 when issues, 2 on failure.
+pub fn run_check(root: &Path, args: &CheckArgs) -> Result<u8> {
+    check_url(&args.url).map_err(anyhow::Error::msg)?;
+    let viewport = ViewportKind::parse(&args.viewport)
+        .with_context(|| format!("--viewport {}: use desktop, tablet or mobile", args.viewport))?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")?;
+    let worker = Worker::new(root);
+    let outcome = runtime.block_on(visual_check(&worker, &args.url, viewport, args.focus.as_deref()));
+    let found = outcome.map_err(anyhow::Error::msg)?;
+    let code = if found.check.issues.is_empty() { exit::OK } else { exit::CHANGED };
+    let mut out = std::io::stdout().lock();
+    use std::io::Write;
+    if args.json {
+        let body = json!({"url": found.url, "viewport": found.check.viewport, "summary": found.check.summary,
+                          "issues": found.check.issues, "screenshot": found.screenshot});
+        writeln!(out, "{}", serde_json::to_string_pretty(&body)?)?;
+    } else {
+        writeln!(out, "{} ({}): {}", found.url, args.viewport, found.check.summary)?;
+        for issue in &found.check.issues {
+            let severity = serde_json::to_value(issue.severity)?;
+            writeln!(out, "  {} {}", severity.as_str().unwrap_or_default(), issue.message)?;
+        }
+        if let Some(path) = &found.screenshot {
+            writeln!(out, "screenshot: {path}")?;
+        }
+    }
+    Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn live_urls_are_http_or_https() {
+        assert!(check_url("http://localhost:3000/").is_ok());
+        assert!(check_url("HTTPS://example.test/a").is_ok());
+        assert!(check_url("javascript:alert(1)").unwrap_err().contains("only http"));
+        assert!(check_url("ftp://x/").is_err());
+        assert!(check_url("localhost:3000").is_err());
+    }
+}

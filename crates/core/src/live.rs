@@ -1,0 +1,321 @@
+//! Judging the live-page timelines the browser worker records (spec 05-live-pages): cumulative
+//! layout shift with the elements that moved (`detect_layout_shift`), elements whose visibility
+//! flips quickly after load (`detect_flash`), and the console levels `get_console_logs` filters
+//! by. The worker only records entries and timestamps; thresholds and ratings live here.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::page_check::ConsoleEntry;
+
+/// CLS up to this is "good" (web.dev's threshold).
+pub const CLS_GOOD: f64 = 0.1;
+/// CLS above this is "poor".
+pub const CLS_POOR: f64 = 0.25;
+/// A session window closes after this gap without a shift…
+const SESSION_GAP_MS: f64 = 1000.0;
+/// …or once it spans this long (the CLS definition since 2021).
+const SESSION_MAX_MS: f64 = 5000.0;
+/// An element shown (or hidden) for less than this, then flipped back, flickered.
+pub const FLASH_MS: f64 = 500.0;
+/// Shifting elements and flashes listed.
+const LISTED: usize = 20;
+
+/// A rectangle `[x, y, w, h]` in viewport pixels, as the Layout Instability API gives it.
+pub type Rect = [f64; 4];
+
+/// One source of a layout-shift entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShiftSource {
+    /// The collector's selector of the moved element; None when it is gone.
+    pub selector: Option<String>,
+    pub previous_rect: Rect,
+    pub current_rect: Rect,
+}
+
+/// One `layout-shift` performance entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShiftEntry {
+    pub value: f64,
+    /// Milliseconds since navigation start.
+    pub start_time: f64,
+    /// Shifts right after user input are expected and excluded from CLS.
+    pub had_recent_input: bool,
+    pub sources: Vec<ShiftSource>,
+}
+
+/// How the page's CLS rates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClsRating {
+    Good,
+    NeedsImprovement,
+    Poor,
+}
+
+/// One element that moved, over all shifts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShiftingElement {
+    pub selector: String,
+    /// Sum of the scores of the shifts it took part in.
+    pub score: f64,
+    /// Shifts it took part in.
+    pub shifts: usize,
+    /// Largest distance its top-left corner moved, in pixels.
+    pub max_move_px: f64,
+    /// When it first moved, ms after navigation start.
+    pub first_at_ms: f64,
+    /// Its rectangle before and after the largest move.
+    pub from: Rect,
+    pub to: Rect,
+}
+
+/// `detect_layout_shift`'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutShiftReport {
+    /// The largest session window's sum of shift scores.
+    pub cls: f64,
+    pub rating: ClsRating,
+    /// Shifts counted (not after input).
+    pub shift_count: usize,
+    pub elements: Vec<ShiftingElement>,
+    pub summary: String,
+}
+
+/// CLS by session windows, with the moved elements ranked by the score they took part in.
+pub fn judge_layout_shift(entries: &[ShiftEntry]) -> LayoutShiftReport {
+    let counted: Vec<&ShiftEntry> = entries.iter().filter(|e| !e.had_recent_input).collect();
+    let (mut cls, mut window, mut window_start, mut last) = (0.0_f64, 0.0, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for e in &counted {
+        if e.start_time - last > SESSION_GAP_MS || e.start_time - window_start > SESSION_MAX_MS {
+            window = 0.0;
+            window_start = e.start_time;
+        }
+        window += e.value;
+        last = e.start_time;
+        cls = cls.max(window);
+    }
+    let cls = (cls * 10_000.0).round() / 10_000.0;
+    let rating = if cls <= CLS_GOOD {
+        ClsRating::Good
+    } else if cls <= CLS_POOR {
+        ClsRating::NeedsImprovement
+    } else {
+        ClsRating::Poor
+    };
+    let mut by_selector: BTreeMap<&str, ShiftingElement> = BTreeMap::new();
+    for e in &counted {
+        for s in &e.sources {
+            let Some(selector) = s.selector.as_deref() else { continue };
+            let moved = (s.current_rect[0] - s.previous_rect[0]).hypot(s.current_rect[1] - s.previous_rect[1]);
+            let entry = by_selector.entry(selector).or_insert_with(|| ShiftingElement {
+                selector: selector.to_string(),
+                score: 0.0,
+                shifts: 0,
+                max_move_px: -1.0,
+                first_at_ms: e.start_time.round(),
+                from: s.previous_rect,
+                to: s.current_rect,
+            });
+            entry.score += e.value;
+            entry.shifts += 1;
+            if moved > entry.max_move_px {
+                entry.max_move_px = moved;
+                entry.from = s.previous_rect;
+                entry.to = s.current_rect;
+            }
+        }
+    }
+    let mut elements: Vec<ShiftingElement> = by_selector
+        .into_values()
+        .map(|mut e| {
+            e.score = (e.score * 10_000.0).round() / 10_000.0;
+            e.max_move_px = e.max_move_px.round();
+            e
+        })
+        .collect();
+    elements.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.first_at_ms.total_cmp(&b.first_at_ms)));
+    elements.truncate(LISTED);
+    let verdict = match rating {
+        ClsRating::Good => "good",
+        ClsRating::NeedsImprovement => "needs improvement",
+        ClsRating::Poor => "poor",
+    };
+    let summary = if counted.is_empty() {
+        "No layout shift: CLS 0 (good).".to_string()
+    } else {
+        let moved = elements.iter().take(3).map(|e| e.selector.as_str()).collect::<Vec<_>>().join(", ");
+        format!(
+            "CLS {cls} ({verdict}; good ≤ {CLS_GOOD}, poor > {CLS_POOR}) from {} shift{}; moved most: {moved}.",
+            counted.len(),
+            if counted.len() == 1 { "" } else { "s" }
+        )
+    };
+    LayoutShiftReport { cls, rating, shift_count: counted.len(), elements, summary }
+}
+
+/// An element's visibility timeline: `[ms after navigation start, visible]` per change.
+#[derive(Debug, Clone, Deserialize)]
+pub struct VisibilityTimeline {
+    pub selector: Option<String>,
+    pub tag: String,
+    pub events: Vec<(f64, bool)>,
+}
+
+/// How an element flickered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlashKind {
+    /// Shown briefly, then hidden (a flash of content that should not show).
+    ShownThenHidden,
+    /// Hidden briefly, then shown again (a blink).
+    HiddenThenShown,
+}
+
+/// One element that flickered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Flash {
+    pub selector: String,
+    pub kind: FlashKind,
+    /// When the brief state began and ended, ms after navigation start.
+    pub from_ms: f64,
+    pub to_ms: f64,
+    pub duration_ms: f64,
+    /// Every visibility change recorded for it.
+    pub timeline: Vec<(f64, bool)>,
+}
+
+/// Elements whose visibility flipped and flipped back within [`FLASH_MS`]: the first brief
+/// state of each is reported. An element that only appeared late, or only went away, did not
+/// flicker.
+pub fn judge_flashes(timelines: &[VisibilityTimeline]) -> Vec<Flash> {
+    let mut flashes = Vec::new();
+    for t in timelines {
+        let Some(selector) = &t.selector else { continue };
+        // A brief state is one entered by a change and left by the next change.
+        let brief = t.events.windows(2).enumerate().find_map(|(i, pair)| {
+            let ((start, state), (end, _)) = (pair[0], pair[1]);
+            let entered = i > 0 || state; // the first event is the first sighting, not a change
+            (entered && end - start < FLASH_MS).then_some((start, end, state))
+        });
+        if let Some((start, end, shown)) = brief {
+            flashes.push(Flash {
+                selector: selector.clone(),
+                kind: if shown { FlashKind::ShownThenHidden } else { FlashKind::HiddenThenShown },
+                from_ms: start,
+                to_ms: end,
+                duration_ms: end - start,
+                timeline: t.events.clone(),
+            });
+        }
+    }
+    flashes.sort_by(|a, b| a.from_ms.total_cmp(&b.from_ms));
+    flashes.truncate(LISTED);
+    flashes
+}
+
+/// Console levels `get_console_logs` accepts (`warn` is read as `warning`).
+pub const CONSOLE_LEVELS: [&str; 6] = ["error", "warning", "info", "log", "debug", "pageerror"];
+
+/// Checks the requested levels; an unknown one is an error naming the known ones.
+pub fn console_levels(requested: &[String]) -> Result<Vec<String>, String> {
+    requested
+        .iter()
+        .map(|l| {
+            let l = if l == "warn" { "warning" } else { l.as_str() };
+            if CONSOLE_LEVELS.contains(&l) {
+                Ok(l.to_string())
+            } else {
+                Err(format!("unknown console level {l:?}; use any of {}", CONSOLE_LEVELS.join(", ")))
+            }
+        })
+        .collect()
+}
+
+/// The entries at the given levels (all when `levels` is empty), in time order.
+pub fn filter_console(entries: &[ConsoleEntry], levels: &[String]) -> Vec<ConsoleEntry> {
+    let mut kept: Vec<ConsoleEntry> =
+        entries.iter().filter(|e| levels.is_empty() || levels.contains(&e.level)).cloned().collect();
+    kept.sort_by(|a, b| a.time_ms.total_cmp(&b.time_ms));
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shift(value: f64, at: f64, selector: &str, dy: f64) -> ShiftEntry {
+        ShiftEntry {
+            value,
+            start_time: at,
+            had_recent_input: false,
+            sources: vec![ShiftSource {
+                selector: Some(selector.into()),
+                previous_rect: [0.0, 0.0, 100.0, 50.0],
+                current_rect: [0.0, dy, 100.0, 50.0],
+            }],
+        }
+    }
+
+    #[test]
+    fn layout_shift_uses_the_largest_session_window() {
+        // window 1: 0.05 + 0.05; window 2 (after a 2 s gap): 0.2
+        let entries = [shift(0.05, 100.0, "#a", 10.0), shift(0.05, 300.0, "#a", 20.0), shift(0.2, 2400.0, "#b", 240.0)];
+        let report = judge_layout_shift(&entries);
+        assert_eq!(report.cls, 0.2);
+        assert_eq!(report.rating, ClsRating::NeedsImprovement);
+        assert_eq!(report.elements[0].selector, "#b");
+        assert_eq!(report.elements[0].max_move_px, 240.0);
+        assert_eq!(report.elements[1].shifts, 2);
+    }
+
+    #[test]
+    fn layout_shift_ignores_input_and_rates() {
+        let mut after_input = shift(0.5, 100.0, "#a", 10.0);
+        after_input.had_recent_input = true;
+        let report = judge_layout_shift(&[after_input]);
+        assert_eq!((report.cls, report.rating, report.shift_count), (0.0, ClsRating::Good, 0));
+        assert_eq!(report.summary, "No layout shift: CLS 0 (good).");
+        let report = judge_layout_shift(&[shift(0.3, 100.0, "#c", 200.0)]);
+        assert_eq!(report.rating, ClsRating::Poor);
+        assert!(report.summary.starts_with("CLS 0.3 (poor"), "{}", report.summary);
+    }
+
+    fn timeline(selector: &str, events: &[(f64, bool)]) -> VisibilityTimeline {
+        VisibilityTimeline { selector: Some(selector.into()), tag: "div".into(), events: events.to_vec() }
+    }
+
+    #[test]
+    fn flash_needs_a_brief_state_between_two_changes() {
+        let found = judge_flashes(&[
+            timeline("#flash", &[(40.0, true), (190.0, false)]),
+            timeline("#late", &[(40.0, false), (900.0, true)]),
+            timeline("#slow-spinner", &[(40.0, true), (1600.0, false)]),
+            timeline("#blink", &[(40.0, true), (1000.0, false), (1100.0, true)]),
+            timeline("#appears", &[(40.0, false), (100.0, true)]),
+        ]);
+        let named: Vec<(&str, FlashKind, f64)> =
+            found.iter().map(|f| (f.selector.as_str(), f.kind, f.duration_ms)).collect();
+        assert_eq!(
+            named,
+            vec![("#flash", FlashKind::ShownThenHidden, 150.0), ("#blink", FlashKind::HiddenThenShown, 100.0)]
+        );
+    }
+
+    #[test]
+    fn console_levels_are_checked_and_filtered() {
+        assert_eq!(console_levels(&["warn".into(), "error".into()]).unwrap(), vec!["warning", "error"]);
+        assert!(console_levels(&["fatal".into()]).unwrap_err().contains("fatal"));
+        let entry =
+            |level: &str, t: f64| ConsoleEntry { level: level.into(), text: level.into(), location: None, time_ms: t };
+        let kept = filter_console(&[entry("log", 5.0), entry("error", 1.0)], &["error".into()]);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(filter_console(&[entry("log", 5.0), entry("error", 1.0)], &[])[0].level, "error");
+    }
+}

@@ -1,0 +1,123 @@
+// Scenario pages for tests/live.test.mjs, served from 127.0.0.1 on a random port. Each bug page
+// plants known problems on elements with ids, so a test can check that the tools name them; the
+// clean page must yield no issue at all.
+import http from 'node:http';
+
+// A 2×2 opaque PNG, so the clean page has an image that loads.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFklEQVR4nGNgYGD4z8DAwMDAwMDAAAANAAEBAAEbXpcAAAAASUVORK5CYII=',
+  'base64',
+);
+
+const page = (title, body, head = '') => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>body { margin: 0; font: 16px/1.5 sans-serif; color: #111; background: #fff; } main { padding: 16px; }</style>
+${head}</head><body>${body}</body></html>`;
+
+export const pages = {
+  '/clean': page(
+    'Clean page',
+    `<main>
+  <h1 id="title">Spring collection</h1>
+  <p id="intro" style="position:relative">Light jackets and linen shirts for the warmer days ahead.<span class="sr-only"
+    style="position:absolute;left:0;top:0;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap">(new season, twelve pieces)</span></p>
+  <img id="logo" src="/logo.png" alt="Shop logo" width="64" height="64">
+  <ul id="list"><li>Jackets</li><li>Shirts</li><li>Shoes</li></ul>
+  <p><a id="more" href="/clean" style="display:inline-block;padding:12px 8px">See everything</a></p>
+  <button id="buy" style="min-width:48px;min-height:48px;padding:8px 16px;color:#fff;background:#1a4d8f;border:0">Buy now</button>
+  <button id="soldout" disabled style="min-width:48px;min-height:48px">Sold out</button>
+  <div id="banner" style="position:relative;width:300px">
+    <img id="photo" src="/logo.png" alt="" width="300" height="80" style="display:block">
+    <h2 id="welcome" style="position:absolute;top:16px;left:16px;margin:0;color:#fff">Welcome</h2>
+  </div>
+</main>`,
+  ),
+  '/changed': page(
+    'Changed page',
+    `<main>
+  <h1 id="title" style="color:rgb(200, 0, 0)">Spring collection</h1>
+  <p id="intro" style="position:relative">Light jackets and linen shirts for the warmer days ahead.<span class="sr-only"
+    style="position:absolute;left:0;top:0;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap">(new season, twelve pieces)</span></p>
+  <img id="logo" src="/logo.png" alt="Shop logo" width="64" height="64">
+  <ul id="list"><li>Jackets</li><li>Shirts</li><li>Shoes</li><li>Hats</li></ul>
+  <p><a id="more" href="/clean" style="display:inline-block;padding:12px 8px">See everything</a></p>
+  <button id="buy" style="min-width:48px;min-height:48px;padding:8px 16px;color:#fff;background:#1a4d8f;border:0">Buy now</button>
+</main>`,
+  ),
+  '/bugs': page(
+    'Page with planted bugs',
+    `<main>
+  <h1 id="title" class="brand">Planted bugs</h1>
+  <div id="wide" style="width:1600px;height:20px;background:#eee"></div>
+  <div id="clipped" style="width:90px;overflow:hidden;white-space:nowrap">A label far too long for its box</div>
+  <div id="stack" style="position:relative;height:40px">
+    <span id="under" style="position:absolute;left:0;top:0">First label here</span>
+    <span id="over" style="position:absolute;left:12px;top:4px">Second label here</span>
+  </div>
+  <img id="broken" src="/missing.png" alt="missing" width="80" height="40">
+  <p id="faint" style="color:#c8c8c8">Barely readable grey text</p>
+  <button id="tiny" style="width:16px;height:16px;padding:0;font-size:10px">x</button>
+</main>
+<script>console.error('planted: the cart failed to load');</script>`,
+    `<style>@font-face { font-family: "Brand Sans"; src: url(/fonts/brand.woff2) format("woff2"); }
+.brand { font-family: "Brand Sans", sans-serif; }</style>`,
+  ),
+  '/shift': page(
+    'Late banner',
+    `<div id="slot"></div>
+<main id="content" style="min-height:500px"><h1 id="headline">News</h1><p id="story">The story text that gets pushed down by a late banner.</p></main>
+<script>
+  setTimeout(() => {
+    const banner = document.createElement('div');
+    banner.id = 'banner';
+    banner.style.cssText = 'height:240px;background:#fc0';
+    banner.textContent = 'Late banner';
+    document.getElementById('slot').appendChild(banner);
+  }, 400);
+</script>`,
+  ),
+  '/flash': page(
+    'Flash of content',
+    `<main><h1 id="headline">Dashboard</h1>
+<div id="flash" style="padding:20px;background:#fdd">Loading… please wait</div>
+<p id="steady">Numbers appear here.</p></main>
+<script>setTimeout(() => { document.getElementById('flash').style.display = 'none'; }, 150);</script>`,
+  ),
+  '/a11y': page(
+    'Accessibility problems',
+    `<main><h1>Form</h1>
+<img id="nologo" src="/logo.png" width="32" height="32">
+<button id="iconbutton" style="width:48px;height:48px"></button>
+<section id="ok"><h2>Fine part</h2><p>Readable text.</p></section></main>`,
+  ),
+  '/slow': page('Slow', `<main><p id="wait">Waiting</p></main>`),
+  // Never finishes loading: the script spins forever.
+  '/hang': page('Hang', `<main><p>Spinning</p></main><script>for (;;) {}</script>`),
+};
+
+/** Starts the server; resolves to { origin, close() }. */
+export function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/logo.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(PNG);
+      return;
+    }
+    const body = pages[url.pathname];
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ origin: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
