@@ -608,6 +608,34 @@ const methods = {
     });
   },
 
+  /**
+   * capture_frames: optional click / hover / wait actions, then `frames` screenshots `intervalMs`
+   * apart (measured from the first shot, so slow shots do not stretch the sequence) into
+   * `outDir`, which the server made fresh for this call.
+   */
+  async frames(params) {
+    return withPage(params, null, async (page) => {
+      if (params.waitMs) await wait(params.waitMs);
+      for (const action of params.actions || []) {
+        if (action.type === 'click') await page.click(action.selector);
+        else if (action.type === 'hover') await page.hover(action.selector);
+        else if (action.type === 'wait') await wait(action.ms);
+        else throw new Error(`unknown action ${JSON.stringify(action.type)}; use click, hover or wait`);
+      }
+      const shots = [];
+      const started = Date.now();
+      for (let i = 0; i < params.frames; i++) {
+        const left = started + i * params.intervalMs - Date.now();
+        if (left > 0) await wait(left);
+        const file = path.join(params.outDir, `frame-${String(i).padStart(3, '0')}.png`);
+        const atMs = Date.now() - started;
+        await page.screenshot({ path: file, clip: params.clip || undefined });
+        shots.push({ file, atMs });
+      }
+      return { shots };
+    });
+  },
+
   /** visual_verify: a screenshot and the page facts challenges are built from. */
   async verifyFacts(params) {
     return withPage(params, null, async (page) => {

@@ -94,6 +94,7 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
       [
         'approve_all',
         'approve_snapshot',
+        'capture_frames',
         'compare_designs',
         'compare_motion',
         'explain_snapshot',

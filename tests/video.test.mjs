@@ -1,8 +1,10 @@
-// Playwright's own test videos through the MCP server: extract_video_frames samples the .webm of
-// a recorded test, and compare_motion tells the animated recording from the still one.
+// Motion through the MCP server: extract_video_frames samples the .webm of a recorded Playwright
+// test, capture_frames screenshots a live page at an interval, and compare_motion tells the
+// animated sequences from the still ones.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -81,8 +83,8 @@ test('video: extract_video_frames samples a Playwright test video by the decoder
 
 test('video: compare_motion on extracted frames tells the animation from the still page', { skip }, async () => {
   await withClient(async (client) => {
-    const animated = await extract(client, { videoPath: videos.animated, startMs: 500, durationMs: 1000, fps: 10 });
-    const still = await extract(client, { videoPath: videos.still, startMs: 500, durationMs: 1000, fps: 10 });
+    const animated = await extract(client, { videoPath: videos.animated, startMs: 200, durationMs: 1000, fps: 10 });
+    const still = await extract(client, { videoPath: videos.still, startMs: 200, durationMs: 1000, fps: 10 });
     const motion = async (reference, candidate) => {
       const result = await client.callTool({ name: 'compare_motion', arguments: { reference, candidate } });
       assert.ok(!result.isError, result.content?.[0]?.text);
@@ -112,4 +114,52 @@ test('video: windows past the end, too many samples and non-videos are clear err
     const after = existsSync(path.join(root, '.sightline', 'frames')) ? readdirSync(path.join(root, '.sightline', 'frames')).length : 0;
     assert.equal(after, before, 'no frames folder was left behind');
   });
+});
+
+test('motion: capture_frames records a CSS animation; compare_motion says compared vs static and matches two captures', { skip }, async () => {
+  const page = (animation) => `<!doctype html><style>body { margin: 0 }
+    @keyframes slide { from { transform: translateX(0) } to { transform: translateX(240px) } }
+    div { width: 60px; height: 60px; margin: 90px 0; background: #2878dc; animation: ${animation} }</style><div></div>`;
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(page(req.url === '/still' ? 'none' : 'slide 1s linear infinite alternate'));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    await withClient(async (client) => {
+      const capture = async (url, extra = {}) => {
+        const result = await client.callTool({ name: 'capture_frames', arguments: { url, frames: 8, intervalMs: 100, viewport: { width: 320, height: 240 }, ...extra } });
+        assert.ok(!result.isError, result.content?.[0]?.text);
+        return JSON.parse(result.content[0].text);
+      };
+      const first = await capture(`${base}/animated`);
+      assert.equal(first.files.length, 8);
+      assert.deepEqual(first.files, [...first.files].sort(), 'ordered paths');
+      for (const file of first.files) assert.ok(path.isAbsolute(file) && existsSync(file), file);
+      assert.ok(first.timesMs[7] >= 700, `the last frame comes after 7 intervals: ${first.timesMs}`);
+      const second = await capture(`${base}/animated`, { waitMs: 250, actions: [{ type: 'wait', ms: 50 }] });
+      const still = await capture(`${base}/still`);
+      const motion = async (reference, candidate) => {
+        const result = await client.callTool({ name: 'compare_motion', arguments: { reference, candidate } });
+        assert.ok(!result.isError, result.content?.[0]?.text);
+        return JSON.parse(result.content[0].text);
+      };
+      const versus = await motion(first.files, still.files);
+      assert.equal(versus.motionStatus, 'compared');
+      assert.equal(versus.score, 0);
+      const stillOnly = await motion(still.files, still.files);
+      assert.equal(stillOnly.motionStatus, 'static');
+      const twice = await motion(first.files, second.files);
+      assert.equal(twice.motionStatus, 'compared');
+      assert.ok(twice.score >= 80, `two captures of one animation score high: ${twice.score}`);
+      // Bad requests are refused before a browser opens.
+      const refused = await client.callTool({ name: 'capture_frames', arguments: { url: 'ftp://example.com/', frames: 2, intervalMs: 10 } }).then((r) => r.content[0].text, (e) => e.message);
+      assert.match(refused, /http/);
+      const tooLong = await client.callTool({ name: 'capture_frames', arguments: { url: base, frames: 120, intervalMs: 5000 } }).then((r) => r.content[0].text, (e) => e.message);
+      assert.match(tooLong, /600000 ms, above 60000/);
+    });
+  } finally {
+    server.close();
+  }
 });

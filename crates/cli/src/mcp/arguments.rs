@@ -27,12 +27,18 @@ pub fn check_call(tools: &[Tool], name: &str, arguments: Option<&Map<String, Val
 }
 
 /// The JSON types a property schema allows: `type` as a string or list, or the types of its
-/// `anyOf` branches (how schemars writes `Option<T>`); empty when the schema does not say.
+/// `anyOf` branches (how schemars writes `Option<T>`); empty when the schema does not say (then
+/// anything passes here and the tool's own parsing decides).
 fn json_types(schema: &Value) -> Vec<String> {
     match schema.get("type") {
         Some(Value::String(t)) => vec![t.clone()],
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(str::to_string).collect(),
-        _ => schema.get("anyOf").and_then(Value::as_array).into_iter().flatten().flat_map(json_types).collect(),
+        _ => {
+            // A branch that does not say its type (a `$ref` to a struct) allows anything.
+            let branches: Vec<Vec<String>> =
+                schema.get("anyOf").and_then(Value::as_array).into_iter().flatten().map(json_types).collect();
+            if branches.iter().any(Vec::is_empty) { Vec::new() } else { branches.concat() }
+        }
     }
 }
 
@@ -83,6 +89,10 @@ mod tests {
                 .contains("\"y\" must be integer or null")
         );
         assert_eq!(check_call(&tools, "get_diff", Some(&args(json!({"name": "a", "region": 2, "extra": 1})))), None);
+        let with_struct = [tool(json!({"type": "object", "properties": {
+            "viewport": {"anyOf": [{"$ref": "#/$defs/ViewportArg"}, {"type": "null"}]}
+        }}))];
+        assert_eq!(check_call(&with_struct, "get_diff", Some(&args(json!({"viewport": {"width": 320}})))), None);
         assert_eq!(check_call(&tools, "get_diff", None), None);
     }
 }

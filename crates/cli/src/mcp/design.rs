@@ -111,6 +111,127 @@ pub struct ExtractFramesArgs {
     pub fps: Option<u32>,
 }
 
+/// A screenshot area in CSS pixels.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClipArg {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// A viewport size in CSS pixels.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewportArg {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// One step before the frames are taken.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionArg {
+    /// `click`, `hover` or `wait`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The element to click or hover (CSS selector).
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// How long to wait, for `wait` (ms).
+    #[serde(default)]
+    pub ms: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureFramesArgs {
+    /// The page: http(s) only.
+    pub url: String,
+    /// How many screenshots, 1–120 (1 gives a still for compare_designs).
+    pub frames: u32,
+    /// Time between screenshots, 0–5000 ms; frames × intervalMs at most 60000.
+    #[serde(rename = "intervalMs")]
+    pub interval_ms: u64,
+    /// Only this area of the page.
+    #[serde(default)]
+    pub clip: Option<ClipArg>,
+    /// Viewport size. Default 1280×800.
+    #[serde(default)]
+    pub viewport: Option<ViewportArg>,
+    /// Wait this long after load before the actions (ms, at most 20000).
+    #[serde(default, rename = "waitMs")]
+    pub wait_ms: Option<u64>,
+    /// Steps before the frames: click / hover a selector, or wait.
+    #[serde(default)]
+    pub actions: Option<Vec<ActionArg>>,
+}
+
+/// Longest frame sequence capture_frames takes, and its per-step limits.
+const MAX_CAPTURE_FRAMES: u32 = 120;
+const MAX_INTERVAL_MS: u64 = 5_000;
+const MAX_SEQUENCE_MS: u64 = 60_000;
+const MAX_STEP_WAIT_MS: u64 = 20_000;
+
+/// Checks capture_frames' numbers and actions before a browser opens; the worker's params.
+fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, ErrorData> {
+    if !(1..=MAX_CAPTURE_FRAMES).contains(&args.frames) {
+        return Err(bad(format!("frames: {} is outside 1–{MAX_CAPTURE_FRAMES}", args.frames)));
+    }
+    if args.interval_ms > MAX_INTERVAL_MS {
+        return Err(bad(format!("intervalMs: at most {MAX_INTERVAL_MS}, got {}", args.interval_ms)));
+    }
+    if u64::from(args.frames) * args.interval_ms > MAX_SEQUENCE_MS {
+        return Err(bad(format!(
+            "frames × intervalMs is {} ms, above {MAX_SEQUENCE_MS}; take fewer frames or a shorter interval",
+            u64::from(args.frames) * args.interval_ms
+        )));
+    }
+    let wait_ms = args.wait_ms.unwrap_or(0);
+    if wait_ms > MAX_STEP_WAIT_MS {
+        return Err(bad(format!("waitMs: at most {MAX_STEP_WAIT_MS}, got {wait_ms}")));
+    }
+    let mut actions = Vec::new();
+    for (i, a) in args.actions.iter().flatten().enumerate() {
+        match (a.kind.as_str(), &a.selector, a.ms) {
+            ("click" | "hover", Some(selector), None) => {
+                actions.push(serde_json::json!({"type": a.kind, "selector": selector}))
+            }
+            ("wait", None, Some(ms)) if ms <= MAX_STEP_WAIT_MS => {
+                actions.push(serde_json::json!({"type": "wait", "ms": ms}))
+            }
+            _ => {
+                return Err(bad(format!(
+                    "actions[{i}]: use {{\"type\": \"click\"|\"hover\", \"selector\": …}} or {{\"type\": \"wait\", \"ms\": ≤ {MAX_STEP_WAIT_MS}}}"
+                )));
+            }
+        }
+    }
+    if let Some(c) = &args.clip
+        && !(c.width > 0.0 && c.height > 0.0 && c.x >= 0.0 && c.y >= 0.0)
+    {
+        return Err(bad("clip: x and y ≥ 0, width and height > 0".into()));
+    }
+    let viewport = args.viewport.as_ref().map(|v| serde_json::json!({"width": v.width, "height": v.height}));
+    if let Some(v) = &args.viewport {
+        let fits = |side: u32| (100..=4096).contains(&side);
+        if !fits(v.width) || !fits(v.height) {
+            return Err(bad("viewport: width and height 100–4096".into()));
+        }
+    }
+    Ok(serde_json::json!({
+        "url": args.url,
+        "frames": args.frames,
+        "intervalMs": args.interval_ms,
+        "waitMs": wait_ms,
+        "actions": actions,
+        "clip": args.clip.as_ref().map(|c| serde_json::json!({"x": c.x, "y": c.y, "width": c.width, "height": c.height})),
+        "viewport": viewport,
+        "outDir": out_dir,
+    }))
+}
+
 fn bad(message: String) -> ErrorData {
     ErrorData::invalid_params(message, None)
 }
@@ -217,6 +338,47 @@ impl SightlineServer {
             ContentBlock::text(format!("signature chart ({}×{})", chart.width(), chart.height())),
             png_block(&chart).map_err(|e| ErrorData::internal_error(e, None))?,
         ]))
+    }
+
+    #[tool(
+        description = "Record a page's motion: open the URL in the browser worker, run optional click / hover / wait actions, then take N screenshots intervalMs apart into a new folder under .sightline/frames. Returns the ordered absolute paths (give them to compare_motion; frames: 1 gives a still for compare_designs) and when each was taken.",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
+    )]
+    async fn capture_frames(
+        &self,
+        Parameters(args): Parameters<CaptureFramesArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        crate::live::check_url(&args.url).map_err(bad)?;
+        let frames_root = self.project.root.join(".sightline").join("frames");
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let out_dir = frames_root.join(format!("capture-{nanos:x}-{}", std::process::id()));
+        let params = frames_params(&args, &out_dir)?;
+        let made = std::fs::create_dir_all(&frames_root).and_then(|()| std::fs::create_dir(&out_dir));
+        if let Err(e) = made {
+            return Ok(failure(format!("{}: cannot create the frames folder ({e})", out_dir.display())));
+        }
+        // The sequence itself may take up to a minute: the call's bound grows with it.
+        let sequence =
+            std::time::Duration::from_millis(u64::from(args.frames) * args.interval_ms + args.wait_ms.unwrap_or(0));
+        let timeout = crate::live::call_timeout() + sequence;
+        Ok(match self.live.worker.call("frames", params, timeout).await {
+            Ok(answer) => {
+                let shots = answer["shots"].as_array().cloned().unwrap_or_default();
+                let files: Vec<&Value> = shots.iter().map(|s| &s["file"]).collect();
+                let times: Vec<&Value> = shots.iter().map(|s| &s["atMs"]).collect();
+                CallToolResult::success(vec![pretty_json(&serde_json::json!({
+                    "url": args.url,
+                    "outputDir": out_dir,
+                    "files": files,
+                    "timesMs": times,
+                }))])
+            }
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&out_dir);
+                failure(e)
+            }
+        })
     }
 
     #[tool(

@@ -368,8 +368,8 @@ mod tests {
     /// detect_flash, measure_element, test_viewports, capture_dom_state, compare_snapshots,
     /// capture_visual_state, visual_verify, submit_visual_response.
     pub(super) const LIVE_TOOLS: usize = 13;
-    /// compare_designs, compare_motion, extract_video_frames.
-    pub(super) const DESIGN_TOOLS: usize = 3;
+    /// capture_frames, compare_designs, compare_motion, extract_video_frames.
+    pub(super) const DESIGN_TOOLS: usize = 4;
 
     #[test]
     fn formats_utc_dates() {
