@@ -101,6 +101,24 @@ test('video: compare_motion on extracted frames tells the animation from the sti
   });
 });
 
+test('video: .mp4 and .mov recordings are sampled like the webm', { skip }, async () => {
+  // The same recording re-encoded by ffmpeg (mpeg4, built into every ffmpeg) into both containers.
+  const sources = {};
+  for (const ext of ['mp4', 'mov']) {
+    sources[ext] = path.join(root, `animated.${ext}`);
+    const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', videos.animated, '-c:v', 'mpeg4', '-q:v', '3', sources[ext]]);
+    assert.equal(made.status, 0, String(made.stderr));
+  }
+  await withClient(async (client) => {
+    for (const [ext, file] of Object.entries(sources)) {
+      const manifest = await extract(client, { videoPath: file, durationMs: 1000, fps: 5 });
+      assert.equal(manifest.source.codec, 'mpeg4', ext);
+      assert.equal(manifest.frames.length, 5, ext);
+      assert.equal(manifest.frames.filter((f) => f.status === 'selected').length, 5, `${ext}: 5 distinct frames at 200 ms steps`);
+    }
+  });
+});
+
 test('video: windows past the end, too many samples and non-videos are clear errors that write nothing', { skip }, async () => {
   const notVideo = path.join(root, 'notes.txt');
   writeFileSync(notVideo, 'not a video');
