@@ -297,6 +297,22 @@ test('mcp: approve_snapshot writes the baseline', { skip }, async () => {
   assert.ok(!readFileSync(baseline).equals(before), 'the baseline now holds the changed capture');
 });
 
+test('mcp: approve_all replaces the baseline of every changed snapshot and leaves the rest', { skip }, async () => {
+  const root = copyOfShop();
+  const baseline = (name) => path.join(root, '.sightline', 'baselines', name, 'chromium.png');
+  const before = Object.fromEntries(['home', 'catalogue', 'about'].map((name) => [name, readFileSync(baseline(name))]));
+  await withClient(root, [], async (client) => {
+    const text = await callText(client, 'approve_all');
+    assert.deepEqual(text.split('\n').sort(), [
+      'approved catalogue (chromium): replaced .sightline/baselines/catalogue/chromium.png',
+      'approved home (chromium): replaced .sightline/baselines/home/chromium.png',
+    ]);
+  });
+  assert.ok(!readFileSync(baseline('home')).equals(before.home));
+  assert.ok(!readFileSync(baseline('catalogue')).equals(before.catalogue));
+  assert.ok(readFileSync(baseline('about')).equals(before.about), 'the passed snapshot is untouched');
+});
+
 test('mcp: with nothing run, the tools say the tests have not run yet', async () => {
   const root = tempDir();
   await withClient(root, [], async (client) => {

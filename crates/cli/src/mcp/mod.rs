@@ -279,11 +279,22 @@ impl SightlineServer {
         if pending.is_empty() {
             return Ok(text("Nothing to approve: the last run has no changed or new snapshots."));
         }
+        // Off the server's thread, one baseline per task (as `sightline approve --all`): encoding
+        // a long page's PNG takes a while and the server keeps answering meanwhile.
         let store = self.store();
+        let outcomes = tokio::task::spawn_blocking(move || {
+            use rayon::prelude::*;
+            pending
+                .par_iter()
+                .map(|(name, project)| (name.clone(), project.clone(), approve(&store, name, Some(project))))
+                .collect::<Vec<_>>()
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("approve_all stopped: {e}"), None))?;
         let mut lines = Vec::new();
         let mut failed = false;
-        for (name, project) in &pending {
-            match approve(&store, name, Some(project)) {
+        for (name, project, outcome) in outcomes {
+            match outcome {
                 Ok(done) => lines.extend(done.iter().map(|a| {
                     let verb = if a.replaced { "replaced" } else { "created" };
                     format!("approved {} ({}): {verb} {}", a.name, a.project, a.baseline)
