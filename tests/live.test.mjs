@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -331,4 +332,22 @@ test('live: sightline check prints the issues and exits 1, 0 on the clean page',
   const bad = await run('ftp://x/');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /only http/);
+});
+
+test('live: with SIGHTLINE_ALLOWED_ROOTS set, file:// pages inside open and others are refused', { skip }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sightline-live-file-'));
+  writeFileSync(path.join(dir, 'page one.html'), '<!doctype html><title>t</title><h1 style="font: 24px sans-serif">Local page</h1>');
+  const transport = new StdioClientTransport({ command: binary, args: ['--root', dir, 'mcp'], env: { ...env, SIGHTLINE_ALLOWED_ROOTS: dir }, stderr: 'pipe' });
+  const local = new Client({ name: 'sightline-live-file', version: '1.0.0' });
+  await local.connect(transport);
+  try {
+    const inside = await local.callTool({ name: 'visual_check', arguments: { url: `file://${dir}/page%20one.html` } });
+    assert.ok(!inside.isError, inside.content?.[0]?.text);
+    assert.deepEqual(JSON.parse(inside.content[0].text).issues, []);
+    const outside = await local.callTool({ name: 'visual_check', arguments: { url: 'file:///etc/hostname' } }).then((r) => r.content[0].text, (e) => e.message);
+    assert.match(outside, /\/etc\/hostname: outside the folders SIGHTLINE_ALLOWED_ROOTS allows/);
+  } finally {
+    await local.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

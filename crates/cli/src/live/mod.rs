@@ -27,12 +27,16 @@ pub fn call_timeout() -> Duration {
 }
 
 /// Checks a URL before it goes to the browser: http and https, and `file://` only when
-/// `SIGHTLINE_ALLOWED_ROOTS` is set (the worker checks the path is inside one of them).
+/// `SIGHTLINE_ALLOWED_ROOTS` is set and the file lies inside one of its folders (the core's
+/// check, the same every file-reading tool uses; the worker checks again).
 pub fn check_url(url: &str) -> Result<(), String> {
     let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
     match scheme.as_deref() {
         Some("http" | "https") if url.len() > "http://".len() => Ok(()),
-        Some("file") if std::env::var_os("SIGHTLINE_ALLOWED_ROOTS").is_some() => Ok(()),
+        Some("file") if std::env::var_os("SIGHTLINE_ALLOWED_ROOTS").is_some() => {
+            let path = file_url_path(url).ok_or_else(|| format!("url: {url:?} is not a file:///absolute/path URL"))?;
+            sightline_core::allowed_roots::check_allowed(&path).map(|_| ()).map_err(|e| format!("url: {e}"))
+        }
         Some("file") => Err(format!(
             "url: file:// pages open only inside the folders SIGHTLINE_ALLOWED_ROOTS lists, and it is not set: {url}"
         )),
@@ -40,6 +44,33 @@ pub fn check_url(url: &str) -> Result<(), String> {
             "url: only http:// and https:// pages can be checked, got {url:?} (e.g. http://localhost:3000/)"
         )),
     }
+}
+
+/// The path of a `file:///…` URL (`file://localhost/…` too), percent-escapes decoded; query and
+/// fragment dropped.
+fn file_url_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = &url["file://".len()..];
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    if !rest.starts_with('/') {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(rest.len());
+    let raw = rest.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if raw[i] == b'%'
+            && let (Some(h), Some(l)) = (raw.get(i + 1).copied().and_then(hex), raw.get(i + 2).copied().and_then(hex))
+        {
+            bytes.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        bytes.push(raw[i]);
+        i += 1;
+    }
+    String::from_utf8(bytes).ok().map(std::path::PathBuf::from)
 }
 
 /// Where screenshots of live pages are written: a folder under the system temp dir, so a check
@@ -152,5 +183,12 @@ mod tests {
         assert!(check_url("javascript:alert(1)").unwrap_err().contains("only http"));
         assert!(check_url("ftp://x/").is_err());
         assert!(check_url("localhost:3000").is_err());
+    }
+
+    #[test]
+    fn live_file_urls_decode_to_paths() {
+        assert_eq!(file_url_path("file:///tmp/a%20b/page.html?x=1#top"), Some("/tmp/a b/page.html".into()));
+        assert_eq!(file_url_path("file://localhost/srv/x.html"), Some("/srv/x.html".into()));
+        assert_eq!(file_url_path("file://host/x.html"), None);
     }
 }
