@@ -300,10 +300,21 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         filtered: false,
     };
     let summary = write_results(&store, Path::new(&config.report_dir), &run, &options)?;
+    report_written_run(root, &config, &summary, "")
+}
+
+/// After `compare` or `merge` wrote the run: the summary line (`from` says where the snapshots
+/// came from), one line per snapshot that needs a look, and the exit code.
+fn report_written_run(
+    root: &Path,
+    config: &sightline_core::config::Config,
+    summary: &sightline_core::results::Summary,
+    from: &str,
+) -> Result<u8> {
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
-        "{} snapshots: {} passed, {} changed, {} new, {} missing → {}",
+        "{} snapshots{from}: {} passed, {} changed, {} new, {} missing → {}",
         summary.total,
         summary.passed,
         summary.changed,
@@ -344,21 +355,7 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         filtered: !merged.complete,
     };
     let summary = write_results(&store, Path::new(&config.report_dir), &run, &options_from(&config))?;
-    let mut stdout = std::io::stdout().lock();
-    writeln!(
-        stdout,
-        "{} snapshots from {} shards: {} passed, {} changed, {} new, {} missing → {}",
-        summary.total,
-        merged.shards.len(),
-        summary.passed,
-        summary.changed,
-        summary.new,
-        summary.missing,
-        Path::new(&config.report_dir).join("index.html").display()
-    )?;
-    let (_, results) = read_results(root)?;
-    write_attention_lines(&mut stdout, &results)?;
-    Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
+    report_written_run(root, &config, &summary, &format!(" from {} shards", merged.shards.len()))
 }
 
 /// Comparison options from the config (the same the matcher uses).
