@@ -250,11 +250,9 @@ function collectInPage(args) {
     }
   }
 
-  // The selector the walk from the top gives `el` (same rules), computed by climbing its
-  // ancestors: through shadow hosts, and through same-origin frame elements (`frameElement`).
-  function segmentOf(el, siblings) {
-    const tag = el.localName;
-    let segment = escapeTag(tag);
+  // A selector segment's tag and first three classes that do not look generated.
+  function classedTag(el) {
+    let segment = escapeTag(el.localName);
     const classes = el.classList;
     for (let i = 0, kept = 0; i < classes.length && kept < 3; i++) {
       const c = classes[i];
@@ -262,6 +260,14 @@ function collectInPage(args) {
       segment += '.' + CSS.escape(c);
       kept++;
     }
+    return segment;
+  }
+
+  // The selector the walk from the top gives `el` (same rules), computed by climbing its
+  // ancestors: through shadow hosts, and through same-origin frame elements (`frameElement`).
+  function segmentOf(el, siblings) {
+    const tag = el.localName;
+    let segment = classedTag(el);
     let same = 0;
     let nth = 0;
     for (let i = 0; i < siblings.length; i++) {
@@ -369,14 +375,7 @@ function collectInPage(args) {
     } else if (id && scope.idCounts.get(id) === 1 && !looksGenerated(id)) {
       selector = entry.prefix + '#' + CSS.escape(id);
     } else {
-      let segment = escapeTag(tag);
-      const classes = el.classList;
-      for (let i = 0, kept = 0; i < classes.length && kept < 3; i++) {
-        const c = classes[i];
-        if (looksGenerated(c)) continue;
-        segment += '.' + CSS.escape(c);
-        kept++;
-      }
+      let segment = classedTag(el);
       if (entry.nth) segment += ':nth-of-type(' + entry.nth + ')';
       selector = entry.parentSel === null ? entry.prefix + segment : entry.parentSel + ' > ' + segment;
     }
