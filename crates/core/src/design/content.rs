@@ -209,31 +209,27 @@ fn listed(
 mod tests {
     use super::*;
 
-    fn rect(x0: usize, y0: usize, x1: usize, y1: usize) -> Rect {
-        Rect { x0, y0, x1, y1 }
-    }
-
     #[test]
     fn content_segments_separate_blocks_and_joins_nearby_pixels() {
         let mut p = Plane::filled(200, 100, [255, 255, 255]);
-        p.fill_rect(rect(10, 10, 60, 30), [40, 120, 220]);
+        p.fill_rect(Rect::new(10, 10, 60, 30), [40, 120, 220]);
         // Two "letters" 3 px apart are one block; a box 40 px away is another.
-        p.fill_rect(rect(100, 10, 104, 20), [0, 0, 0]);
-        p.fill_rect(rect(107, 10, 111, 20), [0, 0, 0]);
-        p.fill_rect(rect(150, 60, 190, 90), [0, 0, 0]);
+        p.fill_rect(Rect::new(100, 10, 104, 20), [0, 0, 0]);
+        p.fill_rect(Rect::new(107, 10, 111, 20), [0, 0, 0]);
+        p.fill_rect(Rect::new(150, 60, 190, 90), [0, 0, 0]);
         let blocks = segment(&p, [255, 255, 255], &vec![false; 200 * 100]);
-        assert_eq!(blocks, vec![rect(10, 10, 60, 30), rect(100, 10, 111, 20), rect(150, 60, 190, 90)]);
+        assert_eq!(blocks, vec![Rect::new(10, 10, 60, 30), Rect::new(100, 10, 111, 20), Rect::new(150, 60, 190, 90)]);
     }
 
     #[test]
     fn content_matching_pairs_by_iou_and_scores_the_share_matched() {
-        let a = [rect(0, 0, 10, 10), rect(50, 50, 60, 60), rect(80, 0, 90, 10)];
-        let b = [rect(1, 0, 11, 10), rect(50, 50, 60, 60), rect(0, 80, 5, 85)];
+        let a = [Rect::new(0, 0, 10, 10), Rect::new(50, 50, 60, 60), Rect::new(80, 0, 90, 10)];
+        let b = [Rect::new(1, 0, 11, 10), Rect::new(50, 50, 60, 60), Rect::new(0, 80, 5, 85)];
         let m = match_blocks(&a, &b);
         assert_eq!(m.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(), vec![(0, 0), (1, 1)]);
         assert!((m[0].2 - 90.0 / 110.0).abs() < 1e-12);
         // IoU below 0.3 is no match: 10 × 10 boxes overlapping 4 × 10 give 40 / 160 = 0.25.
-        assert!(match_blocks(&[rect(0, 0, 10, 10)], &[rect(6, 0, 16, 10)]).is_empty());
+        assert!(match_blocks(&[Rect::new(0, 0, 10, 10)], &[Rect::new(6, 0, 16, 10)]).is_empty());
     }
 
     #[test]
@@ -241,9 +237,9 @@ mod tests {
         // Cells at x = 0 and x = 3 (two empty between) join with radius 1, not with radius 0;
         // x = 0 and x = 4 (three empty) stay apart with radius 1.
         let mask = [true, false, false, true];
-        assert_eq!(components(&mask, 4, 1, 1), vec![rect(0, 0, 4, 1)]);
-        assert_eq!(components(&mask, 4, 1, 0), vec![rect(0, 0, 1, 1), rect(3, 0, 4, 1)]);
+        assert_eq!(components(&mask, 4, 1, 1), vec![Rect::new(0, 0, 4, 1)]);
+        assert_eq!(components(&mask, 4, 1, 0), vec![Rect::new(0, 0, 1, 1), Rect::new(3, 0, 4, 1)]);
         let mask = [true, false, false, false, true];
-        assert_eq!(components(&mask, 5, 1, 1), vec![rect(0, 0, 1, 1), rect(4, 0, 5, 1)]);
+        assert_eq!(components(&mask, 5, 1, 1), vec![Rect::new(0, 0, 1, 1), Rect::new(4, 0, 5, 1)]);
     }
 }

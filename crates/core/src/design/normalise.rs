@@ -133,6 +133,12 @@ pub(crate) struct Rect {
 }
 
 impl Rect {
+    /// Shorthand for tests that lay out blocks.
+    #[cfg(test)]
+    pub fn new(x0: usize, y0: usize, x1: usize, y1: usize) -> Self {
+        Rect { x0, y0, x1, y1 }
+    }
+
     pub fn width(&self) -> usize {
         self.x1.saturating_sub(self.x0)
     }

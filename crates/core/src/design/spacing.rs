@@ -183,13 +183,14 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
 mod tests {
     use super::*;
 
-    fn rect(x0: usize, y0: usize, x1: usize, y1: usize) -> Rect {
-        Rect { x0, y0, x1, y1 }
-    }
-
     #[test]
     fn spacing_measures_margins_below_a_full_bleed_header_and_the_gaps() {
-        let blocks = [rect(0, 0, 768, 60), rect(40, 100, 400, 140), rect(40, 180, 700, 260), rect(500, 190, 600, 200)];
+        let blocks = [
+            Rect::new(0, 0, 768, 60),
+            Rect::new(40, 100, 400, 140),
+            Rect::new(40, 180, 700, 260),
+            Rect::new(500, 190, 600, 200),
+        ];
         let s = spacing(&blocks, 768, 400, DesignMode::Screen, 768 * 400).unwrap();
         assert_eq!(s.margins, vec![("left", 40), ("right", 68), ("top", 40)]);
         assert_eq!(s.gaps.iter().map(|g| g.0).collect::<Vec<_>>(), vec![40]);
