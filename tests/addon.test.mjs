@@ -3,6 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { corpus } from './support/shared.mjs';
 
 const require = createRequire(import.meta.url);
 const addon = require('../index.js');
@@ -73,16 +77,12 @@ test('addon: a threshold outside 0..1 is rejected, not clamped', async () => {
   await assert.rejects(addon.comparePixels(a.data, a.data, 4, 4, { threshold: 2 }), /threshold 2 is outside 0..1/);
 });
 
-// compareCapture: the matcher's engine call, without a browser (the PNG is a corpus fixture).
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+// compareCapture: the matcher's engine call, without a browser (the PNGs are pixelmatch corpus
+// fixtures: skipped with the reason outside CI when the corpus is absent, an error under CI).
+const pixelmatch = corpus('pixelmatch');
+const fixtures = pixelmatch.dir && path.join(pixelmatch.dir, 'fixtures');
 
-const fixtures = new URL('../../shared/corpora/pixelmatch/fixtures/', import.meta.url).pathname;
-const noCorpus = !existsSync(fixtures) && `${fixtures} is absent`;
-if (noCorpus && process.env.CI) throw new Error(`${noCorpus}; CI must have ../shared`);
-
-test('addon: compareCapture records new → approved → passed → changed', { skip: noCorpus }, async () => {
+test('addon: compareCapture records new → approved → passed → changed', { skip: pixelmatch.skip }, async () => {
   const root = mkdtempSync(path.join(tmpdir(), 'sightline-addon-'));
   const a = readFileSync(path.join(fixtures, '1a.png'));
   const b = readFileSync(path.join(fixtures, '1b.png'));
