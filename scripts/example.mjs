@@ -3,12 +3,15 @@
 //    known-good pages), 2. runs the suite again against the site with planted changes, and
 // 3. prints the verdicts from the report it leaves in examples/shop/visual-report/results.json:
 // a style-only change (elements and from → to), a page shift, and a pass.
+// SIGHTLINE_ROOT puts that output (.sightline/, visual-report/) in another folder, as it does for
+// any Sightline project, so tests can run the example in a temp folder of their own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const repo = new URL('..', import.meta.url).pathname;
 const shop = path.join(repo, 'examples', 'shop');
+const root = process.env.SIGHTLINE_ROOT ? path.resolve(process.env.SIGHTLINE_ROOT) : shop;
 
 function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { cwd: repo, stdio: 'inherit', ...options });
@@ -25,8 +28,8 @@ function must(status, what) {
 must(run('bash', ['scripts/setup.sh']), 'installing Chromium and npm packages');
 if (!existsSync(path.join(repo, 'sightline.linux-x64-gnu.node'))) must(run('npm', ['run', '--silent', 'build:addon']), 'building the addon');
 
-rmSync(path.join(shop, '.sightline'), { recursive: true, force: true });
-rmSync(path.join(shop, 'visual-report'), { recursive: true, force: true });
+rmSync(path.join(root, '.sightline'), { recursive: true, force: true });
+rmSync(path.join(root, 'visual-report'), { recursive: true, force: true });
 const playwright = [path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', path.join(shop, 'playwright.config.mjs')];
 
 console.error('\nexample: 1/2 approving baselines of the original shop');
@@ -39,9 +42,10 @@ if (changed !== 1) {
   process.exit(1);
 }
 
-const resultsPath = path.join(shop, 'visual-report', 'results.json');
+const resultsPath = path.join(root, 'visual-report', 'results.json');
 const results = JSON.parse(readFileSync(resultsPath, 'utf8'));
-console.log(`\nSightline report: ${path.relative(repo, resultsPath)}`);
+const shown = path.relative(repo, resultsPath);
+console.log(`\nSightline report: ${shown.startsWith('..') ? resultsPath : shown}`);
 const s = results.summary;
 console.log(`${s.total} snapshots: ${s.passed} passed, ${s.changed} changed, ${s.new} new, ${s.missing} missing\n`);
 for (const snap of results.snapshots) {

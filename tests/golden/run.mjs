@@ -1,0 +1,84 @@
+// What tests/golden.test.mjs and tests/mcp.test.mjs share: the bundled example run into a temp
+// root of their own (never examples/shop, which other runs in the same checkout may be
+// rebuilding), a Playwright run of the shop's suite, and the MCP client over stdio.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const repo = path.resolve(new URL('../..', import.meta.url).pathname);
+export const shop = path.join(repo, 'examples', 'shop');
+export const binary = path.join(repo, 'target', 'release', 'sightline');
+export const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
+
+/** node:test's `skip` for the tests that drive Chromium; under CI a missing Chromium is an error. */
+export const skipWithoutChromium = !existsSync(chromium) && `Chromium not found at ${chromium} (set SIGHTLINE_CHROMIUM)`;
+if (skipWithoutChromium && process.env.CI) throw new Error(`${skipWithoutChromium}; CI must have it (npm test installs it)`);
+
+/** A new temp folder under the real path of the temp dir (results.json records real paths). */
+export function tempRoot(tag) {
+  return mkdtempSync(path.join(realpathSync(tmpdir()), `sightline-${tag}-`));
+}
+
+/** A port nobody listens on now, so the shop's web server does not meet another run's. */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `node scripts/example.mjs` with its output in `root`; returns its stdout. */
+export function runExample(root, port) {
+  const run = spawnSync(process.execPath, ['scripts/example.mjs'], {
+    cwd: repo,
+    env: { ...process.env, SIGHTLINE_ROOT: root, PORT: String(port) },
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  return run.stdout;
+}
+
+/** The shop's suite once, output in `root`, against `variant` of the site. */
+export function playwright(root, { variant, port, config = path.join(shop, 'playwright.config.mjs'), args = [] }) {
+  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
+  const run = spawnSync(process.execPath, [cli, 'test', '-c', config, ...args], {
+    cwd: repo,
+    env: { ...process.env, SIGHTLINE_ROOT: root, EXAMPLE_VARIANT: variant, PORT: String(port) },
+    encoding: 'utf8',
+  });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+/** Runs `fn(client)` with an MCP client on `sightline --root root mcp ...flags`, then closes it. */
+export async function withClient(root, flags, fn) {
+  assert.ok(existsSync(binary), `${binary} is missing: cargo build --release -p sightline-cli`);
+  const transport = new StdioClientTransport({ command: binary, args: ['--root', root, 'mcp', ...flags], stderr: 'pipe' });
+  const client = new Client({ name: 'sightline-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The one text block of a successful tool answer. */
+export async function callText(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  assert.ok(!result.isError, `${name} failed: ${result.content?.[0]?.text}`);
+  assert.equal(result.content.length, 1, `${name} answers with one text block`);
+  return result.content[0].text;
+}
+
+/** Width and height from a base64 PNG's IHDR (bytes 16..24). */
+export function pngSize(data) {
+  const bytes = Buffer.from(data, 'base64');
+  assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
