@@ -68,21 +68,33 @@ export const pages = {
     `<div id="slot"></div>
 <main id="content" style="min-height:500px"><h1 id="headline">News</h1><p id="story">The story text that gets pushed down by a late banner.</p></main>
 <script>
-  setTimeout(() => {
+  // Inserted in the second animation frame: the first frame has painted the story at the top,
+  // so the move is a layout shift however long the page took to load (a timer could fire before
+  // the first paint on a slow machine, and then nothing would have shifted).
+  requestAnimationFrame(() => requestAnimationFrame(() => {
     const banner = document.createElement('div');
     banner.id = 'banner';
     banner.style.cssText = 'height:240px;background:#fc0';
     banner.textContent = 'Late banner';
     document.getElementById('slot').appendChild(banner);
-  }, 400);
+  }));
 </script>`,
   ),
   '/flash': page(
     'Flash of content',
     `<main><h1 id="headline">Dashboard</h1>
-<div id="flash" style="padding:20px;background:#fdd">Loading… please wait</div>
+<div id="flash" hidden style="padding:20px;background:#fdd">Loading… please wait</div>
 <p id="steady">Numbers appear here.</p></main>
-<script>setTimeout(() => { document.getElementById('flash').style.display = 'none'; }, 150);</script>`,
+<script>
+  // Shown in one animation frame and hidden in the next: on screen for exactly one painted frame,
+  // far under the 500 ms a flicker is judged by, however slow the machine (timers are not tied
+  // to paints).
+  const flash = document.getElementById('flash');
+  requestAnimationFrame(() => {
+    flash.hidden = false;
+    requestAnimationFrame(() => { flash.style.display = 'none'; });
+  });
+</script>`,
   ),
   '/a11y': page(
     'Accessibility problems',
@@ -96,11 +108,19 @@ export const pages = {
   '/hang': page('Hang', `<main><p>Spinning</p></main><script>for (;;) {}</script>`),
 };
 
-/** Starts the server; resolves to { origin, close() }. */
+/**
+ * Starts the server; resolves to { origin, requested(pathname), close() }. `requested` resolves
+ * when the browser next asks for that path: a test waits on it to know the worker has the call.
+ */
 export function serve() {
+  const waiting = new Map(); // pathname → resolvers of requested()
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    if (url.pathname === '/logo.png') {
+    for (const resolve of waiting.get(url.pathname) ?? []) resolve();
+    waiting.delete(url.pathname);
+    // The favicon too: Chromium asks for it at a moment of its own, and a 404 would add a console
+    // entry to some calls and not others.
+    if (url.pathname === '/logo.png' || url.pathname === '/favicon.ico') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(PNG);
       return;
@@ -117,7 +137,9 @@ export function serve() {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      resolve({ origin: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) });
+      const requested = (pathname) =>
+        new Promise((r) => waiting.set(pathname, [...(waiting.get(pathname) ?? []), r]));
+      resolve({ origin: `http://127.0.0.1:${port}`, requested, close: () => new Promise((r) => server.close(r)) });
     });
   });
 }
