@@ -33,14 +33,49 @@ async function designs(client, args) {
   return { json: JSON.parse(result.content[0].text), content: result.content };
 }
 
+/** The JSON result alone (no diagnostic images). */
+async function scores(client, args) {
+  return (await designs(client, { returnVisuals: false, ...args })).json;
+}
+
+/**
+ * How a call fails, exactly: bad arguments are the protocol's invalid params (the SDK throws them
+ * as McpError -32602), a failure while comparing is a tool result with isError.
+ */
+async function failure(client, name, args) {
+  const result = await client.callTool({ name, arguments: args }).catch((e) => ({ thrown: e.message }));
+  if (result.thrown) return { invalidParams: result.thrown };
+  assert.equal(result.isError, true, `${name} succeeded: ${result.content?.[0]?.text}`);
+  return { toolError: result.content[0].text };
+}
+
+/** Each dimension as [status, score, weight]. */
+const byDimension = (json) => Object.fromEntries(Object.entries(json.dimensions).map(([name, d]) => [name, [d.status, d.score, d.weight]]));
+
+/** The weighted geometric mean of the dimension scores (floored at 1), as the spec defines overall. */
+const geometricMean = (json) =>
+  Math.exp(Object.values(json.dimensions).reduce((sum, d) => sum + d.weight * Math.log(Math.max(d.score ?? 1, 1)), 0));
+
+const DEFAULT_WEIGHTS = { layout: 0.35, color: 0.2, content: 0.15, typography: 0.15, spacing: 0.15 };
+
 test('design: identical inputs score 100 and come with four labelled images', async () => {
   await withClient({}, async (client) => {
     const { json, content } = await designs(client, { reference: 'reference.png', candidate: 'reference.png' });
     assert.equal(json.overall, 100);
-    const images = content.filter((block) => block.type === 'image');
-    assert.equal(images.length, 4);
-    const labels = content.filter((block) => block.type === 'text').slice(1).map((block) => block.text.split(' ')[0]);
-    assert.deepEqual(labels, ['overlay.png', 'heat-map.png', 'content-regions.png', 'side-by-side.png']);
+    assert.deepEqual(byDimension(json), {
+      layout: ['scored', 100, 0.35], color: ['scored', 100, 0.2], content: ['scored', 100, 0.15], typography: ['scored', 100, 0.15], spacing: ['scored', 100, 0.15],
+    });
+    assert.deepEqual(json.findings, []);
+    // A label, then its image, for each of the four.
+    assert.deepEqual(content.map((block) => block.type), ['text', 'text', 'image', 'text', 'image', 'text', 'image', 'text', 'image']);
+    // On the 768 px canonical canvas (640 × 480 inputs scaled by 1.2); side by side has a gutter.
+    const labels = content.filter((block) => block.type === 'text').slice(1).map((block) => block.text);
+    assert.deepEqual(labels, ['overlay.png (768×576)', 'heat-map.png (768×576)', 'content-regions.png (768×576)', 'side-by-side.png (1544×576)']);
+    const sizes = content.filter((block) => block.type === 'image').map((block) => {
+      const png = Buffer.from(block.data, 'base64');
+      return `${block.mimeType} ${png.readUInt32BE(16)}×${png.readUInt32BE(20)}`;
+    });
+    assert.deepEqual(sizes, ['image/png 768×576', 'image/png 768×576', 'image/png 768×576', 'image/png 1544×576']);
   });
 });
 
@@ -48,51 +83,186 @@ test('design: a recoloured page lowers color most and names the colours', async 
   await withClient({}, async (client) => {
     const { json, content } = await designs(client, { reference: 'reference.png', candidate: 'recoloured.png', returnVisuals: false });
     assert.equal(content.length, 1, 'no images when returnVisuals is false');
-    const scores = Object.entries(json.dimensions).filter(([, d]) => typeof d.score === 'number');
-    const lowest = scores.reduce((a, b) => (b[1].score < a[1].score ? b : a));
-    assert.equal(lowest[0], 'color', JSON.stringify(json.dimensions));
-    assert.ok(json.findings.some((f) => /#[0-9a-f]{6}/.test(f.message)), JSON.stringify(json.findings));
-    assert.ok(json.overall < 100);
+    // Only colour moved: the blue accent became red, every other dimension is untouched.
+    assert.deepEqual(byDimension(json), {
+      layout: ['scored', 100, 0.35], color: ['scored', 45.52, 0.2], content: ['scored', 100, 0.15], typography: ['scored', 100, 0.15], spacing: ['scored', 100, 0.15],
+    });
+    assert.equal(json.overall, 85.44);
+    assert.deepEqual(json.findings, [
+      { dimension: 'color', kind: 'colorMoved', message: '#dc3c3c where the reference has #2878dc (12.3 % of the view, OKLab distance 0.333)', box: { x: 0, y: 0, width: 640, height: 400 } },
+      { dimension: 'color', kind: 'colorMoved', message: '#f6cece where the reference has #c9ddf6 (0.7 % of the view, OKLab distance 0.076)', box: { x: 0, y: 20, width: 640, height: 380 } },
+    ]);
   });
 });
 
 test('design: bad arguments and paths outside SIGHTLINE_ALLOWED_ROOTS are clear errors', async () => {
   await withClient({ SIGHTLINE_ALLOWED_ROOTS: work }, async (client) => {
-    const outside = await client.callTool({ name: 'compare_designs', arguments: { reference: 'reference.png', candidate: 'shifted.png' } });
-    assert.equal(outside.isError, true);
-    assert.match(outside.content[0].text, /SIGHTLINE_ALLOWED_ROOTS/);
-    const mode = await client.callTool({ name: 'compare_designs', arguments: { reference: 'a.png', candidate: 'b.png', mode: 'page' } }).then(
-      (r) => r.content[0].text,
-      (e) => e.message,
-    );
-    assert.match(mode, /mode: "page" is not one of widget, screen/);
+    assert.deepEqual(await failure(client, 'compare_designs', { reference: 'reference.png', candidate: 'shifted.png' }), {
+      toolError: `${path.join(fixtures, 'reference.png')}: outside the folders SIGHTLINE_ALLOWED_ROOTS allows (${work}); move it under one of them or add its folder to SIGHTLINE_ALLOWED_ROOTS`,
+    });
+    const pair = { reference: 'a.png', candidate: 'b.png' };
+    assert.deepEqual(await failure(client, 'compare_designs', { ...pair, mode: 'page' }), {
+      invalidParams: 'MCP error -32602: mode: "page" is not one of widget, screen',
+    });
+    assert.deepEqual(await failure(client, 'compare_designs', { ...pair, preset: 'light' }), {
+      invalidParams: 'MCP error -32602: preset: "light" is not one of default, dark-ui',
+    });
+    assert.deepEqual(await failure(client, 'compare_designs', { ...pair, weights: { colour: 1 } }), {
+      invalidParams: 'MCP error -32602: weights: unknown field `colour`, expected one of `layout`, `color`, `content`, `typography`, `spacing`; use numbers for layout, color, content, typography, spacing',
+    });
+  });
+  // Weights and boxes that parse but cannot be used are refused by the core, before any image is read.
+  await withClient({}, async (client) => {
+    const pair = { reference: 'reference.png', candidate: 'recoloured.png' };
+    assert.deepEqual(await failure(client, 'compare_designs', { ...pair, weights: { layout: -1 } }), {
+      toolError: 'weights DimensionWeights { layout: -1.0, color: 0.0, content: 0.0, typography: 0.0, spacing: 0.0 } must be numbers ≥ 0 with at least one above 0; e.g. layout=0.5,color=0.5',
+    });
+    assert.deepEqual(await failure(client, 'compare_designs', { ...pair, ignoreRegions: [{ x: 1, y: 1, width: 0, height: 5 }] }), {
+      toolError: 'ignore region 1,1,0,5 is empty; give x,y,width,height with width and height above 0',
+    });
   });
 });
 
-test('motion: a moving sequence against a still one, and two equal moving sequences', async () => {
-  const still = path.join(work, 'still');
-  const moving = path.join(work, 'moving');
-  mkdirSync(still);
-  mkdirSync(moving);
-  const frames = ['reference.png', 'shifted.png', 'reference.png', 'shifted.png'];
-  frames.forEach((name, i) => {
-    copyFileSync(path.join(fixtures, 'reference.png'), path.join(still, `frame-${i}.png`));
-    copyFileSync(path.join(fixtures, name), path.join(moving, `frame-${i}.png`));
-  });
+test('design: preset dark-ui weighs layout .6, typography .3, color .1 and recomputes overall', async () => {
   await withClient({}, async (client) => {
-    const call = async (reference, candidate) => {
-      const result = await client.callTool({ name: 'compare_motion', arguments: { reference, candidate } });
-      assert.ok(!result.isError, result.content?.[0]?.text);
-      assert.equal(result.content.filter((block) => block.type === 'image').length, 1, 'the signature chart');
-      return JSON.parse(result.content[0].text);
-    };
-    const oneMoves = await call(moving, still);
+    const pair = { reference: 'dark.png', candidate: 'dark-recoloured.png' };
+    const plain = await scores(client, pair);
+    const dark = await scores(client, { ...pair, preset: 'dark-ui' });
+    assert.equal(plain.preset, 'default');
+    assert.deepEqual(plain.weights, DEFAULT_WEIGHTS);
+    assert.equal(plain.overall, 85.84);
+    assert.equal(dark.preset, 'dark-ui');
+    assert.deepEqual(dark.weights, { layout: 0.6, color: 0.1, content: 0, typography: 0.3, spacing: 0 });
+    // The same measurements, weighed differently: colour (46.6) counts for less.
+    assert.deepEqual(byDimension(dark), {
+      layout: ['scored', 100, 0.6], color: ['scored', 46.6, 0.1], content: ['scored', 100, 0], typography: ['scored', 100, 0.3], spacing: ['scored', 100, 0],
+    });
+    assert.equal(dark.overall, 92.65);
+    assert.equal(Math.round(geometricMean(dark) * 100) / 100, dark.overall);
+    assert.deepEqual(dark.findings, plain.findings);
+    // The weights are part of the question asked.
+    assert.notEqual(dark.comparisonKey, plain.comparisonKey);
+  });
+});
+
+test('design: explicit weights replace the preset, left-out dimensions weigh 0', async () => {
+  await withClient({}, async (client) => {
+    const pair = { reference: 'reference.png', candidate: 'recoloured.png' };
+    const half = await scores(client, { ...pair, weights: { layout: 0.5, color: 0.5 } });
+    assert.equal(half.preset, null);
+    assert.deepEqual(half.weights, { layout: 0.5, color: 0.5, content: 0, typography: 0, spacing: 0 });
+    // √(100 × 45.52) = 67.47
+    assert.equal(half.overall, 67.47);
+    assert.equal(Math.round(geometricMean(half) * 100) / 100, half.overall);
+    // Given with a preset, the weights win and the preset is dropped.
+    const colourOnly = await scores(client, { ...pair, weights: { color: 2 }, preset: 'dark-ui' });
+    assert.equal(colourOnly.preset, null);
+    assert.deepEqual(colourOnly.weights, { layout: 0, color: 1, content: 0, typography: 0, spacing: 0 }, 'renormalised');
+    assert.equal(colourOnly.overall, 45.52);
+  });
+});
+
+test('design: an ignore region over the removed button leaves nothing to find', async () => {
+  await withClient({}, async (client) => {
+    const pair = { reference: 'reference.png', candidate: 'button-removed.png' };
+    const seen = await scores(client, pair);
+    assert.deepEqual(byDimension(seen), {
+      layout: ['scored', 98.56, 0.35], color: ['scored', 100, 0.2], content: ['scored', 93.33, 0.15], typography: ['scored', 98.49, 0.15], spacing: ['scored', 100, 0.15],
+    });
+    assert.equal(seen.overall, 98.25);
+    assert.deepEqual(seen.findings.map((f) => [f.kind, f.box]), [
+      ['structureChanged', { x: 160, y: 346, width: 134, height: 54 }],
+      ['blockMissing', { x: 159, y: 359, width: 122, height: 42 }],
+    ]);
+    assert.deepEqual(seen.ignoreRegions, []);
+    // The button's box (reference pixels) with a margin: every dimension is back at 100.
+    const button = { x: 150, y: 340, width: 150, height: 70 };
+    const masked = await scores(client, { ...pair, ignoreRegions: [button] });
+    assert.deepEqual(byDimension(masked), {
+      layout: ['scored', 100, 0.35], color: ['scored', 100, 0.2], content: ['scored', 100, 0.15], typography: ['scored', 100, 0.15], spacing: ['scored', 100, 0.15],
+    });
+    assert.equal(masked.overall, 100);
+    assert.deepEqual(masked.findings, []);
+    assert.deepEqual(masked.ignoreRegions, [button]);
+  });
+});
+
+test('design: comparisonContext is part of comparisonKey, the candidate only of runKey', async () => {
+  await withClient({}, async (client) => {
+    const context = { scopeId: 'checkout/buy-button', protocolKey: 'design-review-v1' };
+    const bare = await scores(client, { reference: 'reference.png', candidate: 'button-removed.png' });
+    const removed = await scores(client, { reference: 'reference.png', candidate: 'button-removed.png', comparisonContext: context });
+    const recoloured = await scores(client, { reference: 'reference.png', candidate: 'recoloured.png', comparisonContext: context });
+    const otherProtocol = await scores(client, {
+      reference: 'reference.png', candidate: 'button-removed.png', comparisonContext: { ...context, protocolKey: 'design-review-v2' },
+    });
+    // Keys are hashes of pixels and settings: pinned, so a change that would make old keys compare
+    // unlike things shows here (and must bump the core's ALGORITHM_VERSION).
+    assert.deepEqual([bare.comparisonKey, bare.runKey], ['7db3ad9c97f3df04d362507529f7d78e', '496ac52c62daf02a2aa1352e1de7bb51']);
+    assert.deepEqual([removed.comparisonKey, removed.runKey], ['53b7df88bcaedea2fb1fe0d287b2ca3c', '9980fcb48c2dac8f13aa22b9aa2979b9']);
+    // Same reference and context: the same question, another answer.
+    assert.equal(recoloured.comparisonKey, removed.comparisonKey);
+    assert.notEqual(recoloured.runKey, removed.runKey);
+    assert.equal(otherProtocol.comparisonKey, '5791c3ee69d886e4d27cddbeaa15f7fb');
+    // The context changes the keys only, never the scores.
+    assert.deepEqual(byDimension(removed), byDimension(bare));
+    assert.equal(removed.overall, bare.overall);
+  });
+});
+
+/** Copies the named fixtures into a new folder of `frame-<i>.png` files; returns its path. */
+function sequence(name, fixtureNames) {
+  const dir = path.join(work, name);
+  mkdirSync(dir);
+  fixtureNames.forEach((fixture, i) => copyFileSync(path.join(fixtures, fixture), path.join(dir, `frame-${i}.png`)));
+  return dir;
+}
+
+/** compare_motion's JSON, after checking the answer carries the signature chart. */
+async function motion(client, args) {
+  const result = await client.callTool({ name: 'compare_motion', arguments: args });
+  assert.ok(!result.isError, result.content?.[0]?.text);
+  assert.deepEqual(result.content.map((block) => block.type), ['text', 'text', 'image'], 'the JSON, the chart label, the chart');
+  return JSON.parse(result.content[0].text);
+}
+
+test('motion: a moving sequence against a still one, and two equal moving sequences', async () => {
+  const frames = ['reference.png', 'shifted.png', 'reference.png', 'shifted.png'];
+  const still = sequence('still', frames.map(() => 'reference.png'));
+  const moving = sequence('moving', frames);
+  await withClient({}, async (client) => {
+    const oneMoves = await motion(client, { reference: moving, candidate: still });
     assert.equal(oneMoves.motionStatus, 'compared');
     assert.equal(oneMoves.score, 0);
-    const same = await call(moving, frames.map((name) => path.join(fixtures, name)));
+    assert.deepEqual([oneMoves.reference.moves, oneMoves.candidate.moves], [true, false]);
+    assert.deepEqual([oneMoves.reference.frames, oneMoves.candidate.frames], [4, 4]);
+    // Each step between reference.png and shifted.png changes the same share of the view.
+    assert.deepEqual(oneMoves.reference.signature, [0.04829, 0.04829, 0.04829]);
+    assert.deepEqual(oneMoves.candidate.signature, [0, 0, 0]);
+    assert.equal(oneMoves.summary, 'only the reference moves (energy 0.048290 against 0.000000), score 0');
+    // A folder and a list of the same files are the same sequence.
+    const same = await motion(client, { reference: moving, candidate: frames.map((name) => path.join(fixtures, name)) });
     assert.equal(same.score, 100);
-    const neither = await call(still, still);
+    assert.deepEqual(same.candidate.signature, same.reference.signature);
+    const neither = await motion(client, { reference: still, candidate: still });
     assert.equal(neither.motionStatus, 'static');
     assert.equal(neither.score, null);
+  });
+});
+
+test('motion: maxFrames reads only the first frames of each sequence', async () => {
+  // Still for two frames, then moving: within maxFrames 2 nothing moves.
+  const late = sequence('late', ['reference.png', 'reference.png', 'shifted.png', 'reference.png']);
+  await withClient({}, async (client) => {
+    const whole = await motion(client, { reference: late, candidate: late });
+    assert.deepEqual([whole.motionStatus, whole.score, whole.reference.frames, whole.reference.framesAvailable], ['compared', 100, 4, 4]);
+    const first = await motion(client, { reference: late, candidate: late, maxFrames: 2 });
+    assert.deepEqual([first.motionStatus, first.score], ['static', null]);
+    for (const side of [first.reference, first.candidate]) {
+      assert.deepEqual([side.frames, side.framesAvailable, side.signature, side.moves], [2, 4, [0], false]);
+    }
+    assert.deepEqual(await failure(client, 'compare_motion', { reference: late, candidate: late, maxFrames: 1 }), {
+      toolError: 'maxFrames 1 is outside 2..1000; use e.g. 120',
+    });
   });
 });
