@@ -1,76 +1,76 @@
 // `sightline mcp` end to end over stdio with the official SDK client: the tool listing
 // (annotations, the approval marker and its switches), the review tools on the example shop's
-// run, argument errors that leave the server serving, approval on a copy, and the explanations
-// when there is no results.json.
+// run, argument errors that leave the server serving, approval on a copy, groups of snapshots
+// sharing one signal, and the explanations when there is no results.json — on real shards made
+// by Playwright's --shard in both shard modes. The exact text of every read-only answer on the
+// example run is pinned in tests/golden.test.mjs; here each behaviour is asserted on its own.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
-const repo = new URL('..', import.meta.url).pathname;
-const shop = path.join(repo, 'examples', 'shop');
-const binary = path.join(repo, 'target', 'release', 'sightline');
-const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
-const skip = !existsSync(chromium) && `Chromium not found at ${chromium} (set SIGHTLINE_CHROMIUM); the example run needs it`;
-if (skip && process.env.CI) throw new Error(`${skip}; CI must have it (npm test installs it)`);
+import { binary, callText, freePort, playwright, pngSize, runExample, shop, skipWithoutChromium as skip, tempRoot, withClient } from './golden/run.mjs';
 
 const temps = [];
 function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sightline-mcp-'));
+  const dir = tempRoot('mcp');
   temps.push(dir);
   return dir;
 }
 
+// The example's run (approved baselines of the original shop, then the planted changes), in a
+// temp root of this file's own.
+let run;
+let port;
+
 /** A temp root holding a copy of the example's run (baselines, captures, report). */
-function copyOfShop() {
+function copyOfRun() {
   const root = tempDir();
-  cpSync(path.join(shop, '.sightline'), path.join(root, '.sightline'), { recursive: true });
-  cpSync(path.join(shop, 'visual-report'), path.join(root, 'visual-report'), { recursive: true });
+  cpSync(path.join(run, '.sightline'), path.join(root, '.sightline'), { recursive: true });
+  cpSync(path.join(run, 'visual-report'), path.join(root, 'visual-report'), { recursive: true });
   return root;
 }
 
-async function connect(root, ...flags) {
-  assert.ok(existsSync(binary), `${binary} is missing: cargo build --release -p sightline-cli`);
-  const transport = new StdioClientTransport({ command: binary, args: ['--root', root, 'mcp', ...flags], stderr: 'pipe' });
-  const client = new Client({ name: 'sightline-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
+/** A checkout as CI has it: the committed baselines only, plus an optional config. */
+function checkout(config) {
+  const root = tempDir();
+  cpSync(path.join(run, '.sightline', 'baselines'), path.join(root, '.sightline', 'baselines'), { recursive: true });
+  if (config) writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify(config));
+  return root;
 }
 
-async function withClient(root, flags, fn) {
-  const client = await connect(root, ...flags);
-  try {
-    return await fn(client);
-  } finally {
-    await client.close();
-  }
-}
-
-async function callText(client, name, args = {}) {
-  const result = await client.callTool({ name, arguments: args });
-  assert.ok(!result.isError, `${name} failed: ${result.content?.[0]?.text}`);
-  return result.content[0].text;
+/** A tool call's outcome, whether the server answered with an error result or a JSON-RPC error. */
+function settle(promise) {
+  return promise.then(
+    (r) => ({ isError: r.isError, text: r.content?.[0]?.text }),
+    (e) => ({ code: e.code, text: e.message }),
+  );
 }
 
 const marker = 'anthropic/requiresUserInteraction';
 const approveTools = ['approve_all', 'approve_snapshot'];
 
-before(() => {
+before(async () => {
   if (skip) return;
-  const run = spawnSync(process.execPath, ['scripts/example.mjs'], { cwd: repo, encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stdout + run.stderr);
+  port = await freePort();
+  run = tempDir();
+  runExample(run, port);
 });
 
 after(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
+
+const approveDescriptions = {
+  approve_all:
+    'Promote every changed and new snapshot of the last run to its baseline. Call ONLY after a human has reviewed all of them and explicitly said to approve them all; never on your own judgement.',
+  approve_snapshot:
+    "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement.",
+};
+
 test('mcp: tools/list carries annotations and the approval marker by default', { skip }, async () => {
-  await withClient(shop, [], async (client) => {
+  await withClient(run, [], async (client) => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     // The live-page tools (05-live-pages) are tested in tests/live.test.mjs; here only listed.
@@ -112,10 +112,13 @@ test('mcp: tools/list carries annotations and the approval marker by default', {
       assert.equal(byName[name]._meta?.[marker], undefined, name);
     }
     for (const name of approveTools) {
-      assert.equal(byName[name].annotations?.destructiveHint, true, name);
-      assert.equal(byName[name].annotations?.readOnlyHint, false, name);
-      assert.equal(byName[name]._meta?.[marker], true, name);
-      assert.match(byName[name].description, /only after a human/i, name);
+      assert.deepEqual(
+        byName[name].annotations,
+        { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        name,
+      );
+      assert.deepEqual(byName[name]._meta, { [marker]: true }, name);
+      assert.equal(byName[name].description, approveDescriptions[name]);
     }
     assert.deepEqual(byName.explain_snapshot.inputSchema.required, ['name']);
   });
@@ -127,52 +130,77 @@ test('mcp: --no-approval-prompt and config mcpApprovalPrompt: false drop the mar
       const { tools } = await client.listTools();
       return tools.filter((t) => approveTools.includes(t.name)).map((t) => [t.name, t._meta?.[marker] ?? null, t.description]);
     });
-  for (const [, mark, description] of await markers(shop, ['--no-approval-prompt'])) {
-    assert.equal(mark, null);
-    assert.match(description, /only after a human/i);
-  }
-  const root = copyOfShop();
+  const expect = (mark) => approveTools.map((name) => [name, mark, approveDescriptions[name]]);
+  // With the prompt off the descriptions still say to wait for a human.
+  assert.deepEqual(await markers(run, ['--no-approval-prompt']), expect(null));
+  const root = copyOfRun();
   writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify({ mcpApprovalPrompt: false }));
-  for (const [name, mark] of await markers(root, [])) assert.equal(mark, null, name);
-  for (const [name, mark] of await markers(root, ['--approval-prompt'])) assert.equal(mark, true, name);
+  assert.deepEqual(await markers(root, []), expect(null));
+  assert.deepEqual(await markers(root, ['--approval-prompt']), expect(true));
 });
 
 test('mcp: get_visual_results, explain_snapshot, get_report and list_baselines read the run', { skip }, async () => {
-  await withClient(shop, [], async (client) => {
-    const summary = await callText(client, 'get_visual_results');
-    assert.match(summary, /home \(chromium\) \[changed\]: Style-only change/);
-    assert.match(summary, /catalogue \(chromium\) \[changed\]: Page shift/);
-    assert.ok(summary.indexOf('- about') > summary.indexOf('- home'), 'changed snapshots come first');
-    assert.ok(summary.includes(path.join(shop, 'visual-report', 'index.html')), summary);
-    assert.ok(summary.includes(path.join(shop, 'visual-report', 'images', 'home', 'chromium-diff.png')), summary);
-    assert.match(summary, /Approve only after a human confirms: call approve_snapshot[^\n]*$/);
+  await withClient(run, [], async (client) => {
+    const summary = (await callText(client, 'get_visual_results')).split('\n');
+    // Changed snapshots first, then the rest; no groups section (the two changes share nothing).
+    assert.deepEqual(
+      summary.filter((line) => line.startsWith('- ') && line.includes(' [')).map((line) => line.slice(0, line.indexOf(']') + 1)),
+      ['- catalogue (chromium) [changed]', '- home (chromium) [changed]', '- about (chromium) [passed]'],
+    );
+    assert.equal(summary.some((line) => line.startsWith('Groups')), false);
+    assert.deepEqual(summary.filter((line) => line.startsWith('- ') && line.includes(': /')), [
+      `- HTML report: ${path.join(run, 'visual-report', 'index.html')}`,
+      `- catalogue (chromium) diff: ${path.join(run, 'visual-report', 'images', 'catalogue', 'chromium-diff.png')}`,
+      `- home (chromium) diff: ${path.join(run, 'visual-report', 'images', 'home', 'chromium-diff.png')}`,
+    ]);
+    assert.equal(
+      summary.at(-1),
+      'Approve only after a human confirms: call approve_snapshot (name, optional project) or approve_all only when the user has said to accept these changes; never approve on your own judgement.',
+    );
 
     const home = JSON.parse(await callText(client, 'explain_snapshot', { name: 'home' }));
     assert.equal(home.status, 'changed');
-    assert.ok(home.layers.dom.styleChanges.count > 0);
-    assert.ok(home.guidance.some((g) => /style-only/i.test(g)), home.guidance.join(' '));
+    assert.equal(home.verdictKind, 'styleOnly');
+    assert.equal(home.layers.dom.styleCheck, 'mismatch');
+    assert.equal(home.layers.dom.styleChanges.count, 13);
+    assert.equal(home.layers.dom.styleChanges.propertyCount, 43);
+    assert.deepEqual(home.paths, {
+      baseline: path.join(run, 'visual-report', 'images', 'home', 'chromium-baseline.png'),
+      current: path.join(run, 'visual-report', 'images', 'home', 'chromium-current.png'),
+      diff: path.join(run, 'visual-report', 'images', 'home', 'chromium-diff.png'),
+    });
+    assert.deepEqual(home.guidance, [
+      'Style-only change: the DOM is identical and only computed styles changed (dom.styleChanges lists each from → to). It is real, not noise: confirm with a human that the restyle was intended before approving.',
+      'Approve only after a human confirms (approve_snapshot).',
+    ]);
     const catalogue = JSON.parse(await callText(client, 'explain_snapshot', { name: 'catalogue', project: 'chromium' }));
-    assert.ok(catalogue.guidance.some((g) => /shift/i.test(g)), catalogue.guidance.join(' '));
+    assert.deepEqual(catalogue.layers.pixel.shift, { dy: 60, belowY: 284 });
+    assert.deepEqual(catalogue.guidance, [
+      'Page shift: content below y=284 moved by 60 px, so most differing pixels are content that moved, not changed (76800 pixels still differ after undoing the shift). Look at what grew or was inserted above (dom.geometryChanges.resized).',
+      'Approve only after a human confirms (approve_snapshot).',
+    ]);
+    const about = JSON.parse(await callText(client, 'explain_snapshot', { name: 'about' }));
+    assert.deepEqual(about.guidance, ['Passed: nothing to review or approve.']);
 
-    const report = JSON.parse(await callText(client, 'get_report'));
-    assert.equal(report.version, 1);
-    assert.equal(report.snapshots.length, 3);
+    // get_report is the file itself, not a re-serialisation.
+    assert.equal(await callText(client, 'get_report'), readFileSync(path.join(run, 'visual-report', 'results.json'), 'utf8'));
 
-    const baselines = await callText(client, 'list_baselines');
-    assert.match(baselines, /^home\tchromium\t\d+\t\d{4}-\d\d-\d\dT/m);
+    // One line per baseline: name, project, the PNG's size on disk, its modification time.
+    const baselines = (await callText(client, 'list_baselines')).split('\n');
+    assert.equal(baselines[0], 'name\tproject\tbytes\tmodified');
+    assert.deepEqual(
+      baselines.slice(1).map((line) => line.split('\t')),
+      ['about', 'catalogue', 'home'].map((name) => {
+        const stat = statSync(path.join(run, '.sightline', 'baselines', name, 'chromium.png'));
+        return [name, 'chromium', String(stat.size), new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toISOString().replace('.000Z', 'Z')];
+      }),
+    );
   });
 });
 
-/** Width and height from a base64 PNG's IHDR (bytes 16..24). */
-function pngSize(data) {
-  const bytes = Buffer.from(data, 'base64');
-  assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
 /** The images of a get_diff answer, each with the text block just before it. */
 function imagesOf(result) {
-  assert.ok(!result.isError, result.content?.[0]?.text);
+  assert.equal(result.isError, false, result.content?.[0]?.text);
   return result.content.flatMap((block, i) => {
     if (block.type !== 'image') return [];
     assert.equal(block.mimeType, 'image/png');
@@ -183,124 +211,145 @@ function imagesOf(result) {
 }
 
 test('mcp: get_diff sends readable whole-page images, the regions and native-scale crops', { skip }, async () => {
-  await withClient(shop, [], async (client) => {
+  await withClient(run, [], async (client) => {
     const result = await client.callTool({ name: 'get_diff', arguments: { name: 'catalogue' } });
     const images = imagesOf(result);
-    const whole = images.filter((i) => /whole page/.test(i.label));
-    assert.deepEqual(whole.map((i) => i.label.split(',')[0]), ['baseline', 'current', 'diff']);
-    for (const image of whole) {
-      assert.ok(image.width <= 1568 && image.height <= 1568, JSON.stringify(image));
-      assert.ok(image.width * image.height <= 1_150_000, JSON.stringify(image));
-      assert.match(image.label, /shown at 0\.\d+ scale/);
-    }
-    const texts = result.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
-    assert.match(texts, /Regions \(\d+ in all/);
-    assert.match(texts, /^0: x=0 y=284 1280×60, change, #catalogue-hero$/m);
-    const crops = images.filter((i) => !/whole page/.test(i.label));
-    assert.ok(crops.length >= 3, 'at least one crop as baseline, current and diff');
-    const perKind = { baseline: 0, current: 0, diff: 0 };
-    for (const crop of crops) {
-      assert.match(crop.label, /native scale/);
-      assert.ok(crop.width <= 1280 && crop.height <= 1024, JSON.stringify(crop));
-      perKind[crop.label.match(/— (baseline|current|diff)/)[1]] += crop.width * crop.height;
-    }
-    for (const [kind, pixels] of Object.entries(perKind)) assert.ok(pixels > 0 && pixels <= 2_000_000, `${kind}: ${pixels}`);
+    // The 1280×3280 → 1280×3340 page downscaled to fit 1568 px (03-mcp.md), then the three
+    // crops of its first changes at native scale, each as baseline, current and diff.
+    const crop = (n, y, height, regions) =>
+      ['baseline', 'current', 'diff'].map((kind) => [`Crop ${n} of 3: page x=0 y=${y} 1280×${height} at native scale, regions ${regions} — ${kind}`, 1280, height]);
+    assert.deepEqual(
+      images.map((i) => [i.label, i.width, i.height]),
+      [
+        ['baseline, whole page 1280×3280 shown at 0.47 scale (600×1539)', 600, 1539],
+        ['current, whole page 1280×3340 shown at 0.47 scale (600×1568)', 600, 1568],
+        ['diff, whole page 1280×3340 shown at 0.47 scale (600×1568)', 600, 1568],
+        ...crop(1, 252, 124, '0'),
+        ...crop(2, 439, 236, '1, 2, 3, 4, 5, 6, 7, 8, 9'),
+        ...crop(3, 743, 236, '10, 11, 12, 13, 14, 15, 16, 17, 18'),
+      ],
+    );
+    const texts = result.content.filter((b) => b.type === 'text').map((b) => b.text);
+    // The regions block: the first 20 in results order, then how many more.
+    const regions = texts.find((t) => t.startsWith('Regions')).split('\n');
+    assert.equal(regions.length, 22);
+    assert.equal(regions[0], 'Regions (59 in all, index: box, classification, first selector):');
+    assert.equal(regions[1], '0: x=0 y=284 1280×60, change, #catalogue-hero');
+    assert.equal(regions[21], '… 39 more (see explain_snapshot)');
+    assert.equal(
+      texts.at(-1),
+      'Not cropped (at most 3 crops): regions 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58.\nSee one with get_diff region: <index>, or a band with y: <page row>.',
+    );
 
     const alias = await client.callTool({ name: 'get_snapshot_diff', arguments: { name: 'catalogue' } });
-    assert.equal(imagesOf(alias).length, images.length);
+    assert.deepEqual(alias.content, result.content, 'the alias answers the same');
   });
 });
 
 test('mcp: get_diff with region or a band returns only that crop', { skip }, async () => {
-  await withClient(shop, [], async (client) => {
+  await withClient(run, [], async (client) => {
     const region = imagesOf(await client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 0 } }));
-    assert.equal(region.length, 3);
-    for (const image of region) {
-      assert.doesNotMatch(image.label, /whole page/);
-      assert.match(image.label, /Crop of region: .*native scale.*regions 0/);
-      assert.equal(image.width, 1280);
-      assert.ok(image.height <= 1024);
-    }
+    // Region 0 (the hero button, 124×44 at 32,208) plus 32 px around it, widened to the page.
+    assert.deepEqual(
+      region.map((i) => [i.label, i.width, i.height]),
+      ['baseline', 'current', 'diff'].map((kind) => [`Crop of region: page x=0 y=176 1280×108 at native scale, regions 0 — ${kind}`, 1280, 108]),
+    );
     const band = imagesOf(await client.callTool({ name: 'get_diff', arguments: { name: 'catalogue', y: 0, height: 500 } }));
-    assert.deepEqual(band.map((i) => [i.width, i.height]), [[1280, 500], [1280, 500], [1280, 500]]);
-    assert.match(band[0].label, /^Band: page x=0 y=0 1280×500 at native scale — baseline/);
+    assert.deepEqual(
+      band.map((i) => [i.label, i.width, i.height]),
+      ['baseline', 'current', 'diff'].map((kind) => [`Band: page x=0 y=0 1280×500 at native scale — ${kind}`, 1280, 500]),
+    );
 
     const outOfRange = await client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 999 } });
     assert.equal(outOfRange.isError, true);
-    assert.match(outOfRange.content[0].text, /region 999 does not exist/);
+    assert.equal(outOfRange.content.length, 1);
+    assert.equal(outOfRange.content[0].text.split('\n')[1], 'region 999 does not exist: this snapshot has 13 region(s) (indices from 0).');
     const unknown = await client.callTool({ name: 'get_diff', arguments: { name: 'nope' } });
-    assert.equal(unknown.isError, true);
-    assert.match(unknown.content[0].text, /no snapshot named "nope"/);
+    assert.deepEqual([unknown.isError, unknown.content[0].text], [true, 'no snapshot named "nope" in the last run; its snapshots are: about, catalogue, home']);
   });
 });
 
 test('mcp: bad arguments are errors and the server keeps serving', { skip }, async () => {
-  await withClient(shop, [], async (client) => {
-    const unsafe = await client.callTool({ name: 'explain_snapshot', arguments: { name: '../x' } }).then(
-      (r) => ({ isError: r.isError, text: r.content?.[0]?.text }),
-      (e) => ({ isError: true, text: e.message }),
-    );
-    assert.equal(unsafe.isError, true);
-    assert.match(unsafe.text, /\.\./);
-    const missing = await client.callTool({ name: 'approve_snapshot', arguments: {} }).then(
-      (r) => r.isError,
-      () => true,
-    );
-    assert.equal(missing, true);
-    const unknown = await client.callTool({ name: 'explain_snapshot', arguments: { name: 'nope' } });
-    assert.equal(unknown.isError, true);
-    assert.match(unknown.content[0].text, /no snapshot named "nope"/);
-    // Wrong types are refused naming the argument and its type; an unknown tool is named back
-    // with the list of tools.
-    const settle = (promise) => promise.then((r) => ({ isError: r.isError, text: r.content?.[0]?.text }), (e) => ({ isError: true, text: e.message }));
-    const wrongType = await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 42 } }));
-    assert.equal(wrongType.isError, true);
-    assert.match(wrongType.text, /explain_snapshot: argument "name" must be string, got 42/);
-    const wrongRegion = await settle(client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 'two' } }));
-    assert.equal(wrongRegion.isError, true);
-    assert.match(wrongRegion.text, /get_diff: argument "region" must be integer or null, got "two"/);
-    const noTool = await settle(client.callTool({ name: 'no_such_tool', arguments: {} }));
-    assert.equal(noTool.isError, true);
-    assert.match(noTool.text, /unknown tool "no_such_tool"; the tools are .*get_visual_results/);
-    assert.match(await callText(client, 'get_visual_results'), /home \(chromium\)/);
+  await withClient(run, [], async (client) => {
+    // Refused before the tool runs: JSON-RPC invalid params (-32602) naming what is wrong.
+    assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: '../x' } })), {
+      code: -32602,
+      text: `MCP error -32602: name: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. "checkout-page"`,
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 42 } })), {
+      code: -32602,
+      text: 'MCP error -32602: explain_snapshot: argument "name" must be string, got 42',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 'two' } })), {
+      code: -32602,
+      text: 'MCP error -32602: get_diff: argument "region" must be integer or null, got "two"',
+    });
+    const { tools } = await client.listTools();
+    assert.deepEqual(await settle(client.callTool({ name: 'no_such_tool', arguments: {} })), {
+      code: -32602,
+      text: `MCP error -32602: unknown tool "no_such_tool"; the tools are ${tools.map((t) => t.name).join(', ')}`,
+    });
+    // A missing required argument comes back as a tool error with rmcp's own wording (not as
+    // invalid params, unlike the checks above).
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: {} })), {
+      isError: true,
+      text: 'failed to deserialize parameters: missing field `name`',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 'nope' } })), {
+      isError: true,
+      text: 'no snapshot named "nope" in the last run; its snapshots are: about, catalogue, home',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 'home', project: 'firefox' } })), {
+      isError: true,
+      text: 'no snapshot named "home" for project "firefox" in the last run; its snapshots are: about, catalogue, home',
+    });
+    assert.match(await callText(client, 'get_visual_results'), /^- home \(chromium\) \[changed\]/m, 'still serving');
   });
 });
 
 test('mcp: a malformed results.json is an error naming the file, and nothing is written', { skip }, async () => {
-  const root = copyOfShop();
+  const root = copyOfRun();
   const results = path.join(root, 'visual-report', 'results.json');
   writeFileSync(results, '{"snapshots": [');
-  const before = readFileSync(results, 'utf8');
+  const baselines = Object.fromEntries(['home', 'catalogue', 'about'].map((name) => [name, readFileSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png'))]));
+  const message = `${results}: not valid JSON (EOF while parsing a list at line 1 column 15); run the tests again to rewrite it`;
   await withClient(root, [], async (client) => {
-    for (const name of ['get_visual_results', 'get_report']) {
-      const result = await client.callTool({ name, arguments: {} });
-      assert.equal(result.isError, true, name);
-      assert.match(result.content[0].text, /results\.json/, name);
+    for (const [name, args] of [['get_visual_results', {}], ['get_report', {}], ['explain_snapshot', { name: 'home' }], ['get_diff', { name: 'home' }], ['approve_all', {}]]) {
+      assert.deepEqual(await settle(client.callTool({ name, arguments: args })), { isError: true, text: message }, name);
     }
-    const approve = await client.callTool({ name: 'approve_all', arguments: {} });
-    assert.equal(approve.isError, true);
   });
-  assert.equal(readFileSync(results, 'utf8'), before);
+  assert.equal(readFileSync(results, 'utf8'), '{"snapshots": [');
+  for (const [name, bytes] of Object.entries(baselines)) {
+    assert.ok(readFileSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png')).equals(bytes), `${name} baseline untouched`);
+  }
 });
 
+/** Whether two PNGs hold the same pixels, by `sightline diff` (exit 0: equal, 1: different). */
+function samePixels(a, b) {
+  const diff = spawnSync(binary, ['diff', a, b], { encoding: 'utf8' });
+  assert.ok(diff.status === 0 || diff.status === 1, diff.stdout + diff.stderr);
+  return diff.status === 0;
+}
+
 test('mcp: approve_snapshot writes the baseline', { skip }, async () => {
-  const root = copyOfShop();
+  const root = copyOfRun();
   const baseline = path.join(root, '.sightline', 'baselines', 'home', 'chromium.png');
+  const current = path.join(root, 'visual-report', 'images', 'home', 'chromium-current.png');
   const old = new Date('2020-01-01T00:00:00Z');
   utimesSync(baseline, old, old);
-  const before = readFileSync(baseline);
+  assert.equal(samePixels(baseline, current), false);
   await withClient(root, [], async (client) => {
-    const text = await callText(client, 'approve_snapshot', { name: 'home' });
-    assert.match(text, /approved home \(chromium\): replaced/);
+    assert.equal(await callText(client, 'approve_snapshot', { name: 'home' }), 'approved home (chromium): replaced .sightline/baselines/home/chromium.png');
   });
   assert.ok(statSync(baseline).mtimeMs > old.getTime());
-  assert.ok(!readFileSync(baseline).equals(before), 'the baseline now holds the changed capture');
+  assert.equal(samePixels(baseline, current), true, 'the baseline now holds the changed capture');
 });
 
 test('mcp: approve_all replaces the baseline of every changed snapshot and leaves the rest', { skip }, async () => {
-  const root = copyOfShop();
+  const root = copyOfRun();
   const baseline = (name) => path.join(root, '.sightline', 'baselines', name, 'chromium.png');
-  const before = Object.fromEntries(['home', 'catalogue', 'about'].map((name) => [name, readFileSync(baseline(name))]));
+  const current = (name) => path.join(root, 'visual-report', 'images', name, 'chromium-current.png');
+  const about = readFileSync(baseline('about'));
   await withClient(root, [], async (client) => {
     const text = await callText(client, 'approve_all');
     assert.deepEqual(text.split('\n').sort(), [
@@ -308,47 +357,134 @@ test('mcp: approve_all replaces the baseline of every changed snapshot and leave
       'approved home (chromium): replaced .sightline/baselines/home/chromium.png',
     ]);
   });
-  assert.ok(!readFileSync(baseline('home')).equals(before.home));
-  assert.ok(!readFileSync(baseline('catalogue')).equals(before.catalogue));
-  assert.ok(readFileSync(baseline('about')).equals(before.about), 'the passed snapshot is untouched');
+  assert.equal(samePixels(baseline('home'), current('home')), true);
+  assert.equal(samePixels(baseline('catalogue'), current('catalogue')), true);
+  assert.ok(readFileSync(baseline('about')).equals(about), 'the passed snapshot is untouched');
 });
+
+const notRunYet =
+  'No results at visual-report/results.json: the tests have not run here yet (no captures in .sightline/temp/). Run the Playwright tests with the sightline reporter (npx playwright test), then ask again.';
 
 test('mcp: with nothing run, the tools say the tests have not run yet', async () => {
   const root = tempDir();
   await withClient(root, [], async (client) => {
-    for (const tool of ['get_visual_results', 'get_report']) {
-      assert.match(await callText(client, tool), /tests have not run here yet/);
-    }
-    const approveAll = await client.callTool({ name: 'approve_all', arguments: {} });
-    assert.equal(approveAll.isError, true);
-    assert.match(approveAll.content[0].text, /Nothing to approve/);
+    for (const tool of ['get_visual_results', 'get_report']) assert.equal(await callText(client, tool), notRunYet, tool);
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: {} })), { isError: true, text: `Nothing to approve. ${notRunYet}` });
+    assert.equal(await callText(client, 'list_baselines'), `No baselines in ${path.join(root, '.sightline', 'baselines')}. They are written when a human approves a run's captures.`);
   });
 });
 
-test('mcp: a capture-only shard explains why it has no results', async () => {
-  const root = tempDir();
-  const temp = path.join(root, '.sightline', 'temp');
-  mkdirSync(path.join(temp, 'x'), { recursive: true });
-  writeFileSync(path.join(temp, 'shard.json'), JSON.stringify({ current: 2, total: 4, mode: 'capture-only', captures: 1 }));
-  writeFileSync(path.join(temp, 'x', 'chromium.slcap'), 'fake');
+// Real shards, made as CI makes them (docs/ci-sharding.md): a checkout with the committed
+// baselines runs `playwright test --shard=1/2`. The 3 fully-parallel tests split in file order,
+// so shard 1 runs `home page` and `catalogue`, both changed.
+function shard(config) {
+  const root = checkout(config);
+  const shardRun = playwright(root, { variant: 'changed', port, args: ['--fully-parallel', '--shard=1/2'] });
+  return { root, status: shardRun.status, output: shardRun.output };
+}
+
+test('mcp: a capture-only shard explains why it has no results', { skip }, async () => {
+  const { root, status, output } = shard({ shardMode: 'capture-only' });
+  assert.equal(status, 0, `a capture-only shard compares nothing, so it fails nothing\n${output}`);
+  const why =
+    "No results at visual-report/results.json because this is capture-only shard 1/2. 2 captures are in .sightline/temp/, but no comparison ran here — a shard sees only its slice of the suite. The job that merges every shard produces the report (npx sightline compare --captures <each shard's .sightline/temp>).";
   await withClient(root, [], async (client) => {
-    const text = await callText(client, 'get_visual_results');
-    assert.match(text, /capture-only shard 2\/4/);
-    assert.match(text, /1 capture is in \.sightline\/temp/);
-    assert.match(text, /npx sightline compare/);
+    assert.equal(await callText(client, 'get_visual_results'), why);
+    assert.equal(await callText(client, 'get_report'), why);
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: {} })), { isError: true, text: `Nothing to approve. ${why}` });
   });
 });
 
+test('mcp: a comparing shard says its results are partial, and its upload alone says which shard it was', { skip }, async () => {
+  const { root, status, output } = shard();
+  assert.equal(status, 1, `the shard's own changed snapshots fail its tests\n${output}`);
+  await withClient(root, [], async (client) => {
+    const summary = (await callText(client, 'get_visual_results')).split('\n');
+    assert.deepEqual(summary.slice(1, 6), [
+      'Partial results: shard 1/2 compared only its slice (2 snapshots). The job that merges every shard (npx sightline merge) produces the full report; only it can tell missing baselines.',
+      '',
+      'Snapshots:',
+      '- catalogue (chromium) [changed]: Page shift: content below y=284 moved down 60 px (#catalogue-hero grew by 60 px)',
+      '- home (chromium) [changed]: Style-only change: 13 elements restyled (body > section.hero > a.btn, body > div.grid > div.card:nth-of-type(1) > p.price, body > div.grid > div.card:nth-of-type(1) > button.btn, …); background-color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+    ]);
+    // Its shard stays in the file: the passed `about` is shard 2's.
+    assert.equal(summary.some((line) => line.startsWith('- about')), false);
+  });
+  // What the shard uploads is its .sightline/temp; placed in another checkout (the merge job's,
+  // or a developer's) with no results.json, the server says which shard it came from.
+  const upload = checkout();
+  cpSync(path.join(root, '.sightline', 'temp'), path.join(upload, '.sightline', 'temp'), { recursive: true });
+  const why =
+    "No results at visual-report/results.json: this is comparing shard 1/2, and it wrote no partial results (2 captures are in .sightline/temp/). A shard sees only its slice of the suite; the job that merges every shard (npx sightline merge <each shard's .sightline/temp>) produces the full report.";
+  await withClient(upload, [], async (client) => {
+    assert.equal(await callText(client, 'get_visual_results'), why);
+    assert.equal(await callText(client, 'get_report'), why);
+  });
+});
+
+test('mcp: get_visual_results lists the snapshots that share one signal as a group', { skip }, async () => {
+  // The shop's suite under two projects with the same settings: each change happens twice. The
+  // two catalogue page shifts (same dy and belowY) group; the two home restyles touch 13
+  // elements, more than the 10 a style-only group allows, so they stay apart.
+  const root = tempDir();
+  const config = path.join(root, 'playwright.config.mjs');
+  const base = JSON.stringify(path.join(shop, 'playwright.config.mjs'));
+  writeFileSync(
+    config,
+    `import shop from ${base};\n` +
+      `export default { ...shop, testDir: ${JSON.stringify(path.join(shop, 'tests'))}, ` +
+      `webServer: { ...shop.webServer, cwd: ${JSON.stringify(shop)} }, projects: [{ name: 'chromium' }, { name: 'chromium-copy' }] };\n`,
+  );
+  const approve = playwright(root, { variant: 'original', port, config, args: ['--update-snapshots=all'] });
+  assert.equal(approve.status, 0, approve.output);
+  const changed = playwright(root, { variant: 'changed', port, config });
+  assert.equal(changed.status, 1, changed.output);
+
+  const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
+  assert.deepEqual(results.summary, { total: 6, passed: 2, changed: 4, new: 0, missing: 0, autoPassed: 0 });
+  assert.deepEqual(results.groups, [
+    {
+      signal: 'pageShift',
+      label: 'page shift: content below y=284 moved down 60 px',
+      members: [
+        { name: 'catalogue', project: 'chromium' },
+        { name: 'catalogue', project: 'chromium-copy' },
+      ],
+      detail: { belowY: 284, dy: 60 },
+    },
+  ]);
+  await withClient(root, [], async (client) => {
+    const summary = (await callText(client, 'get_visual_results')).split('\n');
+    // The groups come first; every snapshot still has its own line below them.
+    assert.deepEqual(summary.slice(1, 6), [
+      '',
+      'Groups (snapshots sharing one signal; each still has its own line below):',
+      '- page shift: content below y=284 moved down 60 px: catalogue (chromium), catalogue (chromium-copy)',
+      '',
+      'Snapshots:',
+    ]);
+    assert.deepEqual(
+      summary.filter((line) => / \[(changed|passed)\]: /.test(line)).map((line) => line.slice(0, line.indexOf(']') + 1)),
+      [
+        '- catalogue (chromium) [changed]',
+        '- catalogue (chromium-copy) [changed]',
+        '- home (chromium) [changed]',
+        '- home (chromium-copy) [changed]',
+        '- about (chromium) [passed]',
+        '- about (chromium-copy) [passed]',
+      ],
+    );
+  });
+});
 test('mcp: prompts/list shows both prompts; triage arguments are optional', async () => {
   await withClient(tempDir(), [], async (client) => {
     assert.ok(client.getServerCapabilities()?.prompts, 'prompts capability declared');
     const { prompts } = await client.listPrompts();
     const byName = Object.fromEntries(prompts.map((p) => [p.name, p]));
     assert.deepEqual(Object.keys(byName).sort(), ['review-visual-changes', 'triage-visual-diff']);
-    assert.ok(!byName['review-visual-changes'].arguments?.length);
+    assert.equal(byName['review-visual-changes'].arguments, undefined);
     const args = byName['triage-visual-diff'].arguments;
-    assert.deepEqual(args.map((a) => a.name).sort(), ['intent', 'snapshot']);
-    for (const arg of args) assert.notEqual(arg.required, true, `${arg.name} must not be required`);
+    assert.deepEqual(args.map((a) => [a.name, a.required]), [['intent', false], ['snapshot', false]]);
   });
 });
 
@@ -396,14 +532,17 @@ test('mcp: prompts/get returns one user message with the rules', async () => {
     assert.match(one, /rebrand to red/);
     assert.ok(!one.includes('every changed/new snapshot and every missing baseline'));
 
-    await assert.rejects(client.getPrompt({ name: 'triage-visual-diff', arguments: { snapshot: '../x' } }));
-    assert.match(await callText(client, 'get_visual_results'), /tests have not run here yet/, 'still serving');
+    await assert.rejects(client.getPrompt({ name: 'triage-visual-diff', arguments: { snapshot: '../x' } }), {
+      code: -32602,
+      message: `MCP error -32602: snapshot: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. "checkout-page"`,
+    });
+    assert.equal(await callText(client, 'get_visual_results'), notRunYet, 'still serving');
   });
 });
 
 test('mcp: a client that hangs up mid-call leaves the server to exit cleanly', { skip }, async () => {
   // A raw client: initialize, then a get_diff (the slowest tool), then stdin closes at once.
-  const server = spawn(binary, ['--root', shop, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const server = spawn(binary, ['--root', run, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   server.stderr.on('data', (chunk) => { stderr += chunk; });
   server.stdout.resume();
