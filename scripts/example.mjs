@@ -3,8 +3,9 @@
 //    known-good pages), 2. runs the suite again against the site with planted changes, and
 // 3. prints the verdicts from the report it leaves in examples/shop/visual-report/results.json:
 // a style-only change (elements and from → to), a page shift, and a pass.
-// SIGHTLINE_ROOT puts that output (.sightline/, visual-report/) in another folder, as it does for
-// any Sightline project, so tests can run the example in a temp folder of their own.
+// SIGHTLINE_ROOT puts that output (.sightline/, visual-report/, and Playwright's test-results/)
+// in another folder, as it does for any Sightline project, so tests can run the example in a
+// temp folder of their own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -31,6 +32,7 @@ if (!existsSync(path.join(repo, 'sightline.linux-x64-gnu.node'))) must(run('npm'
 rmSync(path.join(root, '.sightline'), { recursive: true, force: true });
 rmSync(path.join(root, 'visual-report'), { recursive: true, force: true });
 const playwright = [path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', path.join(shop, 'playwright.config.mjs')];
+if (root !== shop) playwright.push('--output', path.join(root, 'test-results'));
 
 console.error('\nexample: 1/2 approving baselines of the original shop');
 must(run(process.execPath, [...playwright, '--update-snapshots=all'], { env: { ...process.env, EXAMPLE_VARIANT: 'original' } }), 'the baseline run');

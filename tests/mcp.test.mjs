@@ -407,7 +407,7 @@ test('mcp: a comparing shard says its results are partial, and its upload alone 
       '- catalogue (chromium) [changed]: Page shift: content below y=284 moved down 60 px (#catalogue-hero grew by 60 px)',
       '- home (chromium) [changed]: Style-only change: 13 elements restyled (body > section.hero > a.btn, body > div.grid > div.card:nth-of-type(1) > p.price, body > div.grid > div.card:nth-of-type(1) > button.btn, …); background-color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
     ]);
-    // Its shard stays in the file: the passed `about` is shard 2's.
+    // Only its slice: the passed `about` ran on shard 2.
     assert.equal(summary.some((line) => line.startsWith('- about')), false);
   });
   // What the shard uploads is its .sightline/temp; placed in another checkout (the merge job's,

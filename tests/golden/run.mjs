@@ -47,7 +47,9 @@ export function runExample(root, port) {
 /** The shop's suite once, output in `root`, against `variant` of the site. */
 export function playwright(root, { variant, port, config = path.join(shop, 'playwright.config.mjs'), args = [] }) {
   const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
-  const run = spawnSync(process.execPath, [cli, 'test', '-c', config, ...args], {
+  // Playwright's own output beside the rest, not in the shared examples/shop/test-results.
+  const output = ['--output', path.join(root, 'test-results')];
+  const run = spawnSync(process.execPath, [cli, 'test', '-c', config, ...output, ...args], {
     cwd: repo,
     env: { ...process.env, SIGHTLINE_ROOT: root, EXAMPLE_VARIANT: variant, PORT: String(port) },
     encoding: 'utf8',
