@@ -422,6 +422,20 @@ test('mcp: a comparing shard says its results are partial, and its upload alone 
   });
 });
 
+test('mcp: captures without the sightline reporter say how many and how to compare them', { skip }, async () => {
+  // `--reporter=list` replaces the config's reporters: the matcher still stores each capture,
+  // but nothing gathers them into results.json.
+  const root = checkout();
+  const captured = playwright(root, { variant: 'changed', port, args: ['--reporter=list'] });
+  assert.equal(captured.status, 1, captured.output);
+  await withClient(root, [], async (client) => {
+    assert.equal(
+      await callText(client, 'get_visual_results'),
+      'No results at visual-report/results.json yet: 3 captures are in .sightline/temp/, but no comparison ran. Compare them with `npx sightline compare` (it writes visual-report/results.json and the HTML report), then ask again.',
+    );
+  });
+});
+
 test('mcp: get_visual_results lists the snapshots that share one signal as a group', { skip }, async () => {
   // The shop's suite under two projects with the same settings: each change happens twice. The
   // two catalogue page shifts (same dy and belowY) group; the two home restyles touch 13
