@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readPng } from './video/png.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
 const binary = path.join(repo, 'target', 'release', 'sightline');
@@ -38,6 +39,11 @@ before(() => {
   assert.equal(run.status, 0, run.stdout + run.stderr);
   videos.animated = videoOf(results, 'animated');
   videos.still = videoOf(results, 'still');
+  // ffmpeg's test pattern at exactly 25 fps for 2 s: a frame every 40 ms, so what sampling it
+  // gives is arithmetic (Playwright's recorder drops or repeats a frame on a busy machine).
+  videos.cfr = path.join(root, 'cfr-25fps.mp4');
+  const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-t', '2', '-c:v', 'mpeg4', '-q:v', '3', videos.cfr]);
+  assert.equal(made.status, 0, String(made.stderr));
 });
 
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -59,6 +65,24 @@ async function extract(client, args) {
   return JSON.parse(result.content[0].text);
 }
 
+/** compare_motion's JSON. */
+async function motion(client, reference, candidate) {
+  const result = await client.callTool({ name: 'compare_motion', arguments: { reference, candidate } });
+  assert.ok(!result.isError, result.content?.[0]?.text);
+  return JSON.parse(result.content[0].text);
+}
+
+/**
+ * How a call fails, exactly: bad arguments are the protocol's invalid params (the SDK throws them
+ * as McpError -32602), a failure while working is a tool result with isError.
+ */
+async function failure(client, name, args) {
+  const result = await client.callTool({ name, arguments: args }).catch((e) => ({ thrown: e.message }));
+  if (result.thrown) return { invalidParams: result.thrown };
+  assert.equal(result.isError, true, `${name} succeeded: ${result.content?.[0]?.text}`);
+  return { toolError: result.content[0].text };
+}
+
 test('video: extract_video_frames samples a Playwright test video by the decoder timestamps', { skip }, async () => {
   await withClient(async (client) => {
     const manifest = await extract(client, { videoPath: videos.animated, durationMs: 1000, fps: 30 });
@@ -66,9 +90,15 @@ test('video: extract_video_frames samples a Playwright test video by the decoder
     assert.deepEqual([manifest.source.width, manifest.source.height], [320, 240]);
     assert.match(manifest.source.hash, /^[0-9a-f]{32}$/);
     assert.equal(manifest.frames.length, 30);
-    // Playwright records at 25 fps: sampling at 30 fps serves some times with the same frame.
+    // Playwright records at about 25 fps (its recorder drops or repeats a frame on a busy machine,
+    // so the exact counts are pinned on a constant-rate video below): sampling at 30 fps serves
+    // a time from the same source frame as the time before exactly when no newer frame began.
+    manifest.frames.forEach((f, i) => {
+      const same = i > 0 && f.sourceMs === manifest.frames[i - 1].sourceMs;
+      assert.equal(f.status, same ? 'shared' : 'selected', JSON.stringify(f));
+    });
     const shared = manifest.frames.filter((f) => f.status === 'shared').length;
-    assert.ok(shared > 0, 'some times share a source frame');
+    assert.equal(manifest.files.length, new Set(manifest.frames.map((f) => f.sourceMs)).size, 'one file per distinct source frame');
     assert.equal(manifest.files.length + shared, 30);
     assert.equal(manifest.timeline.length, 30);
     for (const frame of manifest.frames) assert.ok(frame.sourceMs <= frame.requestedMs + 0.001, JSON.stringify(frame));
@@ -81,23 +111,31 @@ test('video: extract_video_frames samples a Playwright test video by the decoder
   });
 });
 
+test('video: a constant 25 fps recording sampled at 30 fps shares every sixth time', { skip }, async () => {
+  await withClient(async (client) => {
+    // A frame every 40 ms, a time every 33.3 ms: each time is served by the last frame begun.
+    const manifest = await extract(client, { videoPath: videos.cfr, durationMs: 1000, fps: 30 });
+    assert.deepEqual(manifest.frames.map((f) => f.sourceMs), [
+      0, 0, 40, 80, 120, 160, 200, 200, 240, 280, 320, 360, 400, 400, 440,
+      480, 520, 560, 600, 600, 640, 680, 720, 760, 800, 800, 840, 880, 920, 960,
+    ]);
+    const sharedAt = manifest.frames.flatMap((f, i) => (f.status === 'shared' ? [i] : []));
+    assert.deepEqual(sharedAt, [1, 7, 13, 19, 25]);
+    assert.equal(manifest.files.length, 25);
+    // The timeline lists the frame on screen at each time, repeats included.
+    assert.deepEqual(manifest.timeline, manifest.frames.map((f) => f.file));
+    assert.deepEqual([manifest.source.codec, manifest.source.width, manifest.source.height], ['mpeg4', 320, 240]);
+  });
+});
+
 test('video: compare_motion on extracted frames tells the animation from the still page', { skip }, async () => {
   await withClient(async (client) => {
     const animated = await extract(client, { videoPath: videos.animated, startMs: 200, durationMs: 1000, fps: 10 });
     const still = await extract(client, { videoPath: videos.still, startMs: 200, durationMs: 1000, fps: 10 });
-    const motion = async (reference, candidate) => {
-      const result = await client.callTool({ name: 'compare_motion', arguments: { reference, candidate } });
-      assert.ok(!result.isError, result.content?.[0]?.text);
-      return JSON.parse(result.content[0].text);
-    };
-    const same = await motion(animated.timeline, animated.timeline);
-    assert.equal(same.motionStatus, 'compared');
-    assert.equal(same.score, 100);
-    const oneMoves = await motion(animated.timeline, still.timeline);
-    assert.equal(oneMoves.motionStatus, 'compared');
-    assert.equal(oneMoves.score, 0);
-    assert.equal(oneMoves.reference.moves, true);
-    assert.equal(oneMoves.candidate.moves, false);
+    const same = await motion(client, animated.timeline, animated.timeline);
+    assert.deepEqual([same.motionStatus, same.score, same.reference.frames, same.candidate.frames], ['compared', 100, 10, 10]);
+    const oneMoves = await motion(client, animated.timeline, still.timeline);
+    assert.deepEqual([oneMoves.motionStatus, oneMoves.score, oneMoves.reference.moves, oneMoves.candidate.moves], ['compared', 0, true, false]);
   });
 });
 
@@ -123,61 +161,164 @@ test('video: windows past the end, too many samples and non-videos are clear err
   const notVideo = path.join(root, 'notes.txt');
   writeFileSync(notVideo, 'not a video');
   await withClient(async (client) => {
-    const call = (args) => client.callTool({ name: 'extract_video_frames', arguments: args }).then((r) => r.content[0].text, (e) => e.message);
+    const call = (args) => failure(client, 'extract_video_frames', args);
     const before = existsSync(path.join(root, '.sightline', 'frames')) ? readdirSync(path.join(root, '.sightline', 'frames')).length : 0;
-    assert.match(await call({ videoPath: videos.still, startMs: 60_000, durationMs: 1000 }), /ends after the recording/);
-    assert.match(await call({ videoPath: videos.still, durationMs: 10_000, fps: 30 }), /300 frames, above 120/);
-    assert.match(await call({ videoPath: notVideo, durationMs: 1000 }), /not a \.mp4, \.mov or \.webm/);
-    assert.match(await call({ videoPath: path.join(root, 'missing.webm'), durationMs: 1000 }), /missing\.webm/);
+    assert.deepEqual(await call({ videoPath: videos.cfr, startMs: 60_000, durationMs: 1000 }), {
+      toolError: `${videos.cfr}: the window 60000–61000 ms ends after the recording (2000 ms); choose startMs + durationMs ≤ 2000`,
+    });
+    assert.deepEqual(await call({ videoPath: videos.still, durationMs: 10_000, fps: 30 }), {
+      toolError: '10000 ms at 30 fps is 300 frames, above 120; shorten the window or lower fps',
+    });
+    assert.deepEqual(await call({ videoPath: notVideo, durationMs: 1000 }), {
+      toolError: `${notVideo}: not a .mp4, .mov or .webm recording; convert it with ffmpeg first`,
+    });
+    assert.deepEqual(await call({ videoPath: path.join(root, 'missing.webm'), durationMs: 1000 }), {
+      toolError: `${path.join(root, 'missing.webm')}: No such file or directory (os error 2)`,
+    });
     const after = existsSync(path.join(root, '.sightline', 'frames')) ? readdirSync(path.join(root, '.sightline', 'frames')).length : 0;
     assert.equal(after, before, 'no frames folder was left behind');
   });
 });
 
-test('motion: capture_frames records a CSS animation; compare_motion says compared vs static and matches two captures', { skip }, async () => {
-  const page = (animation) => `<!doctype html><style>body { margin: 0 }
-    @keyframes slide { from { transform: translateX(0) } to { transform: translateX(240px) } }
-    div { width: 60px; height: 60px; margin: 90px 0; background: #2878dc; animation: ${animation} }</style><div></div>`;
+/** The pages capture_frames opens: a sliding square, the same square still, and controls to click and hover. */
+const square = (animation) => `<!doctype html><style>body { margin: 0 }
+  @keyframes slide { from { transform: translateX(0) } to { transform: translateX(240px) } }
+  div { width: 60px; height: 60px; margin: 90px 0; background: #2878dc; animation: ${animation} }</style><div></div>`;
+const motionPages = {
+  '/animated': square('slide 1s linear infinite alternate'),
+  '/still': square('none'),
+  // A different pattern of black and white 20 × 15 px cells at every animation frame: cell j of
+  // pattern i is black when i & j has an odd number of bits (rows of a Hadamard matrix), so any
+  // two different patterns differ in exactly half the cells. Each step between two screenshots
+  // then changes exactly half the view fully, however long the step took: a motion whose
+  // signature does not depend on the machine's speed (pattern 0, all white, is left out).
+  '/patterns': `<!doctype html><style>body { margin: 0 } canvas { display: block }</style>
+    <canvas id="c" width="320" height="240"></canvas><script>
+    const ctx = document.getElementById('c').getContext('2d');
+    const odd = (v) => { let p = 0; for (; v; v &= v - 1) p ^= 1; return p; };
+    let frame = 0;
+    (function draw() {
+      const pattern = 1 + (frame++ % 255);
+      for (let j = 0; j < 256; j++) {
+        ctx.fillStyle = odd(pattern & j) ? '#000' : '#fff';
+        ctx.fillRect((j % 16) * 20, Math.floor(j / 16) * 15, 20, 15);
+      }
+      requestAnimationFrame(draw);
+    })();
+    </script>`,
+  // Clicking #go paints the page red; hovering #spot darkens it.
+  '/controls': `<!doctype html><style>body { margin: 0; background: #fff }
+    #go { position: absolute; left: 0; top: 0; width: 100px; height: 40px }
+    #spot { position: absolute; left: 200px; top: 100px; width: 100px; height: 100px; background: #ededed }
+    #spot:hover { background: #222222 }</style>
+    <button id="go" onclick="document.body.style.background = '#dc3c3c'">Go</button><div id="spot"></div>`,
+};
+
+/** Serves `motionPages` for the duration of `fn(base)`. */
+async function withPages(fn) {
   const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(page(req.url === '/still' ? 'none' : 'slide 1s linear infinite alternate'));
+    res.writeHead(motionPages[req.url] ? 200 : 404, { 'content-type': 'text/html' });
+    res.end(motionPages[req.url] ?? 'not found');
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${server.address().port}`;
   try {
-    await withClient(async (client) => {
-      const capture = async (url, extra = {}) => {
-        const result = await client.callTool({ name: 'capture_frames', arguments: { url, frames: 8, intervalMs: 100, viewport: { width: 320, height: 240 }, ...extra } });
-        assert.ok(!result.isError, result.content?.[0]?.text);
-        return JSON.parse(result.content[0].text);
-      };
-      const first = await capture(`${base}/animated`);
-      assert.equal(first.files.length, 8);
-      assert.deepEqual(first.files, [...first.files].sort(), 'ordered paths');
-      for (const file of first.files) assert.ok(path.isAbsolute(file) && existsSync(file), file);
-      assert.ok(first.timesMs[7] >= 700, `the last frame comes after 7 intervals: ${first.timesMs}`);
-      const second = await capture(`${base}/animated`, { waitMs: 250, actions: [{ type: 'wait', ms: 50 }] });
-      const still = await capture(`${base}/still`);
-      const motion = async (reference, candidate) => {
-        const result = await client.callTool({ name: 'compare_motion', arguments: { reference, candidate } });
-        assert.ok(!result.isError, result.content?.[0]?.text);
-        return JSON.parse(result.content[0].text);
-      };
-      const versus = await motion(first.files, still.files);
-      assert.equal(versus.motionStatus, 'compared');
-      assert.equal(versus.score, 0);
-      const stillOnly = await motion(still.files, still.files);
-      assert.equal(stillOnly.motionStatus, 'static');
-      const twice = await motion(first.files, second.files);
-      assert.equal(twice.motionStatus, 'compared');
-      assert.ok(twice.score >= 80, `two captures of one animation score high: ${twice.score}`);
-      // Bad requests are refused before a browser opens.
-      const refused = await client.callTool({ name: 'capture_frames', arguments: { url: 'ftp://example.com/', frames: 2, intervalMs: 10 } }).then((r) => r.content[0].text, (e) => e.message);
-      assert.match(refused, /http/);
-      const tooLong = await client.callTool({ name: 'capture_frames', arguments: { url: base, frames: 120, intervalMs: 5000 } }).then((r) => r.content[0].text, (e) => e.message);
-      assert.match(tooLong, /600000 ms, above 60000/);
-    });
+    return await fn(`http://127.0.0.1:${server.address().port}`);
   } finally {
     server.close();
   }
+}
+
+/** capture_frames' JSON, at 320 × 240 unless `extra` says otherwise. */
+async function capture(client, url, extra) {
+  const result = await client.callTool({ name: 'capture_frames', arguments: { url, viewport: { width: 320, height: 240 }, ...extra } });
+  assert.ok(!result.isError, result.content?.[0]?.text);
+  return JSON.parse(result.content[0].text);
+}
+
+const WHITE = [255, 255, 255];
+const BLUE = [40, 120, 220]; // #2878dc
+
+test('motion: capture_frames records a CSS animation; compare_motion says compared vs static and matches two captures', { skip }, async () => {
+  await withPages((base) => withClient(async (client) => {
+    const first = await capture(client, `${base}/animated`, { frames: 8, intervalMs: 100 });
+    assert.deepEqual(first.files.map((file) => path.basename(file)), [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `frame-00${i}.png`));
+    for (const file of first.files) assert.equal(path.dirname(file), first.outputDir);
+    assert.equal(path.dirname(first.outputDir), path.join(root, '.sightline', 'frames'));
+    for (const file of first.files) assert.deepEqual([readPng(file).width, readPng(file).height], [320, 240], file);
+    // Frame i is taken no earlier than i intervals after the first (a slow shot delays only the
+    // frames after it; Node's timers and Date.now() may disagree by 1 ms), and the first at once.
+    assert.equal(first.timesMs.length, 8);
+    first.timesMs.forEach((t, i) => assert.ok(t >= i * 100 - 1 && (i === 0 ? t < 100 : t > first.timesMs[i - 1]), `frame ${i} at ${t} ms: ${first.timesMs}`));
+    const still = await capture(client, `${base}/still`, { frames: 8, intervalMs: 100 });
+    const versus = await motion(client, first.files, still.files);
+    assert.deepEqual([versus.motionStatus, versus.score, versus.reference.moves, versus.candidate.moves], ['compared', 0, true, false]);
+    const stillOnly = await motion(client, still.files, still.files);
+    assert.deepEqual([stillOnly.motionStatus, stillOnly.score], ['static', null]);
+    // Two captures of one animation, the second later in its cycle (a wait and a wait action):
+    // the changing patterns make every step change half the view, so they match exactly.
+    const patterns = await capture(client, `${base}/patterns`, { frames: 8, intervalMs: 100 });
+    const later = await capture(client, `${base}/patterns`, { frames: 8, intervalMs: 100, waitMs: 250, actions: [{ type: 'wait', ms: 50 }] });
+    const twice = await motion(client, patterns.files, later.files);
+    assert.deepEqual([twice.motionStatus, twice.score], ['compared', 100]);
+    for (const side of [twice.reference, twice.candidate]) assert.deepEqual([side.signature, side.energy], [Array(7).fill(0.5), 0.5]);
+    // Bad requests are refused before a browser opens.
+    assert.deepEqual(await failure(client, 'capture_frames', { url: 'ftp://example.com/', frames: 2, intervalMs: 10 }), {
+      invalidParams: 'MCP error -32602: url: only http:// and https:// pages can be checked, got "ftp://example.com/" (e.g. http://localhost:3000/)',
+    });
+    assert.deepEqual(await failure(client, 'capture_frames', { url: base, frames: 120, intervalMs: 5000 }), {
+      invalidParams: 'MCP error -32602: frames × intervalMs is 600000 ms, above 60000; take fewer frames or a shorter interval',
+    });
+  }));
+});
+
+test('motion: capture_frames clip gives frames of the clip, showing only what is inside it', { skip }, async () => {
+  await withPages((base) => withClient(async (client) => {
+    // The still square sits at 0,90 and is 60 × 60; the clip takes it and 20 px of white below.
+    const clipped = await capture(client, `${base}/still`, { frames: 2, intervalMs: 0, clip: { x: 0, y: 90, width: 60, height: 80 } });
+    assert.equal(clipped.files.length, 2);
+    for (const file of clipped.files) {
+      const png = readPng(file);
+      assert.deepEqual([png.width, png.height], [60, 80]);
+      assert.deepEqual([png.pixel(0, 0), png.pixel(59, 59), png.pixel(30, 60), png.pixel(59, 79)], [BLUE, BLUE, WHITE, WHITE]);
+    }
+    assert.deepEqual(await failure(client, 'capture_frames', { url: `${base}/still`, frames: 1, intervalMs: 0, clip: { x: 0, y: 0, width: 0, height: 10 } }), {
+      invalidParams: 'MCP error -32602: clip: x and y ≥ 0, width and height > 0',
+    });
+  }));
+});
+
+test('motion: capture_frames actions run before the frames, which show what they changed', { skip }, async () => {
+  await withPages((base) => withClient(async (client) => {
+    const at = (files, x, y) => files.map((file) => readPng(file).pixel(x, y));
+    const url = `${base}/controls`;
+    const untouched = await capture(client, url, { frames: 2, intervalMs: 0 });
+    assert.deepEqual(at(untouched.files, 300, 10), [WHITE, WHITE]);
+    assert.deepEqual(at(untouched.files, 250, 150), [[237, 237, 237], [237, 237, 237]]);
+    const clicked = await capture(client, url, { frames: 2, intervalMs: 0, actions: [{ type: 'click', selector: '#go' }] });
+    assert.deepEqual(at(clicked.files, 300, 10), [[220, 60, 60], [220, 60, 60]]);
+    const hovered = await capture(client, url, { frames: 2, intervalMs: 0, actions: [{ type: 'hover', selector: '#spot' }] });
+    assert.deepEqual(at(hovered.files, 250, 150), [[34, 34, 34], [34, 34, 34]]);
+    assert.deepEqual(at(hovered.files, 300, 10), [WHITE, WHITE], 'hovering clicks nothing');
+    assert.deepEqual(await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'click' }] }), {
+      invalidParams: 'MCP error -32602: actions[0]: use {"type": "click"|"hover", "selector": …} or {"type": "wait", "ms": ≤ 20000}',
+    });
+  }));
+});
+
+test('motion: capture_frames with frames 1 gives one still that compare_designs reads', { skip }, async () => {
+  await withPages((base) => withClient(async (client) => {
+    const one = await capture(client, `${base}/still`, { frames: 1, intervalMs: 5000 });
+    assert.deepEqual(one.files, [path.join(one.outputDir, 'frame-000.png')]);
+    // Taken at once: the interval only separates frames.
+    assert.equal(one.timesMs.length, 1);
+    assert.ok(one.timesMs[0] < 5000, `${one.timesMs}`);
+    const png = readPng(one.files[0]);
+    assert.deepEqual([png.width, png.height, png.pixel(30, 120), png.pixel(200, 120)], [320, 240, BLUE, WHITE]);
+    const result = await client.callTool({ name: 'compare_designs', arguments: { reference: one.files[0], candidate: one.files[0], returnVisuals: false } });
+    assert.ok(!result.isError, result.content[0].text);
+    assert.equal(JSON.parse(result.content[0].text).overall, 100);
+    assert.deepEqual(await failure(client, 'capture_frames', { url: `${base}/still`, frames: 0, intervalMs: 0 }), {
+      invalidParams: 'MCP error -32602: frames: 0 is outside 1–120',
+    });
+  }));
 });
