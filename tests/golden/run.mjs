@@ -1,16 +1,17 @@
 // What tests/golden.test.mjs and tests/mcp.test.mjs share: the bundled example run into a temp
-// root of their own (never examples/shop, which other runs in the same checkout may be
-// rebuilding), a Playwright run of the shop's suite, and the MCP client over stdio.
+// root of their own (never examples/shop, which a developer's `npm run example` rewrites), a
+// Playwright run of the shop's suite, and the MCP client over stdio.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-export const repo = path.resolve(new URL('../..', import.meta.url).pathname);
+export const repo = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const shop = path.join(repo, 'examples', 'shop');
 export const binary = path.join(repo, 'target', 'release', 'sightline');
 export const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
