@@ -110,8 +110,14 @@ test('live: visual_check names every planted bug on desktop and nothing else', {
   assert.equal(byKind['horizontal-overflow'].measured.right, 1616);
   assert.equal(byKind['clipped-text'].measured.clippedBy, '#clipped');
   assert.equal(byKind['overlapping-text'].measured.overlaps, '#under');
-  assert.match(byKind['console-error'].message, /planted: the cart failed to load/);
-  assert.match(byKind['failed-font'].message, /Brand Sans.*\/fonts\/brand\.woff2 \(HTTP 404\)/);
+  assert.deepEqual(byKind['horizontal-overflow'].measured, { documentWidth: 1616, overflowPx: 336, right: 1616, viewportWidth: 1280 });
+  assert.equal(byKind['clipped-text'].message, 'Text of #clipped is cut off by its own box (overflow: hidden): 147.63 px of it do not show.');
+  assert.deepEqual(byKind['overlapping-text'].measured, { overlapHeight: 15, overlapWidth: 106.59, overlaps: '#under' });
+  assert.equal(byKind['console-error'].message, `Console error at ${url('/bugs')}:18:17: planted: the cart failed to load`);
+  // The font's 404 and Chromium's abort of it, both named.
+  const font = url('/fonts/brand.woff2');
+  assert.equal(byKind['failed-font'].message,
+    `Web font "Brand Sans" failed to load: ${font} (HTTP 404), ${font} (net::ERR_ABORTED); 1 element with text fall back to another font, first #title.`);
   // #c8c8c8 on white: the WCAG ratio the core's unit test pins, as the tool reports it.
   assert.deepEqual(byKind['low-contrast'].measured, {
     background: 'rgb(255, 255, 255)', color: 'rgb(200, 200, 200)', fontSizePx: 16, fontWeight: 400, ratio: 1.67, required: 4.5,
@@ -357,7 +363,7 @@ test('live: capture_visual_state writes a screenshot, the DOM record and a captu
   assert.ok(existsSync(state.capture));
 });
 
-test('live: visual_verify withholds its answers, rejects wrong ones, accepts right ones and expires', { skip }, async () => {
+test('live: visual_verify withholds its answers, rejects wrong ones, accepts right ones, three times at most', { skip }, async () => {
   const session = await call('visual_verify', {
     url: url('/clean'),
     query: 'Is there a way to buy?',
@@ -368,32 +374,40 @@ test('live: visual_verify withholds its answers, rejects wrong ones, accepts rig
   assert.ok(existsSync(session.screenshot));
   const shown = JSON.stringify(session);
   for (const secret of ['Spring collection', '#1a4d8f', '26, 77, 143']) assert.ok(!shown.includes(secret), `${secret} leaked`);
-  assert.match(session.prompt, new RegExp(session.sessionId));
-  // The right answers, by what each question asks about the clean page.
-  const right = {};
-  for (const c of session.challenges) {
-    const q = c.question;
-    right[c.id] = /exact text/.test(q) ? 'Spring collection'
-      : /Where is/.test(q) ? 'top left'
-      : /list items|entries/.test(q) ? '3'
-      : /images/.test(q) ? 1
-      : /background colour/.test(q) ? '#1a4d8f'
-      : /Is there a button/.test(q) ? 'yes'
-      : assert.fail(`unexpected challenge: ${q}`);
-  }
-  assert.equal(session.challenges.length, 7);
-  const wrong = Object.fromEntries(session.challenges.map((c) => [c.id, 'no idea']));
+  // Six challenges built from the clean page's own DOM, then the caller's criterion.
+  const challenges = [
+    ['text', 'What is the exact text of the first large heading (h1) on the page?'],
+    ['region words: top/middle/bottom and left/center/right', 'Where is that first large heading (h1) in the screenshot (top/middle/bottom, left/center/right)?'],
+    ['number', 'How many list items (bullets or numbered entries) are visible?'],
+    ['number', 'How many images are visible?'],
+    ['colour as #rrggbb', 'What is the background colour of the button "Buy now"?'],
+    ['yes or no', 'Is there a button labelled "Buy now"?'],
+    ['number', 'How many entries does the bulleted list have?'],
+  ].map(([format, question], i) => ({ format, id: `c${i + 1}`, question }));
+  assert.deepEqual(session.challenges, challenges);
+  assert.equal(session.prompt, [
+    `Open the image ${session.screenshot} (a screenshot of ${url('/clean')}) and answer ONLY from what you see in it; do not fetch the page or read its code.`,
+    '',
+    'Questions:',
+    ...challenges.map((c) => `${c.id}. ${c.question} (answer: ${c.format})`),
+    '',
+    'Then answer this: Is there a way to buy?',
+    '',
+    `Call submit_visual_response with session_id "${session.sessionId}", challenge_answers as an object keyed by question id (e.g. {"c1": "..."}) and query_answer.`,
+  ].join('\n'));
+  // What the clean page shows: its heading top left, three list items, the logo and the banner photo.
+  const right = { c1: 'Spring collection', c2: 'top left', c3: 3, c4: 2, c5: '#1a4d8f', c6: 'yes', c7: '3' };
+  const wrong = Object.fromEntries(challenges.map((c) => [c.id, 'no idea']));
   const rejected = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: wrong, query_answer: 'yes' });
-  assert.equal(rejected.trusted, false);
-  assert.equal(rejected.failed.length, 7);
+  assert.deepEqual([rejected.trusted, rejected.passed, rejected.total, rejected.score, rejected.attemptsLeft], [false, 0, 7, 0, 2]);
+  assert.deepEqual(rejected.failed, challenges.map(({ id, question }) => ({ id, question })));
+  assert.equal(rejected.summary, `Not trusted: 0 of 7 challenges passed (needs 80 %). Failed: ${challenges.map((c) => `${c.id} (${c.question})`).join('; ')}. Do not rely on the query answer.`);
   const rejectedText = JSON.stringify(rejected);
   for (const secret of ['Spring collection', '#1a4d8f', 'top left']) assert.ok(!rejectedText.includes(secret), `${secret} leaked`);
   const accepted = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes, the Buy now button' });
-  assert.equal(accepted.trusted, true, JSON.stringify(accepted));
-  assert.equal(accepted.passed, 7);
-  assert.equal(accepted.total, 7);
+  assert.deepEqual([accepted.trusted, accepted.passed, accepted.total, accepted.failed, accepted.attemptsLeft], [true, 7, 7, [], 1], JSON.stringify(accepted));
+  assert.equal(accepted.summary, 'Trusted: 7 of 7 challenges passed. The query answer below comes from a model that looked.');
   assert.equal(accepted.queryAnswer, 'yes, the Buy now button');
-  assert.equal(accepted.attemptsLeft, 1);
   // Three responses per session, so the answers cannot be found by trying them all.
   const last = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' });
   assert.equal(last.attemptsLeft, 0);
