@@ -473,8 +473,8 @@ test('live: a hung page is bounded by the call timeout, a frozen worker by its b
     const hung = await failure('visual_check', { url: url('/hang') }, quick);
     assert.deepEqual(hung, { toolError: `check timed out after 15000 ms on ${url('/hang')}; the page may hang or be slow to load` });
     // The worker answered the timeout itself and lives on, and its browser still opens pages.
-    const after = await call('visual_check', { url: url('/clean') }, quick);
-    assert.deepEqual(after.issues, []);
+    const recovered = await call('visual_check', { url: url('/clean') }, quick);
+    assert.deepEqual(recovered.issues, []);
 
     // A worker that stops answering altogether (SIGSTOP) is killed by the supervisor after the
     // call's bound plus grace; ping's bound is a fixed 10 s, plus the 2.5 s grace (a quarter).
