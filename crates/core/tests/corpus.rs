@@ -1,20 +1,25 @@
-//! Where the shared test corpora live, and what to do when they are missing.
+//! Where the shared test corpora live. The one helper every Rust test uses (sightline-cli's
+//! tests include this file too).
+//!
+//! A missing corpus is never a silent pass: outside CI the build script (`crates/core/build.rs`)
+//! sets `cfg(corpus_absent = "<name>")` and each test that reads it carries
+//! `#[cfg_attr(corpus_absent = "<name>", ignore = "…")]`, so `cargo test` lists it as ignored
+//! with the reason; under CI the test runs and [`corpus`] fails it.
 
 use std::path::PathBuf;
 
-/// `../shared/corpora/<name>` (or `$SIGHTLINE_SHARED/corpora/<name>`), or `None` after
-/// printing why the test is skipped. Under `CI` a missing corpus is a failure.
-pub fn corpus(name: &str) -> Option<PathBuf> {
+/// `$SIGHTLINE_SHARED/corpora/<name>` (default: the `shared` folder beside the workspace).
+/// Panics, naming the folder and the fix, when its `cases.json` is not there.
+pub fn corpus(name: &str) -> PathBuf {
     let shared = std::env::var_os("SIGHTLINE_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
     let dir = shared.join("corpora").join(name);
-    if dir.join("cases.json").is_file() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("corpus {} is missing and CI is set: the shared data must be present", dir.display());
-    }
-    eprintln!("skipping: corpus {} is absent (set SIGHTLINE_SHARED to its parent folder)", dir.display());
-    None
+    assert!(
+        dir.join("cases.json").is_file(),
+        "corpus {} is missing: put the shared data there or set SIGHTLINE_SHARED to the folder holding \
+         corpora/ (outside CI, a build without it marks this test ignored)",
+        dir.display()
+    );
+    dir
 }

@@ -113,17 +113,22 @@ fn scoreboard(cases: &[Case], counts: &[u64]) -> (usize, usize) {
     (ok(true), ok(false))
 }
 
-/// Asserts that `counts` equal one column of [`EXPECTED`], paired with the case names so a
-/// failure shows which case moved.
-fn assert_column(counts: &[u64], column: impl Fn(&(&str, u64, u64, u64)) -> u64) {
-    let measured: Vec<(&str, u64)> = EXPECTED.iter().map(|e| e.0).zip(counts.iter().copied()).collect();
+/// Asserts that `counts` equal one column of [`EXPECTED`], paired with the corpus's own case
+/// names (so a reordered or renamed case fails too, and a failure shows which case moved).
+fn assert_column(cases: &[Case], counts: &[u64], column: impl Fn(&(&str, u64, u64, u64)) -> u64) {
+    assert_eq!(counts.len(), cases.len());
+    let measured: Vec<(&str, u64)> = cases.iter().map(|c| c.name.as_str()).zip(counts.iter().copied()).collect();
     let expected: Vec<(&str, u64)> = EXPECTED.iter().map(|e| (e.0, column(e))).collect();
     assert_eq!(measured, expected);
 }
 
 #[test]
+#[cfg_attr(
+    corpus_absent = "playwright-image-tools",
+    ignore = "corpus playwright-image-tools absent: set SIGHTLINE_SHARED to the folder holding corpora/"
+)]
 fn perceptual_playwright_pairs_match_and_fail_as_labelled() {
-    let Some(dir) = corpus("playwright-image-tools") else { return };
+    let dir = corpus("playwright-image-tools");
     let cases = load(&dir);
     let counts: Vec<u64> = cases.iter().map(perceptual).collect();
     eprintln!("{:<58} {:>10} {:>10}  verdict", "case", "perceptual", "ssim-cie94");
@@ -132,10 +137,10 @@ fn perceptual_playwright_pairs_match_and_fail_as_labelled() {
         eprintln!("{:<58} {n:>10} {reference:>10}  {}", c.name, verdict(c.should_match, *n));
     }
 
-    assert_column(&counts, |e| e.1);
+    assert_column(&cases, &counts, |e| e.1);
     // Playwright's ssim-cie94 counts, all 21 (not only the verdicts).
     let reference: Vec<u64> = cases.iter().map(|c| c.case["ssim_cie94_count"].as_u64().unwrap()).collect();
-    assert_column(&reference, |e| e.1);
+    assert_column(&cases, &reference, |e| e.1);
     for (c, n) in cases.iter().zip(&counts) {
         assert_eq!(verdict(c.should_match, *n), "ok", "{}: {n} pixels against its label", c.name);
     }
@@ -144,8 +149,12 @@ fn perceptual_playwright_pairs_match_and_fail_as_labelled() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_absent = "playwright-image-tools",
+    ignore = "corpus playwright-image-tools absent: set SIGHTLINE_SHARED to the folder holding corpora/"
+)]
 fn pixelmatch_playwright_pairs_tolerate_anti_aliasing_but_miss_ssim_traps() {
-    let Some(dir) = corpus("playwright-image-tools") else { return };
+    let dir = corpus("playwright-image-tools");
     let cases = load(&dir);
     let t01: Vec<u64> = cases.iter().map(|c| pixelmatch(c, 0.1)).collect();
     let t02: Vec<u64> = cases.iter().map(|c| pixelmatch(c, 0.2)).collect();
@@ -157,8 +166,8 @@ fn pixelmatch_playwright_pairs_tolerate_anti_aliasing_but_miss_ssim_traps() {
     let (board01, board02) = (scoreboard(&cases, &t01), scoreboard(&cases, &t02));
     eprintln!("should-match passing of 12, should-fail failing of 9: t=0.1 {board01:?}, t=0.2 {board02:?}");
 
-    assert_column(&t01, |e| e.2);
-    assert_column(&t02, |e| e.3);
+    assert_column(&cases, &t01, |e| e.2);
+    assert_column(&cases, &t02, |e| e.3);
     // Threshold 0.2 is what Playwright's default toHaveScreenshot runs: pixelmatch 7.2's counts.
     for (c, n) in cases.iter().zip(&t02) {
         assert_eq!(*n, c.case["pixelmatch7_t0_2"].as_u64().unwrap(), "{}: pixelmatch 7.2 at 0.2", c.name);
