@@ -677,22 +677,4 @@ mod tests {
             assert!(matches!(encode_capture(&bad), Err(Error::InvalidInput(_))), "{dsf}");
         }
     }
-
-    #[test]
-    fn artifact_write_is_atomic() {
-        let dir = scratch_dir("atomic");
-        let file = dir.join("home.slcap");
-        write_capture(&file, &capture(20, 10)).expect("first write");
-        let second = Capture { metadata: b"{\"v\":2}".to_vec(), ..capture(30, 12) };
-        write_capture(&file, &second).expect("overwrite");
-        assert_eq!(read_capture(&file).expect("read back"), second);
-        // A write that fails (here: before any byte is written) leaves the previous file whole.
-        let broken = Capture { device_scale_factor: f32::NAN, ..capture(5, 5) };
-        assert!(write_capture(&file, &broken).is_err());
-        assert_eq!(read_capture(&file).expect("still readable"), second);
-        // The rename consumed the temp file: only the artifact is left in the folder.
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("home.slcap")]);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }
