@@ -95,14 +95,17 @@ fn compare_inserted_banner_is_a_page_shift() {
     assert_eq!(c.shift, Some(PageShift { dy: 24, below_y: 200 }));
     // only the banner still differs once the shift is undone
     assert_eq!(c.diff_pixels_after_shift, 640 * 24);
-    let changes: Vec<_> = c.regions.iter().filter(|r| r.classification == Classification::Change).collect();
-    assert_eq!(changes.len(), 1, "{:?}", c.regions);
-    assert_eq!((changes[0].x, changes[0].y, changes[0].width, changes[0].height), (0, 200, 640, 24));
-    // everything that differs below the banner only moved
-    let shifted: u64 =
-        c.regions.iter().filter(|r| r.classification == Classification::Shift).map(|r| r.diff_pixels).sum();
-    assert!(shifted > 0);
-    assert!(c.regions.iter().filter(|r| r.classification == Classification::Shift).all(|r| r.y >= 224));
+    // Two regions hold every counted pixel: the banner's band (13 591 of its 15 360 pixels
+    // count; the other 1 769, beside text edges, read as anti-aliasing: the blue is far above the
+    // threshold from every shade of the page) and, below it, the whole page that moved down 24
+    // rows, where 510 079 pixels differ from the pixel 24 rows above them.
+    let regions: Vec<_> =
+        c.regions.iter().map(|r| (r.x, r.y, r.width, r.height, r.diff_pixels, r.classification)).collect();
+    assert_eq!(
+        regions,
+        [(0, 200, 640, 24, 13_591, Classification::Change), (0, 224, 640, 1800, 510_079, Classification::Shift)]
+    );
+    assert_eq!((c.diff_pixels, c.antialiased_pixels), (13_591 + 510_079, 156_283));
     assert_eq!(c.shape, Some(Shape::Large));
 }
 
@@ -117,6 +120,17 @@ fn compare_removed_section_shifts_content_up() {
     assert_eq!(c.shift, Some(PageShift { dy: -48, below_y: 400 }));
     // the 48 rows at the bottom of the canvas exist only in the baseline
     assert_eq!(c.diff_pixels_after_shift, 640 * 48);
+    // What moved up is one shift region from the seam down (x from 8: the page's text starts
+    // 8-15 px in, so the first 8 columns are white on both sides); the bottom band is the
+    // change, every one of its pixels counted.
+    let regions: Vec<_> =
+        c.regions.iter().map(|r| (r.x, r.y, r.width, r.height, r.diff_pixels, r.classification)).collect();
+    assert_eq!(
+        regions,
+        [(8, 400, 630, 1052, 257_908, Classification::Shift), (0, 1452, 640, 48, 640 * 48, Classification::Change)]
+    );
+    assert_eq!((c.diff_pixels, c.antialiased_pixels), (257_908 + 640 * 48, 64_632));
+    assert_eq!(c.shape, Some(Shape::Large));
 }
 
 #[test]
@@ -142,7 +156,14 @@ fn compare_scattered_specks_are_scattered_without_regions() {
         fill_rect(&mut b, 13 + (i * 97) % 600, 14 + (i * 211) % 980, 1, 1, [255, 0, 255, 255]);
     }
     let c = compare(&a, &b);
-    assert!(c.diff_pixels > 0 && c.diff_pixels <= 40);
+    // Each of the 40 specks differs; the 22 that land on a text edge read as anti-aliasing
+    // (the baseline pixel there has the few equal neighbours of an edge), so 18 are counted.
+    assert_eq!((c.diff_pixels, c.antialiased_pixels), (18, 22));
     assert!(c.regions.is_empty(), "{:?}", c.regions);
     assert_eq!(c.shape, Some(Shape::Scattered));
+    // Counting anti-aliasing too, all 40 specks count: no two share a pixel, none was missed.
+    let mut options = CompareOptions::default();
+    options.pixel.include_aa = true;
+    let c = compare_images(a.view(), b.view(), &options, false).unwrap().0;
+    assert_eq!((c.diff_pixels, c.antialiased_pixels), (40, 0));
 }
