@@ -1478,9 +1478,12 @@ mod tests {
     #[test]
     fn dom_style_digest_separates_values() {
         let split = |v: &[&str]| style_digest(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_ne!(split(&["ab", "c"]), split(&["a", "bc"]));
-        assert_eq!(split(&["ab", "c"]), split(&["ab", "c"]));
-        assert_ne!(split(&[]), split(&[""]));
+        // FNV-1a (64-bit) over each value followed by 0xFF, worked out apart from the code: the
+        // separator keeps ["ab", "c"] and ["a", "bc"] apart, and an empty value still counts.
+        assert_eq!(split(&["ab", "c"]), 0x20ba_9b30_25a8_b421);
+        assert_eq!(split(&["a", "bc"]), 0xa0a3_542c_19b9_00ab);
+        assert_eq!(split(&[]), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(split(&[""]), 0xaf64_724c_8602_eb6e);
     }
 
     #[test]
@@ -2124,10 +2127,17 @@ mod tests {
         assert_eq!(d.added.elements, [li(1)]);
         assert_eq!(d.removed.count, 0);
         assert_eq!(d.modified.elements, [ModifiedElement { selector: li(3001), changes: vec![ContentChange::Text] }]);
-        // Reversed: pairs never cross, so it is no "identical DOM".
+        // Reversed: pairs never cross, so it is no "identical DOM". Every text is unique, and
+        // the longest run in the same order on both sides is one item: the patience diff keeps
+        // the last candidate in current order, item "0" (baseline li 1, current li 3000). Nothing
+        // is left on one side of it to pair, so the other 2999 items are removed and added.
         let d = compare(&list_page(texts(3000)), &list_page(texts(3000).rev()));
         assert!(d.changed);
-        assert!(d.added.count >= 2990 && d.added.count == d.removed.count, "{:?}", d.added.count);
+        assert_eq!((d.added.count, d.removed.count, d.modified.count), (2999, 2999, 0));
+        // The lists name the first 10 of each.
+        assert_eq!(d.added.elements, (1..=10).map(li).collect::<Vec<_>>());
+        assert_eq!(d.removed.elements, (2..=11).map(li).collect::<Vec<_>>());
+        assert_eq!(d.roles.baseline_pair[2], Some(2 + 2999));
     }
 
     #[test]
