@@ -36,6 +36,8 @@ export interface CaptureInput {
   deviceScaleFactor?: number
   /** Per-pixel colour tolerance, 0..1. Default 0.1. */
   threshold?: number
+  /** Ignore pixels detected as anti-aliasing (config `antialiasing`). Default true. */
+  antialiasing?: boolean
   /** Use the perceptual comparator. Default false. */
   perceptual?: boolean
   /** A change of at most this many pixels passes. */

@@ -113,6 +113,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       dom,
       failures: failuresByPage.get(page) ?? [],
       threshold: settings.threshold,
+      antialiasing: settings.antialiasing,
       perceptual: settings.perceptual,
       maxDiffPixels: settings.maxDiffPixels,
       maxDiffPixelRatio: settings.maxDiffPixelRatio,

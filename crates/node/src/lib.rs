@@ -244,6 +244,8 @@ pub struct CaptureInput {
     pub device_scale_factor: Option<f64>,
     /// Per-pixel colour tolerance, 0..1. Default 0.1.
     pub threshold: Option<f64>,
+    /// Ignore pixels detected as anti-aliasing (config `antialiasing`). Default true.
+    pub antialiasing: Option<bool>,
     /// Use the perceptual comparator. Default false.
     pub perceptual: Option<bool>,
     /// A change of at most this many pixels passes.
@@ -328,7 +330,12 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
     use sightline_core::verdict::Tolerance;
 
     let outcome = guarded(|| {
-        let diff = DiffOptions { threshold: input.threshold, perceptual: input.perceptual, ..DiffOptions::default() };
+        let diff = DiffOptions {
+            threshold: input.threshold,
+            include_aa: input.antialiasing.map(|ignore| !ignore),
+            perceptual: input.perceptual,
+            ..DiffOptions::default()
+        };
         let options = SnapshotOptions {
             compare: CompareOptions {
                 pixel: diff.pixel(),
