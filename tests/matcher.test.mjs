@@ -1,13 +1,15 @@
 // `expect(page).toMatchVisual()` in real Playwright runs against Debian's Chromium: the scenario
 // suite runs once with --update-snapshots to approve baselines, then again with one planted
-// change per page; the evidence each snapshot leaves in .sightline/temp is asserted.
-import { test, before } from 'node:test';
+// change per page; the evidence each snapshot leaves in .sightline/temp is asserted. The option
+// suite (tests/options, at the end) does the same for every config key and matcher option.
+import { test, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { cases } from './options/cases.mjs';
 
 const addon = createRequire(import.meta.url)('../index.js');
 
@@ -18,14 +20,23 @@ if (skip && process.env.CI) throw new Error(`${skip}; CI must have it (npm test 
 
 const root = mkdtempSync(path.join(tmpdir(), 'sightline-matcher-'));
 
-function playwright(variant, extraArgs = []) {
+/** `playwright test -c <config> …args` from the repository with `env` added. */
+function runPlaywright(config, args, env) {
   const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
-  const run = spawnSync(process.execPath, [cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', ...extraArgs], {
-    cwd: repo,
-    env: { ...process.env, SIGHTLINE_ROOT: root, SCENARIO_VARIANT: variant, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(root, 'playwright-report.json') },
-    encoding: 'utf8',
-  });
+  const run = spawnSync(process.execPath, [cli, 'test', '-c', config, ...args], { cwd: repo, env: { ...process.env, ...env }, encoding: 'utf8' });
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
+}
+
+function playwright(variant, extraArgs = []) {
+  const env = { SIGHTLINE_ROOT: root, SCENARIO_VARIANT: variant, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(root, 'playwright-report.json') };
+  return runPlaywright('tests/scenarios/playwright.config.mjs', extraArgs, env);
+}
+
+/** Every spec of a Playwright JSON report, however deeply its suites nest. */
+function specsOf(report) {
+  return report.suites.flatMap(function all(suite) {
+    return [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(all)];
+  });
 }
 
 function evidence(name) {
@@ -42,14 +53,12 @@ before(() => {
 
 test('matcher: first run without -u fails a new snapshot and says how to approve', { skip }, () => {
   const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-new-'));
-  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
-  const run = spawnSync(process.execPath, [cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', '-g', 'identical'], {
-    cwd: repo,
-    env: { ...process.env, SIGHTLINE_ROOT: fresh, SCENARIO_VARIANT: 'base' },
-    encoding: 'utf8',
-  });
-  assert.equal(run.status, 1);
-  assert.match(run.stdout + run.stderr, /New snapshot: no baseline yet.*npx sightline approve identical/);
+  const run = runPlaywright('tests/scenarios/playwright.config.mjs', ['-g', 'identical'], { SIGHTLINE_ROOT: fresh, SCENARIO_VARIANT: 'base' });
+  assert.equal(run.status, 1, run.output);
+  assert.match(
+    run.output,
+    /^ {4}Error: toMatchVisual\("identical"\): New snapshot: no baseline yet; a human reviews the capture and approves it \(npx sightline approve identical, or run with --update-snapshots\)$/m,
+  );
   assert.ok(!existsSync(path.join(fresh, '.sightline', 'baselines', 'identical')), 'no baseline written without -u');
 });
 
@@ -64,17 +73,31 @@ test('matcher: baselines were written as PNG + DOM data', { skip }, () => {
 
 test('matcher: the changed run fails with one-line verdicts', { skip }, () => {
   assert.equal(changedRun.status, 1, changedRun.output);
-  assert.match(changedRun.output, /toMatchVisual\("style-token"\): Style-only change/);
-  // Playwright's own report gets the comparison: expected / actual / diff images + the evidence
-  const report = JSON.parse(readFileSync(path.join(root, 'playwright-report.json'), 'utf8'));
-  const specs = report.suites.flatMap(function all(suite) {
-    return [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(all)];
+  // the verdict line, then the top three regions and a count of the rest
+  const message = [
+    '    Error: toMatchVisual("style-token"): Style-only change: 6 elements restyled (#card-lamp > h2, #card-lamp > button, #card-chair > h2, …); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+    '      change 103×18 at 39,98: 405 px — #card-lamp > h2 (changed)',
+    '      change 52×14 at 294,98: 194 px — #card-chair > h2 (changed)',
+    '      change 50×14 at 551,98: 222 px — #card-plant > h2 (changed)',
+    '      … 3 more regions',
+  ].join('\n');
+  assert.ok(changedRun.output.includes(message), changedRun.output);
+  // Playwright's own report: pass/fail per test, and for a failure the comparison (expected /
+  // actual / diff images) after the evidence
+  const specs = specsOf(JSON.parse(readFileSync(path.join(root, 'playwright-report.json'), 'utf8')));
+  assert.deepEqual(Object.fromEntries(specs.map((spec) => [spec.title, spec.tests[0].results[0].status])), {
+    identical: 'passed',
+    'style-token': 'failed',
+    'clipped-card': 'failed',
+    'banner-shift': 'failed',
+    'added-element': 'failed',
+    'font-404': 'failed',
+    'element-capture': 'passed',
+    'element-style': 'failed',
   });
-  const styleToken = specs.find((spec) => spec.title === 'style-token');
-  const attachments = styleToken.tests[0].results[0].attachments.map((a) => a.name);
-  for (const name of ['style-token-expected.png', 'style-token-actual.png', 'style-token-diff.png', 'style-token-evidence.json']) {
-    assert.ok(attachments.includes(name), `${name} in ${attachments}`);
-  }
+  const attachments = (title) => specs.find((spec) => spec.title === title).tests[0].results[0].attachments.map((a) => a.name);
+  assert.deepEqual(attachments('style-token'), ['style-token-evidence.json', 'style-token-expected.png', 'style-token-actual.png', 'style-token-diff.png', 'error-context']);
+  assert.deepEqual(attachments('identical'), ['identical-evidence.json']);
 });
 
 test('scenario: identical pages pass', { skip }, () => {
@@ -87,24 +110,36 @@ test('scenario: a CSS custom-property colour change is style-only and names ever
   const e = evidence('style-token');
   assert.equal(e.status, 'changed');
   assert.equal(e.verdictKind, 'styleOnly');
-  const restyled = e.layers.dom.styleChanges.elements;
-  for (const selector of ['#card-lamp > h2', '#card-chair > h2', '#card-plant > h2']) {
-    assert.ok(restyled.some((s) => s === selector), `${selector} in ${restyled}`);
-  }
-  assert.ok(restyled.some((s) => s.includes('button')), `the buttons too: ${restyled}`);
-  assert.match(e.verdict, /rgb\(37, 99, 235\) → rgb\(220, 38, 38\)/);
+  const cards = ['#card-lamp', '#card-chair', '#card-plant'];
+  assert.equal(e.layers.dom.styleChanges.count, 6);
+  assert.deepEqual(e.layers.dom.styleChanges.elements, cards.flatMap((card) => [`${card} > h2`, `${card} > button`]));
+  assert.equal(
+    e.verdict,
+    'Style-only change: 6 elements restyled (#card-lamp > h2, #card-lamp > button, #card-chair > h2, …); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+  );
   assert.equal(e.layers.dom.changed, false);
+  // one region per heading, then per button, each naming its restyled element
+  assert.deepEqual(
+    e.layers.pixel.regions.map((r) => r.elements.map((x) => `${x.selector} ${x.role}`)),
+    [...cards.map((card) => [`${card} > h2 changed`]), ...cards.map((card) => [`${card} > button changed`])],
+  );
 });
 
 test('scenario: max-height + overflow clipping one card is concentrated, names the card and its geometry', { skip }, () => {
   const e = evidence('clipped-card');
   assert.equal(e.verdictKind, 'concentrated', e.verdict);
   assert.equal(e.layers.pixel.shape, 'concentrated');
-  assert.match(e.verdict, /#card-chair/);
-  const resized = e.layers.dom.geometryChanges.resized.map((r) => r.selector);
-  assert.ok(resized.includes('#card-chair'), resized.join(', '));
-  const named = e.layers.pixel.regions.flatMap((r) => r.elements.map((x) => x.selector));
-  assert.ok(named.some((s) => s.startsWith('#card-chair')), named.join(', '));
+  assert.equal(
+    e.verdict,
+    'Not noise: 3336 pixels changed in one area on #card-chair; #card-chair resized 240×137 → 240×86 with DOM and styles identical — a bad capture or a change the style check cannot see (max-height, overflow, transform); compare the images',
+  );
+  // max-height: 60px + 2 × 12 px padding + 2 × 1 px border = 86 px tall
+  assert.deepEqual(e.layers.dom.geometryChanges.resized.map((r) => [r.selector, r.to]), [['#card-chair', [280, 80, 240, 86]]]);
+  assert.deepEqual(e.layers.dom.geometryChanges.moved, []);
+  assert.deepEqual(
+    e.layers.pixel.regions.map((r) => r.elements.map((x) => `${x.selector} ${x.role}`)),
+    [['#card-chair moved', '#card-chair > button overlaps']],
+  );
 });
 
 test('scenario: a banner inserted at the top shifts the page', { skip }, () => {
@@ -112,24 +147,37 @@ test('scenario: a banner inserted at the top shifts the page', { skip }, () => {
   assert.equal(e.status, 'changed');
   assert.deepEqual(e.layers.pixel.shift, { dy: 40, belowY: 56 });
   assert.equal(e.verdictKind, 'structural');
-  assert.match(e.verdict, /content below y=56 moved down 40 px/);
-  assert.ok(e.layers.dom.added.elements.includes('body > div.banner'), e.layers.dom.added.elements.join(', '));
-  assert.ok(e.layers.pixel.regions.some((r) => r.classification === 'shift'));
+  assert.equal(e.verdict, 'Structural change: 1 element added (body > div.banner); content below y=56 moved down 40 px; compare with the intended change');
+  assert.deepEqual(e.layers.dom.added, { count: 1, elements: ['body > div.banner'] });
+  // the 40 px banner band is the change, everything below it only moved
+  assert.deepEqual(
+    e.layers.pixel.regions.map((r) => [r.classification, r.x, r.y, r.width, r.height]),
+    [['change', 0, 56, 800, 40], ['shift', 0, 96, 800, 930]],
+  );
 });
 
 test('scenario: an added element is a structural change naming it', { skip }, () => {
   const e = evidence('added-element');
   assert.equal(e.verdictKind, 'structural');
-  assert.deepEqual(e.layers.dom.added.elements, ['#promo']);
-  assert.match(e.verdict, /1 element added \(#promo\)/);
+  assert.deepEqual(e.layers.dom.added, { count: 1, elements: ['#promo'] });
+  assert.deepEqual(e.layers.dom.removed, { count: 0, elements: [] });
+  assert.equal(e.verdict, 'Structural change: 1 element added (#promo); content below y=237 moved down 38 px; compare with the intended change');
 });
 
 test('scenario: a web font that fails to load is unhealthy, never noise', { skip }, () => {
   const e = evidence('font-404');
   assert.equal(e.status, 'changed');
   assert.equal(e.verdictKind, 'unhealthy');
-  assert.equal(e.captureHealth.unhealthy, true);
-  assert.ok(e.captureHealth.reasons.some((r) => r.kind === 'font' && r.url.endsWith('/fonts/brand.woff2') && r.detail === 'HTTP 404'), JSON.stringify(e.captureHealth));
+  // the FontFace's status, the 404 response and the aborted request: each source says it once
+  assert.deepEqual(e.captureHealth, {
+    unhealthy: true,
+    reasons: [
+      { kind: 'font', url: 'Brand', detail: 'font failed to load (FontFace status error)' },
+      { kind: 'font', url: 'http://127.0.0.1:9/fonts/brand.woff2', detail: 'HTTP 404' },
+      { kind: 'font', url: 'http://127.0.0.1:9/fonts/brand.woff2', detail: 'request failed: net::ERR_ABORTED' },
+    ],
+    sameOnBothSides: false,
+  });
 });
 
 test('scenario: a locator captures only its element and passes when unchanged', { skip }, () => {
@@ -143,15 +191,11 @@ test('scenario: a locator captures only its element and passes when unchanged', 
 
 test('matcher: two tests capturing one snapshot name is an error naming both', { skip }, () => {
   const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-collision-'));
-  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
-  const run = spawnSync(process.execPath, [cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', 'collision', '--update-snapshots=all'], {
-    cwd: repo,
-    env: { ...process.env, SIGHTLINE_ROOT: fresh, SCENARIO_COLLISION: '1', SCENARIO_VARIANT: 'base' },
-    encoding: 'utf8',
-  });
-  assert.equal(run.status, 1, run.stdout + run.stderr);
+  const env = { SIGHTLINE_ROOT: fresh, SCENARIO_COLLISION: '1', SCENARIO_VARIANT: 'base' };
+  const run = runPlaywright('tests/scenarios/playwright.config.mjs', ['collision', '--update-snapshots=all'], env);
+  assert.equal(run.status, 1, run.output);
   assert.match(
-    run.stdout + run.stderr,
+    run.output,
     /snapshot "shared-name" \(chromium\) is captured by two tests in this run: "first user of the name" and "second user of the name"; give each toMatchVisual call its own name/,
   );
 });
@@ -162,24 +206,330 @@ test('scenario: a locator capture sees only its element: an accent change is sty
   assert.equal(e.verdictKind, 'styleOnly', e.verdict);
   assert.equal(e.layers.dom.changed, false);
   const inCard = (s) => s === '#card-plant' || s.startsWith('#card-plant > ');
-  const restyled = e.layers.dom.styleChanges.elements;
-  assert.ok(restyled.length > 0 && restyled.every(inCard), `only the card is named: ${restyled.join(', ')}`);
-  assert.ok(restyled.includes('#card-plant > h2') && restyled.includes('#card-plant > button'), restyled.join(', '));
+  // only the card's heading and button, though every card on the page was restyled
+  assert.deepEqual(e.layers.dom.styleChanges.elements, ['#card-plant > h2', '#card-plant > button']);
   const properties = e.layers.dom.styleChanges.properties;
-  assert.ok(properties.every((p) => inCard(p.selector)), JSON.stringify(properties));
-  assert.match(e.verdict, /rgb\(37, 99, 235\) → rgb\(220, 38, 38\)/);
-  // Regions are in the element image's pixels; the elements they meet are the card's, and the
-  // changed ones are the restyled heading and button.
-  const regions = e.layers.pixel.regions;
-  assert.ok(regions.length > 0, e.verdict);
-  const named = regions.flatMap((r) => r.elements.map((x) => x.selector));
-  assert.ok(named.length > 0 && named.every(inCard), named.join(', '));
-  const changed = regions.flatMap((r) => r.elements.filter((x) => x.role === 'changed').map((x) => x.selector));
-  assert.ok(changed.includes('#card-plant > h2') && changed.includes('#card-plant > button'), JSON.stringify(regions));
+  assert.deepEqual([...new Set(properties.map((p) => p.selector))], ['#card-plant > h2', '#card-plant > button']);
+  assert.equal(
+    e.verdict,
+    'Style-only change: 2 elements restyled (#card-plant > h2, #card-plant > button); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+  );
+  // Regions are in the element image's pixels (the heading 15 px from the card's left edge,
+  // not the page's 551 px), each naming the restyled element it covers.
+  assert.deepEqual(
+    e.layers.pixel.regions.map((r) => [r.x, r.y, r.elements.map((x) => `${x.selector} ${x.role}`)]),
+    [[15, 18, ['#card-plant > h2 changed']], [13, 93, ['#card-plant > button changed']]],
+  );
   // the element's record: the card is the root at 0,0, the size of the image
   const { data } = addon.readBaselineSync(root, 'element-style', 'chromium');
   assert.deepEqual([data.dom.elements[0].selector, data.dom.elements[0].parent], ['#card-plant', -1]);
   assert.deepEqual(data.dom.elements[0].box.slice(0, 2), [0, 0]);
   assert.ok(data.dom.elements.every((el) => inCard(el.selector)));
   assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(data.dom.document.width), Math.round(data.dom.document.height)]);
+});
+
+// ── Options ─────────────────────────────────────────────────────────────────────────────────
+// tests/options: every config key, per-call option and update mode, end to end. Each case is its
+// own project root under `options` with its own .sightline/config.json (cases.mjs); the suite
+// runs once to approve, once with the planted changes, then once per update mode on copies of the
+// approved baselines. Asserted: Playwright's own pass/fail per test (its JSON reporter), the
+// evidence each snapshot leaves, and the baselines' bytes on disk.
+
+const reporter = path.join(repo, 'playwright-fixtures', 'reporter.js');
+
+/** Runs the option suite with `base` holding the case roots; returns its exit, output and report. */
+function optionsRun(base, variant, args = []) {
+  const json = path.join(mkdtempSync(path.join(tmpdir(), 'sightline-options-report-')), 'playwright.json');
+  // The reporter runs in Playwright's own process: its root is the report-dir case's.
+  const env = { OPTIONS_BASE: base, SIGHTLINE_ROOT: path.join(base, 'report-dir'), SCENARIO_VARIANT: variant, PLAYWRIGHT_JSON_OUTPUT_NAME: json };
+  const run = runPlaywright('tests/options/playwright.config.mjs', [`--reporter=line,json,${reporter}`, ...args], env);
+  const tests = new Map(specsOf(JSON.parse(readFileSync(json, 'utf8'))).map((spec) => [spec.title, spec.tests[0]]));
+  return { ...run, tests };
+}
+
+/** `passed` / `failed` / `skipped` per test title. */
+function statuses(run, titles) {
+  return Object.fromEntries(titles.map((title) => [title, run.tests.get(title)?.results[0].status]));
+}
+
+const optionsEvidence = (base, root, name = root) =>
+  JSON.parse(readFileSync(path.join(base, root, '.sightline', 'temp', name, 'chromium.json'), 'utf8'));
+
+const baselinePng = (base, root, name = root) => path.join(base, root, '.sightline', 'baselines', name, 'chromium.png');
+
+/** The pixel layer's counts and the verdict, the part of the evidence the option cases pin. */
+function pixelFacts(e) {
+  const p = e.layers.pixel;
+  return {
+    status: e.status,
+    kind: e.verdictKind,
+    autoPassed: e.autoPassed,
+    diffPixels: p.diffPixels,
+    antialiasedPixels: p.antialiasedPixels,
+    totalPixels: p.totalPixels,
+    size: [e.currentSize.width, e.currentSize.height],
+  };
+}
+
+describe('matcher options', { skip }, () => {
+  const base = mkdtempSync(path.join(tmpdir(), 'sightline-options-'));
+  const pristine = mkdtempSync(path.join(tmpdir(), 'sightline-options-approved-'));
+  let approveRun;
+  let changed;
+  const UPDATE_MODES = ['none', 'missing', 'changed'];
+  const updates = {};
+
+  before(() => {
+    for (const [name, { config }] of Object.entries(cases)) {
+      mkdirSync(path.join(base, name, '.sightline'), { recursive: true });
+      if (config) writeFileSync(path.join(base, name, '.sightline', 'config.json'), JSON.stringify(config));
+    }
+    approveRun = optionsRun(base, 'base', ['--update-snapshots=all']);
+    // The update-mode runs start from these approved baselines, untouched by later runs.
+    for (const name of ['update-passed', 'update-changed']) {
+      cpSync(path.join(base, name, '.sightline', 'baselines'), path.join(pristine, name, '.sightline', 'baselines'), { recursive: true });
+    }
+    // Evidence left by the approve run must not stand in for a capture the changed run missed.
+    for (const root of readdirSync(base)) rmSync(path.join(base, root, '.sightline', 'temp'), { recursive: true, force: true });
+    changed = optionsRun(base, 'changed');
+    for (const mode of UPDATE_MODES) {
+      const modeBase = path.join(base, `update-${mode}`);
+      cpSync(pristine, modeBase, { recursive: true });
+      updates[mode] = { base: modeBase, run: optionsRun(modeBase, 'changed', ['-g', 'update-', `--update-snapshots=${mode}`]) };
+    }
+  });
+
+  test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {
+    assert.equal(approveRun.status, 0, approveRun.output);
+    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout']), {
+      'write-missing-baselines': 'skipped',
+      'update-new': 'skipped',
+      timeout: 'skipped',
+    });
+  });
+
+  test('options: threshold 0 in config counts a 4-level grey change the default 0.1 lets pass', () => {
+    assert.deepEqual(statuses(changed, ['threshold', 'threshold-default']), { threshold: 'failed', 'threshold-default': 'passed' });
+    // the whole 40 × 25 panel
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'threshold')), {
+      status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 1000, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'threshold-default')), {
+      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+  });
+
+  test('options: perceptual per call sees the grey change pixelmatch passes, less its anti-aliasing-like rim', () => {
+    assert.equal(statuses(changed, ['perceptual']).perceptual, 'failed');
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'perceptual')), {
+      status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 874, antialiasedPixels: 126, totalPixels: 20000, size: [200, 100],
+    });
+  });
+
+  test('options: antialiasing false in config counts the anti-aliased rim of a disc moved by 1 px', () => {
+    assert.deepEqual(statuses(changed, ['antialiasing', 'antialiasing-default']), { antialiasing: 'failed', 'antialiasing-default': 'passed' });
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'antialiasing-default')), {
+      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 236, totalPixels: 20000, size: [200, 100],
+    });
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'antialiasing')), {
+      status: 'changed', kind: 'concentrated', autoPassed: false, diffPixels: 236, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+  });
+
+  test('options: maxDiffPixels and maxDiffPixelRatio pass a 100-pixel change at the limit and fail it one below; both set, the smaller wins', () => {
+    assert.deepEqual(
+      statuses(changed, ['max-diff-pixels', 'max-diff-pixels-exceeded', 'max-diff-pixel-ratio', 'max-diff-pixel-ratio-exceeded', 'max-diff-both-ratio-smaller', 'max-diff-both-pixels-smaller']),
+      {
+        'max-diff-pixels': 'passed',
+        'max-diff-pixels-exceeded': 'failed',
+        'max-diff-pixel-ratio': 'passed',
+        'max-diff-pixel-ratio-exceeded': 'failed',
+        'max-diff-both-ratio-smaller': 'failed',
+        'max-diff-both-pixels-smaller': 'failed',
+      },
+    );
+    for (const name of ['max-diff-pixels', 'max-diff-pixel-ratio']) {
+      const e = optionsEvidence(base, name);
+      assert.deepEqual(pixelFacts(e), {
+        status: 'passed', kind: 'withinTolerance', autoPassed: false, diffPixels: 100, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+      }, name);
+      assert.equal(e.verdict, 'Passed: 100 pixels differ (0.500 %), within the allowed 100', name);
+    }
+    for (const name of ['max-diff-pixels-exceeded', 'max-diff-pixel-ratio-exceeded', 'max-diff-both-ratio-smaller', 'max-diff-both-pixels-smaller']) {
+      assert.deepEqual(pixelFacts(optionsEvidence(base, name)), {
+        status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 100, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+      }, name);
+    }
+  });
+
+  test('options: noiseAutoPass passes four scattered pixels as likely noise, marked autoPassed; without it they fail', () => {
+    assert.deepEqual(statuses(changed, ['noise-auto-pass', 'noise-default']), { 'noise-auto-pass': 'passed', 'noise-default': 'failed' });
+    const verdict = "Likely render noise: 4 scattered pixels (0.020 %), DOM and styles identical; mention it, don't block";
+    const auto = optionsEvidence(base, 'noise-auto-pass');
+    assert.deepEqual(pixelFacts(auto), {
+      status: 'passed', kind: 'likelyNoise', autoPassed: true, diffPixels: 4, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    assert.equal(auto.verdict, verdict);
+    const plain = optionsEvidence(base, 'noise-default');
+    assert.deepEqual(pixelFacts(plain), {
+      status: 'changed', kind: 'likelyNoise', autoPassed: false, diffPixels: 4, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    assert.equal(plain.verdict, verdict);
+  });
+
+  test('options: fullPage false captures the 200 × 100 viewport, missing a change at y = 250 the full page shows', () => {
+    assert.deepEqual(statuses(changed, ['full-page-off', 'full-page-default']), { 'full-page-off': 'passed', 'full-page-default': 'failed' });
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'full-page-off')), {
+      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    const full = optionsEvidence(base, 'full-page-default');
+    assert.deepEqual(pixelFacts(full), {
+      status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 100, antialiasedPixels: 0, totalPixels: 60000, size: [200, 300],
+    });
+    assert.deepEqual(full.layers.pixel.regions.map((r) => [r.x, r.y, r.width, r.height, r.diffPixels]), [[120, 250, 10, 10, 100]]);
+  });
+
+  test('options: clip per call captures only its 100 × 30 box, so a change outside it passes', () => {
+    assert.equal(statuses(changed, ['clip']).clip, 'passed');
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'clip')), {
+      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 3000, size: [100, 30],
+    });
+  });
+
+  test('options: mask and ignoreSelectors in config take the element out of the pixels and the DOM check', () => {
+    assert.deepEqual(statuses(changed, ['mask', 'ignore-selectors', 'mask-none']), { mask: 'passed', 'ignore-selectors': 'passed', 'mask-none': 'failed' });
+    for (const name of ['mask', 'ignore-selectors']) {
+      const e = optionsEvidence(base, name);
+      assert.deepEqual(pixelFacts(e), {
+        status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+      }, name);
+      assert.equal(e.layers.dom.styleChanges.count, 0, name);
+    }
+    // unmasked, the advert's recolouring is a 100-pixel style-only change naming it
+    const unmasked = optionsEvidence(base, 'mask-none');
+    assert.deepEqual(pixelFacts(unmasked), {
+      status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 100, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    assert.deepEqual(unmasked.layers.dom.styleChanges.properties, [{ selector: '#ad', property: 'background-color', from: 'rgb(22, 163, 74)', to: 'rgb(220, 38, 38)' }]);
+  });
+
+  test('options: styleProperties in config digests text-decoration-line, so an added underline is a style-only change', () => {
+    assert.deepEqual(statuses(changed, ['style-properties', 'style-properties-default']), { 'style-properties': 'failed', 'style-properties-default': 'failed' });
+    const listed = optionsEvidence(base, 'style-properties');
+    assert.equal(listed.verdictKind, 'styleOnly');
+    assert.equal(listed.layers.dom.styleCheck, 'mismatch');
+    assert.deepEqual(listed.layers.dom.styleChanges, {
+      count: 1,
+      elements: ['#label'],
+      properties: [{ selector: '#label', property: 'text-decoration-line', from: 'none', to: 'underline' }],
+      propertyCount: 1,
+      mostCommon: [{ property: 'text-decoration-line', from: 'none', to: 'underline', count: 1 }],
+    });
+    // the default list has no text-decoration-line: the styles match, the pixels still differ
+    const plain = optionsEvidence(base, 'style-properties-default');
+    assert.equal(plain.verdictKind, 'concentrated');
+    assert.equal(plain.layers.dom.styleCheck, 'match');
+    assert.equal(plain.layers.dom.styleChanges.count, 0);
+    assert.equal(plain.layers.pixel.diffPixels, listed.layers.pixel.diffPixels);
+  });
+
+  test('options: writeMissingBaselines writes a new snapshot\'s baseline on its first run, which then passes', () => {
+    assert.equal(statuses(changed, ['write-missing-baselines'])['write-missing-baselines'], 'passed');
+    const e = optionsEvidence(base, 'write-missing-baselines');
+    assert.equal(e.status, 'new');
+    assert.equal(e.files.baseline, '.sightline/baselines/write-missing-baselines/chromium.png');
+    const written = addon.readBaselineSync(path.join(base, 'write-missing-baselines'), 'write-missing-baselines', 'chromium');
+    assert.deepEqual([written.width, written.height], [200, 100]);
+    // without the key the same first run fails and writes nothing (update-new, below)
+    assert.equal(statuses(changed, ['update-new'])['update-new'], 'failed');
+    assert.ok(!existsSync(baselinePng(base, 'update-new')));
+  });
+
+  test('options: reportDir in config puts results.json and the images in that folder', () => {
+    assert.equal(statuses(changed, ['report-dir'])['report-dir'], 'failed');
+    const root = path.join(base, 'report-dir');
+    assert.match(changed.output, /^sightline: 1 snapshots — 0 passed, 1 changed, 0 new, 0 missing → out\/visual\/results\.json$/m);
+    const results = JSON.parse(readFileSync(path.join(root, 'out', 'visual', 'results.json'), 'utf8'));
+    assert.deepEqual(results.summary, { total: 1, passed: 0, changed: 1, new: 0, missing: 0, autoPassed: 0 });
+    assert.deepEqual(results.snapshots.map((s) => [s.name, s.status]), [['report-dir', 'changed']]);
+    const images = 'out/visual/images/report-dir';
+    const files = { baseline: `${images}/chromium-baseline.png`, current: `${images}/chromium-current.png`, diff: `${images}/chromium-diff.png` };
+    assert.deepEqual(results.snapshots[0].files, files);
+    for (const file of [...Object.values(files), 'out/visual/index.html']) assert.ok(existsSync(path.join(root, file)), file);
+    assert.ok(!existsSync(path.join(root, 'visual-report')), 'nothing in the default folder');
+  });
+
+  // Per mode: [test outcome, baseline after the run] for a snapshot within its tolerance
+  // (`update-passed`), one that changed (`update-changed`) and one without a baseline (`update-new`).
+  // Only `changed` (and `missing`, for new snapshots) may write, and a passed snapshot is matched:
+  // never rewritten.
+  const expectedUpdates = {
+    none: { 'update-passed': ['passed', 'kept'], 'update-changed': ['failed', 'kept'], 'update-new': ['failed', 'absent'] },
+    missing: { 'update-passed': ['passed', 'kept'], 'update-changed': ['failed', 'kept'], 'update-new': ['passed', 'written'] },
+    changed: { 'update-passed': ['passed', 'kept'], 'update-changed': ['passed', 'rewritten'], 'update-new': ['passed', 'written'] },
+  };
+  for (const mode of ['none', 'missing', 'changed']) {
+    test(`options: --update-snapshots=${mode} writes only what it should, leaving a passed snapshot's baseline byte for byte`, () => {
+      const { base: modeBase, run } = updates[mode];
+      const seen = {};
+      for (const name of ['update-passed', 'update-changed', 'update-new']) {
+        const png = baselinePng(modeBase, name);
+        const approved = baselinePng(pristine, name);
+        let disk = 'absent';
+        if (existsSync(png)) {
+          if (!existsSync(approved)) disk = 'written';
+          else disk = readFileSync(png).equals(readFileSync(approved)) ? 'kept' : 'rewritten';
+        }
+        seen[name] = [run.tests.get(name)?.results[0].status, disk];
+      }
+      assert.deepEqual(seen, expectedUpdates[mode], run.output);
+      // the suite's other tests were filtered out by -g
+      assert.deepEqual([...run.tests.keys()].sort(), ['update-changed', 'update-new', 'update-passed']);
+      // what `changed` wrote is this run's page: the square in its new colour
+      if (mode === 'changed') {
+        const { data } = addon.readBaselineSync(path.join(modeBase, 'update-changed'), 'update-changed', 'chromium');
+        const square = data.dom.elements.find((e) => e.selector === '#square');
+        assert.equal(square.styles[data.dom.styleProperties.indexOf('background-color')], 'rgb(220, 38, 38)');
+      }
+    });
+  }
+
+  test('options: a page that changes right after the first shot passes on the settled shot; an unchanged page costs one shot', () => {
+    assert.deepEqual(statuses(changed, ['reshot', 'reshot-settled']), { reshot: 'passed', 'reshot-settled': 'passed' }, changed.output);
+    // the first shot (red) failed against the green baseline, so the matcher shot again until
+    // two shots agreed (green, green) and compared the last; the settled page passed on its first
+    const shots = (title) => changed.tests.get(title).results[0].annotations;
+    assert.deepEqual(shots('reshot'), [{ type: 'shots', description: '3' }]);
+    assert.deepEqual(shots('reshot-settled'), [{ type: 'shots', description: '1' }]);
+    for (const name of ['reshot', 'reshot-settled']) {
+      const e = optionsEvidence(base, name);
+      assert.deepEqual(pixelFacts(e), {
+        status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 40000, size: [200, 200],
+      }, name);
+      assert.equal(e.verdict, 'Passed: no pixel differs', name);
+    }
+  });
+
+  test('options: .not.toMatchVisual passes on a changed page and fails on an unchanged one, saying why', () => {
+    assert.deepEqual(statuses(changed, ['not-changed', 'not-unchanged']), { 'not-changed': 'passed', 'not-unchanged': 'failed' });
+    assert.equal(optionsEvidence(base, 'not-changed').status, 'changed');
+    const [error] = changed.tests.get('not-unchanged').results[0].errors;
+    assert.equal(error.message.split('\n')[0], 'Error: toMatchVisual("not-unchanged"): expected a visual change, but Passed: no pixel differs');
+  });
+
+  test('options: unnamed calls are named after the test, numbered from the second call', () => {
+    assert.equal(statuses(changed, ['default names'])['default names'], 'passed');
+    const snapshots = readdirSync(path.join(base, 'default-names', '.sightline', 'baselines')).sort();
+    assert.deepEqual(snapshots, ['default-names', 'default-names-2']);
+    assert.deepEqual(optionsEvidence(base, 'default-names', 'default-names').currentSize, { width: 200, height: 100 });
+    // the second call captured the 60 × 60 #content block
+    assert.deepEqual(optionsEvidence(base, 'default-names', 'default-names-2').currentSize, { width: 60, height: 60 });
+  });
+
+  test('options: timeout per call bounds the wait for a locator that matches nothing', () => {
+    assert.equal(statuses(changed, ['timeout']).timeout, 'failed');
+    const [error] = changed.tests.get('timeout').results[0].errors;
+    assert.equal(error.message.split('\n')[0], 'TimeoutError: locator.elementHandle: Timeout 300ms exceeded.');
+    assert.ok(!existsSync(path.join(base, 'timeout', '.sightline', 'temp', 'timeout')), 'nothing captured');
+  });
 });

@@ -1,0 +1,70 @@
+// One test per option case (cases.mjs). Each test points the matcher at its own project root
+// through SIGHTLINE_ROOT, which the matcher reads on every call, so each case has its own
+// `.sightline/config.json` within one Playwright run.
+import path from 'node:path';
+import { test, expect } from 'sightline/playwright';
+import { cases, RESHOT, PAGES } from './cases.mjs';
+
+const variant = process.env.SCENARIO_VARIANT ?? 'base';
+const base = process.env.OPTIONS_BASE;
+if (!base) throw new Error('OPTIONS_BASE must name the folder holding one project root per case');
+
+/** Serves `html` at a loopback URL no request leaves the browser for, with this test's root. */
+async function open(page, name, html) {
+  process.env.SIGHTLINE_ROOT = path.join(base, name);
+  await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`http://127.0.0.1:9/${name}`);
+}
+
+for (const [name, { options, newInChangedRun, ...pages }] of Object.entries(cases)) {
+  test(name, async ({ page }) => {
+    test.skip(newInChangedRun && variant === 'base', 'no baseline before the changed run');
+    await open(page, name, pages[variant]);
+    await expect(page).toMatchVisual(name, options);
+  });
+}
+
+// The update-mode cases: run alone once per `--update-snapshots` mode on fresh baselines.
+// `update-passed` stays within its tolerance, `update-changed` does not, `update-new` has none.
+for (const name of ['update-passed', 'update-changed', 'update-new']) {
+  test(name, async ({ page }) => {
+    test.skip(name === 'update-new' && variant === 'base', 'no baseline before the update runs');
+    await open(page, name, PAGES.HUNDRED[variant]);
+    await expect(page).toMatchVisual(name, name === 'update-passed' ? { maxDiffPixels: 100 } : {});
+  });
+}
+
+// The page changes once, right after the first shot: only the settled shot may be compared. The
+// page counts the full-page shots it saw; the driver reads the count from the annotation.
+for (const [name, html] of [['reshot', RESHOT], ['reshot-settled', { base: RESHOT.base, changed: RESHOT.base }]]) {
+  test(name, async ({ page }) => {
+    await open(page, name, html[variant]);
+    await expect(page).toMatchVisual(name);
+    test.info().annotations.push({ type: 'shots', description: String(await page.evaluate(() => window.shots)) });
+  });
+}
+
+// `.not`: the approve run writes the baselines without it; the changed run negates.
+test('not-changed', async ({ page }) => {
+  await open(page, 'not-changed', PAGES.ADVERT[variant]);
+  await (variant === 'base' ? expect(page) : expect(page).not).toMatchVisual('not-changed');
+});
+
+test('not-unchanged', async ({ page }) => {
+  await open(page, 'not-unchanged', PAGES.ADVERT.base);
+  await (variant === 'base' ? expect(page) : expect(page).not).toMatchVisual('not-unchanged');
+});
+
+// Unnamed calls: named after the test's title, numbered from the second call on.
+test('default names', async ({ page }) => {
+  await open(page, 'default-names', PAGES.ADVERT.base);
+  await expect(page).toMatchVisual();
+  await expect(page.locator('#content')).toMatchVisual();
+});
+
+// The call's timeout bounds the wait for a locator's element.
+test('timeout', async ({ page }) => {
+  test.skip(variant === 'base', 'nothing to approve');
+  await open(page, 'timeout', PAGES.ADVERT.base);
+  await expect(page.locator('#absent')).toMatchVisual('timeout', { timeout: 300 });
+});
