@@ -102,6 +102,8 @@ test('shards: compare mode — each shard compares its slice, merge equals the u
   // one shard alone is not the whole run: nothing is reported missing
   const partial = checkout(baselines);
   const one = sightline(partial, ['merge', folders[0]]);
+  // shard 1 holds the two changed snapshots
+  assert.equal(one.status, 1, one.output);
   assert.match(one.output, /not every shard is here \(1\/2\): missing baselines are not reported/);
   const partialResults = JSON.parse(readFileSync(path.join(partial, 'visual-report', 'results.json'), 'utf8'));
   assert.equal(partialResults.run.filtered, true);
