@@ -64,17 +64,20 @@ test('addon: compareImages reports regions, shape and size change', async () => 
 test('addon: wrong buffer sizes are a JS error naming the expected size', () => {
   assert.throws(
     () => addon.comparePixelsSync(Buffer.alloc(12), Buffer.alloc(16), 2, 2),
-    (e) => e.code === 'InvalidArg' && /2×2×4 = 16 bytes/.test(e.message),
+    { code: 'InvalidArg', message: 'image buffers must be 2×2×4 = 16 bytes (got 12, 16)' },
   );
-  assert.throws(
-    () => addon.compareImagesSync({ data: Buffer.alloc(10), width: 2, height: 2 }, image(2, 2)),
-    /image data is 10 bytes but 2×2 RGBA needs 16/,
-  );
+  assert.throws(() => addon.compareImagesSync({ data: Buffer.alloc(10), width: 2, height: 2 }, image(2, 2)), {
+    code: 'InvalidArg',
+    message: 'image data is 10 bytes but 2×2 RGBA needs 16',
+  });
 });
 
 test('addon: a threshold outside 0..1 is rejected, not clamped', async () => {
   const a = image(4, 4);
-  await assert.rejects(addon.comparePixels(a.data, a.data, 4, 4, { threshold: 2 }), /threshold 2 is outside 0..1/);
+  await assert.rejects(addon.comparePixels(a.data, a.data, 4, 4, { threshold: 2 }), {
+    code: 'InvalidArg',
+    message: 'threshold 2 is outside 0..1; use e.g. 0.1 (the default)',
+  });
 });
 
 // compareCapture: the matcher's engine call, without a browser (the PNGs are pixelmatch corpus
@@ -92,7 +95,9 @@ test('addon: compareCapture records new → approved → passed → changed', { 
   assert.equal(first.evidence.status, 'new');
   assert.equal(first.failed, true);
   assert.equal(first.baselineWritten, false);
+  assert.deepEqual(first.evidence.files, { baseline: null, current: '.sightline/temp/map/chromium.slcap', diff: null });
   assert.ok(existsSync(path.join(root, '.sightline', 'temp', 'map', 'chromium.slcap')), 'capture stored');
+  assert.ok(!existsSync(path.join(root, '.sightline', 'baselines')), 'no baseline without an update mode that writes');
 
   const approved = addon.compareCaptureSync(input(a, 'changed'));
   assert.equal(approved.baselineWritten, true);
@@ -105,10 +110,16 @@ test('addon: compareCapture records new → approved → passed → changed', { 
 
   const changed = await addon.compareCapture(input(b, 'default'));
   assert.equal(changed.failed, true);
-  assert.equal(changed.evidence.layers.pixel.diffPixels, 106);
+  assert.equal(changed.baselineWritten, false);
+  const { diffPixels, antialiasedPixels, totalPixels, regions } = changed.evidence.layers.pixel;
+  assert.deepEqual([diffPixels, antialiasedPixels, totalPixels], [106, 61, 512 * 256]);
+  assert.deepEqual(regions.map((r) => [r.x, r.y, r.width, r.height, r.diffPixels]), [[420, 103, 16, 14, 104]]);
   // no DOM data on either side: never called noise
-  assert.match(changed.evidence.verdict, /no DOM data to rule out render noise/);
-  assert.ok(changed.diffPng.subarray(1, 4).toString() === 'PNG', 'a diff PNG for the attachment');
+  assert.equal(changed.evidence.verdictKind, 'stylesNotCompared');
+  assert.equal(changed.evidence.verdict, '106 pixels differ (0.081 %, concentrated); no DOM data to rule out render noise; look at the images');
+  // a diff PNG for the attachment, the size of the images (IHDR width and height)
+  assert.equal(changed.diffPng.subarray(1, 4).toString(), 'PNG');
+  assert.deepEqual([changed.diffPng.readUInt32BE(16), changed.diffPng.readUInt32BE(20)], [512, 256]);
 });
 
 test('addon: compareCapture refuses unsafe names and bad modes before writing anything', () => {
@@ -116,11 +127,11 @@ test('addon: compareCapture refuses unsafe names and bad modes before writing an
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   assert.throws(
     () => addon.compareCaptureSync({ root, name: '../escape', project: 'p', screenshot: png }),
-    (e) => e.code === 'InvalidArg' && /snapshot name "..\/escape" contains '..'/.test(e.message),
+    { code: 'InvalidArg', message: `snapshot name "../escape" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. "checkout-page"` },
   );
-  assert.throws(
-    () => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, updateSnapshots: 'sometimes' }),
-    /updateSnapshots "sometimes" is not one of none, default, missing, changed, all/,
-  );
+  assert.throws(() => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, updateSnapshots: 'sometimes' }), {
+    code: 'InvalidArg',
+    message: 'updateSnapshots "sometimes" is not one of none, default, missing, changed, all',
+  });
   assert.ok(!existsSync(path.join(root, '.sightline')), 'nothing written');
 });
