@@ -95,15 +95,29 @@ mod tests {
         let roots = std::env::join_paths([dir.join("inside"), dir.join("missing-root")]).unwrap();
         assert_eq!(check_allowed_in(&file, Some(&roots)).unwrap(), file.canonicalize().unwrap());
         // Not yet existing output files and folders are judged by their nearest existing folder.
-        assert!(check_allowed_in(&dir.join("inside/new.png"), Some(&roots)).is_ok());
-        assert!(check_allowed_in(&dir.join("inside/a/b/c"), Some(&roots)).is_ok());
-        assert!(check_allowed_in(&dir.join("outside/a/b"), Some(&roots)).is_err());
-        assert!(check_allowed_in(&dir.join("inside/new/../../outside/x.png"), Some(&roots)).is_err());
+        let inside = dir.join("inside").canonicalize().unwrap();
+        assert_eq!(check_allowed_in(&dir.join("inside/new.png"), Some(&roots)).unwrap(), inside.join("new.png"));
+        assert_eq!(check_allowed_in(&dir.join("inside/a/b/c"), Some(&roots)).unwrap(), inside.join("a/b/c"));
+        let listed = format!("{}:{}", dir.join("inside").display(), dir.join("missing-root").display());
+        let not_allowed = |path: &Path| {
+            format!(
+                "{}: outside the folders SIGHTLINE_ALLOWED_ROOTS allows ({listed}); move it under one of them or \
+                 add its folder to SIGHTLINE_ALLOWED_ROOTS",
+                path.display()
+            )
+        };
+        let deep = dir.join("outside/a/b");
+        assert_eq!(check_allowed_in(&deep, Some(&roots)).unwrap_err().to_string(), not_allowed(&deep));
+        // `..` after a folder that does not exist cannot be resolved, so it is refused outright.
+        let climbing = dir.join("inside/new/../../outside/x.png");
+        assert_eq!(
+            check_allowed_in(&climbing, Some(&roots)).unwrap_err().to_string(),
+            format!("{}: `..` after a folder that does not exist; give the path without `..`", climbing.display())
+        );
         let outside = dir.join("outside/b.png");
         let err = check_allowed_in(&outside, Some(&roots)).unwrap_err();
-        assert!(matches!(err, Error::NotAllowed { .. }));
-        let message = err.to_string();
-        assert!(message.contains("outside/b.png") && message.contains(ALLOWED_ROOTS_VAR), "{message}");
+        assert!(matches!(&err, Error::NotAllowed { path, .. } if *path == outside), "{err:?}");
+        assert_eq!(err.to_string(), not_allowed(&outside));
     }
 
     #[test]
@@ -111,12 +125,18 @@ mod tests {
         let dir = temp("escape");
         std::fs::write(dir.join("outside/secret.png"), b"x").unwrap();
         let roots = dir.join("inside").into_os_string();
+        // Refused as outside the roots (not as some other failure), named as the caller gave it.
+        let refused = |path: &Path| match check_allowed_in(path, Some(&roots)) {
+            Err(Error::NotAllowed { path: named, roots: listed }) => (named, listed),
+            other => panic!("{}: expected NotAllowed, got {other:?}", path.display()),
+        };
         let sneaky = dir.join("inside/../outside/secret.png");
-        assert!(check_allowed_in(&sneaky, Some(&roots)).is_err());
+        assert_eq!(refused(&sneaky), (sneaky.clone(), dir.join("inside").display().to_string()));
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink(dir.join("outside/secret.png"), dir.join("inside/link.png")).unwrap();
-            assert!(check_allowed_in(&dir.join("inside/link.png"), Some(&roots)).is_err());
+            let link = dir.join("inside/link.png");
+            assert_eq!(refused(&link), (link.clone(), dir.join("inside").display().to_string()));
         }
     }
 }

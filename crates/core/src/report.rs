@@ -1030,8 +1030,10 @@ mod tests {
         let html = render_report(&results(), "visual-report");
         assert!(!html.contains("<script>alert(1)"), "a selector reached the page unescaped");
         assert!(html.contains("a.btn&lt;script&gt;alert(1)&lt;/script&gt;"));
-        // The verdict, the style table, the region label and the URL of a failed font.
-        assert!(card(&html, "home").matches("&lt;script&gt;").count() >= 4);
+        // Every place the selector shows in the card, escaped: the verdict, the region box on the
+        // current image (twice in its tooltip, once in its label), the style table's two rows
+        // and the region table's row. (The failed font's URL is checked below.)
+        assert_eq!(card(&html, "home").matches("&lt;script&gt;").count(), 1 + 3 + 2 + 1);
         assert!(html.contains("https://x.test/f.woff2?a=1&amp;b=2"));
         // The page's own script is the only one.
         assert_eq!(html.matches("<script>").count(), 1);

@@ -260,7 +260,10 @@ mod tests {
             check_snapshot_name(good).unwrap();
         }
         let store = ProjectStore::new("/nonexistent");
-        assert!(store.baseline_png("../etc", "chromium").is_err());
+        assert_eq!(
+            store.baseline_png("../etc", "chromium").unwrap_err().to_string(),
+            "snapshot name \"../etc\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+        );
     }
 
     #[test]

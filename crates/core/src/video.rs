@@ -467,7 +467,7 @@ mod tests {
         assert_eq!(with(0, 1000, 10).unwrap(), 10);
         assert_eq!(with(0, 4000, 30).unwrap(), 120);
         assert!(with(0, 0, 10).unwrap_err().to_string().contains("durationMs 0 is outside 1–20000"));
-        assert!(with(0, 20_001, 1).is_err());
+        assert_eq!(with(0, 20_001, 1).unwrap_err().to_string(), "durationMs 20001 is outside 1–20000");
         assert!(with(0, 1000, 31).unwrap_err().to_string().contains("fps 31 is outside 1–30"));
         assert!(with(0, 5000, 30).unwrap_err().to_string().contains("150 frames, above 120"));
     }
