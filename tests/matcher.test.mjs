@@ -230,7 +230,7 @@ test('scenario: a locator capture sees only its element: an accent change is sty
 
 // ── Options ─────────────────────────────────────────────────────────────────────────────────
 // tests/options: every config key, per-call option and update mode, end to end. Each case is its
-// own project root under `options` with its own .sightline/config.json (cases.mjs); the suite
+// own project root in one temp folder, with its own .sightline/config.json (cases.mjs); the suite
 // runs once to approve, once with the planted changes, then once per update mode on copies of the
 // approved baselines. Asserted: Playwright's own pass/fail per test (its JSON reporter), the
 // evidence each snapshot leaves, and the baselines' bytes on disk.
@@ -257,7 +257,7 @@ const optionsEvidence = (base, root, name = root) =>
 
 const baselinePng = (base, root, name = root) => path.join(base, root, '.sightline', 'baselines', name, 'chromium.png');
 
-/** The pixel layer's counts and the verdict, the part of the evidence the option cases pin. */
+/** Status, verdict kind and the pixel layer's counts and size: what the option cases pin. */
 function pixelFacts(e) {
   const p = e.layers.pixel;
   return {
@@ -293,7 +293,7 @@ describe('matcher options', { skip }, () => {
     for (const root of readdirSync(base)) rmSync(path.join(base, root, '.sightline', 'temp'), { recursive: true, force: true });
     changed = optionsRun(base, 'changed');
     for (const mode of UPDATE_MODES) {
-      const modeBase = path.join(base, `update-${mode}`);
+      const modeBase = mkdtempSync(path.join(tmpdir(), `sightline-options-update-${mode}-`));
       cpSync(pristine, modeBase, { recursive: true });
       updates[mode] = { base: modeBase, run: optionsRun(modeBase, 'changed', ['-g', 'update-', `--update-snapshots=${mode}`]) };
     }
@@ -468,7 +468,7 @@ describe('matcher options', { skip }, () => {
     missing: { 'update-passed': ['passed', 'kept'], 'update-changed': ['failed', 'kept'], 'update-new': ['passed', 'written'] },
     changed: { 'update-passed': ['passed', 'kept'], 'update-changed': ['passed', 'rewritten'], 'update-new': ['passed', 'written'] },
   };
-  for (const mode of ['none', 'missing', 'changed']) {
+  for (const mode of UPDATE_MODES) {
     test(`options: --update-snapshots=${mode} writes only what it should, leaving a passed snapshot's baseline byte for byte`, () => {
       const { base: modeBase, run } = updates[mode];
       const seen = {};
@@ -508,6 +508,16 @@ describe('matcher options', { skip }, () => {
       }, name);
       assert.equal(e.verdict, 'Passed: no pixel differs', name);
     }
+  });
+
+  test('options: timeout 0 per call ends the re-shots of a page that never settles after the second shot', () => {
+    // approve: shot 1 (new), shot 2 differs and the time is up: shot 2's colour is the baseline;
+    // changed run: shot 1 fails, shot 2 is again the second colour and passes
+    assert.equal(statuses(changed, ['reshot-timeout'])['reshot-timeout'], 'passed');
+    assert.deepEqual(changed.tests.get('reshot-timeout').results[0].annotations, [{ type: 'shots', description: '2' }]);
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'reshot-timeout')), {
+      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 40000, size: [200, 200],
+    });
   });
 
   test('options: .not.toMatchVisual passes on a changed page and fails on an unchanged one, saying why', () => {

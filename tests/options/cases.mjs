@@ -111,5 +111,21 @@ const reshot = (settled) =>
   );
 export const RESHOT = { base: reshot(true), changed: reshot(false) };
 
+/** A page that never settles: every full-page shot (counted as above) paints a new colour. */
+const restless = page(
+  `<canvas id="light" width="200" height="200" class="block" style="left: 0; top: 0"></canvas><script>
+  const ctx = document.getElementById('light').getContext('2d');
+  window.shots = 0;
+  addEventListener('resize', () => {
+    if (innerWidth <= 1) return;
+    window.shots += 1;
+    ctx.fillStyle = \`hsl(\${window.shots * 37} 80% 45%)\`;
+    ctx.fillRect(0, 0, 200, 200);
+  });
+</script>`,
+  { height: 200 },
+);
+export const RESTLESS = { base: restless, changed: restless };
+
 /** Pages of the tests that call the matcher their own way (`.not`, default names, update modes). */
 export const PAGES = { HUNDRED, ADVERT };

@@ -3,7 +3,7 @@
 // `.sightline/config.json` within one Playwright run.
 import path from 'node:path';
 import { test, expect } from 'sightline/playwright';
-import { cases, RESHOT, PAGES } from './cases.mjs';
+import { cases, RESHOT, RESTLESS, PAGES } from './cases.mjs';
 
 const variant = process.env.SCENARIO_VARIANT ?? 'base';
 const base = process.env.OPTIONS_BASE;
@@ -34,12 +34,18 @@ for (const name of ['update-passed', 'update-changed', 'update-new']) {
   });
 }
 
-// The page changes once, right after the first shot: only the settled shot may be compared. The
-// page counts the full-page shots it saw; the driver reads the count from the annotation.
-for (const [name, html] of [['reshot', RESHOT], ['reshot-settled', { base: RESHOT.base, changed: RESHOT.base }]]) {
+// The page changes once, right after the first shot: only the settled shot may be compared; or
+// it never settles, and the call's timeout (0: no waiting) ends the re-shots. Each page counts
+// the full-page shots it saw; the driver reads the count from the annotation.
+const reshots = [
+  ['reshot', RESHOT, {}],
+  ['reshot-settled', { base: RESHOT.base, changed: RESHOT.base }, {}],
+  ['reshot-timeout', RESTLESS, { timeout: 0 }],
+];
+for (const [name, html, options] of reshots) {
   test(name, async ({ page }) => {
     await open(page, name, html[variant]);
-    await expect(page).toMatchVisual(name);
+    await expect(page).toMatchVisual(name, options);
     test.info().annotations.push({ type: 'shots', description: String(await page.evaluate(() => window.shots)) });
   });
 }
