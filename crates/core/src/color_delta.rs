@@ -93,7 +93,7 @@ mod tests {
         assert!((d - 0.5053 * 255.0 * 255.0).abs() < 0.01, "{d}");
         assert!(d < MAX_YIQ_DELTA);
         // white over black: p2 brighter, so the sign is positive; the reverse is negative
-        assert!(color_delta(white, black, 0) < 0.0);
+        assert_eq!(color_delta(white, black, 0), -d);
     }
 
     #[test]

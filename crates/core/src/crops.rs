@@ -316,7 +316,8 @@ mod tests {
         );
         assert_eq!(p.not_cropped, vec![(1, Skipped::PixelBudget)]);
         let used: u64 = p.crops.iter().map(Crop::image_pixels).sum();
-        assert!(used <= 2_000_000, "{used}");
+        // The two crops kept; the middle one (1280 × 964 more) would pass the 2 000 000 budget.
+        assert_eq!(used, 1280 * (964 + 164));
     }
 
     #[test]
@@ -358,9 +359,11 @@ mod tests {
         assert!(!needs_crops(1024, 1024) && needs_crops(1280, 1008));
         let s = page_scale(1280, 3340);
         let (w, h) = scaled(1280, 3340, s);
-        assert!(w <= 1568 && h <= 1568 && u64::from(w) * u64::from(h) <= 1_150_000, "{w}×{h}");
-        assert_eq!(h, 1568);
+        // The long side binds: 1568 / 3340 (600 × 1568 is 940 800 pixels, under the area limit).
+        assert_eq!(s, 1568.0 / 3340.0);
+        assert_eq!((w, h), (600, 1568));
         let (w, h) = scaled(1280, 1008, page_scale(1280, 1008));
-        assert!(u64::from(w) * u64::from(h) <= 1_150_000 && w >= 1200, "{w}×{h}");
+        // The area binds: √(1 150 000 / (1280 × 1008)), rounded down to 1208 × 951 = 1 148 808.
+        assert_eq!((w, h), (1208, 951));
     }
 }

@@ -143,7 +143,8 @@ mod tests {
         let b = [255u8, 0, 255, 0, 255, 0];
         let map = ssim_map(&a, &b, 3, 2, &[false; 6]);
         // Same means, opposite structure: covariance is −variance, SSIM close to −1.
-        assert!(map.mean < -0.99, "{}", map.mean);
+        // Not −1 exactly: the stabilising constants pull it towards 0.
+        assert_eq!(map.mean, -0.9964064683569575);
     }
 
     #[test]
@@ -155,6 +156,8 @@ mod tests {
         ignored[..32 * 16].fill(true);
         let all = ssim_map(&a, &b, 32, 32, &vec![false; 32 * 32]).mean;
         let masked = ssim_map(&a, &b, 32, 32, &ignored).mean;
-        assert!(all < 0.7 && masked > all, "{all} {masked}");
+        // Masked, the blacked-out half no longer counts; the windows that straddle the edge
+        // still see it, so the mean rises to 0.69, not to 1.
+        assert_eq!((all, masked), (0.3457807224400876, 0.6902783010521836));
     }
 }
