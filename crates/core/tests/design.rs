@@ -214,10 +214,18 @@ fn design_bad_inputs_are_typed_errors() {
     std::fs::write(&text, "not an image").unwrap();
     let options = DesignOptions::default();
     let err = compare_designs(&text, &fixture("reference"), &options).unwrap_err();
-    assert!(matches!(err, Error::BadImage { .. }), "{err}");
-    assert!(err.to_string().contains("notes.png"));
-    let err = compare_designs(&dir.join("missing.png"), &fixture("reference"), &options).unwrap_err();
-    assert!(matches!(err, Error::Io { .. }), "{err}");
+    assert!(matches!(&err, Error::BadImage { path, .. } if *path == text), "{err}");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: not a readable PNG or JPEG image (neither a PNG nor a JPEG signature); re-export it as an 8-bit PNG",
+            text.display()
+        )
+    );
+    let missing = dir.join("missing.png");
+    let err = compare_designs(&missing, &fixture("reference"), &options).unwrap_err();
+    assert!(matches!(&err, Error::Io { path, .. } if *path == missing), "{err}");
+    assert_eq!(err.to_string(), format!("{}: No such file or directory (os error 2)", missing.display()));
 }
 
 #[test]
