@@ -1309,7 +1309,7 @@ mod tests {
                 (IssueKind::ConsoleError, None),
             ]
         );
-        assert!(check.issues[3].message.contains("planted: the cart failed"));
+        assert_eq!(check.issues[3].message, "Console error at http://x/:1:1: planted: the cart failed");
         assert_eq!(
             check.summary,
             "4 issues (4 errors, 0 warnings): 1 broken-image, 1 failed-font, 1 failed-stylesheet, 1 console-error."
