@@ -260,8 +260,12 @@ fn snapshot_max_diff_pixels_passes_small_changes() {
     let tolerance = Tolerance { max_diff_pixels: Some(100), max_diff_pixel_ratio: Some(0.5), ..Tolerance::default() };
     let e = run((&img, &d, &[]), (&img2, &d, &[]), tolerance);
     assert_eq!((e.status, e.verdict_kind), (Status::Passed, VerdictKind::WithinTolerance));
-    // 100 of 240 000 pixels: exactly at maxDiffPixels, far under the ratio.
+    // 100 of 240 000 pixels: exactly at maxDiffPixels (the limit is inclusive), far under the ratio.
     assert_eq!(e.verdict, "Passed: 100 pixels differ (0.042 %), within the allowed 100");
+    // The verdict names the limit, not the count: with room to spare it says so.
+    let tolerance = Tolerance { max_diff_pixels: Some(150), max_diff_pixel_ratio: Some(0.5), ..Tolerance::default() };
+    let e = run((&img, &d, &[]), (&img2, &d, &[]), tolerance);
+    assert_eq!(e.verdict, "Passed: 100 pixels differ (0.042 %), within the allowed 150");
     // the smaller of the two limits wins
     let tolerance =
         Tolerance { max_diff_pixels: Some(100), max_diff_pixel_ratio: Some(0.0001), ..Tolerance::default() };
