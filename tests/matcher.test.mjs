@@ -2,7 +2,7 @@
 // suite runs once with --update-snapshots to approve baselines, then again with one planted
 // change per page; the evidence each snapshot leaves in .sightline/temp is asserted. The option
 // suite (tests/options, at the end) does the same for every config key and matcher option.
-import { test, before, describe } from 'node:test';
+import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -237,9 +237,19 @@ test('scenario: a locator capture sees only its element: an accent change is sty
 
 const reporter = path.join(repo, 'playwright-fixtures', 'reporter.js');
 
+/** The option suite's temp folders, removed when it is done. */
+const temps = {
+  made: [],
+  make(prefix) {
+    const dir = mkdtempSync(path.join(tmpdir(), prefix));
+    this.made.push(dir);
+    return dir;
+  },
+};
+
 /** Runs the option suite with `base` holding the case roots; returns its exit, output and report. */
 function optionsRun(base, variant, args = []) {
-  const json = path.join(mkdtempSync(path.join(tmpdir(), 'sightline-options-report-')), 'playwright.json');
+  const json = path.join(temps.make('sightline-options-report-'), 'playwright.json');
   // The reporter runs in Playwright's own process: its root is the report-dir case's.
   const env = { OPTIONS_BASE: base, SIGHTLINE_ROOT: path.join(base, 'report-dir'), SCENARIO_VARIANT: variant, PLAYWRIGHT_JSON_OUTPUT_NAME: json };
   const run = runPlaywright('tests/options/playwright.config.mjs', [`--reporter=line,json,${reporter}`, ...args], env);
@@ -272,8 +282,8 @@ function pixelFacts(e) {
 }
 
 describe('matcher options', { skip }, () => {
-  const base = mkdtempSync(path.join(tmpdir(), 'sightline-options-'));
-  const pristine = mkdtempSync(path.join(tmpdir(), 'sightline-options-approved-'));
+  const base = temps.make('sightline-options-');
+  const pristine = temps.make('sightline-options-approved-');
   let approveRun;
   let changed;
   const UPDATE_MODES = ['none', 'missing', 'changed'];
@@ -293,10 +303,14 @@ describe('matcher options', { skip }, () => {
     for (const root of readdirSync(base)) rmSync(path.join(base, root, '.sightline', 'temp'), { recursive: true, force: true });
     changed = optionsRun(base, 'changed');
     for (const mode of UPDATE_MODES) {
-      const modeBase = mkdtempSync(path.join(tmpdir(), `sightline-options-update-${mode}-`));
+      const modeBase = temps.make(`sightline-options-update-${mode}-`);
       cpSync(pristine, modeBase, { recursive: true });
       updates[mode] = { base: modeBase, run: optionsRun(modeBase, 'changed', ['-g', 'update-', `--update-snapshots=${mode}`]) };
     }
+  });
+
+  after(() => {
+    for (const dir of temps.made) rmSync(dir, { recursive: true, force: true });
   });
 
   test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {
