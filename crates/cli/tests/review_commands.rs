@@ -4,26 +4,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use sightline_core::RgbaImage;
 use sightline_core::capture::UpdateMode;
-use sightline_core::decode::{encode_png, read_image};
+use sightline_core::decode::read_image;
 use sightline_core::store::ProjectStore;
 
-use crate::support::{capture, copy_dir, text, write_run_results};
+use crate::support::{capture, card_page, copy_dir, files, text, write_run_results};
 
 fn sightline(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().expect("run sightline")
-}
-
-fn page(color: [u8; 4]) -> Vec<u8> {
-    let mut img = RgbaImage::filled(64, 48, [255, 255, 255, 255]).unwrap();
-    for y in 10..30 {
-        for x in 10..40 {
-            let i = (y * 64 + x) * 4;
-            img.as_bytes_mut()[i..i + 4].copy_from_slice(&color);
-        }
-    }
-    encode_png(&img, true).unwrap()
 }
 
 /// A project after two runs: `same` unchanged, `card` recoloured, `fresh` new, `gone` a
@@ -33,15 +21,18 @@ fn project(tag: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     let store = ProjectStore::new(&root);
     for name in ["same", "card", "gone"] {
-        capture(&store, name, &page([0, 0, 200, 255]), UpdateMode::All);
+        capture(&store, name, &card_page([0, 0, 200, 255]), UpdateMode::All);
     }
     std::fs::remove_dir_all(root.join(".sightline/temp")).unwrap();
-    capture(&store, "same", &page([0, 0, 200, 255]), UpdateMode::Default);
-    capture(&store, "card", &page([200, 0, 0, 255]), UpdateMode::Default);
-    capture(&store, "fresh", &page([0, 150, 0, 255]), UpdateMode::Default);
+    capture(&store, "same", &card_page([0, 0, 200, 255]), UpdateMode::Default);
+    capture(&store, "card", &card_page([200, 0, 0, 255]), UpdateMode::Default);
+    capture(&store, "fresh", &card_page([0, 150, 0, 255]), UpdateMode::Default);
     write_run_results(&store, &root);
     root
 }
+
+/// The lines under a summary: one per snapshot that needs a person, the passed one left out.
+const ATTENTION: &str = "  card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  fresh (chromium) [new]: New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve fresh, or run with --update-snapshots)\n  gone (chromium) [missing]: committed baseline with no capture in this run\n";
 
 #[test]
 fn review_list_shows_every_baseline() {
@@ -56,10 +47,16 @@ fn review_report_summarises_the_run_and_exits_1_on_changes() {
     let root = project("report");
     let out = sightline(&root, &["report"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    let t = text(&out);
-    assert!(t.starts_with("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing, 0 auto-passed"), "{t}");
-    assert!(t.contains("card (chromium) [changed]"), "{t}");
-    assert!(t.contains("gone (chromium) [missing]"), "{t}");
+    let results = root.join("visual-report/results.json");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "3 snapshots: 1 passed, 1 changed, 1 new, 1 missing, 0 auto-passed\n{ATTENTION}results: {}\nreport: {}\n",
+            results.display(),
+            root.join("visual-report/index.html").display()
+        )
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
 #[test]
@@ -67,15 +64,31 @@ fn review_explain_prints_the_evidence_as_text_and_json() {
     let root = project("explain");
     let out = sightline(&root, &["explain", "card"]);
     assert_eq!(out.status.code(), Some(1));
-    let t = text(&out);
-    assert!(t.starts_with("card (chromium) [changed]: 600 pixels differ"), "{t}");
-    assert!(t.contains("change 30×20 at 10,10: 600 px"), "{t}");
+    // The verdict, the region (no element: the capture has no DOM data), the files.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  change 30×20 at 10,10: 600 px  \n  baseline: visual-report/images/card/chromium-baseline.png\n  current: visual-report/images/card/chromium-current.png\n  diff: visual-report/images/card/chromium-diff.png\n"
+    );
     let out = sightline(&root, &["explain", "card", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    // The JSON is the run's own record of the snapshot, in a list (one per project).
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("visual-report/results.json")).unwrap()).unwrap();
+    let card = results["snapshots"].as_array().unwrap().iter().find(|s| s["name"] == "card").unwrap();
+    assert_eq!(v, serde_json::Value::Array(vec![card.clone()]));
     assert_eq!(v[0]["layers"]["pixel"]["diffPixels"], 600);
+    let out = sightline(&root, &["explain", "same"]);
+    assert_eq!(out.status.code(), Some(0), "a passed snapshot explains with exit 0");
     let out = sightline(&root, &["explain", "nosuch"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("no snapshot named \"nosuch\""));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "sightline: {}: no snapshot named \"nosuch\"; `sightline list` shows the baselines\n",
+            root.join("visual-report/results.json").display()
+        )
+    );
 }
 
 #[test]
@@ -93,27 +106,49 @@ fn review_approve_promotes_the_capture_and_says_what_it_did() {
 
     let out = sightline(&root, &["approve", "--all"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(text(&out).contains("approved fresh (chromium): created .sightline/baselines/fresh/chromium.png"));
+    // --all approves what the run calls changed or new: card again (its capture is still there)
+    // and fresh, in results.json order.
+    assert_eq!(
+        text(&out),
+        "approved card (chromium): replaced .sightline/baselines/card/chromium.png\napproved fresh (chromium): created .sightline/baselines/fresh/chromium.png\n"
+    );
+    assert!(
+        read_image(&root.join(".sightline/baselines/fresh/chromium.png")).unwrap()
+            == read_image(&root.join("visual-report/images/fresh/chromium-current.png")).unwrap()
+    );
 }
 
 #[test]
 fn review_approve_refuses_bad_names_and_missing_snapshots_without_writing() {
     let root = project("refuse");
-    let listing = |root: &Path| sightline(root, &["list"]).stdout;
-    let before = listing(&root);
-    for (args, needle) in [
-        (vec!["approve", "../etc"], "contains '..'"),
-        (vec!["approve", "card", "a/b"], "contains '/'"),
-        (vec!["approve", "gone"], "delete .sightline/baselines/gone/ in the same change"),
-        (vec!["approve", "nothing"], "no capture of \"nothing\""),
-        (vec!["approve"], "name the snapshots to approve"),
+    // Every byte under the root (.sightline and visual-report), not only the names `list` shows:
+    // a refused approve that rewrote a baseline with the same name would pass a listing check.
+    let before = files(&root);
+    assert!(before.contains_key(Path::new(".sightline/baselines/card/chromium.png")));
+    assert!(before.contains_key(Path::new("visual-report/results.json")));
+    for (args, message) in [
+        (
+            vec!["approve", "../etc"],
+            "snapshot name \"../etc\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+        ),
+        // `card` alone could be approved: the bad name after it stops both before any write.
+        (
+            vec!["approve", "card", "a/b"],
+            "snapshot name \"a/b\" contains '/'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+        ),
+        (
+            vec!["approve", "gone"],
+            "\"gone\" has a baseline but no capture in this run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete .sightline/baselines/gone/ in the same change",
+        ),
+        (vec!["approve", "nothing"], "no capture of \"nothing\" in .sightline/temp; run the tests first"),
+        (vec!["approve"], "name the snapshots to approve (sightline approve home checkout), or pass --all"),
     ] {
         let out = sightline(&root, &args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(text(&out).contains(needle), "{args:?}: {}", text(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), format!("sightline: {message}\n"), "{args:?}");
     }
-    assert_eq!(listing(&root), before, "nothing changed on disk");
-    assert!(!root.join(".sightline/baselines/fresh").exists());
+    assert_eq!(files(&root), before, "not one file under the root was added, removed or rewritten");
 }
 
 #[test]
@@ -123,11 +158,23 @@ fn review_commands_explain_a_missing_or_damaged_results_file() {
     std::fs::create_dir_all(root.join("visual-report")).unwrap();
     let out = sightline(&root, &["report"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("no results yet; run the Playwright tests with the sightline reporter first"));
+    assert_eq!(
+        text(&out),
+        format!(
+            "sightline: {}: no results yet; run the Playwright tests with the sightline reporter first\n",
+            root.join("visual-report/results.json").display()
+        )
+    );
     std::fs::write(root.join("visual-report/results.json"), "{not json").unwrap();
     let out = sightline(&root, &["explain", "x"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("not valid JSON"), "{}", text(&out));
+    assert_eq!(
+        text(&out),
+        format!(
+            "sightline: {}: not valid JSON (key must be a string at line 1 column 2); run the tests again to rewrite it\n",
+            root.join("visual-report/results.json").display()
+        )
+    );
 }
 
 fn summary(root: &Path) -> serde_json::Value {
@@ -146,13 +193,11 @@ fn review_compare_recomputes_the_run_from_captures() {
     }
     let out = sightline(&root, &["compare"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(text(&out).contains("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing"), "{}", text(&out));
-    // Under the summary, one line per snapshot that needs a look; the passed one is not listed.
-    let printed = text(&out);
-    let listed: Vec<&str> = printed.lines().filter(|l| l.starts_with("  ")).map(str::trim).collect();
-    let names: Vec<&str> = listed.iter().map(|l| l.split(' ').next().unwrap()).collect();
-    assert_eq!(names, ["card", "fresh", "gone"], "{listed:?}");
-    assert!(listed[0].starts_with("card (chromium) [changed]: "), "{listed:?}");
+    // The summary, then one line per snapshot that needs a look; the passed one is not listed.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n{ATTENTION}")
+    );
     assert_eq!(summary(&root), expected);
     assert!(root.join("visual-report/index.html").is_file(), "the HTML report too");
 }
@@ -170,7 +215,11 @@ fn review_compare_merges_shard_folders() {
     std::fs::remove_dir_all(root.join("visual-report")).unwrap();
     let out = sightline(&root, &["compare", "--captures", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(text(&out).contains("merged 3 captures from 2 folders"), "{}", text(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "sightline: merged 3 captures from 2 folders\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n{ATTENTION}")
+    );
     assert_eq!(summary(&root), expected);
 
     // the same snapshot in two shards is refused before anything is copied
@@ -178,7 +227,14 @@ fn review_compare_merges_shard_folders() {
     std::fs::remove_dir_all(&temp).unwrap();
     let out = sightline(&root, &["compare", "--captures", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("\"card\" (chromium) was captured in both"), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "sightline: snapshot \"card\" (chromium) was captured in both {} and {}; two shards ran the same test\n",
+            a.display(),
+            b.display()
+        )
+    );
     assert!(!temp.exists(), "nothing merged");
 }
 
@@ -195,6 +251,80 @@ fn review_approve_of_a_corrupt_capture_names_it_and_keeps_the_baseline() {
     let out = sightline(&root, &["approve", "card"]);
     assert_eq!(out.status.code(), Some(2));
     let t = text(&out);
-    assert!(t.contains("chromium.slcap") && t.contains("delete it and capture again"), "{t}");
+    // The checksums themselves depend on the bytes; the rest is the whole message.
+    let prefix = format!("sightline: {}: checksum mismatch (stored ", capture.display());
+    assert!(t.starts_with(&prefix) && t.ends_with("); delete it and capture again\n"), "{t}");
     assert_eq!(std::fs::read(&baseline).unwrap(), before, "the old baseline is untouched");
+}
+
+/// A folder holding only an `xdg-open` that writes its arguments into the FIFO `record`, and the
+/// FIFO: reading it waits until the opener has run, with no polling and no delay.
+fn stub_opener(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let record = dir.join("record");
+    let made = Command::new("mkfifo").arg(&record).status().unwrap();
+    assert!(made.success());
+    let opener = dir.join("xdg-open");
+    std::fs::write(&opener, format!("#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}'\n", record.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    record
+}
+
+/// Starts reading what the stub opener will be given. The reader must be waiting before the
+/// command runs: the opener inherits the command's output pipes and blocks opening the FIFO
+/// until a reader is there, so `output()` would otherwise never see the pipes close.
+fn read_opener_record(record: PathBuf) -> std::sync::mpsc::Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(std::fs::read_to_string(record).unwrap()));
+    rx
+}
+
+/// What the stub opener was given, or a failure after a minute (a safety net only: the read
+/// returns as soon as the opener writes).
+fn opened_with(reader: std::sync::mpsc::Receiver<String>) -> String {
+    reader.recv_timeout(std::time::Duration::from_secs(60)).expect("the opener was never started")
+}
+
+#[test]
+fn review_report_open_hands_the_html_report_to_the_opener() {
+    let root = project("open");
+    let stub = root.join("stub-bin");
+    let reader = read_opener_record(stub_opener(&stub));
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .arg("--root")
+        .arg(&root)
+        .args(["report", "--open"])
+        .env("PATH", &stub)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "the exit code still says there are changes: {}", text(&out));
+    let html = root.join("visual-report/index.html");
+    assert_eq!(opened_with(reader), format!("{}\n", html.display()), "one argument: the report's path");
+
+    // No opener on PATH: the summary is printed, then an error that names the opener and the file.
+    let empty = root.join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .arg("--root")
+        .arg(&root)
+        .args(["report", "--open"])
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with(&format!("report: {}\n", html.display())));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("sightline: starting xdg-open to open {}: No such file or directory (os error 2)\n", html.display())
+    );
+
+    // No HTML report next to results.json: --open says so instead of opening nothing.
+    std::fs::remove_file(&html).unwrap();
+    let out = sightline(&root, &["report", "--open"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("sightline: {}: no HTML report next to results.json\n", html.display())
+    );
 }

@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use sightline_core::RgbaImage;
 use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::decode::encode_png;
 use sightline_core::results::{RunInfo, write_results};
 use sightline_core::snapshot::SnapshotOptions;
 use sightline_core::store::{CaptureData, ProjectStore};
@@ -41,6 +43,19 @@ pub fn write_run_results(store: &ProjectStore, root: &Path) {
         filtered: false,
     };
     write_results(store, Path::new("visual-report"), &run, &SnapshotOptions::default()).unwrap();
+}
+
+/// A 64 × 48 white page with a 30 × 20 card of `color` at 10,10: recolouring the card changes
+/// exactly 600 pixels.
+pub fn card_page(color: [u8; 4]) -> Vec<u8> {
+    let mut img = RgbaImage::filled(64, 48, [255, 255, 255, 255]).unwrap();
+    for y in 10..30 {
+        for x in 10..40 {
+            let i = (y * 64 + x) * 4;
+            img.as_bytes_mut()[i..i + 4].copy_from_slice(&color);
+        }
+    }
+    encode_png(&img, true).unwrap()
 }
 
 /// Copies a folder tree.
