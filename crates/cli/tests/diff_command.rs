@@ -8,7 +8,7 @@ use serde_json::Value;
 use sightline_core::RgbaImage;
 use sightline_core::decode::{encode_png, read_image};
 
-use crate::support::claiming_huge_dimensions;
+use crate::support::{claiming_huge_dimensions, text};
 
 fn sightline(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).args(args).output().expect("run sightline")
@@ -99,7 +99,7 @@ fn diff_command_pixelmatch_fixture_gives_exact_count_and_diff_image() {
 }
 
 #[test]
-fn diff_command_diff_mask_and_alpha_options_reach_the_engine() {
+fn diff_command_diff_mask_draws_only_the_differing_pixels() {
     let Some(fixtures) = pixelmatch_fixtures() else { return };
     let dir = temp_dir("mask");
     let out_png = dir.join("mask.png");
@@ -112,9 +112,145 @@ fn diff_command_diff_mask_and_alpha_options_reach_the_engine() {
         "--diff-mask",
         "--out",
         out_png.to_str().unwrap(),
+        "--json",
     ]);
     assert_eq!(out.status.code(), Some(1));
+    // The mask changes the picture, not the count.
+    assert_eq!(json(&out)["diffPixels"], 143);
     assert!(read_image(&out_png).unwrap() == read_image(&fixtures.join("1diffmask.png")).unwrap());
+}
+
+/// Counts the pixels of `image` that are exactly `rgba`.
+fn count_colour(image: &RgbaImage, rgba: [u8; 4]) -> usize {
+    image.as_bytes().chunks_exact(4).filter(|p| *p == rgba).count()
+}
+
+const RED: [u8; 4] = [255, 0, 0, 255];
+const YELLOW: [u8; 4] = [255, 255, 0, 255];
+
+#[test]
+fn diff_command_include_aa_counts_the_anti_aliased_pixels_as_differences() {
+    let Some(fixtures) = pixelmatch_fixtures() else { return };
+    let dir = temp_dir("include-aa");
+    let run = |extra: &[&str], out_png: &Path| {
+        let (a, b) = (fixtures.join("1a.png"), fixtures.join("1b.png"));
+        let mut args = vec!["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--threshold", "0.05", "--json"];
+        args.extend_from_slice(extra);
+        args.extend(["--out", out_png.to_str().unwrap()]);
+        let out = sightline(&args);
+        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+        (json(&out)["diffPixels"].as_u64().unwrap(), read_image(out_png).unwrap())
+    };
+    let (without, plain) = run(&[], &dir.join("plain.png"));
+    let (with, counted) = run(&["--include-aa"], &dir.join("aa.png"));
+    // Without the option the anti-aliased pixels are drawn yellow and not counted; with it the
+    // same pixels are red and counted: the count grows by exactly the yellow pixels.
+    assert_eq!(without, 143);
+    assert_eq!(count_colour(&plain, RED), 143);
+    let aa = count_colour(&plain, YELLOW);
+    assert_eq!(aa, AA_PIXELS_1A_1B);
+    assert_eq!(with, 143 + AA_PIXELS_1A_1B as u64);
+    assert_eq!(count_colour(&counted, RED), 143 + AA_PIXELS_1A_1B);
+    assert_eq!(count_colour(&counted, YELLOW), 0);
+}
+
+/// Pixels of pixelmatch's 1a/1b pair that its anti-aliasing test recognises at threshold 0.05
+/// (the yellow pixels of the diff image the engine draws).
+const AA_PIXELS_1A_1B: usize = 108;
+
+/// 24 × 16, every pixel a different colour: the grey under the diff shows each one.
+fn colourful() -> RgbaImage {
+    let mut img = RgbaImage::filled(24, 16, [0, 0, 0, 255]).unwrap();
+    for (i, px) in img.as_bytes_mut().chunks_exact_mut(4).enumerate() {
+        px.copy_from_slice(&[(i * 7 % 256) as u8, (i * 13 % 256) as u8, (i * 29 % 256) as u8, 255]);
+    }
+    img
+}
+
+/// pixelmatch's `drawGrayPixel`: the pixel's luma, faded towards white by `alpha`, truncated.
+fn faded_grey(p: &[u8], alpha: f64) -> u8 {
+    let [r, g, b, a] = [p[0], p[1], p[2], p[3]].map(f64::from);
+    let luma = r * 0.29889531 + g * 0.58662247 + b * 0.11448223;
+    (255.0 + (luma - 255.0) * alpha * a / 255.0) as u8
+}
+
+#[test]
+fn diff_command_alpha_sets_the_opacity_of_the_grey_original() {
+    let dir = temp_dir("alpha");
+    let (a, b) = (dir.join("a.png"), dir.join("b.png"));
+    let base = colourful();
+    write_png(&a, &base);
+    let mut changed = base.clone();
+    // One pixel turned white on a dark spot: a difference no threshold forgives.
+    changed.as_bytes_mut()[..4].copy_from_slice(&[255, 255, 255, 255]);
+    write_png(&b, &changed);
+    for (alpha, arg) in [(0.1, None), (0.5, Some("0.5")), (0.0, Some("0")), (1.0, Some("1"))] {
+        let d = dir.join(format!("diff-{alpha}.png"));
+        let mut args = vec!["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--json", "--out", d.to_str().unwrap()];
+        if let Some(arg) = arg {
+            args.extend(["--alpha", arg]);
+        }
+        let out = sightline(&args);
+        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(json(&out)["diffPixels"], 1, "alpha {alpha} changes the picture, not the count");
+        // The whole diff image, pixel by pixel: red where it differs, every other pixel the
+        // baseline's grey at this opacity (white at 0, the plain luma at 1).
+        let mut expected = base.clone();
+        for (i, px) in expected.as_bytes_mut().chunks_exact_mut(4).enumerate() {
+            if i == 0 {
+                px.copy_from_slice(&RED);
+            } else {
+                let v = faded_grey(&base.as_bytes()[i * 4..i * 4 + 4], alpha);
+                px.copy_from_slice(&[v, v, v, 255]);
+            }
+        }
+        assert!(read_image(&d).unwrap() == expected, "alpha {alpha}: the diff image is not the expected fade");
+    }
+    let out = sightline(&["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--alpha", "1.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1.5 is outside 0..1"), "{}", text(&out));
+}
+
+#[test]
+fn diff_command_perceptual_tolerates_a_change_below_the_noticeable_difference() {
+    let dir = temp_dir("perceptual");
+    let (a, b, c) = (dir.join("a.png"), dir.join("b.png"), dir.join("c.png"));
+    let (d_pixel, d_perceptual) = (dir.join("pixel.png"), dir.join("perceptual.png"));
+    // A flat grey page whose middle 10 × 10 block moved by one step of red: far below ΔE94 1
+    // (nobody can see it), yet a difference to pixelmatch at threshold 0.
+    let grey = RgbaImage::filled(60, 60, [128, 128, 128, 255]).unwrap();
+    let mut nudged = grey.clone();
+    let mut recoloured = grey.clone();
+    for y in 25..35 {
+        for x in 25..35 {
+            let i = (y * 60 + x) * 4;
+            nudged.as_bytes_mut()[i..i + 4].copy_from_slice(&[129, 128, 128, 255]);
+            recoloured.as_bytes_mut()[i..i + 4].copy_from_slice(&[20, 20, 200, 255]);
+        }
+    }
+    write_png(&a, &grey);
+    write_png(&b, &nudged);
+    write_png(&c, &recoloured);
+    let diff = |other: &Path, extra: &[&str], out_png: &Path| {
+        let mut args = vec!["diff", a.to_str().unwrap(), other.to_str().unwrap(), "--threshold", "0", "--json"];
+        args.extend_from_slice(extra);
+        args.extend(["--out", out_png.to_str().unwrap()]);
+        sightline(&args)
+    };
+    let pixel = diff(&b, &[], &d_pixel);
+    assert_eq!(pixel.status.code(), Some(1));
+    assert_eq!(json(&pixel)["diffPixels"], 100);
+    assert_eq!(count_colour(&read_image(&d_pixel).unwrap(), RED), 100);
+    let perceptual = diff(&b, &["--perceptual"], &d_perceptual);
+    assert_eq!(perceptual.status.code(), Some(0), "{}", text(&perceptual));
+    assert_eq!(json(&perceptual)["diffPixels"], 0);
+    assert_eq!(json(&perceptual)["match"], true);
+    assert!(!d_perceptual.exists(), "no diff image for what the comparator calls equal");
+    // A change anyone can see is counted by both, pixel for pixel.
+    let seen = diff(&c, &["--perceptual"], &d_perceptual);
+    assert_eq!(seen.status.code(), Some(1));
+    assert_eq!(json(&seen)["diffPixels"], 100);
+    assert_eq!(count_colour(&read_image(&d_perceptual).unwrap(), RED), 100);
 }
 
 #[test]
