@@ -852,12 +852,18 @@ mod tests {
             challenges: Vec::new(),
             attempts: 0,
         };
-        let mut sessions = Sessions { ttl: Duration::from_millis(50), kept: HashMap::new() };
+        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new() };
         let first = sessions.insert(session());
         assert_ne!(first, sessions.insert(session()), "ids differ");
-        std::thread::sleep(Duration::from_millis(60));
+        // Age the sessions by moving their creation back instead of sleeping past the TTL: one
+        // just inside it stays, one just past it goes.
+        let now = Instant::now();
+        let second = sessions.kept.keys().find(|id| **id != first).cloned().unwrap();
+        sessions.kept.get_mut(&first).unwrap().created = now - Duration::from_secs(61);
+        sessions.kept.get_mut(&second).unwrap().created = now - Duration::from_secs(59);
         sessions.expire();
-        assert!(sessions.kept.is_empty());
+        assert_eq!(sessions.kept.keys().cloned().collect::<Vec<_>>(), vec![second]);
+        sessions.kept.clear();
         sessions.ttl = Duration::from_secs(60);
         for _ in 0..MAX_SESSIONS + 5 {
             sessions.insert(session());
@@ -904,6 +910,7 @@ mod in_process {
     use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
 
+    use super::super::in_process::{invalid_params, only_text};
     use super::super::view::Project;
     use super::*;
 
@@ -926,23 +933,35 @@ mod in_process {
             async move { client.call_tool(CallToolRequestParams::new(name).with_arguments(args(value))).await }
         };
 
+        // Bad arguments are invalid_params with the whole message: what is wrong and what is allowed.
         let bad_url = call("visual_check", json!({"url": "javascript:alert(1)"})).await;
-        assert!(bad_url.unwrap_err().to_string().contains("only http://"));
+        assert_eq!(
+            invalid_params(bad_url),
+            "url: only http:// and https:// pages can be checked, got \"javascript:alert(1)\" (e.g. http://localhost:3000/)"
+        );
         let bad_viewport = call("visual_check", json!({"url": "http://127.0.0.1:1/", "viewport": "watch"})).await;
-        assert!(bad_viewport.is_err());
+        assert_eq!(invalid_params(bad_viewport), "viewport: \"watch\" is not one of desktop, tablet, mobile");
         let bad_level = call("get_console_logs", json!({"url": "http://127.0.0.1:1/", "levels": ["fatal"]})).await;
-        assert!(bad_level.unwrap_err().to_string().contains("fatal"));
+        assert_eq!(
+            invalid_params(bad_level),
+            "levels: unknown console level \"fatal\"; use any of error, warning, info, log, debug, pageerror"
+        );
         let long_wait = call("detect_flash", json!({"url": "http://127.0.0.1:1/", "wait_time": 999_999})).await;
-        assert!(long_wait.unwrap_err().to_string().contains("at most"));
+        assert_eq!(invalid_params(long_wait), "wait_time: at most 20000 ms, got 999999");
         let bad_criteria = call(
             "visual_verify",
             json!({"url": "http://127.0.0.1:1/", "query": "q", "criteria": [{"question": "x", "expected": [1]}]}),
         )
         .await;
-        assert!(bad_criteria.unwrap_err().to_string().contains("criteria[0].expected"));
+        assert_eq!(invalid_params(bad_criteria), "criteria[0].expected: give a string, a number or a boolean");
 
+        // Unknown ids are tool errors (the call was well formed) that say which id and what to do.
         let unknown = call("compare_snapshots", json!({"before_id": "dom-1-1", "after_id": "dom-2-1"})).await.unwrap();
         assert_eq!(unknown.is_error, Some(true));
+        assert_eq!(
+            only_text(&unknown),
+            "no snapshot \"dom-1-1\": it expired (after 30 min) or was never taken; call capture_dom_state again"
+        );
         let expired = call(
             "submit_visual_response",
             json!({"session_id": "verify-0", "challenge_answers": {}, "query_answer": "yes"}),
@@ -950,7 +969,10 @@ mod in_process {
         .await
         .unwrap();
         assert_eq!(expired.is_error, Some(true));
-        assert!(serde_json::to_string(&expired.content).unwrap().contains("expired"));
+        assert_eq!(
+            only_text(&expired),
+            "no verification session \"verify-0\": it expired (sessions last 300 s) or never existed; call visual_verify again"
+        );
 
         client.cancel().await.unwrap();
         let _ = serving.await;

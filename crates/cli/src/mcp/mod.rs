@@ -405,8 +405,19 @@ mod tests {
 
     #[test]
     fn rejects_unsafe_names() {
-        let bad = SnapshotArgs { name: "../x".into(), project: None };
-        assert!(checked(&bad).is_err());
+        // Each rejection is invalid_params naming the argument and what is wrong with it.
+        let rejected = |name: &str, project: Option<&str>| {
+            let e = checked(&SnapshotArgs { name: name.into(), project: project.map(Into::into) }).unwrap_err();
+            assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS, "{e:?}");
+            e.message.into_owned()
+        };
+        assert_eq!(
+            rejected("../x", None),
+            "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+        );
+        assert_eq!(rejected("home", Some("a/b")), "project: \"a/b\" is not a Playwright project name");
+        assert_eq!(rejected("home", Some("..")), "project: \"..\" is not a Playwright project name");
+        assert_eq!(rejected("home", Some("")), "project: \"\" is not a Playwright project name");
         let ok = SnapshotArgs { name: "home".into(), project: Some("chromium".into()) };
         assert!(checked(&ok).is_ok());
     }
@@ -420,6 +431,24 @@ mod in_process {
 
     fn args(value: Value) -> serde_json::Map<String, Value> {
         value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// The message of an `invalid_params` error; anything else (a success, a tool error, another
+    /// code) fails the test.
+    pub(super) fn invalid_params<T: std::fmt::Debug>(result: Result<T, rmcp::ServiceError>) -> String {
+        match result {
+            Err(rmcp::ServiceError::McpError(e)) => {
+                assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS, "{e:?}");
+                e.message.into_owned()
+            }
+            other => panic!("expected invalid_params, got {other:?}"),
+        }
+    }
+
+    /// The one text block of a tool answer.
+    pub(super) fn only_text(result: &rmcp::model::CallToolResult) -> String {
+        assert_eq!(result.content.len(), 1, "{result:?}");
+        result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_else(|| panic!("not text: {result:?}"))
     }
 
     /// The server and a client over `tokio::io::duplex`: listing, a reader, an unsafe name that
@@ -440,9 +469,13 @@ mod in_process {
         assert!(approve.meta.as_ref().is_some_and(|m| m.0.contains_key("anthropic/requiresUserInteraction")));
 
         let summary = client.call_tool(CallToolRequestParams::new("get_visual_results")).await.unwrap();
-        assert_ne!(summary.is_error, Some(true));
-        let text = serde_json::to_string(&summary.content).unwrap();
-        assert!(text.contains("have not run here yet"), "{text}");
+        assert_eq!(summary.is_error, Some(false));
+        assert_eq!(
+            only_text(&summary),
+            "No results at visual-report/results.json: the tests have not run here yet (no captures in \
+             .sightline/temp/). Run the Playwright tests with the sightline reporter (npx playwright test), then ask \
+             again."
+        );
 
         let unsafe_name = client
             .call_tool(
@@ -450,10 +483,23 @@ mod in_process {
                     .with_arguments(args(serde_json::json!({"name": "../x"}))),
             )
             .await;
-        assert!(unsafe_name.is_err(), "an unsafe name is invalid_params");
-        let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await;
-        assert!(missing.is_err() || missing.is_ok_and(|r| r.is_error == Some(true)));
-        assert!(client.call_tool(CallToolRequestParams::new("list_baselines")).await.is_ok(), "still serving");
+        assert_eq!(
+            invalid_params(unsafe_name),
+            "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+        );
+        // No arguments at all reach rmcp's extractor, which answers a tool error, not invalid_params.
+        let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await.unwrap();
+        assert_eq!(missing.is_error, Some(true));
+        assert_eq!(only_text(&missing), "failed to deserialize parameters: missing field `name`");
+        let listed = client.call_tool(CallToolRequestParams::new("list_baselines")).await.unwrap();
+        assert_eq!(
+            only_text(&listed),
+            format!(
+                "No baselines in {}. They are written when a human approves a run's captures.",
+                root.join(".sightline/baselines").display()
+            ),
+            "still serving"
+        );
 
         let prompts = client.list_all_prompts().await.unwrap();
         assert_eq!(prompts.len(), 2);
@@ -464,15 +510,20 @@ mod in_process {
             )
             .await
             .unwrap();
-        let text = serde_json::to_string(&triage.messages).unwrap();
-        assert!(text.contains("home") && text.contains("rebrand to red"), "{text}");
+        // The prompt served is the text the module builds for these arguments, whole.
+        assert_eq!(triage.messages.len(), 1, "{triage:?}");
+        let served = serde_json::to_value(&triage.messages[0]).unwrap();
+        assert_eq!(served["content"]["text"], prompts::triage_text(Some("home"), Some("rebrand to red")));
         let bad = client
             .get_prompt(
                 GetPromptRequestParams::new("triage-visual-diff")
                     .with_arguments(args(serde_json::json!({"snapshot": "../x"}))),
             )
             .await;
-        assert!(bad.is_err(), "an unsafe snapshot name is invalid_params");
+        assert_eq!(
+            invalid_params(bad),
+            "snapshot: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+        );
 
         client.cancel().await.unwrap();
         let _ = serving.await;

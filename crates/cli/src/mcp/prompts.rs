@@ -115,8 +115,9 @@ mod tests {
         let server =
             SightlineServer::new(Project { root: PathBuf::from("/r"), report_dir: "visual-report".into() }, true);
         let prompts = server.prompt_router.list_all();
-        let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
-        assert!(names.contains(&"review-visual-changes") && names.contains(&"triage-visual-diff"), "{names:?}");
+        let mut names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["review-visual-changes", "triage-visual-diff"]);
         let review = prompts.iter().find(|p| p.name == "review-visual-changes").unwrap();
         assert!(review.arguments.as_ref().is_none_or(|a| a.is_empty()));
         let triage = prompts.iter().find(|p| p.name == "triage-visual-diff").unwrap();
@@ -129,11 +130,29 @@ mod tests {
 
     #[test]
     fn triage_names_the_snapshot_and_intent() {
+        // The first paragraph scopes the triage, the second states the intent; the rules follow.
         let text = triage_text(Some("home"), Some("rebrand to red"));
-        assert!(text.contains("\"home\"") && text.contains("rebrand to red"), "{text}");
-        assert!(text.contains("With no intent stated anywhere, a real change is a possible bug."));
+        let paragraphs: Vec<&str> = text.split("\n\n").collect();
+        assert_eq!(
+            paragraphs[0],
+            "Triage the visual diff of snapshot \"home\" in the last Sightline run: call explain_snapshot for it \
+             (get_visual_results first if it is not found). Call get_diff to look at the images when the evidence needs it."
+        );
+        assert_eq!(paragraphs[1], "Stated intent of the change: \"rebrand to red\".");
+        assert!(text.ends_with(
+            "- With no intent stated anywhere, a real change is a possible bug.\n- Never call an approve tool \
+             (approve_snapshot, approve_all); approving is the user's decision."
+        ));
         let all = triage_text(None, None);
-        assert!(all.contains("every missing baseline") && all.contains("No intent was stated here"));
+        let paragraphs: Vec<&str> = all.split("\n\n").collect();
+        assert_eq!(
+            paragraphs[0],
+            "Triage the visual diffs of the last Sightline run: call get_visual_results, then explain_snapshot for \
+             every changed/new snapshot and every missing baseline. Call get_diff to look at the images when the \
+             evidence needs it."
+        );
+        assert_eq!(paragraphs[1], "No intent was stated here; look for one in the conversation or the task.");
+        assert_eq!(all.split("\n\n").skip(2).collect::<Vec<_>>(), text.split("\n\n").skip(2).collect::<Vec<_>>());
         assert!(REVIEW_TEXT.contains("\"Likely noise\" only for identical DOM with styles compared and matching"));
     }
 }

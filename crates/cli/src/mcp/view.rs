@@ -333,20 +333,47 @@ mod tests {
 
     #[test]
     fn explains_why_there_are_no_results() {
+        // One answer per situation, whole: each names what is there and the command that helps.
         let root = temp_root("absent");
-        assert!(project(&root).why_no_results().contains("have not run here yet"));
+        assert_eq!(
+            project(&root).why_no_results(),
+            "No results at visual-report/results.json: the tests have not run here yet (no captures in \
+             .sightline/temp/). Run the Playwright tests with the sightline reporter (npx playwright test), then ask \
+             again."
+        );
         let temp = root.join(".sightline/temp/x");
         std::fs::create_dir_all(&temp).unwrap();
         std::fs::write(temp.join("chromium.slcap"), b"x").unwrap();
-        let text = project(&root).why_no_results();
-        assert!(text.contains("1 capture is") && text.contains("npx sightline compare"), "{text}");
+        assert_eq!(
+            project(&root).why_no_results(),
+            "No results at visual-report/results.json yet: 1 capture is in .sightline/temp/, but no comparison ran. \
+             Compare them with `npx sightline compare` (it writes visual-report/results.json and the HTML report), \
+             then ask again."
+        );
+        std::fs::write(root.join(".sightline/temp/x/firefox.slcap"), b"x").unwrap();
         std::fs::write(
             root.join(".sightline/temp/shard.json"),
-            br#"{"current":3,"total":8,"mode":"capture-only","captures":1}"#,
+            br#"{"current":3,"total":8,"mode":"capture-only","captures":2}"#,
         )
         .unwrap();
-        let text = project(&root).why_no_results();
-        assert!(text.contains("capture-only shard 3/8") && text.contains("1 capture is"), "{text}");
+        assert_eq!(
+            project(&root).why_no_results(),
+            "No results at visual-report/results.json because this is capture-only shard 3/8. 2 captures are in \
+             .sightline/temp/, but no comparison ran here — a shard sees only its slice of the suite. The job that \
+             merges every shard produces the report (npx sightline compare --captures <each shard's .sightline/temp>)."
+        );
+        // A comparing shard that wrote no results (its report folder lost, say): merge is the answer.
+        std::fs::write(
+            root.join(".sightline/temp/shard.json"),
+            br#"{"current":2,"total":4,"mode":"compare","captures":2}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            project(&root).why_no_results(),
+            "No results at visual-report/results.json: this is comparing shard 2/4, and it wrote no partial results \
+             (2 captures are in .sightline/temp/). A shard sees only its slice of the suite; the job that merges every \
+             shard (npx sightline merge <each shard's .sightline/temp>) produces the full report."
+        );
         let _ = std::fs::remove_dir_all(&root);
     }
 
@@ -373,16 +400,36 @@ mod tests {
     #[test]
     fn summary_puts_changes_first_and_ends_with_the_rule() {
         let p = Project { root: PathBuf::from("/r"), report_dir: "visual-report".into() };
-        let text = summary(&p, &results());
-        let home = text.find("- home").unwrap();
-        let fresh = text.find("- fresh").unwrap();
-        let about = text.find("- about").unwrap();
-        assert!(home < about && fresh < about, "{text}");
-        assert!(text.contains("missing baselines") && text.contains("gone (chromium)"));
-        assert!(text.contains("/r/visual-report/index.html"));
-        assert!(text.contains("/r/visual-report/images/home/chromium-diff.png"));
-        assert!(text.contains("/r/visual-report/images/fresh/chromium-current.png"));
-        assert!(text.ends_with(APPROVAL_RULE));
+        // The whole answer: counts, changed and new before passed, the missing baseline, absolute
+        // paths to open, and the approval rule last.
+        let expected = format!(
+            "Sightline results (t): 3 snapshots — 1 changed, 1 new, 1 missing, 1 passed (0 auto-passed).
+
+Snapshots:
+- home (chromium) [changed]: Style-only change
+- fresh (chromium) [new]: New
+- about (chromium) [passed]: Passed
+- missing baselines, committed but not captured in this run: gone (chromium). Nothing to approve; removing one on purpose means deleting .sightline/baselines/<name>/.
+
+Open:
+- HTML report: /r/visual-report/index.html
+- home (chromium) diff: /r/visual-report/images/home/chromium-diff.png
+- fresh (chromium) current (new): /r/visual-report/images/fresh/chromium-current.png
+
+{APPROVAL_RULE}"
+        );
+        assert_eq!(summary(&p, &results()), expected);
+        // A shard's own partial results say so on the second line.
+        let mut partial = results();
+        partial["run"]["shard"] = json!({"current": 1, "total": 2});
+        let text = summary(&p, &partial);
+        assert_eq!(
+            text.lines().nth(1),
+            Some(
+                "Partial results: shard 1/2 compared only its slice (3 snapshots). The job that merges every shard \
+                 (npx sightline merge) produces the full report; only it can tell missing baselines."
+            )
+        );
     }
 
     #[test]
@@ -393,7 +440,13 @@ mod tests {
         assert!(guidance.contains("Style-only"), "{guidance}");
         let gone = explain(&p, &results(), "gone", None).unwrap();
         assert_eq!(gone["status"], "missing");
-        assert!(explain(&p, &results(), "nope", None).unwrap_err().contains("home"));
-        assert!(explain(&p, &results(), "home", Some("firefox")).is_err());
+        assert_eq!(
+            explain(&p, &results(), "nope", None).unwrap_err(),
+            "no snapshot named \"nope\" in the last run; its snapshots are: about, home, fresh"
+        );
+        assert_eq!(
+            explain(&p, &results(), "home", Some("firefox")).unwrap_err(),
+            "no snapshot named \"home\" for project \"firefox\" in the last run; its snapshots are: about, home, fresh"
+        );
     }
 }
