@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use sightline_core::RgbaImage;
 use sightline_core::decode::{encode_png, read_image};
+use sightline_core::design::{ComparisonContext, DesignOptions, Preset, compare_designs};
 
 fn sightline(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).args(args).output().expect("run sightline")
@@ -182,4 +183,87 @@ fn compare_motion_folders_files_and_chart() {
     let out = sightline(&["compare-motion", moving.to_str().unwrap(), moving.to_str().unwrap()]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("motion compared, score 100.00"), "{text}");
+}
+
+/// What the core computes for these files and options, as the JSON the CLI prints.
+fn core_result(reference: &str, candidate: &str, options: &DesignOptions) -> Value {
+    let outcome = compare_designs(Path::new(&fixture(reference)), Path::new(&fixture(candidate)), options).unwrap();
+    serde_json::to_value(&outcome.comparison).unwrap()
+}
+
+#[test]
+fn compare_designs_dark_ui_preset_weighs_layout_and_typography() {
+    let dark = json(&sightline(&[
+        "compare-designs",
+        &fixture("reference"),
+        &fixture("recoloured"),
+        "--json",
+        "--preset",
+        "dark-ui",
+    ]));
+    assert_eq!(dark["preset"], "dark-ui");
+    assert_eq!(
+        dark["weights"],
+        serde_json::json!({"layout": 0.6, "color": 0.1, "content": 0.0, "typography": 0.3, "spacing": 0.0})
+    );
+    // The whole result is the core's for the dark-ui preset: the option reached the engine.
+    let options = DesignOptions { preset: Preset::DarkUi, ..DesignOptions::default() };
+    assert_eq!(dark, core_result("reference", "recoloured", &options));
+    // The recolouring costs colour, which dark-ui weighs at .10 instead of .20: a higher overall
+    // than the default preset's, from the same dimension scores.
+    let default = json(&sightline(&["compare-designs", &fixture("reference"), &fixture("recoloured"), "--json"]));
+    assert_eq!(default["preset"], "default");
+    assert_eq!(dark["dimensions"]["color"]["score"], default["dimensions"]["color"]["score"]);
+    let (dark_overall, default_overall) = (dark["overall"].as_f64().unwrap(), default["overall"].as_f64().unwrap());
+    assert!(dark_overall > default_overall, "dark-ui {dark_overall}, default {default_overall}");
+    assert_ne!(dark["comparisonKey"], default["comparisonKey"], "the weights are part of the question");
+    // The human summary names the preset.
+    let out = sightline(&["compare-designs", &fixture("reference"), &fixture("recoloured"), "--preset", "dark-ui"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with(&format!("overall {dark_overall:.2} / 100 (screen mode, preset dark-ui)\n")), "{text}");
+    // A preset that does not exist is refused with the ones that do.
+    let out = sightline(&["compare-designs", &fixture("reference"), &fixture("reference"), "--preset", "dark"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value 'dark' for '--preset <PRESET>'"), "{err}");
+    assert!(err.contains("[possible values: default, dark-ui]"), "{err}");
+}
+
+#[test]
+fn compare_designs_scope_id_and_protocol_key_are_part_of_the_comparison_key() {
+    let with = |scope: &str, protocol: &str| {
+        json(&sightline(&[
+            "compare-designs",
+            &fixture("reference"),
+            &fixture("shifted"),
+            "--json",
+            "--scope-id",
+            scope,
+            "--protocol-key",
+            protocol,
+        ]))
+    };
+    let declared = with("checkout-page", "pixel-match-v2");
+    // Exactly the keys the core derives from this context (not another one, not none).
+    let context = ComparisonContext { scope_id: "checkout-page".into(), protocol_key: "pixel-match-v2".into() };
+    let options = DesignOptions { comparison_context: Some(context), ..DesignOptions::default() };
+    assert_eq!(declared, core_result("reference", "shifted", &options));
+    let plain = json(&sightline(&["compare-designs", &fixture("reference"), &fixture("shifted"), "--json"]));
+    assert_eq!(plain, core_result("reference", "shifted", &DesignOptions::default()));
+    assert_ne!(declared["comparisonKey"], plain["comparisonKey"]);
+    assert_ne!(declared["runKey"], plain["runKey"]);
+    // Both values count, each in its own role: swapping them asks another question.
+    let swapped = with("pixel-match-v2", "checkout-page");
+    assert_ne!(swapped["comparisonKey"], declared["comparisonKey"]);
+    assert_ne!(with("checkout-page", "pixel-match-v3")["comparisonKey"], declared["comparisonKey"]);
+    // Declaring only half a context is refused, naming the missing half; nothing is printed.
+    for (given, missing) in
+        [("--scope-id", "--protocol-key <PROTOCOL_KEY>"), ("--protocol-key", "--scope-id <SCOPE_ID>")]
+    {
+        let out = sightline(&["compare-designs", &fixture("reference"), &fixture("shifted"), given, "x", "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{given}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("the following required arguments were not provided:\n  {missing}")), "{err}");
+    }
 }
