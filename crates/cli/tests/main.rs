@@ -1,14 +1,20 @@
 //! End-to-end tests of the `sightline` binary on real files.
 //!
 //! - `bad_input`: the bad-input matrix of the review commands (exit 2, a clear message, no change)
+//! - `check_command`: `sightline check` on a served page in real Chromium: `--focus`, unreachable
 //! - `design_commands`: `compare-designs` and `compare-motion` on the core's Chromium fixtures
-//! - `diff_command`: `sightline diff` exit codes, JSON evidence, diff images, bad input
-//! - `review_commands`: `approve`, `list`, `explain`, `report` on a project a run left behind
+//! - `diff_command`: `sightline diff` exit codes, JSON evidence, diff images, every option, bad input
+//! - `extract_frames`: `extract-frames` on a recording made with ffmpeg: manifest and pixels
 //! - `faults`: `approve` killed at any moment, a full disk, a file where a folder belongs
+//! - `merge_command`: `merge` of compare-mode shard folders against the unsharded run
+//! - `review_commands`: `approve`, `list`, `explain`, `report` on a project a run left behind
 
 mod bad_input;
+mod check_command;
 mod design_commands;
 mod diff_command;
+mod extract_frames;
 mod faults;
+mod merge_command;
 mod review_commands;
 mod support;

@@ -1,0 +1,202 @@
+//! `sightline merge` on the folders compare-mode shards upload: each shard captures its slice
+//! through the engine and ends its run as the reporter does (its own results.json, passed
+//! captures dropped, `shard.json`); the merge must give the unsharded run's results.
+//! (tests/shards.test.mjs runs the same with real Playwright shards.)
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::{Value, json};
+use sightline_core::capture::UpdateMode;
+use sightline_core::store::ProjectStore;
+
+use crate::support::{capture, card_page, copy_dir, files, text, write_run_results};
+
+fn sightline(root: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().unwrap()
+}
+
+const BLUE: [u8; 4] = [0, 0, 200, 255];
+
+fn temp_root(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("sightline-merge-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    root
+}
+
+/// A checkout with the committed baselines: `same`, `card` and `gone`, all blue.
+fn checkout(tag: &str) -> PathBuf {
+    let root = temp_root(tag);
+    let store = ProjectStore::new(&root);
+    for name in ["same", "card", "gone"] {
+        capture(&store, name, &card_page(BLUE), UpdateMode::All);
+    }
+    std::fs::remove_dir_all(root.join(".sightline/temp")).unwrap();
+    root
+}
+
+/// This run's captures: `same` unchanged, `card` recoloured, `fresh` new (`gone` not run).
+fn run_captures(store: &ProjectStore, names: &[&str]) {
+    for &name in names {
+        let png = match name {
+            "same" => card_page(BLUE),
+            "card" => card_page([200, 0, 0, 255]),
+            "fresh" => card_page([0, 150, 0, 255]),
+            _ => unreachable!(),
+        };
+        capture(store, name, &png, UpdateMode::Default);
+    }
+}
+
+/// Shard `current` of `total` running `names`, ended as the reporter ends a compare-mode shard.
+fn shard(tag: &str, current: u32, total: u32, names: &[&str]) -> PathBuf {
+    let root = checkout(tag);
+    let store = ProjectStore::new(&root);
+    run_captures(&store, names);
+    write_run_results(&store, &root);
+    let temp = root.join(".sightline/temp");
+    let mut captures = 0;
+    for &name in names {
+        let evidence: Value =
+            serde_json::from_slice(&std::fs::read(temp.join(name).join("chromium.json")).unwrap()).unwrap();
+        captures += 1;
+        if evidence["status"] == "passed" {
+            std::fs::remove_file(temp.join(name).join("chromium.slcap")).unwrap();
+        }
+    }
+    let manifest = json!({"current": current, "total": total, "mode": "compare", "captures": captures});
+    std::fs::write(temp.join("shard.json"), serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    temp
+}
+
+fn results(root: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(root.join("visual-report/results.json")).unwrap()).unwrap()
+}
+
+/// What a merge must reproduce of a run: everything but when it ran and from where.
+fn comparable(mut results: Value) -> Value {
+    let object = results.as_object_mut().unwrap();
+    object.remove("createdAt");
+    object.remove("run");
+    results
+}
+
+#[test]
+fn merge_of_two_compare_shards_equals_the_unsharded_run() {
+    let unsharded = checkout("unsharded");
+    let store = ProjectStore::new(&unsharded);
+    run_captures(&store, &["same", "card", "fresh"]);
+    write_run_results(&store, &unsharded);
+    let expected = results(&unsharded);
+    assert_eq!(
+        expected["summary"],
+        json!({"total": 3, "passed": 1, "changed": 1, "new": 1, "missing": 1, "autoPassed": 0})
+    );
+
+    let one = shard("shard-1", 1, 2, &["same", "card"]);
+    let two = shard("shard-2", 2, 2, &["fresh"]);
+    // The passed snapshot's capture is not uploaded; its evidence is.
+    assert!(!one.join("same/chromium.slcap").exists() && one.join("same/chromium.json").exists());
+    let merged = checkout("merged");
+    let out = sightline(&merged, &["merge", one.to_str().unwrap(), two.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let verdict = |name: &str| {
+        expected["snapshots"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["verdict"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "3 snapshots from 2 shards: 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n  card (chromium) [changed]: {}\n  fresh (chromium) [new]: {}\n  gone (chromium) [missing]: committed baseline with no capture in this run\n",
+            verdict("card"),
+            verdict("fresh")
+        )
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "a complete set of shards says nothing more");
+    let got = results(&merged);
+    assert_eq!(comparable(got.clone()), comparable(expected));
+    assert_eq!(got["run"]["filtered"], false);
+    assert_eq!(got["run"]["shard"], Value::Null);
+    assert!(merged.join("visual-report/index.html").is_file());
+    // The merged temp folder holds the shards' evidence and captures, so approve works there.
+    let approve = sightline(&merged, &["approve", "card"]);
+    assert_eq!(
+        text(&approve),
+        "approved card (chromium): replaced .sightline/baselines/card/chromium.png\n",
+        "{}",
+        text(&approve)
+    );
+}
+
+#[test]
+fn merge_of_one_shard_of_two_reports_no_missing_baselines_and_says_why() {
+    let one = shard("partial-1", 1, 2, &["same", "card"]);
+    let merged = checkout("partial");
+    let out = sightline(&merged, &["merge", one.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "sightline: not every shard is here (1/2): missing baselines are not reported\n"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("2 snapshots from 1 shards: 1 passed, 1 changed, 0 new, 0 missing → ")
+    );
+    let got = results(&merged);
+    assert_eq!(got["run"]["filtered"], true);
+    assert_eq!(got["missingBaselines"], json!([]));
+    assert_eq!(got["summary"], json!({"total": 2, "passed": 1, "changed": 1, "new": 0, "missing": 0, "autoPassed": 0}));
+}
+
+#[test]
+fn merge_refuses_capture_only_shards_missing_manifests_and_overlaps_before_copying() {
+    let merged = checkout("refuse");
+    let before = files(&merged);
+    let one = shard("refuse-1", 1, 2, &["same", "card"]);
+    let rejected = |folders: &[&Path]| {
+        let mut args = vec!["merge"];
+        args.extend(folders.iter().map(|f| f.to_str().unwrap()));
+        let out = sightline(&merged, &args);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert_eq!(files(&merged), before, "nothing was copied or written");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+
+    // A folder without shard.json: not what a shard uploads.
+    let bare = temp_root("refuse-bare");
+    copy_dir(&one, &bare);
+    std::fs::remove_file(bare.join("shard.json")).unwrap();
+    assert_eq!(
+        rejected(&[&one, &bare]),
+        format!(
+            "sightline: {}: no shard manifest (No such file or directory (os error 2)); pass the folders each shard uploaded (its .sightline/temp)\n",
+            bare.join("shard.json").display()
+        )
+    );
+
+    // A capture-only shard compared nothing: it belongs to `compare --captures`.
+    let capture_only = temp_root("refuse-capture-only");
+    copy_dir(&one, &capture_only);
+    std::fs::write(capture_only.join("shard.json"), br#"{"current":2,"total":2,"mode":"capture-only","captures":1}"#)
+        .unwrap();
+    assert_eq!(
+        rejected(&[&one, &capture_only]),
+        format!(
+            "sightline: {}: shard 2/2 only captured; compare them with `sightline compare --captures <shard folders…>`\n",
+            capture_only.display()
+        )
+    );
+
+    // The same test in two shards: a broken shard split.
+    let twice = shard("refuse-2", 2, 2, &["card"]);
+    assert_eq!(
+        rejected(&[&one, &twice]),
+        format!(
+            "sightline: snapshot \"card\" (chromium) is in both {} and {}; two shards ran the same test\n",
+            one.display(),
+            twice.display()
+        )
+    );
+}
