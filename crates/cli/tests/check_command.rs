@@ -11,13 +11,18 @@ use serde_json::Value;
 
 use crate::support::text;
 
-/// Chromium where the worker looks for it, or `false` (skipped; a failure under CI).
+/// Chromium where the worker looks for it, node, and this checkout's playwright-core (npm
+/// install), or `false` (skipped; a failure under CI).
 fn have_browser() -> bool {
     let chromium = std::env::var("SIGHTLINE_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let found = Path::new(&chromium).is_file() && Command::new("node").arg("--version").output().is_ok();
-    assert!(found || std::env::var_os("CI").is_none(), "Chromium ({chromium}) or node is missing and CI is set");
+    let playwright = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../node_modules/playwright-core/package.json");
+    let found = Path::new(&chromium).is_file()
+        && playwright.is_file()
+        && Command::new("node").arg("--version").output().is_ok();
+    let what = format!("Chromium ({chromium}), node or {}", playwright.display());
+    assert!(found || std::env::var_os("CI").is_none(), "{what} is missing and CI is set");
     if !found {
-        eprintln!("skipping: Chromium ({chromium}) or node is missing");
+        eprintln!("skipping: {what} is missing");
     }
     found
 }

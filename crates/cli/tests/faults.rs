@@ -135,6 +135,7 @@ fn faults_kill_in_the_middle_of_the_kth_baseline_write_keeps_it_old_and_the_earl
             .output()
             .unwrap();
         let round = format!("kill inside write {k}");
+        // 25 is SIGXFSZ on Linux and macOS.
         assert_eq!(out.status.signal(), Some(25), "{round}: killed by SIGXFSZ, not {:?}: {}", out.status, text(&out));
         for i in 0..SNAPSHOTS {
             let bytes = std::fs::read(baseline(&work, i)).unwrap();
