@@ -83,7 +83,11 @@ fn compare_designs_json_names_the_moved_colour_and_writes_visuals() {
         let image = read_image(&dir.join(format!("{name}.png"))).unwrap();
         assert_eq!(image.height(), 576, "{name}");
     }
-    assert_eq!(v["visualFiles"].as_array().unwrap().len(), 4);
+    let written: Vec<String> = ["overlay", "heat-map", "content-regions", "side-by-side"]
+        .iter()
+        .map(|name| dir.join(format!("{name}.png")).display().to_string())
+        .collect();
+    assert_eq!(v["visualFiles"], serde_json::json!(written), "the paths of the files written, in order");
 }
 
 #[test]

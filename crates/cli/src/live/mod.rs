@@ -180,9 +180,13 @@ mod tests {
     fn live_urls_are_http_or_https() {
         assert!(check_url("http://localhost:3000/").is_ok());
         assert!(check_url("HTTPS://example.test/a").is_ok());
-        assert!(check_url("javascript:alert(1)").unwrap_err().contains("only http"));
-        assert!(check_url("ftp://x/").is_err());
-        assert!(check_url("localhost:3000").is_err());
+        // Anything else is refused with the URL and an example of one that works.
+        let refused = |url: &str| {
+            format!("url: only http:// and https:// pages can be checked, got {url:?} (e.g. http://localhost:3000/)")
+        };
+        for url in ["javascript:alert(1)", "ftp://x/", "localhost:3000", "http://", "data:text/html,<p>x"] {
+            assert_eq!(check_url(url).unwrap_err(), refused(url), "{url}");
+        }
     }
 
     #[test]
