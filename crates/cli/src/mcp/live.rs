@@ -864,7 +864,6 @@ mod tests {
         sessions.expire();
         assert_eq!(sessions.kept.keys().cloned().collect::<Vec<_>>(), vec![second]);
         sessions.kept.clear();
-        sessions.ttl = Duration::from_secs(60);
         for _ in 0..MAX_SESSIONS + 5 {
             sessions.insert(session());
         }
