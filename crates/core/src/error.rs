@@ -44,6 +44,10 @@ pub enum Error {
     /// A caller passed values that cannot describe an image or an option.
     #[error("{0}")]
     InvalidInput(String),
+    /// A bug in Sightline: a panic caught at a front-end's boundary by [`catch_panic`], so the
+    /// caller (a Playwright worker, say) gets an error instead of a crashed process.
+    #[error("sightline internal error: {0}; please report it")]
+    Internal(String),
 }
 
 /// Shorthand used across the engine.
@@ -54,6 +58,19 @@ impl Error {
     pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         Error::Io { path: path.into(), error }
     }
+}
+
+/// Runs `f`, turning a panic inside it into [`Error::Internal`] with the panic's message. The
+/// addon wraps every export in it (06-quality.md: a panic never kills a Playwright worker).
+pub fn catch_panic<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(Error::Internal(what))
+    })
 }
 
 /// What to do about the I/O failures people can fix; every write went through a temp file, so
@@ -69,5 +86,29 @@ fn io_hint(error: &std::io::Error) -> &'static str {
         }
         ErrorKind::NotADirectory => "; a file stands where a folder is expected: move that file away",
         _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_a_panic_is_an_internal_error_naming_it() {
+        let err = catch_panic::<()>(|| panic!("index 7 out of range")).unwrap_err();
+        assert!(matches!(&err, Error::Internal(what) if what == "index 7 out of range"), "{err:?}");
+        assert_eq!(err.to_string(), "sightline internal error: index 7 out of range; please report it");
+        // A formatted panic carries a String payload, not a &str.
+        let err = catch_panic::<()>(|| panic!("{} rows", 3)).unwrap_err();
+        assert_eq!(err.to_string(), "sightline internal error: 3 rows; please report it");
+        let err = catch_panic::<()>(|| std::panic::panic_any(42u8)).unwrap_err();
+        assert_eq!(err.to_string(), "sightline internal error: unknown panic; please report it");
+    }
+
+    #[test]
+    fn error_catch_panic_passes_values_and_errors_through() {
+        assert_eq!(catch_panic(|| Ok(5)).unwrap(), 5);
+        let err = catch_panic::<()>(|| Err(Error::InvalidInput("threshold 2 is outside 0..1".into()))).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(ref m) if m == "threshold 2 is outside 0..1"), "{err:?}");
     }
 }

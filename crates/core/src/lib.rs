@@ -45,6 +45,6 @@ pub mod video;
 pub mod visual_verify;
 
 pub use crate::compare::{Comparator, CompareOptions, ImageComparison, compare_images};
-pub use crate::error::{Error, Result};
+pub use crate::error::{Error, Result, catch_panic};
 pub use crate::image::RgbaImage;
 pub use crate::pixel::{PixelDiff, PixelOptions};

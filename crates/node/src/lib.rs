@@ -3,8 +3,6 @@
 //! Each heavy export is async (runs on the libuv pool, the worker's event loop stays free) with
 //! a `Sync` twin; a Rust panic becomes a JS error instead of killing the worker.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sightline_core::compare::{self, Comparator, CompareOptions};
@@ -73,18 +71,10 @@ pub struct ImageEvidence {
 
 /// Runs `f`, turning an engine error or a panic into a JS error.
 fn guarded<T>(f: impl FnOnce() -> sightline_core::Result<T>) -> Result<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(Error::new(Status::InvalidArg, e.to_string())),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(Error::new(Status::GenericFailure, format!("sightline internal error: {what}; please report it")))
-        }
-    }
+    sightline_core::catch_panic(f).map_err(|e| match e {
+        sightline_core::Error::Internal(_) => Error::new(Status::GenericFailure, e.to_string()),
+        e => Error::new(Status::InvalidArg, e.to_string()),
+    })
 }
 
 fn pixels(baseline: &[u8], current: &[u8], width: u32, height: u32, options: &DiffOptions) -> Result<PixelResult> {
