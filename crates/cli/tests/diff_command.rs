@@ -35,8 +35,8 @@ mod corpus;
 
 /// pixelmatch's fixtures in the shared corpus. Without them a build marks the tests that carry
 /// `cfg_attr(corpus_absent = "pixelmatch", ignore)` ignored; under CI they fail, naming the folder.
-fn pixelmatch_fixtures() -> Option<PathBuf> {
-    Some(corpus::corpus("pixelmatch").join("fixtures"))
+fn pixelmatch_fixtures() -> PathBuf {
+    corpus::corpus("pixelmatch").join("fixtures")
 }
 
 /// A white page with a dark text-like block every 16 rows (distinct rows, like a real page).
@@ -72,8 +72,12 @@ fn diff_command_equal_images_exit_0() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_absent = "pixelmatch",
+    ignore = "corpus pixelmatch absent: set SIGHTLINE_SHARED to the folder holding corpora/"
+)]
 fn diff_command_pixelmatch_fixture_gives_exact_count_and_diff_image() {
-    let Some(fixtures) = pixelmatch_fixtures() else { return };
+    let fixtures = pixelmatch_fixtures();
     let dir = temp_dir("fixture");
     let out_png = dir.join("diff.png");
     let out = sightline(&[
@@ -99,8 +103,12 @@ fn diff_command_pixelmatch_fixture_gives_exact_count_and_diff_image() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_absent = "pixelmatch",
+    ignore = "corpus pixelmatch absent: set SIGHTLINE_SHARED to the folder holding corpora/"
+)]
 fn diff_command_diff_mask_draws_only_the_differing_pixels() {
-    let Some(fixtures) = pixelmatch_fixtures() else { return };
+    let fixtures = pixelmatch_fixtures();
     let dir = temp_dir("mask");
     let out_png = dir.join("mask.png");
     let out = sightline(&[
@@ -129,8 +137,12 @@ const RED: [u8; 4] = [255, 0, 0, 255];
 const YELLOW: [u8; 4] = [255, 255, 0, 255];
 
 #[test]
+#[cfg_attr(
+    corpus_absent = "pixelmatch",
+    ignore = "corpus pixelmatch absent: set SIGHTLINE_SHARED to the folder holding corpora/"
+)]
 fn diff_command_include_aa_counts_the_anti_aliased_pixels_as_differences() {
-    let Some(fixtures) = pixelmatch_fixtures() else { return };
+    let fixtures = pixelmatch_fixtures();
     let dir = temp_dir("include-aa");
     let run = |extra: &[&str], out_png: &Path| {
         let (a, b) = (fixtures.join("1a.png"), fixtures.join("1b.png"));
