@@ -35,5 +35,6 @@ run('cargo', ['clippy', '--workspace', '--all-targets', '--release', '--', '-D',
 const jsTests = existsSync(join(root, 'tests'))
   ? readdirSync(join(root, 'tests')).filter((f) => f.endsWith('.test.mjs')).map((f) => join('tests', f))
   : [];
-// One file at a time: the example and report tests both rebuild examples/shop's output.
+// One file at a time: each file runs its own Playwright suites and Chromium, and two at once on a
+// 2-core machine would slow each other into their safety-net timeouts.
 if (jsTests.length > 0) run(process.execPath, ['--test', '--test-concurrency=1', ...jsTests]);
