@@ -224,18 +224,13 @@ fn normalize_path(path: &str) -> String {
     p
 }
 
-/// Percent-encodes everything but unreserved characters and `/`, so `#`, `?` or spaces in a
-/// path stay part of the file name.
+/// Everything but unreserved characters and `/` is escaped, so `#`, `?` or spaces in a path stay
+/// part of the file name.
+const URL_PATH_ESCAPED: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~').remove(b'/');
+
 fn encode_url_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            w!(out, "%{b:02X}");
-        }
-    }
-    out
+    percent_encoding::utf8_percent_encode(path, URL_PATH_ESCAPED).to_string()
 }
 
 fn array(v: &Value) -> &[Value] {

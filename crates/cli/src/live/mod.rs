@@ -55,22 +55,7 @@ fn file_url_path(url: &str) -> Option<std::path::PathBuf> {
     if !rest.starts_with('/') {
         return None;
     }
-    let mut bytes = Vec::with_capacity(rest.len());
-    let raw = rest.as_bytes();
-    let mut i = 0;
-    while i < raw.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if raw[i] == b'%'
-            && let (Some(h), Some(l)) = (raw.get(i + 1).copied().and_then(hex), raw.get(i + 2).copied().and_then(hex))
-        {
-            bytes.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        bytes.push(raw[i]);
-        i += 1;
-    }
-    String::from_utf8(bytes).ok().map(std::path::PathBuf::from)
+    percent_encoding::percent_decode_str(rest).decode_utf8().ok().map(|path| std::path::PathBuf::from(path.as_ref()))
 }
 
 /// Where screenshots of live pages are written: a folder under the system temp dir, so a check

@@ -2,6 +2,8 @@
 //! images a model can actually read"). The crop geometry is `sightline_core::crops`; this file
 //! loads the run's PNGs, cuts and samples them, and says in text what each image is.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use rmcp::model::ContentBlock;
 use serde_json::Value;
 use sightline_core::crops::{self, Budget, Crop, Rect, Region, Skipped};
@@ -316,39 +318,12 @@ fn sample(image: &RgbaImage, area: Rect, ow: u32, oh: u32) -> RgbaImage {
 
 pub(super) fn png_block(image: &RgbaImage) -> Result<ContentBlock, String> {
     let png = encode_png(image, true).map_err(|e| format!("cannot encode an image: {e}"))?;
-    Ok(ContentBlock::image(base64(&png), "image/png"))
-}
-
-/// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    Ok(ContentBlock::image(BASE64.encode(&png), "image/png"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_matches_the_standard() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-    }
 
     #[test]
     fn sampling_averages_boxes() {
