@@ -236,6 +236,7 @@ test('scenario: a locator capture sees only its element: an accent change is sty
 // evidence each snapshot leaves, and the baselines' bytes on disk.
 
 const reporter = path.join(repo, 'playwright-fixtures', 'reporter.js');
+const sightlineBin = path.join(repo, 'target', 'release', 'sightline');
 
 /** The option suite's temp folders, removed when it is done. */
 const temps = {
@@ -348,6 +349,30 @@ describe('matcher options', { skip }, () => {
     assert.deepEqual(pixelFacts(optionsEvidence(base, 'antialiasing')), {
       status: 'changed', kind: 'concentrated', autoPassed: false, diffPixels: 236, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
     });
+  });
+
+  test('options: sightline compare on the antialiasing cases\' captures counts what the matcher counted, antialiasing false and default', () => {
+    // issue 14: the matcher and `sightline compare` resolve `antialiasing` from the same config.
+    // compare rewrites the evidence it reads, so it runs on a copy of each case's root (config,
+    // baselines and the changed run's captures); the matcher's evidence stays as the run left it.
+    const expected = {
+      antialiasing: { exit: 1, status: 'changed', diffPixels: 236, antialiasedPixels: 0, totalPixels: 20000 },
+      'antialiasing-default': { exit: 0, status: 'passed', diffPixels: 0, antialiasedPixels: 236, totalPixels: 20000 },
+    };
+    const counts = (e) => ({ status: e.status, diffPixels: e.layers.pixel.diffPixels, antialiasedPixels: e.layers.pixel.antialiasedPixels, totalPixels: e.layers.pixel.totalPixels });
+    for (const [name, { exit, ...pinned }] of Object.entries(expected)) {
+      const matcher = counts(optionsEvidence(base, name));
+      const copy = path.join(temps.make('sightline-options-compare-'), name);
+      cpSync(path.join(base, name), copy, { recursive: true });
+      const run = spawnSync(sightlineBin, ['--root', copy, 'compare'], { encoding: 'utf8' });
+      assert.equal(run.status, exit, `${name}: ${run.stdout}\n${run.stderr}`);
+      const results = JSON.parse(readFileSync(path.join(copy, 'visual-report', 'results.json'), 'utf8'));
+      assert.equal(results.run.config.antialiasing, name === 'antialiasing' ? false : true, name);
+      assert.deepEqual(results.snapshots.map((s) => [s.name, s.project]), [[name, 'chromium']]);
+      assert.deepEqual(counts(results.snapshots[0]), matcher, `${name}: results.json`);
+      assert.deepEqual(counts(optionsEvidence(path.dirname(copy), name)), matcher, `${name}: compare's evidence`);
+      assert.deepEqual(matcher, pinned, `${name}: the counts both give`);
+    }
   });
 
   test('options: maxDiffPixels and maxDiffPixelRatio pass a 100-pixel change at the limit and fail it one below; both set, the smaller wins', () => {
