@@ -15,14 +15,72 @@ pub enum AssetKind {
     Image,
 }
 
+impl AssetKind {
+    /// The kind as a person (and results.json) names it: `font`, `stylesheet`, `image`.
+    pub fn word(self) -> &'static str {
+        match self {
+            AssetKind::Font => "font",
+            AssetKind::Stylesheet => "stylesheet",
+            AssetKind::Image => "image",
+        }
+    }
+}
+
 /// One asset that failed to load or decode.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct HealthReason {
     pub kind: AssetKind,
     /// The asset's URL, or the font family when only that is known.
     pub url: String,
-    /// What went wrong: `HTTP 404`, `request failed: net::ERR_…`, `decode failed`, `status error`.
+    /// What went wrong: `HTTP 404`, `request failed: net::ERR_…`, `decode failed`, or a predicate
+    /// that names its kind first (`font failed to load (FontFace status error)`).
     pub detail: String,
+}
+
+/// A [`HealthReason`]'s sentence in pieces, so a renderer can style the asset (the HTML report
+/// sets it in `<code>`) without rewording it: `kind`, a space, `asset`, then `rest`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReasonSentence {
+    /// The asset kind: `font`.
+    pub kind: &'static str,
+    /// The URL as captured, or a font family in double quotes: `"Brand Sans"`.
+    pub asset: String,
+    /// What went wrong: `: HTTP 404`, or ` failed to load (FontFace status error)` when the detail
+    /// starts with the kind (the DOM's own findings read as a predicate of the asset).
+    pub rest: String,
+}
+
+impl HealthReason {
+    /// The one sentence every front-end shows for this failure (the HTML report, the MCP
+    /// guidance), e.g. `image http://x/logo.png: HTTP 404`,
+    /// `font "Brand" failed to load (FontFace status error)`.
+    pub fn sentence(&self) -> ReasonSentence {
+        let kind = self.kind.word();
+        let asset = if has_scheme(&self.url) { self.url.clone() } else { format!("\"{}\"", self.url) };
+        let detail = self.detail.trim();
+        let rest = match detail.strip_prefix(kind).and_then(|d| d.strip_prefix(' ')) {
+            Some(predicate) => format!(" {predicate}"),
+            None if detail.is_empty() => " failed to load".into(),
+            None => format!(": {detail}"),
+        };
+        ReasonSentence { kind, asset, rest }
+    }
+}
+
+impl std::fmt::Display for HealthReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.sentence();
+        write!(f, "{} {}{}", s.kind, s.asset, s.rest)
+    }
+}
+
+/// Whether `s` starts with a URL scheme (`http:`, `data:`, `blob:`; RFC 3986's letter, then
+/// letters, digits, `+`, `-`, `.`): a URL rather than a font family.
+fn has_scheme(s: &str) -> bool {
+    let Some((scheme, _)) = s.split_once(':') else { return false };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
 /// The capture's health, compared with the baseline's.
@@ -82,5 +140,49 @@ mod tests {
         let h = capture_health(vec![font], &[]);
         assert!(h.unhealthy && !h.same_on_both_sides);
         assert_eq!(capture_health(vec![], &[]), CaptureHealth::default());
+    }
+
+    #[test]
+    fn health_reason_sentence_names_the_asset_and_what_went_wrong() {
+        let said =
+            |kind, url: &str, detail: &str| HealthReason { kind, url: url.into(), detail: detail.into() }.to_string();
+        // The failures the fixture's network and font listeners report, one per kind.
+        assert_eq!(
+            said(AssetKind::Font, "http://127.0.0.1:9/fonts/brand.woff2", "HTTP 404"),
+            "font http://127.0.0.1:9/fonts/brand.woff2: HTTP 404"
+        );
+        assert_eq!(
+            said(AssetKind::Stylesheet, "http://x/site.css", "request failed: net::ERR_ABORTED"),
+            "stylesheet http://x/site.css: request failed: net::ERR_ABORTED"
+        );
+        assert_eq!(said(AssetKind::Image, "http://x/logo.png", "HTTP 404"), "image http://x/logo.png: HTTP 404");
+        assert_eq!(
+            said(AssetKind::Font, "data:font/woff2;base64,AAAA", "decode failed"),
+            "font data:font/woff2;base64,AAAA: decode failed"
+        );
+        assert_eq!(said(AssetKind::Image, "http://x/a.png", " "), "image http://x/a.png failed to load");
+        // The DOM's own findings: the family (quoted, it is no URL) and the image, as predicates.
+        let dom = crate::dom::parse_dom(
+            &serde_json::json!({
+                "version": 1, "url": "http://x/", "viewport": { "width": 10, "height": 10 },
+                "devicePixelRatio": 1, "document": { "width": 10, "height": 10 },
+                "styleProperties": [], "elements": [],
+                "fonts": [{ "family": "Brand Sans", "status": "error" }, { "family": "Inter", "status": "loaded" }],
+                "brokenImages": ["http://x/logo.png"]
+            })
+            .to_string(),
+        )
+        .unwrap();
+        let sentences: Vec<String> = reasons_from_dom(&dom).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            sentences,
+            [
+                "font \"Brand Sans\" failed to load (FontFace status error)",
+                "image http://x/logo.png did not render (naturalWidth 0)"
+            ]
+        );
+        // The pieces are the sentence: the report styles the asset, it does not reword.
+        let s = HealthReason { kind: AssetKind::Font, url: "Brand".into(), detail: "HTTP 404".into() }.sentence();
+        assert_eq!((s.kind, s.asset.as_str(), s.rest.as_str()), ("font", "\"Brand\"", ": HTTP 404"));
     }
 }

@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::health::HealthReason;
+
 const STYLE: &str = include_str!("report/report.css");
 const SCRIPT: &str = include_str!("report/report.js");
 
@@ -554,13 +556,17 @@ fn health(out: &mut String, health: &Value) -> bool {
     }
     out.push_str("<ul>");
     for reason in reasons {
-        w!(
-            out,
-            "<li>{}: <code>{}</code> — {}</li>",
-            escape_html(text(&reason["kind"])),
-            escape_html(text(&reason["url"])),
-            escape_html(text(&reason["detail"]))
-        );
+        // The core's sentence with the asset set in code; an older release's plain string as is.
+        match serde_json::from_value::<HealthReason>(reason.clone()) {
+            Ok(reason) => {
+                let s = reason.sentence();
+                w!(out, "<li>{} <code>{}</code>{}</li>", s.kind, escape_html(&s.asset), escape_html(&s.rest));
+            }
+            Err(_) => {
+                let shown = reason.as_str().map_or_else(|| reason.to_string(), str::to_owned);
+                w!(out, "<li>{}</li>", escape_html(&shown));
+            }
+        }
     }
     out.push_str("</ul></div>\n");
     unhealthy
@@ -1112,7 +1118,12 @@ mod tests {
         let html = render_report(&results(), "visual-report");
         let signup = card(&html, "signup");
         assert!(signup.contains("Unhealthy capture"));
-        assert!(signup.contains("font: <code>https://x.test/f.woff2?a=1&amp;b=2</code> — HTTP 404"));
+        assert!(signup.contains("<li>font <code>https://x.test/f.woff2?a=1&amp;b=2</code>: HTTP 404</li>"));
+        // A results.json from an older release wrote each reason as a string: shown as written.
+        let mut old = results();
+        old["snapshots"][2]["captureHealth"]["reasons"] = json!(["font <b>Brand</b> failed"]);
+        let html = render_report(&old, "visual-report");
+        assert!(card(&html, "signup").contains("<li>font &lt;b&gt;Brand&lt;/b&gt; failed</li>"));
         assert!(!signup.contains("npx sightline approve"));
         assert!(signup.contains("src=\"images/signup/chromium-current.png\""));
         assert!(!signup.contains("class=\"slider\""), "no slider without a baseline");

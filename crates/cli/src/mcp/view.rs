@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use sightline_core::batch::ShardManifest;
+use sightline_core::health::HealthReason;
 
 /// The approval rule every summary ends with.
 pub const APPROVAL_RULE: &str = "Approve only after a human confirms: call approve_snapshot (name, optional project) or \
@@ -265,15 +266,20 @@ pub fn guidance(snap: &Value) -> Vec<String> {
     let dom = &snap["layers"]["dom"];
     let health = &snap["captureHealth"];
     if health["unhealthy"].as_bool() == Some(true) {
+        // Each reason's sentence from the core; a results.json from an older release wrote strings.
         let reasons: Vec<String> = health["reasons"]
             .as_array()
             .into_iter()
             .flatten()
-            .map(|r| r.as_str().map(str::to_owned).unwrap_or_else(|| r.to_string()))
+            .map(|r| match serde_json::from_value::<HealthReason>(r.clone()) {
+                Ok(reason) => reason.to_string(),
+                Err(_) => r.as_str().map_or_else(|| r.to_string(), str::to_owned),
+            })
             .collect();
+        let named =
+            if reasons.is_empty() { " (see captureHealth)".to_string() } else { format!(": {}", reasons.join("; ")) };
         g.push(format!(
-            "The capture is unhealthy ({}): fix the assets or the test (failed resources, fonts) and run again; never approve an unhealthy capture.",
-            if reasons.is_empty() { "see captureHealth".to_string() } else { reasons.join("; ") }
+            "The capture is unhealthy{named}. Fix the assets or the test and run again; never approve an unhealthy capture."
         ));
     }
     match status {
@@ -429,6 +435,36 @@ Open:
                 "Partial results: shard 1/2 compared only its slice (3 snapshots). The job that merges every shard \
                  (npx sightline merge) produces the full report; only it can tell missing baselines."
             )
+        );
+    }
+
+    #[test]
+    fn guidance_names_each_failed_asset_in_a_sentence() {
+        use sightline_core::health::{AssetKind, capture_health};
+        let failed = vec![
+            HealthReason {
+                kind: AssetKind::Font,
+                url: "Brand".into(),
+                detail: "font failed to load (FontFace status error)".into(),
+            },
+            HealthReason { kind: AssetKind::Image, url: "http://x/logo.png".into(), detail: "HTTP 404".into() },
+        ];
+        // captureHealth exactly as the core writes it into results.json.
+        let health = serde_json::to_value(capture_health(failed, &[])).unwrap();
+        let snap = json!({"name": "home", "status": "changed", "layers": {"pixel": {"shift": null}, "dom": null},
+                          "captureHealth": health});
+        assert_eq!(
+            guidance(&snap)[0],
+            "The capture is unhealthy: font \"Brand\" failed to load (FontFace status error); image http://x/logo.png: \
+             HTTP 404. Fix the assets or the test and run again; never approve an unhealthy capture."
+        );
+        // An older release wrote each reason as a string: shown as written.
+        let snap =
+            json!({"status": "changed", "captureHealth": {"unhealthy": true, "reasons": ["font Brand: HTTP 404"]}});
+        assert_eq!(
+            guidance(&snap)[0],
+            "The capture is unhealthy: font Brand: HTTP 404. Fix the assets or the test and run again; never approve \
+             an unhealthy capture."
         );
     }
 
