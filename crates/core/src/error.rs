@@ -63,14 +63,17 @@ impl Error {
 /// Runs `f`, turning a panic inside it into [`Error::Internal`] with the panic's message. The
 /// addon wraps every export in it (06-quality.md: a panic never kills a Playwright worker).
 pub fn catch_panic<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        Err(Error::Internal(what))
-    })
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|panic| Err(Error::Internal(panic_message(&*panic))))
+}
+
+/// The message a panic was raised with (`panic!("…")` carries a `&str` or, formatted, a `String`).
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// What to do about the I/O failures people can fix; every write went through a temp file, so

@@ -625,14 +625,8 @@ fn score_dimensions(
 /// Runs one dimension. A bug in it must not take the others down: a panic becomes a failed
 /// dimension (kept in the overall at the floor) with the panic's message.
 fn measure_guarded(dimension: Dimension, measure: impl FnOnce() -> Measured) -> std::result::Result<Measured, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(measure)).map_err(|panic| {
-        let detail = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        format!("the {} dimension failed: {detail}", dimension.name())
-    })
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(measure))
+        .map_err(|panic| format!("the {} dimension failed: {}", dimension.name(), crate::error::panic_message(&*panic)))
 }
 
 /// "5 px right" / "5 px left" / "0 px right" from a signed offset.
