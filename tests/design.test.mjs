@@ -2,30 +2,18 @@
 // (pages rendered in Chromium, then altered): scores, findings, images, the allowed roots.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { toolFailure as failure, withMcp } from './support/mcp.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
-const binary = path.join(repo, 'target', 'release', 'sightline');
 const fixtures = path.join(repo, 'crates', 'core', 'tests', 'fixtures', 'design');
 const work = mkdtempSync(path.join(tmpdir(), 'sightline-design-'));
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-async function withClient(env, fn) {
-  assert.ok(existsSync(binary), `${binary} is missing: cargo build --release -p sightline-cli`);
-  const transport = new StdioClientTransport({ command: binary, args: ['--root', fixtures, 'mcp'], env: { ...process.env, ...env }, stderr: 'pipe' });
-  const client = new Client({ name: 'sightline-design-test', version: '1.0.0' });
-  await client.connect(transport);
-  try {
-    return await fn(client);
-  } finally {
-    await client.close();
-  }
-}
+const withClient = (env, fn) => withMcp({ root: fixtures, env: { ...process.env, ...env }, name: 'sightline-design-test' }, fn);
 
 async function designs(client, args) {
   const result = await client.callTool({ name: 'compare_designs', arguments: args });
@@ -38,16 +26,6 @@ async function scores(client, args) {
   return (await designs(client, { returnVisuals: false, ...args })).json;
 }
 
-/**
- * How a call fails, exactly: bad arguments are the protocol's invalid params (the SDK throws them
- * as McpError -32602), a failure while comparing is a tool result with isError.
- */
-async function failure(client, name, args) {
-  const result = await client.callTool({ name, arguments: args }).catch((e) => ({ thrown: e.message }));
-  if (result.thrown) return { invalidParams: result.thrown };
-  assert.equal(result.isError, true, `${name} succeeded: ${result.content?.[0]?.text}`);
-  return { toolError: result.content[0].text };
-}
 
 /** Each dimension as [status, score, weight]. */
 const byDimension = (json) => Object.fromEntries(Object.entries(json.dimensions).map(([name, d]) => [name, [d.status, d.score, d.weight]]));

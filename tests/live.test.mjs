@@ -12,10 +12,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serve } from './live/pages.mjs';
+import { binary, toolFailure, withMcp } from './support/mcp.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
-// SIGHTLINE_BIN: a binary built elsewhere (CARGO_TARGET_DIR); the default is the checkout's.
-const binary = process.env.SIGHTLINE_BIN || path.join(repo, 'target', 'release', 'sightline');
 const worker = path.join(repo, 'playwright-fixtures', 'worker.js');
 const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
 const skip = !existsSync(chromium) && `Chromium not found at ${chromium} (set SIGHTLINE_CHROMIUM)`;
@@ -48,28 +47,10 @@ async function call(name, args = {}, on = client) {
   return JSON.parse(result.content[0].text);
 }
 
-/**
- * How a call fails, exactly: bad arguments are the protocol's invalid params (the SDK throws them
- * as McpError -32602), a page or worker failure is a tool result with isError.
- */
-async function failure(name, args, on = client) {
-  const result = await on.callTool({ name, arguments: args }).catch((e) => ({ thrown: e.message }));
-  if (result.thrown) return { invalidParams: result.thrown };
-  assert.equal(result.isError, true, `${name} succeeded: ${result.content?.[0]?.text}`);
-  return { toolError: result.content[0].text };
-}
+const failure = (name, args, on = client) => toolFailure(on, name, args);
 
 /** A server of its own (own worker, own browser) with extra environment, closed after `fn`. */
-async function withServer(extraEnv, fn, root = repo) {
-  const transport = new StdioClientTransport({ command: binary, args: ['--root', root, 'mcp'], env: { ...env, ...extraEnv }, stderr: 'pipe' });
-  const own = new Client({ name: 'sightline-live-own-server', version: '1.0.0' });
-  await own.connect(transport);
-  try {
-    return await fn(own);
-  } finally {
-    await own.close();
-  }
-}
+const withServer = (extraEnv, fn, root = repo) => withMcp({ root, env: { ...env, ...extraEnv }, name: 'sightline-live-own-server' }, fn);
 
 const url = (p) => site.origin + p;
 

@@ -8,12 +8,10 @@ import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { toolFailure as failure, withMcp } from './support/mcp.mjs';
 import { readPng } from './video/png.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
-const binary = path.join(repo, 'target', 'release', 'sightline');
 const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
 const ffmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 const skip = (!existsSync(chromium) && `Chromium not found at ${chromium}`) || (!ffmpeg && 'ffmpeg not on PATH (apt-get install --no-install-recommends ffmpeg)');
@@ -48,16 +46,7 @@ before(() => {
 
 after(() => rmSync(root, { recursive: true, force: true }));
 
-async function withClient(fn) {
-  const transport = new StdioClientTransport({ command: binary, args: ['--root', root, 'mcp'], stderr: 'pipe' });
-  const client = new Client({ name: 'sightline-video-test', version: '1.0.0' });
-  await client.connect(transport);
-  try {
-    return await fn(client);
-  } finally {
-    await client.close();
-  }
-}
+const withClient = (fn) => withMcp({ root, name: 'sightline-video-test' }, fn);
 
 async function extract(client, args) {
   const result = await client.callTool({ name: 'extract_video_frames', arguments: args });
@@ -72,16 +61,6 @@ async function motion(client, reference, candidate) {
   return JSON.parse(result.content[0].text);
 }
 
-/**
- * How a call fails, exactly: bad arguments are the protocol's invalid params (the SDK throws them
- * as McpError -32602), a failure while working is a tool result with isError.
- */
-async function failure(client, name, args) {
-  const result = await client.callTool({ name, arguments: args }).catch((e) => ({ thrown: e.message }));
-  if (result.thrown) return { invalidParams: result.thrown };
-  assert.equal(result.isError, true, `${name} succeeded: ${result.content?.[0]?.text}`);
-  return { toolError: result.content[0].text };
-}
 
 test('video: extract_video_frames samples a Playwright test video by the decoder timestamps', { skip }, async () => {
   await withClient(async (client) => {

@@ -8,12 +8,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { binary, withMcp } from '../support/mcp.mjs';
 
+export { binary };
 export const repo = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const shop = path.join(repo, 'examples', 'shop');
-export const binary = path.join(repo, 'target', 'release', 'sightline');
 export const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
 
 /** node:test's `skip` for the tests that drive Chromium; under CI a missing Chromium is an error. */
@@ -59,17 +58,7 @@ export function playwright(root, { variant, port, config = path.join(shop, 'play
 }
 
 /** Runs `fn(client)` with an MCP client on `sightline --root root mcp ...flags`, then closes it. */
-export async function withClient(root, flags, fn) {
-  assert.ok(existsSync(binary), `${binary} is missing: cargo build --release -p sightline-cli`);
-  const transport = new StdioClientTransport({ command: binary, args: ['--root', root, 'mcp', ...flags], stderr: 'pipe' });
-  const client = new Client({ name: 'sightline-test', version: '1.0.0' });
-  await client.connect(transport);
-  try {
-    return await fn(client);
-  } finally {
-    await client.close();
-  }
-}
+export const withClient = (root, flags, fn) => withMcp({ root, flags }, fn);
 
 /** The one text block of a successful tool answer. */
 export async function callText(client, name, args = {}) {
