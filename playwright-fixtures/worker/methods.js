@@ -1,0 +1,283 @@
+'use strict';
+// The browser worker's method table: one entry per protocol method (ping, check, console, axe,
+// layoutShift, flash, measure, viewports, capture, frames, verifyFacts), each one MCP tool's page
+// work, plus the screenshot files they write. A method opens its page through `withPage` and
+// returns plain facts; worker.js runs it under the call's timeout and writes the answer.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { collectDom, collectInPage, DEFAULT_STYLE_PROPERTIES } = require('../collector');
+const { INSTALL_HINT, lookupDirs, loadPlaywright, findBrowser, browserRunning, withPage } = require('./browser');
+const {
+  detailsInPage,
+  layoutShiftObserverInPage,
+  flashObserverInPage,
+  measureInPage,
+  elementFactsInPage,
+  verifyFactsInPage,
+} = require('./in-page');
+
+// ---------------------------------------------------------------------------------------------
+// Screenshot files: named by label, time, pid and a counter so concurrent calls and workers
+// never overwrite each other.
+
+// Screenshots older than this are removed from the output folder when the worker first writes.
+const KEEP_SCREENSHOTS_MS = 24 * 60 * 60 * 1000;
+
+let pruned = false;
+
+/** Removes this folder's day-old screenshots and capture files (the folder is ours alone). */
+function pruneOldScreenshots(dir) {
+  const now = Date.now();
+  for (const name of fs.readdirSync(dir)) {
+    if (!/\.(png|json|slcap)$/.test(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (now - fs.statSync(file).mtimeMs > KEEP_SCREENSHOTS_MS) fs.unlinkSync(file);
+    } catch (_) {
+      // another worker removed it first
+    }
+  }
+}
+
+function screenshotPath(params, label) {
+  const dir = params.outDir;
+  if (!dir) return null;
+  fs.mkdirSync(dir, { recursive: true });
+  if (!pruned) {
+    pruned = true;
+    pruneOldScreenshots(dir);
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return path.join(dir, `${label}-${stamp}-${process.pid}-${++shotCounter}.png`);
+}
+let shotCounter = 0;
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+/** The style properties the page checks read from the DOM record. */
+const CHECK_STYLE_PROPERTIES = [
+  'color', 'background-color', 'overflow-x', 'overflow-y', 'text-overflow', 'visibility', 'opacity',
+  'font-size', 'font-weight', 'font-family', 'position', 'display',
+];
+
+const methods = {
+  async ping() {
+    let pw = null;
+    let error = null;
+    try {
+      const p = loadPlaywright();
+      pw = { version: p.version, path: p.path };
+    } catch (e) {
+      error = e.message;
+    }
+    const found = findBrowser();
+    return {
+      pid: process.pid,
+      node: process.version,
+      playwrightCore: pw,
+      playwrightError: error,
+      browser: found.found ? { found: true, path: found.path, source: found.source } : { found: false, tried: found.tried, install: INSTALL_HINT },
+      browserRunning: browserRunning(),
+    };
+  },
+
+  /** visual_check: screenshot + the DOM record + details + console + failed requests. */
+  async check(params) {
+    return withPage(params, null, async (page, record) => {
+      await page.evaluate(() => (document.fonts ? document.fonts.ready.then(() => undefined) : undefined));
+      const dom = await collectDom(page, { styleProperties: CHECK_STYLE_PROPERTIES });
+      const details = await page.evaluate(`(${detailsInPage})(${collectInPage})`);
+      let focusSelectors = null;
+      if (params.focus) {
+        focusSelectors = JSON.parse(
+          await page.evaluate(
+            `(() => { const el = document.querySelector(${JSON.stringify(params.focus)}); if (!el) return 'null';
+              return (${collectInPage})({ styleProperties: [], mask: [], selectorsFor: [el, ...el.querySelectorAll('*')] }); })()`,
+          ),
+        );
+        if (!focusSelectors) throw new Error(`no element matches focus ${params.focus} on ${params.url}`);
+      }
+      const screenshot = screenshotPath(params, 'check');
+      if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+      return { dom, details, console: record.console, failedRequests: record.failedRequests, screenshot, focusSelectors };
+    });
+  },
+
+  /** get_console_logs: everything logged from before navigation until waitMs after load. */
+  async console(params) {
+    return withPage(params, null, async (page, record) => {
+      await wait(params.waitMs ?? 1000);
+      return { console: record.console, consoleDropped: record.consoleDropped, failedRequests: record.failedRequests };
+    });
+  },
+
+  /** verify_accessibility: axe-core injected from npm, run on the page or one selector. */
+  async axe(params) {
+    const axePath = require.resolve('axe-core/axe.min.js', { paths: lookupDirs() });
+    const axeVersion = require(path.join(path.dirname(axePath), 'package.json')).version;
+    return withPage(params, null, async (page) => {
+      await page.addScriptTag({ path: axePath });
+      const result = await page.evaluate(async ({ selector, rules }) => {
+        if (selector && !document.querySelector(selector)) return { missing: true };
+        const options = { resultTypes: ['violations'] };
+        if (rules && rules.length) options.runOnly = { type: 'rule', values: rules };
+        const r = await window.axe.run(selector || document, options);
+        return {
+          violations: r.violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            description: v.description,
+            help: v.help,
+            helpUrl: v.helpUrl,
+            nodes: v.nodes.slice(0, 20).map((n) => ({ target: n.target.map(String).join(' '), html: n.html.slice(0, 300), failureSummary: n.failureSummary })),
+            nodeCount: v.nodes.length,
+          })),
+          passes: r.passes.length,
+          incomplete: r.incomplete.length,
+        };
+      }, { selector: params.selector || null, rules: params.rules || null });
+      if (result.missing) throw new Error(`no element matches ${params.selector} on ${params.url}`);
+      return { axeVersion, ...result };
+    });
+  },
+
+  /** detect_layout_shift: layout-shift entries from the first paint to waitMs after load. */
+  async layoutShift(params) {
+    return withPage(params, (page) => page.addInitScript(layoutShiftObserverInPage), async (page) => {
+      await wait(params.waitMs ?? 3000);
+      const raw = await page.evaluate(`(() => {
+        const s = window.__sightlineShifts || { entries: [], nodes: [] };
+        const names = JSON.parse((${collectInPage})({ styleProperties: [], mask: [], selectorsFor: s.nodes }));
+        return JSON.stringify({ unsupported: !!s.unsupported, entries: s.entries.map((e) => ({ ...e,
+          sources: e.sources.map((src) => ({ selector: names[src.node], previousRect: src.previousRect, currentRect: src.currentRect })) })) });
+      })()`);
+      return JSON.parse(raw);
+    });
+  },
+
+  /** detect_flash: visibility timelines of elements that changed after first seen. */
+  async flash(params) {
+    const script = `(${flashObserverInPage})(${collectInPage})`;
+    return withPage(params, (page) => page.addInitScript({ content: script }), async (page) => {
+      await wait(params.waitMs ?? 3000);
+      const raw = await page.evaluate(() => {
+        const s = window.__sightlineFlashes;
+        if (!s) return JSON.stringify({ elements: [] });
+        s.stop();
+        const elements = [];
+        for (const t of s.tracked.values()) if (t.events.length > 1) elements.push(t);
+        return JSON.stringify({ elements });
+      });
+      return JSON.parse(raw);
+    });
+  },
+
+  /** measure_element: box model, typography and visibility of the first match of a selector. */
+  async measure(params) {
+    return withPage(params, null, async (page) => {
+      const raw = await page.evaluate(`(${measureInPage})(${collectInPage}, ${JSON.stringify(params.selector)})`);
+      return JSON.parse(raw);
+    });
+  },
+
+  /** test_viewports: per breakpoint, the DOM record, the element's visibility, a screenshot. */
+  async viewports(params) {
+    const results = [];
+    for (const bp of params.breakpoints) {
+      const one = await withPage({ ...params, viewport: { width: bp.width, height: bp.height } }, null, async (page) => {
+        const dom = await collectDom(page, { styleProperties: CHECK_STYLE_PROPERTIES });
+        const element = params.selector ? JSON.parse(await page.evaluate(elementFactsInPage, params.selector)) : null;
+        const screenshot = screenshotPath(params, `viewport-${bp.width}x${bp.height}`);
+        if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+        return { dom, element, screenshot };
+      });
+      results.push({ width: bp.width, height: bp.height, ...one });
+    }
+    return { breakpoints: results };
+  },
+
+  /** capture_dom_state / capture_visual_state: the collector's DOM record, optionally with files. */
+  async capture(params) {
+    return withPage(params, null, async (page) => {
+      if (params.scrollToLoad) await scrollToLoad(page);
+      await page.evaluate(() => (document.fonts ? document.fonts.ready.then(() => undefined) : undefined));
+      let scope;
+      if (params.selector) {
+        scope = page.locator(params.selector).first();
+        if ((await scope.count()) === 0) throw new Error(`no element matches ${params.selector} on ${params.url}`);
+      }
+      const dom = await collectDom(page, { styleProperties: DEFAULT_STYLE_PROPERTIES, scope });
+      let screenshot = null;
+      if (params.screenshot) {
+        screenshot = screenshotPath(params, 'capture');
+        if (scope) await scope.screenshot({ path: screenshot });
+        else await page.screenshot({ path: screenshot, fullPage: true });
+      }
+      return { dom, screenshot };
+    });
+  },
+
+  /**
+   * capture_frames: optional click / hover / wait actions, then `frames` screenshots `intervalMs`
+   * apart (measured from the first shot, so slow shots do not stretch the sequence) into
+   * `outDir`, which the server made fresh for this call.
+   */
+  async frames(params) {
+    return withPage(params, null, async (page) => {
+      if (params.waitMs) await wait(params.waitMs);
+      for (const action of params.actions || []) {
+        if (action.type === 'click') await page.click(action.selector);
+        else if (action.type === 'hover') await page.hover(action.selector);
+        else if (action.type === 'wait') await wait(action.ms);
+        else throw new Error(`unknown action ${JSON.stringify(action.type)}; use click, hover or wait`);
+      }
+      const shots = [];
+      const started = Date.now();
+      for (let i = 0; i < params.frames; i++) {
+        const left = started + i * params.intervalMs - Date.now();
+        if (left > 0) await wait(left);
+        const file = path.join(params.outDir, `frame-${String(i).padStart(3, '0')}.png`);
+        const atMs = Date.now() - started;
+        await page.screenshot({ path: file, clip: params.clip || undefined });
+        shots.push({ file, atMs });
+      }
+      return { shots };
+    });
+  },
+
+  /** visual_verify: a screenshot and the page facts challenges are built from. */
+  async verifyFacts(params) {
+    return withPage(params, null, async (page) => {
+      await page.evaluate(() => (document.fonts ? document.fonts.ready.then(() => undefined) : undefined));
+      const raw = await page.evaluate(`(${verifyFactsInPage})(${collectInPage}, ${JSON.stringify(params.selector || null)})`);
+      const facts = JSON.parse(raw);
+      if (facts.missing) throw new Error(`no element matches ${params.selector} on ${params.url}`);
+      const screenshot = screenshotPath(params, 'verify');
+      if (screenshot) {
+        if (params.selector) await page.locator(params.selector).first().screenshot({ path: screenshot });
+        else await page.screenshot({ path: screenshot, fullPage: true });
+      }
+      return { ...facts, screenshot };
+    });
+  },
+};
+
+/** Scrolls to the bottom in viewport steps so lazy content loads, then back to the top. */
+async function scrollToLoad(page) {
+  for (let i = 0; i < 50; i++) {
+    const done = await page.evaluate(() => {
+      window.scrollBy(0, window.innerHeight);
+      return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+    });
+    await wait(100);
+    if (done) break;
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForLoadState('networkidle').catch(() => {});
+}
+
+module.exports = { methods };
