@@ -1,4 +1,4 @@
-// Types for collector.js (the in-page DOM collector and capture stabilisation).
+// Types for collector.js (the in-page DOM collector).
 import type { ElementHandle, Frame, Locator, Page } from '@playwright/test';
 
 /** The spec's default style list, as longhands, in the order `styles` values come in. */
@@ -67,15 +67,3 @@ export function collectInPage(args: {
   /** Return only these elements' selectors (a JSON array, null for a disconnected element). */
   selectorsFor?: ArrayLike<Element | null>;
 }): string;
-
-/** CSS that stops transitions and CSS animations and hides the caret. */
-export const stabilisationStyle: string;
-
-/** Adopts `stabilisationStyle` in every frame and open shadow root, then awaits `document.fonts.ready`. */
-export function prepareForCapture(page: Page): Promise<void>;
-
-/** Finishes finite animations and cancels infinite ones in every frame, as toHaveScreenshot does. */
-export function finishAnimations(page: Page): Promise<{ finished: number; cancelled: number }>;
-
-/** Undoes `prepareForCapture` and `finishAnimations`. */
-export function restoreAfterCapture(page: Page): Promise<void>;

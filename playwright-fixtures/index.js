@@ -7,7 +7,8 @@
 const path = require('node:path');
 const { test: base, expect: baseExpect } = require('@playwright/test');
 const addon = require('../addon.js');
-const { collectDom, prepareForCapture, finishAnimations, restoreAfterCapture } = require('./collector.js');
+const { collectDom } = require('./collector.js');
+const { prepareForCapture, finishAnimations, restoreAfterCapture } = require('./stabilise.js');
 const { loadConfig, validate } = require('./config.js');
 const { screenshot, isLocator } = require('./screenshot.js');
 

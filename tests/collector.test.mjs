@@ -1,8 +1,8 @@
 // The in-page collector (playwright-fixtures/collector.js) in real Chromium: the exact JSON shape
 // the Rust dom parser reads, selectors, page-coordinate boxes, text digests, styles, masks, shadow
-// DOM, same-origin iframes, capture health (broken images, failed fonts), page stabilisation, and
-// its speed on a 5,000-element page. Pages come from `setContent` or a node:http server on
-// 127.0.0.1 started here; nothing leaves the machine.
+// DOM, same-origin iframes, capture health (broken images, failed fonts), page stabilisation
+// (playwright-fixtures/stabilise.js), and its speed on a 5,000-element page. Pages come from
+// `setContent` or a node:http server on 127.0.0.1 started here; nothing leaves the machine.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -12,6 +12,7 @@ import http from 'node:http';
 const require = createRequire(import.meta.url);
 const collector = require('../playwright-fixtures/collector.js');
 const { collectDom, collectInPage, DEFAULT_STYLE_PROPERTIES } = collector;
+const stabilise = require('../playwright-fixtures/stabilise.js');
 
 const executablePath = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
 // `require` (not `import`) so a scratch install on NODE_PATH also works during development.
@@ -523,7 +524,7 @@ if (missing) {
 
   test('collector: with a scope, fonts and broken images are those the subtree uses', async () => {
     await withPage('/health.html', async (page) => {
-      await collector.prepareForCapture(page);
+      await stabilise.prepareForCapture(page);
       const text = await collect(page, { scope: page.locator('p') });
       assert.deepEqual(text.fonts, [{ family: 'Broken Face', status: 'error' }]);
       assert.deepEqual(text.brokenImages, []);
@@ -537,7 +538,7 @@ if (missing) {
 
   test('collector: a 404 image is a broken image and a 404 web font has status error', async () => {
     await withPage('/health.html', async (page) => {
-      await collector.prepareForCapture(page);
+      await stabilise.prepareForCapture(page);
       const dom = await collect(page);
       // The display:none image failed too but paints nothing, so it is not reported.
       assert.deepEqual(dom.brokenImages, [`${base}/missing.png`]);
@@ -549,7 +550,7 @@ if (missing) {
     });
   });
 
-  test('collector: prepareForCapture stops transitions and hides the caret, even under a strict CSP; restore undoes it', async () => {
+  test('stabilise: prepareForCapture stops transitions and hides the caret, even under a strict CSP; restore undoes it', async () => {
     const html = `<meta http-equiv="Content-Security-Policy" content="style-src 'unsafe-inline'; script-src 'none'">
       <style>
         .move { transition: margin-left 10s linear } input { caret-color: rgb(255, 0, 0) }
@@ -566,22 +567,22 @@ if (missing) {
         });
       const [caret, margin] = await read();
       assert.deepEqual([caret, margin], ['rgb(255, 0, 0)', '0px']);
-      await collector.prepareForCapture(page);
-      await collector.prepareForCapture(page); // idempotent
+      await stabilise.prepareForCapture(page);
+      await stabilise.prepareForCapture(page); // idempotent
       await page.evaluate(() => (document.querySelector('.move').style.marginLeft = '100px'));
       // no transition; the finite animation sits on its last frame, the infinite one is gone
       assert.deepEqual(await read(), ['rgba(0, 0, 0, 0)', '100px', '0.5', 'none']);
-      await collector.restoreAfterCapture(page);
+      await stabilise.restoreAfterCapture(page);
       assert.equal((await read())[0], 'rgb(255, 0, 0)');
     });
     // The page's own CSP forbids every stylesheet it did not list; an adopted sheet still applies.
     await withPage(`<meta http-equiv="Content-Security-Policy" content="style-src 'none'"><input value="x">`, async (page) => {
-      await collector.prepareForCapture(page);
+      await stabilise.prepareForCapture(page);
       assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('input')).caretColor), 'rgba(0, 0, 0, 0)');
     });
   });
 
-  test('collector: finishAnimations finishes finite animations and cancels infinite ones; restore replays them', async () => {
+  test('stabilise: finishAnimations finishes finite animations and cancels infinite ones; restore replays them', async () => {
     const html = `<style>
         @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
         .fade { animation: fade 100s forwards }
@@ -592,14 +593,14 @@ if (missing) {
         document.getElementById('waapi').animate([{ opacity: 1 }, { opacity: 0.25 }], { duration: 100000, fill: 'forwards' });
         document.getElementById('loop').animate([{ opacity: 1 }, { opacity: 0 }], { duration: 1000, iterations: Infinity });
       });
-      assert.deepEqual(await collector.finishAnimations(page), { finished: 2, cancelled: 1 });
+      assert.deepEqual(await stabilise.finishAnimations(page), { finished: 2, cancelled: 1 });
       const state = () =>
         page.evaluate(() => [
           ...['.fade', '#waapi', '#loop'].map((s) => getComputedStyle(document.querySelector(s)).opacity),
           ...document.getAnimations().map((a) => a.playState),
         ]);
       assert.deepEqual(await state(), ['0.5', '0.25', '1', 'finished', 'finished']);
-      await collector.restoreAfterCapture(page);
+      await stabilise.restoreAfterCapture(page);
       assert.deepEqual((await state()).slice(3), ['finished', 'finished', 'running']);
     });
   });

@@ -21,7 +21,8 @@ const require = createRequire(import.meta.url);
 // The same module instances the matcher uses (resolved next to it), so the step-by-step
 // breakdown below runs exactly the code toMatchVisual runs.
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
-const { collectDom, finishAnimations, prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'collector.js'));
+const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
+const { finishAnimations, prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'stabilise.js'));
 const { loadConfig } = require(path.join(fixturesDir, 'config.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const addon = require('sightline');
