@@ -1,0 +1,157 @@
+//! `visual_check` (the core's finders over the page's facts), `get_console_logs` (the console and
+//! the failed requests) and `verify_accessibility` (axe-core run in the page).
+
+use std::time::Duration;
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::schemars::{self, JsonSchema};
+use rmcp::{ErrorData, tool, tool_router};
+use serde::Deserialize;
+use serde_json::json;
+use sightline_core::live::{console_levels, filter_console};
+use sightline_core::page_check::{ConsoleEntry, FailedRequest, ViewportKind};
+
+use super::super::{SightlineServer, failure};
+use super::{bad, pretty, url_checked, wait_checked};
+use crate::live::{self, call_timeout};
+
+/// Arguments of `visual_check`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct VisualCheckArgs {
+    /// The page to open (http or https).
+    pub url: String,
+    /// "desktop" (1280 px, the default), "tablet" (768 px) or "mobile" (375 px; also checks tap targets).
+    #[serde(default)]
+    pub viewport: Option<String>,
+    /// A CSS selector: only issues on this element and inside it (page-wide ones stay).
+    #[serde(default)]
+    pub focus: Option<String>,
+}
+
+/// Arguments of `get_console_logs`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ConsoleArgs {
+    /// The page to open (http or https).
+    pub url: String,
+    /// Levels to keep: error, warning, info, log, debug, pageerror (uncaught exceptions). All when absent.
+    #[serde(default)]
+    pub levels: Option<Vec<String>>,
+    /// How long to keep listening after the load event, in ms (default 1000, at most 20000).
+    #[serde(default)]
+    pub wait_ms: Option<u64>,
+}
+
+/// Arguments of `verify_accessibility`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct AccessibilityArgs {
+    /// The page to open (http or https).
+    pub url: String,
+    /// Audit only this element (a CSS selector) and inside it.
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// Only these axe-core rule ids (e.g. ["color-contrast", "image-alt"]).
+    #[serde(default)]
+    pub rules: Option<Vec<String>>,
+}
+
+#[tool_router(router = check_tool_router, vis = "pub(super)")]
+impl SightlineServer {
+    #[tool(
+        description = "Open a page and look for visual bugs with deterministic finders: horizontal overflow, text clipped by overflow:hidden, overlapping text, elements off-screen, broken images, failed fonts/stylesheets, console errors, low contrast (WCAG ratio), tap targets under 24 px (mobile). Each issue has kind, severity, selector, box and the measured numbers. Returns a summary, the issues and a full-page screenshot path.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn visual_check(&self, Parameters(args): Parameters<VisualCheckArgs>) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        let name = args.viewport.as_deref().unwrap_or("desktop");
+        let viewport = ViewportKind::parse(name)
+            .ok_or_else(|| bad(format!("viewport: {name:?} is not one of desktop, tablet, mobile")))?;
+        Ok(match live::visual_check(&self.live.worker, &args.url, viewport, args.focus.as_deref()).await {
+            Ok(found) => {
+                let (width, height) = viewport.size();
+                pretty(&json!({
+                    "url": found.url,
+                    "viewport": {"name": viewport, "width": width, "height": height},
+                    "summary": found.check.summary,
+                    "issues": found.check.issues,
+                    "screenshot": found.screenshot,
+                }))
+            }
+            Err(e) => failure(e),
+        })
+    }
+
+    #[tool(
+        description = "Console messages and uncaught page errors from before navigation until wait_ms after load, with source locations and times, plus the requests that failed. Filter with levels.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn get_console_logs(&self, Parameters(args): Parameters<ConsoleArgs>) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        let levels =
+            console_levels(args.levels.as_deref().unwrap_or_default()).map_err(|e| bad(format!("levels: {e}")))?;
+        let wait = wait_checked("wait_ms", args.wait_ms, 1000)?;
+        let params = json!({"url": args.url, "waitMs": wait});
+        Ok(match self.live.worker.call("console", params, call_timeout() + Duration::from_millis(wait)).await {
+            Ok(answer) => {
+                let entries: Vec<ConsoleEntry> = serde_json::from_value(answer["console"].clone()).unwrap_or_default();
+                let failed: Vec<FailedRequest> =
+                    serde_json::from_value(answer["failedRequests"].clone()).unwrap_or_default();
+                let kept = filter_console(&entries, &levels);
+                let errors = kept.iter().filter(|e| e.level == "error" || e.level == "pageerror").count();
+                pretty(&json!({
+                    "url": args.url,
+                    "summary": format!("{} console entr{} ({errors} error{}), {} failed request{}.",
+                        kept.len(), if kept.len() == 1 { "y" } else { "ies" }, if errors == 1 { "" } else { "s" },
+                        failed.len(), if failed.len() == 1 { "" } else { "s" }),
+                    "entries": kept,
+                    // Entries past the worker's cap of 1,000 per call, not listed.
+                    "dropped": answer["consoleDropped"].as_u64().unwrap_or(0),
+                    "failedRequests": failed,
+                }))
+            }
+            Err(e) => failure(e),
+        })
+    }
+
+    #[tool(
+        description = "Accessibility audit with axe-core (from npm, run in the page): violations with impact, the failing nodes (selector, HTML, what to fix) and the rule's help link. Optionally only one element (selector) or some rules.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn verify_accessibility(
+        &self,
+        Parameters(args): Parameters<AccessibilityArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        if let Some(rules) = &args.rules
+            && rules.iter().any(|r| r.is_empty() || !r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        {
+            return Err(bad("rules: axe-core rule ids are words with dashes, e.g. \"color-contrast\""));
+        }
+        let params = json!({"url": args.url, "selector": args.selector, "rules": args.rules});
+        Ok(match self.live.worker.call("axe", params, call_timeout()).await {
+            Ok(answer) => {
+                let violations = answer["violations"].as_array().cloned().unwrap_or_default();
+                let nodes: u64 = violations.iter().filter_map(|v| v["nodeCount"].as_u64()).sum();
+                let summary = if violations.is_empty() {
+                    format!("No accessibility violations ({} rules passed).", answer["passes"])
+                } else {
+                    let ids: Vec<String> = violations
+                        .iter()
+                        .map(|v| format!("{} ({})", v["id"].as_str().unwrap_or(""), v["impact"].as_str().unwrap_or("")))
+                        .collect();
+                    format!(
+                        "{} violation{} on {nodes} node{}: {}.",
+                        violations.len(),
+                        if violations.len() == 1 { "" } else { "s" },
+                        if nodes == 1 { "" } else { "s" },
+                        ids.join(", ")
+                    )
+                };
+                pretty(
+                    &json!({"url": args.url, "axeVersion": answer["axeVersion"], "summary": summary, "violations": violations}),
+                )
+            }
+            Err(e) => failure(e),
+        })
+    }
+}

@@ -1,0 +1,143 @@
+//! `measure_element` (one element's box model, typography and visibility, as the worker measured
+//! it) and `test_viewports` (the page at several sizes: sideways scrolling by the core's overflow
+//! finder, an element's visibility, a screenshot each).
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::schemars::{self, JsonSchema};
+use rmcp::{ErrorData, tool, tool_router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sightline_core::dom::parse_dom;
+use sightline_core::page_check::{PageDetails, PageFacts, horizontal_overflow};
+
+use super::super::{SightlineServer, failure};
+use super::{bad, pretty, url_checked};
+use crate::live::{call_timeout, screenshot_dir};
+
+/// Arguments of `measure_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MeasureArgs {
+    /// The page to open (http or https).
+    pub url: String,
+    /// CSS selector of the element (the first match is measured).
+    pub selector: String,
+}
+
+/// One viewport size.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Breakpoint {
+    /// Width in CSS pixels.
+    pub width: u32,
+    /// Height in CSS pixels.
+    pub height: u32,
+}
+
+/// Arguments of `test_viewports`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ViewportsArgs {
+    /// The page to open (http or https).
+    pub url: String,
+    /// An element whose visibility is reported per breakpoint (CSS selector).
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// Sizes to test (default 375×667, 768×1024, 1920×1080).
+    #[serde(default)]
+    pub breakpoints: Option<Vec<Breakpoint>>,
+}
+
+#[tool_router(router = measure_tool_router, vis = "pub(super)")]
+impl SightlineServer {
+    #[tool(
+        description = "Box model (margin, border, padding, content), typography and visibility of one element (the first match of selector), with its stable selector and page box.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn measure_element(&self, Parameters(args): Parameters<MeasureArgs>) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        if args.selector.trim().is_empty() {
+            return Err(bad("selector: give a CSS selector, e.g. \"#buy\""));
+        }
+        let params = json!({"url": args.url, "selector": args.selector});
+        Ok(match self.live.worker.call("measure", params, call_timeout()).await {
+            Ok(answer) if answer["found"] == json!(false) => {
+                failure(format!("no element matches {} on {}", args.selector, args.url))
+            }
+            Ok(answer) => pretty(&answer),
+            Err(e) => failure(e),
+        })
+    }
+
+    #[tool(
+        description = "The page at several viewport sizes (default 375×667, 768×1024, 1920×1080): per breakpoint whether it scrolls sideways and which elements cause it, the selector's visibility, and a screenshot path.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn test_viewports(&self, Parameters(args): Parameters<ViewportsArgs>) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        let breakpoints: Vec<(u32, u32)> = match &args.breakpoints {
+            Some(list) => list.iter().map(|b| (b.width, b.height)).collect(),
+            None => vec![(375, 667), (768, 1024), (1920, 1080)],
+        };
+        if breakpoints.is_empty() || breakpoints.len() > 8 {
+            return Err(bad("breakpoints: give 1 to 8 sizes"));
+        }
+        if breakpoints.iter().any(|&(w, h)| !(200..=4000).contains(&w) || !(200..=4000).contains(&h)) {
+            return Err(bad("breakpoints: width and height must be 200 to 4000 CSS pixels"));
+        }
+        let list: Vec<Value> = breakpoints.iter().map(|(w, h)| json!({"width": w, "height": h})).collect();
+        let params =
+            json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": screenshot_dir()});
+        let timeout = call_timeout() * breakpoints.len() as u32;
+        Ok(match self.live.worker.call("viewports", params, timeout).await {
+            Ok(answer) => {
+                let mut lines = Vec::new();
+                let mut rows = Vec::new();
+                for bp in answer["breakpoints"].as_array().into_iter().flatten() {
+                    let dom = match parse_dom(bp["dom"].as_str().unwrap_or_default()) {
+                        Ok(dom) => dom,
+                        Err(e) => {
+                            return Ok(failure(format!(
+                                "the page's DOM record at {}×{}: {e}",
+                                bp["width"], bp["height"]
+                            )));
+                        }
+                    };
+                    let dw = dom.document.width;
+                    let facts = PageFacts {
+                        dom,
+                        details: PageDetails::default(),
+                        console: Vec::new(),
+                        failed_requests: Vec::new(),
+                    };
+                    let overflowing: Vec<Value> = horizontal_overflow(&facts)
+                        .into_iter()
+                        .map(
+                            |i| json!({"selector": i.selector, "right": i.measured.get("right"), "message": i.message}),
+                        )
+                        .collect();
+                    let overflow = !overflowing.is_empty();
+                    let element = &bp["element"];
+                    let visibility = if element.is_null() {
+                        String::new()
+                    } else if element["found"] == json!(false) {
+                        format!("; {} not found", element["selector"].as_str().unwrap_or(""))
+                    } else {
+                        format!("; element {}", if element["rendered"] == json!(true) { "visible" } else { "hidden" })
+                    };
+                    lines.push(format!(
+                        "{}×{}: {}{visibility}",
+                        bp["width"],
+                        bp["height"],
+                        if overflow { format!("scrolls sideways ({dw} px wide)") } else { "fits".into() }
+                    ));
+                    rows.push(json!({
+                        "width": bp["width"], "height": bp["height"], "horizontalOverflow": overflow,
+                        "documentWidth": dw, "overflowing": overflowing,
+                        "element": element, "screenshot": bp["screenshot"],
+                    }));
+                }
+                pretty(&json!({"url": args.url, "summary": lines.join(" | "), "breakpoints": rows}))
+            }
+            Err(e) => failure(e),
+        })
+    }
+}

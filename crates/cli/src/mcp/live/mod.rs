@@ -1,0 +1,185 @@
+//! The live-page MCP tools (spec 05-live-pages): each opens a URL in the browser worker and
+//! answers from the page itself. These modules convert arguments and results; the worker gathers
+//! facts, `sightline_core::page_check` / `live` / `dom` / `visual_verify` judge them. One module
+//! per tool family; this one owns what they share — the worker and the in-memory state
+//! ([`LiveState`]), the argument checks, the JSON rendering — and `ping`.
+//! One exception to "the core judges": `verify_accessibility`'s violations are axe-core's own
+//! verdicts, run in the page; it only summarises them.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::CallToolResult;
+use rmcp::{ErrorData, tool, tool_router};
+use serde_json::{Value, json};
+
+use super::{SightlineServer, failure, text};
+use crate::live::{Worker, check_url};
+
+/// `visual_check`, `get_console_logs` and `verify_accessibility`: the page's bugs, its console
+/// and its accessibility audit.
+mod checks;
+/// `measure_element` and `test_viewports`: one element's box, the page at several sizes.
+mod measure;
+/// `capture_dom_state`, `compare_snapshots` and `capture_visual_state`: the page's state kept
+/// in memory or written as files.
+mod snapshots;
+/// `detect_layout_shift` and `detect_flash`: what moves or flickers after load.
+mod timeline;
+/// `visual_verify` and `submit_visual_response`: proof that a model looked.
+mod verify;
+
+use snapshots::Snapshots;
+use verify::Sessions;
+
+/// Longest wait a caller may ask for after load.
+const MAX_WAIT_MS: u64 = 20_000;
+
+/// State the live tools share: the worker, the DOM snapshots and the verification sessions.
+pub struct LiveState {
+    pub worker: Worker,
+    snapshots: Mutex<Snapshots>,
+    sessions: Mutex<Sessions>,
+}
+
+impl LiveState {
+    pub fn new(root: &std::path::Path) -> Self {
+        LiveState {
+            worker: Worker::new(root),
+            snapshots: Mutex::new(Snapshots::default()),
+            sessions: Mutex::new(Sessions::from_env()),
+        }
+    }
+}
+
+/// A caller's mistake: `invalid_params` with the whole message.
+fn bad(message: impl Into<String>) -> ErrorData {
+    ErrorData::invalid_params(message.into(), None)
+}
+
+/// Only pages the live tools may open (http(s), or file:// inside the allowed roots).
+fn url_checked(url: &str) -> Result<(), ErrorData> {
+    check_url(url).map_err(bad)
+}
+
+/// A wait after load, [`MAX_WAIT_MS`] at most.
+fn wait_checked(name: &str, value: Option<u64>, default: u64) -> Result<u64, ErrorData> {
+    let v = value.unwrap_or(default);
+    if v > MAX_WAIT_MS {
+        return Err(bad(format!("{name}: at most {MAX_WAIT_MS} ms, got {v}")));
+    }
+    Ok(v)
+}
+
+/// Every live answer: the JSON, pretty-printed, as one text block.
+fn pretty(value: &Value) -> CallToolResult {
+    text(serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+impl SightlineServer {
+    /// Every live-page tool but `visual_verify`'s pair: the families' routers, merged.
+    pub(crate) fn live_tool_router() -> ToolRouter<Self> {
+        Self::ping_tool_router()
+            + Self::check_tool_router()
+            + Self::measure_tool_router()
+            + Self::timeline_tool_router()
+            + Self::snapshot_tool_router()
+    }
+}
+
+#[tool_router(router = ping_tool_router)]
+impl SightlineServer {
+    #[tool(
+        description = "Health of the live-page tools: the browser worker's pid, Node and playwright-core versions, and whether a Chromium was found (with the install command when not). Starts the worker if needed.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn ping(&self) -> Result<CallToolResult, ErrorData> {
+        let live = &self.live;
+        let script = live.worker.script().map(|p| p.display().to_string());
+        Ok(match live.worker.call("ping", json!({}), Duration::from_secs(10)).await {
+            Ok(answer) => pretty(&json!({
+                "sightline": env!("CARGO_PKG_VERSION"),
+                "worker": {"script": script.ok(), "pid": answer["pid"], "node": answer["node"]},
+                "playwrightCore": answer["playwrightCore"],
+                "playwrightError": answer["playwrightError"],
+                "browser": answer["browser"],
+            })),
+            Err(e) => failure(format!("the browser worker is not available: {e}")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod in_process {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+
+    use super::super::in_process::{invalid_params, only_text};
+    use super::super::view::Project;
+    use super::*;
+
+    fn args(value: Value) -> serde_json::Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// The live tools' argument checks and in-memory state over `tokio::io::duplex`, without a
+    /// browser: bad URLs and viewports are invalid params, unknown snapshots and sessions are
+    /// tool errors, and the session keeps serving.
+    #[tokio::test(flavor = "current_thread")]
+    async fn live_tools_check_arguments_over_a_duplex_pipe() {
+        let root = std::env::temp_dir();
+        let server = SightlineServer::new(Project { root: root.clone(), report_dir: "visual-report".into() }, true);
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let serving = tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
+        let client = ().serve(client_io).await.unwrap();
+        let call = |name: &'static str, value: Value| {
+            let client = &client;
+            async move { client.call_tool(CallToolRequestParams::new(name).with_arguments(args(value))).await }
+        };
+
+        // Bad arguments are invalid_params with the whole message: what is wrong and what is allowed.
+        let bad_url = call("visual_check", json!({"url": "javascript:alert(1)"})).await;
+        assert_eq!(
+            invalid_params(bad_url),
+            "url: only http:// and https:// pages can be checked, got \"javascript:alert(1)\" (e.g. http://localhost:3000/)"
+        );
+        let bad_viewport = call("visual_check", json!({"url": "http://127.0.0.1:1/", "viewport": "watch"})).await;
+        assert_eq!(invalid_params(bad_viewport), "viewport: \"watch\" is not one of desktop, tablet, mobile");
+        let bad_level = call("get_console_logs", json!({"url": "http://127.0.0.1:1/", "levels": ["fatal"]})).await;
+        assert_eq!(
+            invalid_params(bad_level),
+            "levels: unknown console level \"fatal\"; use any of error, warning, info, log, debug, pageerror"
+        );
+        let long_wait = call("detect_flash", json!({"url": "http://127.0.0.1:1/", "wait_time": 999_999})).await;
+        assert_eq!(invalid_params(long_wait), "wait_time: at most 20000 ms, got 999999");
+        let bad_criteria = call(
+            "visual_verify",
+            json!({"url": "http://127.0.0.1:1/", "query": "q", "criteria": [{"question": "x", "expected": [1]}]}),
+        )
+        .await;
+        assert_eq!(invalid_params(bad_criteria), "criteria[0].expected: give a string, a number or a boolean");
+
+        // Unknown ids are tool errors (the call was well formed) that say which id and what to do.
+        let unknown = call("compare_snapshots", json!({"before_id": "dom-1-1", "after_id": "dom-2-1"})).await.unwrap();
+        assert_eq!(unknown.is_error, Some(true));
+        assert_eq!(
+            only_text(&unknown),
+            "no snapshot \"dom-1-1\": it expired (after 30 min) or was never taken; call capture_dom_state again"
+        );
+        let expired = call(
+            "submit_visual_response",
+            json!({"session_id": "verify-0", "challenge_answers": {}, "query_answer": "yes"}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(expired.is_error, Some(true));
+        assert_eq!(
+            only_text(&expired),
+            "no verification session \"verify-0\": it expired (sessions last 300 s) or never existed; call visual_verify again"
+        );
+
+        client.cancel().await.unwrap();
+        let _ = serving.await;
+    }
+}

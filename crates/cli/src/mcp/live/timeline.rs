@@ -1,0 +1,87 @@
+//! `detect_layout_shift` and `detect_flash`: the worker records layout-shift entries and
+//! visibility timelines for a while after load; the core's `live` module judges them.
+
+use std::time::Duration;
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::schemars::{self, JsonSchema};
+use rmcp::{ErrorData, tool, tool_router};
+use serde::Deserialize;
+use serde_json::json;
+use sightline_core::live::{ShiftEntry, VisibilityTimeline, judge_flashes, judge_layout_shift};
+
+use super::super::{SightlineServer, failure};
+use super::{pretty, url_checked, wait_checked};
+use crate::live::call_timeout;
+
+/// Arguments of the timeline tools.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TimelineArgs {
+    /// The page to open (http or https).
+    pub url: String,
+    /// How long to watch after the load event, in ms (default 3000, at most 20000).
+    #[serde(default)]
+    pub wait_time: Option<u64>,
+}
+
+#[tool_router(router = timeline_tool_router, vis = "pub(super)")]
+impl SightlineServer {
+    #[tool(
+        description = "Cumulative layout shift (CLS) from the first paint until wait_time ms after load, by session windows, rated good (≤ 0.1), needs-improvement or poor (> 0.25), with the elements that moved (selector, score, distance, before/after boxes).",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn detect_layout_shift(
+        &self,
+        Parameters(args): Parameters<TimelineArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        let wait = wait_checked("wait_time", args.wait_time, 3000)?;
+        let params = json!({"url": args.url, "waitMs": wait});
+        Ok(match self.live.worker.call("layoutShift", params, call_timeout() + Duration::from_millis(wait)).await {
+            Ok(answer) if answer["unsupported"] == json!(true) => {
+                failure("this browser does not report layout shifts (the Layout Instability API is Chromium's)")
+            }
+            Ok(answer) => match serde_json::from_value::<Vec<ShiftEntry>>(answer["entries"].clone()) {
+                Ok(entries) => {
+                    let report = judge_layout_shift(&entries);
+                    pretty(&json!({"url": args.url, "watchedMs": wait, "report": report}))
+                }
+                Err(e) => failure(format!("the worker's layout-shift entries are not what this version reads ({e})")),
+            },
+            Err(e) => failure(e),
+        })
+    }
+
+    #[tool(
+        description = "Elements whose visibility flips quickly after load (flicker): shown for under 500 ms then hidden, or hidden briefly then shown again, with timestamps (ms after navigation start) and each element's visibility timeline.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn detect_flash(&self, Parameters(args): Parameters<TimelineArgs>) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        let wait = wait_checked("wait_time", args.wait_time, 3000)?;
+        let params = json!({"url": args.url, "waitMs": wait});
+        Ok(match self.live.worker.call("flash", params, call_timeout() + Duration::from_millis(wait)).await {
+            Ok(answer) => match serde_json::from_value::<Vec<VisibilityTimeline>>(answer["elements"].clone()) {
+                Ok(timelines) => {
+                    let flashes = judge_flashes(&timelines);
+                    let summary = if flashes.is_empty() {
+                        "No element flickered.".to_string()
+                    } else {
+                        let names: Vec<String> =
+                            flashes.iter().map(|f| format!("{} ({} ms)", f.selector, f.duration_ms)).collect();
+                        format!(
+                            "{} element{} flickered: {}.",
+                            flashes.len(),
+                            if flashes.len() == 1 { "" } else { "s" },
+                            names.join(", ")
+                        )
+                    };
+                    pretty(&json!({"url": args.url, "watchedMs": wait, "summary": summary, "flashes": flashes}))
+                }
+                Err(e) => failure(format!("the worker's visibility timelines are not what this version reads ({e})")),
+            },
+            Err(e) => failure(e),
+        })
+    }
+}

@@ -1,0 +1,266 @@
+//! `visual_verify` and `submit_visual_response`: the core builds challenges from the page's DOM
+//! and checks the answers; this module keeps the sessions (the challenges with their withheld
+//! answers) in memory for 5 minutes (`SIGHTLINE_VERIFY_TTL_MS`), at most [`MAX_SESSIONS`].
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::schemars::{self, JsonSchema};
+use rmcp::{ErrorData, tool, tool_router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sightline_core::visual_verify::{Challenge, Criterion, VerifyFacts, build_challenges, judge_response};
+
+use super::super::{SightlineServer, failure};
+use super::{bad, pretty, url_checked};
+use crate::live::{call_timeout, screenshot_dir};
+
+/// Verification sessions kept; the oldest goes first.
+pub const MAX_SESSIONS: usize = 100;
+/// How long a verification session lives unless `SIGHTLINE_VERIFY_TTL_MS` says otherwise.
+const SESSION_TTL: Duration = Duration::from_secs(5 * 60);
+/// Responses one session accepts, so answers cannot be found by trying them all.
+const MAX_ATTEMPTS: u32 = 3;
+
+/// One visual_verify session: the challenges with their withheld answers.
+struct Session {
+    created: Instant,
+    url: String,
+    query: String,
+    challenges: Vec<Challenge>,
+    attempts: u32,
+}
+
+pub(super) struct Sessions {
+    ttl: Duration,
+    kept: HashMap<String, Session>,
+}
+
+impl Sessions {
+    /// No sessions yet; they live [`SESSION_TTL`] unless `SIGHTLINE_VERIFY_TTL_MS` says otherwise.
+    pub(super) fn from_env() -> Self {
+        let ttl = std::env::var("SIGHTLINE_VERIFY_TTL_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(SESSION_TTL, Duration::from_millis);
+        Sessions { ttl, kept: HashMap::new() }
+    }
+
+    fn insert(&mut self, session: Session) -> String {
+        self.expire();
+        while self.kept.len() >= MAX_SESSIONS {
+            let oldest = self.kept.iter().min_by_key(|(_, s)| s.created).map(|(id, _)| id.clone());
+            let Some(oldest) = oldest else { break };
+            self.kept.remove(&oldest);
+        }
+        let id = session_id();
+        self.kept.insert(id.clone(), session);
+        id
+    }
+
+    fn expire(&mut self) {
+        let ttl = self.ttl;
+        self.kept.retain(|_, s| s.created.elapsed() < ttl);
+    }
+}
+
+/// An id nobody can guess: 128 bits from the standard library's per-process random hash keys,
+/// mixed with the time.
+fn session_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut halves = [0u64; 2];
+    for half in &mut halves {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+        *half = h.finish();
+    }
+    format!("verify-{:016x}{:016x}", halves[0], halves[1])
+}
+
+/// Arguments of `visual_verify`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct VisualVerifyArgs {
+    /// The page to open (http or https).
+    pub url: String,
+    /// What the looking model should answer about the page (e.g. "Does the pricing table show three plans?").
+    pub query: String,
+    /// Screenshot and challenges only for this element (a CSS selector).
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// Extra challenges with known answers: [{"question": "...", "expected": 12 | true | "#ff0000" | "top right" | "text"}].
+    #[serde(default)]
+    pub criteria: Option<Vec<CriterionArg>>,
+}
+
+/// A caller-given challenge with its known answer.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CriterionArg {
+    /// The question the looking model answers from the screenshot.
+    pub question: String,
+    /// The right answer, withheld from the model: a whole number (a count, ±2 or ±50 %), a boolean, a colour ("#ff0000"), region words ("top right") or text (≥ 50 % word overlap).
+    pub expected: Value,
+}
+
+/// Arguments of `submit_visual_response`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SubmitVisualArgs {
+    /// The session id visual_verify returned.
+    pub session_id: String,
+    /// Answers by challenge id, e.g. {"c1": "Spring collection", "c2": "top left", "c3": 3}.
+    pub challenge_answers: serde_json::Map<String, Value>,
+    /// The looking model's answer to the query.
+    pub query_answer: String,
+}
+
+#[tool_router(router = verify_tool_router, vis = "pub(crate)")]
+impl SightlineServer {
+    #[tool(
+        description = "Proof that a model looked at the page: takes a screenshot and builds challenges from the page's own DOM (exact heading text, counts, a colour, a position) plus any caller criteria, keeping the expected answers. Returns the screenshot path, the challenges, a session id (valid 5 minutes) and a ready prompt for a fresh sub-agent that must open the screenshot, answer, and call submit_visual_response.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
+    )]
+    async fn visual_verify(&self, Parameters(args): Parameters<VisualVerifyArgs>) -> Result<CallToolResult, ErrorData> {
+        url_checked(&args.url)?;
+        if args.query.trim().is_empty() {
+            return Err(bad("query: say what the looking model should answer about the page"));
+        }
+        let criteria: Vec<Criterion> = args
+            .criteria
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| Criterion { question: c.question, expected: c.expected })
+            .collect();
+        // Checked before the page opens: a bad criterion is the caller's mistake.
+        build_challenges(&VerifyFacts::default(), &criteria).map_err(bad)?;
+        let params = json!({"url": args.url, "selector": args.selector, "outDir": screenshot_dir()});
+        let answer = match self.live.worker.call("verifyFacts", params, call_timeout()).await {
+            Ok(answer) => answer,
+            Err(e) => return Ok(failure(e)),
+        };
+        let facts: VerifyFacts = match serde_json::from_value(answer.clone()) {
+            Ok(facts) => facts,
+            Err(e) => return Ok(failure(format!("the worker's page facts are not what this version reads ({e})"))),
+        };
+        let challenges = build_challenges(&facts, &criteria).map_err(bad)?;
+        let Some(screenshot) = answer["screenshot"].as_str().map(String::from) else {
+            return Ok(failure("the worker took no screenshot"));
+        };
+        let listed: Vec<Value> =
+            challenges.iter().map(|c| json!({"id": c.id, "question": c.question, "format": c.format})).collect();
+        let questions: Vec<String> =
+            challenges.iter().map(|c| format!("{}. {} (answer: {})", c.id, c.question, c.format)).collect();
+        let mut sessions = self.live.sessions.lock().expect("sessions");
+        let ttl = sessions.ttl;
+        let id = sessions.insert(Session {
+            created: Instant::now(),
+            url: args.url.clone(),
+            query: args.query.clone(),
+            challenges,
+            attempts: 0,
+        });
+        drop(sessions);
+        let prompt = format!(
+            "Open the image {screenshot} (a screenshot of {}) and answer ONLY from what you see in it; do not fetch the \
+             page or read its code.\n\nQuestions:\n{}\n\nThen answer this: {}\n\nCall submit_visual_response with \
+             session_id \"{id}\", challenge_answers as an object keyed by question id (e.g. {{\"c1\": \"...\"}}) and \
+             query_answer.",
+            args.url,
+            questions.join("\n"),
+            args.query
+        );
+        Ok(pretty(&json!({
+            "sessionId": id,
+            "expiresInSeconds": ttl.as_secs_f64(),
+            "screenshot": screenshot,
+            "challenges": listed,
+            "prompt": prompt,
+        })))
+    }
+
+    #[tool(
+        description = "Check a looking model's answers to a visual_verify session: text by word overlap (≥ 50 %), counts within ±2 or ±50 %, yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass; failed questions are named without their answers. Sessions expire after 5 minutes and take at most 3 responses.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn submit_visual_response(
+        &self,
+        Parameters(args): Parameters<SubmitVisualArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut sessions = self.live.sessions.lock().expect("sessions");
+        sessions.expire();
+        let Some(session) = sessions.kept.get_mut(&args.session_id) else {
+            return Ok(failure(format!(
+                "no verification session {:?}: it expired (sessions last {} s) or never existed; call visual_verify again",
+                args.session_id,
+                sessions.ttl.as_secs_f64()
+            )));
+        };
+        if session.attempts >= MAX_ATTEMPTS {
+            return Ok(failure(format!(
+                "session {} already took {MAX_ATTEMPTS} responses; call visual_verify again for new challenges",
+                args.session_id
+            )));
+        }
+        session.attempts += 1;
+        let verdict = judge_response(&session.challenges, &args.challenge_answers);
+        let summary = if verdict.trusted {
+            format!(
+                "Trusted: {} of {} challenges passed. The query answer below comes from a model that looked.",
+                verdict.passed, verdict.total
+            )
+        } else {
+            let failed: Vec<String> = verdict.failed.iter().map(|f| format!("{} ({})", f.id, f.question)).collect();
+            format!(
+                "Not trusted: {} of {} challenges passed (needs 80 %). Failed: {}. Do not rely on the query answer.",
+                verdict.passed,
+                verdict.total,
+                failed.join("; ")
+            )
+        };
+        Ok(pretty(&json!({
+            "sessionId": args.session_id,
+            "url": session.url,
+            "query": session.query,
+            "queryAnswer": args.query_answer,
+            "summary": summary,
+            "trusted": verdict.trusted,
+            "score": verdict.score,
+            "passed": verdict.passed,
+            "total": verdict.total,
+            "failed": verdict.failed,
+            "attemptsLeft": MAX_ATTEMPTS - session.attempts,
+        })))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_sessions_expire_and_are_bounded() {
+        let session = || Session {
+            created: Instant::now(),
+            url: "u".into(),
+            query: "q".into(),
+            challenges: Vec::new(),
+            attempts: 0,
+        };
+        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new() };
+        let first = sessions.insert(session());
+        assert_ne!(first, sessions.insert(session()), "ids differ");
+        // Age the sessions by moving their creation back instead of sleeping past the TTL: one
+        // just inside it stays, one just past it goes.
+        let now = Instant::now();
+        let second = sessions.kept.keys().find(|id| **id != first).cloned().unwrap();
+        sessions.kept.get_mut(&first).unwrap().created = now - Duration::from_secs(61);
+        sessions.kept.get_mut(&second).unwrap().created = now - Duration::from_secs(59);
+        sessions.expire();
+        assert_eq!(sessions.kept.keys().cloned().collect::<Vec<_>>(), vec![second]);
+        sessions.kept.clear();
+        for _ in 0..MAX_SESSIONS + 5 {
+            sessions.insert(session());
+        }
+        assert_eq!(sessions.kept.len(), MAX_SESSIONS);
+    }
+}
