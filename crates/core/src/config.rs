@@ -1,29 +1,58 @@
-//! `.sightline/config.json` for the Rust front-ends (CLI, MCP). Every key is optional; unknown
-//! keys and wrong types are an error naming the key (01-product.md). The Playwright layer reads
-//! the same file with the same rules (playwright-fixtures/config.js).
+//! The settings of a comparison and the one rule that turns them into [`SnapshotOptions`].
+//!
+//! Settings are `.sightline/config.json` (every key optional, the spec's defaults; 01-product.md)
+//! with one `toMatchVisual` call's [`Overrides`] on top. Both are checked by serde through
+//! `serde_path_to_error`, so every error names the key at fault — nested keys included
+//! (`clip.width`) — and what it expects; unknown keys list the known ones. Every front-end
+//! resolves settings with [`load_settings`]: the matcher through the addon, the reporter,
+//! `sightline compare` / `merge` and the MCP server.
 
 use std::path::Path;
 
+use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 
+use crate::compare::{Comparator, CompareOptions};
 use crate::error::{Error, Result};
+use crate::pixel::PixelOptions;
+use crate::snapshot::SnapshotOptions;
+use crate::verdict::Tolerance;
 
-/// The settings, with the spec's defaults.
+/// `.sightline/config.json`, with the spec's defaults for absent keys. Inside [`Settings`] it
+/// holds the values after a call's overrides.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Config {
+    /// Where results.json and the report go, relative to the root. Default `visual-report`.
+    #[serde(deserialize_with = "folder")]
     pub report_dir: String,
+    /// Per-pixel colour tolerance, 0..1 (pixelmatch scale). Default 0.1.
+    #[serde(deserialize_with = "fraction")]
     pub threshold: f64,
+    /// Ignore pixels detected as anti-aliasing. Default true.
     pub antialiasing: bool,
+    /// A change of at most this many pixels passes.
+    #[serde(deserialize_with = "optional_count", skip_serializing_if = "Option::is_none")]
     pub max_diff_pixels: Option<u64>,
+    /// A change of at most this share of the canvas (0..1) passes.
+    #[serde(deserialize_with = "optional_fraction", skip_serializing_if = "Option::is_none")]
     pub max_diff_pixel_ratio: Option<f64>,
+    /// Pass a diff that is likely render noise. Default false.
     pub noise_auto_pass: bool,
+    /// Capture the whole scrollable page. Default true.
     pub full_page: bool,
+    /// CSS selectors whose elements are left out of the pixel and DOM checks.
     pub mask: Vec<String>,
+    /// More such selectors, kept apart from `mask` for readability; the collector joins both.
     pub ignore_selectors: Vec<String>,
+    /// The MCP approve tools ask for a human's confirmation. Default true.
     pub mcp_approval_prompt: bool,
+    /// Computed-style longhands to digest; default the collector's list.
+    #[serde(deserialize_with = "optional_longhands", skip_serializing_if = "Option::is_none")]
     pub style_properties: Option<Vec<String>>,
+    /// Write a baseline on a snapshot's first run. Default false.
     pub write_missing_baselines: bool,
+    /// What a shard does. Default `compare`.
     pub shard_mode: ShardMode,
 }
 
@@ -58,90 +87,389 @@ impl Default for Config {
     }
 }
 
-/// The keys, as users write them.
-const KEYS: [&str; 13] = [
-    "reportDir",
-    "threshold",
-    "antialiasing",
-    "maxDiffPixels",
-    "maxDiffPixelRatio",
-    "noiseAutoPass",
-    "fullPage",
-    "mask",
-    "ignoreSelectors",
-    "mcpApprovalPrompt",
-    "styleProperties",
-    "writeMissingBaselines",
-    "shardMode",
-];
+/// One `toMatchVisual` call's options: each key set replaces the config file's value for this
+/// call; `clip`, `timeout` and `perceptual` exist only per call.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Overrides {
+    #[serde(deserialize_with = "optional_fraction")]
+    pub threshold: Option<f64>,
+    #[serde(deserialize_with = "optional_count")]
+    pub max_diff_pixels: Option<u64>,
+    #[serde(deserialize_with = "optional_fraction")]
+    pub max_diff_pixel_ratio: Option<f64>,
+    pub noise_auto_pass: Option<bool>,
+    pub full_page: Option<bool>,
+    pub mask: Option<Vec<String>>,
+    pub ignore_selectors: Option<Vec<String>>,
+    #[serde(deserialize_with = "optional_longhands")]
+    pub style_properties: Option<Vec<String>>,
+    pub clip: Option<Clip>,
+    #[serde(deserialize_with = "optional_millis")]
+    pub timeout: Option<f64>,
+    pub perceptual: Option<bool>,
+}
 
-/// Reads `<root>/.sightline/config.json`; a missing file means all defaults.
+/// The area of the page to capture, in CSS pixels (Playwright's `clip`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clip {
+    pub x: f64,
+    pub y: f64,
+    #[serde(deserialize_with = "positive")]
+    pub width: f64,
+    #[serde(deserialize_with = "positive")]
+    pub height: f64,
+}
+
+/// The resolved settings of one comparison: the config file with a call's overrides applied.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// The config keys, overrides applied.
+    #[serde(flatten)]
+    pub config: Config,
+    /// Capture only this area of the page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip: Option<Clip>,
+    /// How long to wait for two consecutive equal shots, in ms; unset means the expect timeout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<f64>,
+    /// Use the perceptual comparator. Default false.
+    pub perceptual: bool,
+}
+
+impl Overrides {
+    /// A call's options as the matcher passes them: a JSON object, `null` for none.
+    pub fn from_json(value: serde_json::Value) -> Result<Self> {
+        if value.is_null() {
+            return Ok(Self::default());
+        }
+        checked(value, "toMatchVisual options")
+    }
+}
+
+impl Settings {
+    /// The comparison options these settings ask for: the one owner of the settings → options
+    /// rule, used by the matcher, `sightline compare` and the report.
+    pub fn snapshot_options(&self) -> SnapshotOptions {
+        let c = &self.config;
+        SnapshotOptions {
+            compare: CompareOptions {
+                pixel: PixelOptions { threshold: c.threshold, include_aa: !c.antialiasing, ..PixelOptions::default() },
+                comparator: if self.perceptual { Comparator::Perceptual } else { Comparator::Pixelmatch },
+                ..CompareOptions::default()
+            },
+            tolerance: Tolerance {
+                max_diff_pixels: c.max_diff_pixels,
+                max_diff_pixel_ratio: c.max_diff_pixel_ratio,
+                noise_auto_pass: c.noise_auto_pass,
+            },
+        }
+    }
+}
+
+/// The settings for `root`: `<root>/.sightline/config.json` (a missing file means all
+/// defaults) with `overrides` on top.
+pub fn load_settings(root: &Path, overrides: &Overrides) -> Result<Settings> {
+    let mut config = read_config_file(root)?;
+    let o = overrides.clone();
+    // A call's value replaces the file's (lists too: a call's `mask` is the whole mask).
+    config.threshold = o.threshold.unwrap_or(config.threshold);
+    config.max_diff_pixels = o.max_diff_pixels.or(config.max_diff_pixels);
+    config.max_diff_pixel_ratio = o.max_diff_pixel_ratio.or(config.max_diff_pixel_ratio);
+    config.noise_auto_pass = o.noise_auto_pass.unwrap_or(config.noise_auto_pass);
+    config.full_page = o.full_page.unwrap_or(config.full_page);
+    config.mask = o.mask.unwrap_or(config.mask);
+    config.ignore_selectors = o.ignore_selectors.unwrap_or(config.ignore_selectors);
+    config.style_properties = o.style_properties.or(config.style_properties);
+    Ok(Settings { config, clip: o.clip, timeout: o.timeout, perceptual: o.perceptual.unwrap_or(false) })
+}
+
+/// The config file's settings alone (no call overrides): [`load_settings`] for the front-ends
+/// that have no call, such as the MCP server and the review commands.
 pub fn load_config(root: &Path) -> Result<Config> {
+    Ok(load_settings(root, &Overrides::default())?.config)
+}
+
+fn read_config_file(root: &Path) -> Result<Config> {
     let path = root.join(".sightline").join("config.json");
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
         Err(e) => return Err(Error::io(&path, e)),
     };
-    let fail = |detail: String| Error::InvalidInput(format!("{}: {detail}", path.display()));
-    let value: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| fail(format!("not valid JSON ({e}); fix it or delete it to use the defaults")))?;
-    let object = value
-        .as_object()
-        .ok_or_else(|| fail("expected a JSON object of settings, e.g. {\"threshold\": 0.1}".into()))?;
-    // Key by key, so every message names the key at fault.
-    for (key, v) in object {
-        let single = serde_json::json!({ key: v });
-        if let Err(e) = serde_json::from_value::<Config>(single) {
-            let e = e.to_string();
-            return Err(fail(if e.starts_with("unknown field") {
-                format!("unknown key \"{key}\"; known keys are {}", KEYS.join(", "))
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::InvalidInput(format!(
+            "{}: not valid JSON ({e}); fix it or delete it to use the defaults",
+            path.display()
+        ))
+    })?;
+    checked(value, &path.display().to_string())
+}
+
+/// Deserialises one settings object; an error names `place`, the key path and what it expects.
+fn checked<T: serde::de::DeserializeOwned>(value: serde_json::Value, place: &str) -> Result<T> {
+    let fail = |detail: String| Error::InvalidInput(format!("{place}: {detail}"));
+    if !value.is_object() {
+        return Err(fail("expected a JSON object of settings, e.g. {\"threshold\": 0.1}".into()));
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let key = e.path().to_string();
+        let detail = e.inner().to_string();
+        // serde's own messages quote names in backticks: the first is the key or value at
+        // fault, the rest what was expected.
+        let names: Vec<&str> = detail.split('`').skip(1).step_by(2).collect();
+        fail(if detail.starts_with("unknown field") {
+            format!("unknown key \"{key}\"; known keys are {}", names[1..].join(", "))
+        } else if detail.starts_with("unknown variant") {
+            let wanted: Vec<String> = names[1..].iter().map(|n| format!("\"{n}\"")).collect();
+            format!("\"{key}\" must be {}, got \"{}\"", wanted.join(" or "), names[0])
+        } else if detail.starts_with(MUST) {
+            format!("\"{key}\" {detail}")
+        } else {
+            format!("\"{key}\" has the wrong type ({detail})")
+        })
+    })
+}
+
+/// How the range checks below start their messages, so [`checked`] can tell them from serde's.
+const MUST: &str = "must be ";
+
+fn out_of_range<E: serde::de::Error>(want: &str, got: impl std::fmt::Display) -> E {
+    E::custom(format!("{MUST}{want}, got {got}"))
+}
+
+fn fraction<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if (0.0..=1.0).contains(&v) { Ok(v) } else { Err(out_of_range("a number from 0 to 1", v)) }
+}
+
+fn optional_fraction<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<f64>, D::Error> {
+    Option::<f64>::deserialize(d)?
+        .map(|v| if (0.0..=1.0).contains(&v) { Ok(v) } else { Err(out_of_range("a number from 0 to 1", v)) })
+        .transpose()
+}
+
+fn optional_count<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<u64>, D::Error> {
+    // Read as a number, so 2.5 and -1 get this message rather than serde's "expected u64".
+    Option::<f64>::deserialize(d)?
+        .map(|v| {
+            if v >= 0.0 && v.fract() == 0.0 && v <= u64::MAX as f64 {
+                Ok(v as u64)
             } else {
-                format!("\"{key}\" has the wrong type ({e})")
-            }));
-        }
-    }
-    let config: Config = serde_json::from_value(value).map_err(|e| fail(e.to_string()))?;
-    let bad = |key: &str, want: &str| Err(Error::InvalidInput(format!("{}: \"{key}\" must be {want}", path.display())));
-    if !(0.0..=1.0).contains(&config.threshold) {
-        return bad("threshold", "a number from 0 to 1");
-    }
-    if config.max_diff_pixel_ratio.is_some_and(|r| !(0.0..=1.0).contains(&r)) {
-        return bad("maxDiffPixelRatio", "a number from 0 to 1");
-    }
-    if config.report_dir.is_empty() {
-        return bad("reportDir", "a folder path string");
-    }
-    Ok(config)
+                Err(out_of_range("a whole number ≥ 0", v))
+            }
+        })
+        .transpose()
+}
+
+fn optional_millis<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<f64>, D::Error> {
+    Option::<f64>::deserialize(d)?
+        .map(|v| if v >= 0.0 { Ok(v) } else { Err(out_of_range("a number of milliseconds ≥ 0", v)) })
+        .transpose()
+}
+
+fn optional_longhands<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    Option::<Vec<String>>::deserialize(d)?
+        .map(|v| if v.is_empty() { Err(out_of_range("a non-empty array of CSS longhand names", "[]")) } else { Ok(v) })
+        .transpose()
+}
+
+fn folder<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
+    let v = String::deserialize(d)?;
+    if v.is_empty() { Err(out_of_range("a folder path string", "\"\"")) } else { Ok(v) }
+}
+
+fn positive<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v > 0.0 { Ok(v) } else { Err(out_of_range("a number above 0", v)) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
-    fn with_config(text: &str) -> Result<Config> {
-        let root = std::env::temp_dir().join(format!("sightline-config-{}-{}", std::process::id(), text.len()));
-        std::fs::create_dir_all(root.join(".sightline")).unwrap();
-        std::fs::write(root.join(".sightline/config.json"), text).unwrap();
-        let config = load_config(&root);
-        let _ = std::fs::remove_dir_all(&root);
-        config
+    /// A project root holding `config` as `.sightline/config.json`, removed on drop.
+    struct Root(std::path::PathBuf);
+
+    impl Root {
+        fn with(tag: &str, config: &str) -> Self {
+            let root = std::env::temp_dir().join(format!("sightline-config-{}-{tag}", std::process::id()));
+            std::fs::create_dir_all(root.join(".sightline")).unwrap();
+            std::fs::write(root.join(".sightline/config.json"), config).unwrap();
+            Root(root)
+        }
+
+        fn settings(&self, overrides: serde_json::Value) -> Result<Settings> {
+            load_settings(&self.0, &Overrides::from_json(overrides)?)
+        }
+
+        fn error(&self, overrides: serde_json::Value) -> String {
+            let config = self.0.join(".sightline/config.json").display().to_string();
+            self.settings(overrides).unwrap_err().to_string().replace(&config, "<config>")
+        }
+    }
+
+    impl Drop for Root {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn call_error(overrides: serde_json::Value) -> String {
+        Overrides::from_json(overrides).unwrap_err().to_string()
     }
 
     #[test]
-    fn config_defaults_and_overrides() {
-        assert_eq!(load_config(Path::new("/nonexistent")).unwrap(), Config::default());
-        let c = with_config(r#"{"reportDir": "out", "maxDiffPixels": 10, "shardMode": "capture-only"}"#).unwrap();
-        assert_eq!((c.report_dir.as_str(), c.max_diff_pixels, c.shard_mode), ("out", Some(10), ShardMode::CaptureOnly));
+    fn settings_defaults_without_a_config_file() {
+        let settings = load_settings(Path::new("/nonexistent"), &Overrides::default()).unwrap();
+        assert_eq!(settings, Settings { config: Config::default(), clip: None, timeout: None, perceptual: false });
+        let options = settings.snapshot_options();
+        assert_eq!((options.compare.pixel.threshold, options.compare.pixel.include_aa), (0.1, false));
+        assert_eq!(options.compare.comparator, Comparator::Pixelmatch);
+        assert_eq!(
+            (
+                options.tolerance.max_diff_pixels,
+                options.tolerance.max_diff_pixel_ratio,
+                options.tolerance.noise_auto_pass
+            ),
+            (None, None, false)
+        );
+        // Unset keys stay out of results.json's run.config.
+        assert_eq!(
+            serde_json::to_value(&settings.config).unwrap(),
+            json!({
+                "reportDir": "visual-report", "threshold": 0.1, "antialiasing": true, "noiseAutoPass": false,
+                "fullPage": true, "mask": [], "ignoreSelectors": [], "mcpApprovalPrompt": true,
+                "writeMissingBaselines": false, "shardMode": "compare"
+            })
+        );
     }
 
     #[test]
-    fn config_unknown_keys_and_wrong_types_name_the_key() {
-        let err = with_config(r#"{"treshold": 0.2}"#).unwrap_err().to_string();
-        assert!(err.contains("unknown key \"treshold\"; known keys are reportDir, threshold"), "{err}");
-        let err = with_config(r#"{"threshold": "high"}"#).unwrap_err().to_string();
-        assert!(err.contains("\"threshold\" has the wrong type (invalid type: string \"high\", expected f64"), "{err}");
-        let err = with_config(r#"{"threshold": 3}"#).unwrap_err().to_string();
-        assert!(err.contains("\"threshold\" must be a number from 0 to 1"), "{err}");
+    fn settings_file_values_and_the_options_they_give() {
+        let root = Root::with(
+            "file",
+            r#"{"reportDir": "out", "threshold": 0.2, "antialiasing": false, "maxDiffPixels": 10,
+                "maxDiffPixelRatio": 0.5, "noiseAutoPass": true, "shardMode": "capture-only"}"#,
+        );
+        let settings = root.settings(json!(null)).unwrap();
+        let c = &settings.config;
+        assert_eq!((c.report_dir.as_str(), c.shard_mode), ("out", ShardMode::CaptureOnly));
+        let options = settings.snapshot_options();
+        assert_eq!((options.compare.pixel.threshold, options.compare.pixel.include_aa), (0.2, true));
+        assert_eq!(
+            (
+                options.tolerance.max_diff_pixels,
+                options.tolerance.max_diff_pixel_ratio,
+                options.tolerance.noise_auto_pass
+            ),
+            (Some(10), Some(0.5), true)
+        );
+    }
+
+    #[test]
+    fn settings_call_overrides_win_over_the_file() {
+        let root =
+            Root::with("overrides", r##"{"threshold": 0.2, "mask": ["#ad"], "maxDiffPixels": 10, "fullPage": false}"##);
+        let settings = root
+            .settings(json!({
+                "threshold": 0, "mask": ["#banner"], "perceptual": true, "timeout": 300,
+                "clip": {"x": 0, "y": 0, "width": 100, "height": 30}, "maxDiffPixelRatio": null
+            }))
+            .unwrap();
+        let c = &settings.config;
+        assert_eq!(
+            (c.threshold, c.mask.clone(), c.max_diff_pixels, c.full_page),
+            (0.0, vec!["#banner".to_string()], Some(10), false)
+        );
+        assert_eq!(settings.clip, Some(Clip { x: 0.0, y: 0.0, width: 100.0, height: 30.0 }));
+        assert_eq!((settings.timeout, settings.perceptual), (Some(300.0), true));
+        let options = settings.snapshot_options();
+        assert_eq!((options.compare.pixel.threshold, options.compare.comparator), (0.0, Comparator::Perceptual));
+    }
+
+    #[test]
+    fn settings_unknown_keys_name_the_key_and_list_the_known_ones() {
+        let root = Root::with("unknown", r#"{"treshold": 0.2}"#);
+        assert_eq!(
+            root.error(json!(null)),
+            "<config>: unknown key \"treshold\"; known keys are reportDir, threshold, antialiasing, \
+             maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, mcpApprovalPrompt, \
+             styleProperties, writeMissingBaselines, shardMode"
+        );
+        assert_eq!(
+            call_error(json!({"reportDir": "x"})),
+            "toMatchVisual options: unknown key \"reportDir\"; known keys are threshold, maxDiffPixels, \
+             maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, styleProperties, clip, timeout, perceptual"
+        );
+        assert_eq!(
+            call_error(json!({"clip": {"x": 0, "y": 0, "w": 1, "height": 1}})),
+            "toMatchVisual options: unknown key \"clip.w\"; known keys are x, y, width, height"
+        );
+    }
+
+    #[test]
+    fn settings_nested_errors_name_the_path() {
+        assert_eq!(
+            call_error(json!({"clip": {"x": 0, "y": 0, "width": 0, "height": 30}})),
+            "toMatchVisual options: \"clip.width\" must be a number above 0, got 0"
+        );
+        assert_eq!(
+            call_error(json!({"clip": {"x": "left", "y": 0, "width": 1, "height": 1}})),
+            "toMatchVisual options: \"clip.x\" has the wrong type (invalid type: string \"left\", expected f64)"
+        );
+        assert_eq!(
+            call_error(json!({"mask": ["#ad", 3]})),
+            "toMatchVisual options: \"mask[1]\" has the wrong type (invalid type: integer `3`, expected a string)"
+        );
+    }
+
+    #[test]
+    fn settings_wrong_types_and_ranges_say_what_is_expected() {
+        let cases = [
+            (
+                r#"{"threshold": "high"}"#,
+                "\"threshold\" has the wrong type (invalid type: string \"high\", expected f64)",
+            ),
+            (r#"{"threshold": 3}"#, "\"threshold\" must be a number from 0 to 1, got 3"),
+            (r#"{"maxDiffPixelRatio": 1.5}"#, "\"maxDiffPixelRatio\" must be a number from 0 to 1, got 1.5"),
+            (r#"{"maxDiffPixels": 2.5}"#, "\"maxDiffPixels\" must be a whole number ≥ 0, got 2.5"),
+            (r#"{"maxDiffPixels": -1}"#, "\"maxDiffPixels\" must be a whole number ≥ 0, got -1"),
+            (
+                r#"{"styleProperties": []}"#,
+                "\"styleProperties\" must be a non-empty array of CSS longhand names, got []",
+            ),
+            (r#"{"reportDir": ""}"#, "\"reportDir\" must be a folder path string, got \"\""),
+            (r#"{"shardMode": "both"}"#, "\"shardMode\" must be \"compare\" or \"capture-only\", got \"both\""),
+            (
+                r#"{"antialiasing": "no"}"#,
+                "\"antialiasing\" has the wrong type (invalid type: string \"no\", expected a boolean)",
+            ),
+            (r#"[0.1]"#, "expected a JSON object of settings, e.g. {\"threshold\": 0.1}"),
+        ];
+        for (i, (file, says)) in cases.iter().enumerate() {
+            let root = Root::with(&format!("range-{i}"), file);
+            assert_eq!(root.error(json!(null)), format!("<config>: {says}"), "{file}");
+        }
+        let root = Root::with("not-json", "threshold = 0.2");
+        assert_eq!(
+            root.error(json!(null)),
+            "<config>: not valid JSON (expected ident at line 1 column 2); fix it or delete it to use the defaults"
+        );
+        assert_eq!(
+            call_error(json!({"timeout": -5})),
+            "toMatchVisual options: \"timeout\" must be a number of milliseconds ≥ 0, got -5"
+        );
+        assert_eq!(
+            call_error(json!({"threshold": 2})),
+            "toMatchVisual options: \"threshold\" must be a number from 0 to 1, got 2"
+        );
+        assert_eq!(
+            call_error(json!("loose")),
+            "toMatchVisual options: expected a JSON object of settings, e.g. {\"threshold\": 0.1}"
+        );
     }
 }
