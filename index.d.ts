@@ -34,22 +34,13 @@ export interface CaptureInput {
   failures?: Array<AssetFailure>
   /** Device scale factor of the page. Default 1. */
   deviceScaleFactor?: number
-  /** Per-pixel colour tolerance, 0..1. Default 0.1. */
-  threshold?: number
-  /** Ignore pixels detected as anti-aliasing (config `antialiasing`). Default true. */
-  antialiasing?: boolean
-  /** Use the perceptual comparator. Default false. */
-  perceptual?: boolean
-  /** A change of at most this many pixels passes. */
-  maxDiffPixels?: number
-  /** A change of at most this share of pixels (0..1) passes. */
-  maxDiffPixelRatio?: number
-  /** Pass likely render noise. Default false. */
-  noiseAutoPass?: boolean
+  /**
+   * The `toMatchVisual` call's options (`threshold`, `maxDiffPixels`, `clip`, …): each
+   * overrides `.sightline/config.json` for this call; the engine validates them.
+   */
+  overrides?: Record<string, unknown>
   /** Playwright's `updateSnapshots`: `none`, `default` (the implicit one), `missing`, `changed`, `all`. */
   updateSnapshots?: string
-  /** Write a baseline on a snapshot's first run. Default false. */
-  writeMissingBaselines?: boolean
   /**
    * Identifies the test run (all workers share it): with `testId`, detects two tests
    * capturing the same snapshot.
@@ -144,20 +135,32 @@ export interface RawImage {
  */
 export declare function readBaselineSync(root: string, name: string, project: string): { width: number; height: number; data: { version: number; deviceScaleFactor: number; failures: unknown[]; dom: Record<string, any> | null } } | null
 
+/**
+ * `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
+ * by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
+ */
+export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties?: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
+
 /** What `writeResults` needs. */
 export interface ResultsInput {
   /** Project root: `.sightline/` lives here. */
   root: string
-  /** Where results.json and the images go, relative to the root. Default `visual-report`. */
+  /** Where results.json and the images go, relative to the root. Default the config's `reportDir`. */
   reportDir?: string
-  /** The effective config, recorded in results.json. */
+  /** The effective config, recorded in results.json. Default the root's config file, resolved. */
   config?: Record<string, unknown>
   /** `{current, total}` under `--shard`. */
   shard?: { current: number; total: number } | null
   /** Some tests were filtered out: missing baselines are not reported. */
   filtered?: boolean
-  /** Per-pixel colour tolerance used for the diff images. Default 0.1. */
-  threshold?: number
+}
+
+/** What `resolveSettings` needs. */
+export interface SettingsInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  /** A `toMatchVisual` call's options, each overriding the config file for this call. */
+  overrides?: Record<string, unknown>
 }
 
 /** Async twin of `storeCaptureSync`. */
@@ -171,6 +174,7 @@ export declare function storeCaptureSync(input: CaptureInput): void
 
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
- * baseline / current / diff PNGs of changed and new snapshots; returns the summary counts.
+ * baseline / current / diff PNGs of changed and new snapshots (drawn with the config's
+ * comparison options); returns the summary counts.
  */
 export declare function writeResultsSync(input: ResultsInput): { total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number }

@@ -842,6 +842,7 @@ module.exports.compareImagesSync = nativeBinding.compareImagesSync
 module.exports.comparePixels = nativeBinding.comparePixels
 module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
+module.exports.resolveSettings = nativeBinding.resolveSettings
 module.exports.storeCapture = nativeBinding.storeCapture
 module.exports.storeCaptureSync = nativeBinding.storeCaptureSync
 module.exports.writeResultsSync = nativeBinding.writeResultsSync

@@ -9,7 +9,6 @@ const { test: base, expect: baseExpect } = require('@playwright/test');
 const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, restoreAfterCapture } = require('./stabilise.js');
-const { loadConfig, validate } = require('./config.js');
 const { screenshot, isLocator } = require('./screenshot.js');
 
 /** Asset failures seen on each page, filled by the `page` fixture's listeners. */
@@ -45,9 +44,6 @@ const test = base.extend({
   },
 });
 
-/** Options a single `toMatchVisual` call accepts (config keys that make sense per call). */
-const CALL_OPTIONS = ['threshold', 'maxDiffPixels', 'maxDiffPixelRatio', 'noiseAutoPass', 'fullPage', 'mask', 'ignoreSelectors', 'styleProperties', 'clip', 'timeout', 'perceptual'];
-
 /** The project root: where `.sightline/` lives (next to the Playwright config). */
 function projectRoot(testInfo) {
   if (process.env.SIGHTLINE_ROOT) return path.resolve(process.env.SIGHTLINE_ROOT);
@@ -82,12 +78,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const testInfo = test.info();
   const [explicitName, options] =
     typeof nameOrOptions === 'string' ? [nameOrOptions, maybeOptions ?? {}] : [undefined, nameOrOptions ?? {}];
-  validate(options, 'toMatchVisual options', CALL_OPTIONS);
-  const name = explicitName ?? defaultName(testInfo);
   const root = projectRoot(testInfo);
-  const settings = { ...loadConfig(root), ...options };
+  // The engine checks the call's options and resolves them over .sightline/config.json (an
+  // error names the key); the comparison itself resolves the same options again from `overrides`.
+  const settings = addon.resolveSettings({ root, overrides: options });
+  const name = explicitName ?? defaultName(testInfo);
   const page = isLocator(target) ? target.page() : target;
-  const timeout = options.timeout ?? this.timeout ?? 5000;
+  const timeout = settings.timeout ?? this.timeout ?? 5000;
   const update = testInfo.config.updateSnapshots;
 
   await prepareForCapture(page);
@@ -113,14 +110,8 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       screenshot: shot,
       dom,
       failures: failuresByPage.get(page) ?? [],
-      threshold: settings.threshold,
-      antialiasing: settings.antialiasing,
-      perceptual: settings.perceptual,
-      maxDiffPixels: settings.maxDiffPixels,
-      maxDiffPixelRatio: settings.maxDiffPixelRatio,
-      noiseAutoPass: settings.noiseAutoPass,
+      overrides: options,
       updateSnapshots,
-      writeMissingBaselines: settings.writeMissingBaselines,
       // Workers are children of the test runner: its pid identifies the run.
       runId: `${process.ppid}`,
       testId: testInfo.testId,

@@ -6,7 +6,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const addon = require('../addon.js');
-const { loadConfig } = require('./config.js');
 
 /** Whether this run saw only part of the suite, so absent snapshots are not "missing". */
 function isFiltered(config) {
@@ -56,7 +55,7 @@ class SightlineReporter {
   }
 
   onEnd() {
-    const settings = loadConfig(this.root);
+    const settings = addon.resolveSettings({ root: this.root });
     const temp = path.join(this.root, '.sightline', 'temp');
     const shard = this.config.shard ?? null;
     if (shard && settings.shardMode === 'capture-only') {
@@ -69,10 +68,8 @@ class SightlineReporter {
     const summary = addon.writeResultsSync({
       root: this.root,
       reportDir: settings.reportDir,
-      config: settings,
       shard,
       filtered: isFiltered(this.config),
-      threshold: settings.threshold,
     });
     const where = path.join(settings.reportDir, 'results.json');
     if (shard) {

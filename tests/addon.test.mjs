@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { corpus } from './support/shared.mjs';
@@ -134,4 +134,30 @@ test('addon: compareCapture refuses unsafe names and bad modes before writing an
     message: 'updateSnapshots "sometimes" is not one of none, default, missing, changed, all',
   });
   assert.ok(!existsSync(path.join(root, '.sightline')), 'nothing written');
+});
+
+test('addon: resolveSettings puts a call\'s overrides over the config file; a bad key is named before any capture', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sightline-addon-'));
+  mkdirSync(path.join(root, '.sightline'));
+  writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify({ threshold: 0.2, reportDir: 'out', maxDiffPixels: 10 }));
+  assert.deepEqual(addon.resolveSettings({ root, overrides: { threshold: 0, clip: { x: 0, y: 0, width: 10, height: 5 }, timeout: undefined } }), {
+    reportDir: 'out', threshold: 0, antialiasing: true, maxDiffPixels: 10, noiseAutoPass: false, fullPage: true, mask: [],
+    ignoreSelectors: [], mcpApprovalPrompt: true, writeMissingBaselines: false, shardMode: 'compare',
+    clip: { x: 0, y: 0, width: 10, height: 5 }, perceptual: false,
+  });
+  assert.throws(() => addon.resolveSettings({ root, overrides: { treshold: 0 } }), {
+    code: 'InvalidArg',
+    message: 'toMatchVisual options: unknown key "treshold"; known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, styleProperties, clip, timeout, perceptual',
+  });
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+  assert.throws(() => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, overrides: { maxDiffPixelRatio: 2 } }), {
+    code: 'InvalidArg',
+    message: 'toMatchVisual options: "maxDiffPixelRatio" must be a number from 0 to 1, got 2',
+  });
+  writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify({ styleProperties: [] }));
+  assert.throws(() => addon.resolveSettings({ root }), {
+    code: 'InvalidArg',
+    message: `${path.join(root, '.sightline', 'config.json')}: "styleProperties" must be a non-empty array of CSS longhand names, got []`,
+  });
+  assert.ok(!existsSync(path.join(root, '.sightline', 'temp')), 'nothing captured');
 });

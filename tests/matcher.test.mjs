@@ -316,10 +316,11 @@ describe('matcher options', { skip }, () => {
 
   test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {
     assert.equal(approveRun.status, 0, approveRun.output);
-    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout']), {
+    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option']), {
       'write-missing-baselines': 'skipped',
       'update-new': 'skipped',
       timeout: 'skipped',
+      'bad-option': 'skipped',
     });
   });
 
@@ -573,6 +574,13 @@ describe('matcher options', { skip }, () => {
     assert.deepEqual(optionsEvidence(base, 'default-names', 'default-names').currentSize, { width: 200, height: 100 });
     // the second call captured the 60 × 60 #content block
     assert.deepEqual(optionsEvidence(base, 'default-names', 'default-names-2').currentSize, { width: 60, height: 60 });
+  });
+
+  test('options: a bad call option fails the call with the engine\'s message naming the nested key', () => {
+    assert.equal(statuses(changed, ['bad-option'])['bad-option'], 'failed');
+    const [error] = changed.tests.get('bad-option').results[0].errors;
+    assert.equal(error.message.split('\n')[0], 'Error: toMatchVisual options: "clip.width" must be a number above 0, got 0');
+    assert.ok(!existsSync(path.join(base, 'bad-option', '.sightline')), 'nothing captured');
   });
 
   test('options: timeout per call bounds the wait for a locator that matches nothing', () => {

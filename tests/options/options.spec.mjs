@@ -68,6 +68,13 @@ test('default names', async ({ page }) => {
   await expect(page.locator('#content')).toMatchVisual();
 });
 
+// A call option out of range: the engine refuses it before anything is captured.
+test('bad-option', async ({ page }) => {
+  test.skip(variant === 'base', 'nothing to approve');
+  await open(page, 'bad-option', PAGES.ADVERT.base);
+  await expect(page).toMatchVisual('bad-option', { clip: { x: 0, y: 0, width: 0, height: 30 } });
+});
+
 // The call's timeout bounds the wait for a locator's element.
 test('timeout', async ({ page }) => {
   test.skip(variant === 'base', 'nothing to approve');

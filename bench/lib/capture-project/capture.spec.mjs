@@ -23,7 +23,6 @@ const require = createRequire(import.meta.url);
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
 const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
 const { finishAnimations, prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'stabilise.js'));
-const { loadConfig } = require(path.join(fixturesDir, 'config.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const addon = require('sightline');
 
@@ -52,7 +51,7 @@ function checkFullPage(png, what) {
  */
 async function toMatchVisualSteps(page, testInfo) {
   const root = path.resolve(process.env.SIGHTLINE_ROOT);
-  const settings = loadConfig(root);
+  const settings = addon.resolveSettings({ root });
   const steps = {};
   let mark = performance.now();
   const lap = (step) => {
@@ -79,13 +78,7 @@ async function toMatchVisualSteps(page, testInfo) {
       screenshot: shot,
       dom,
       failures: [],
-      threshold: settings.threshold,
-      perceptual: settings.perceptual,
-      maxDiffPixels: settings.maxDiffPixels,
-      maxDiffPixelRatio: settings.maxDiffPixelRatio,
-      noiseAutoPass: settings.noiseAutoPass,
       updateSnapshots: 'none',
-      writeMissingBaselines: settings.writeMissingBaselines,
     });
     lap('compareCapture');
     await testInfo.attach(`${NAME}-steps-evidence.json`, { body: JSON.stringify(result.evidence, null, 2), contentType: 'application/json' });

@@ -6,6 +6,7 @@
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sightline_core::compare::{self, Comparator, CompareOptions};
+use sightline_core::config::{Overrides, Settings, load_settings};
 use sightline_core::image::ImageRef;
 use sightline_core::pixel::{self, PixelOptions};
 
@@ -232,22 +233,12 @@ pub struct CaptureInput {
     pub failures: Option<Vec<AssetFailure>>,
     /// Device scale factor of the page. Default 1.
     pub device_scale_factor: Option<f64>,
-    /// Per-pixel colour tolerance, 0..1. Default 0.1.
-    pub threshold: Option<f64>,
-    /// Ignore pixels detected as anti-aliasing (config `antialiasing`). Default true.
-    pub antialiasing: Option<bool>,
-    /// Use the perceptual comparator. Default false.
-    pub perceptual: Option<bool>,
-    /// A change of at most this many pixels passes.
-    pub max_diff_pixels: Option<f64>,
-    /// A change of at most this share of pixels (0..1) passes.
-    pub max_diff_pixel_ratio: Option<f64>,
-    /// Pass likely render noise. Default false.
-    pub noise_auto_pass: Option<bool>,
+    /// The `toMatchVisual` call's options (`threshold`, `maxDiffPixels`, `clip`, …): each
+    /// overrides `.sightline/config.json` for this call; the engine validates them.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub overrides: Option<serde_json::Value>,
     /// Playwright's `updateSnapshots`: `none`, `default` (the implicit one), `missing`, `changed`, `all`.
     pub update_snapshots: Option<String>,
-    /// Write a baseline on a snapshot's first run. Default false.
-    pub write_missing_baselines: Option<bool>,
     /// Identifies the test run (all workers share it): with `testId`, detects two tests
     /// capturing the same snapshot.
     pub run_id: Option<String>,
@@ -315,41 +306,18 @@ fn capture_owner(input: &CaptureInput) -> Option<sightline_core::capture::Captur
 
 fn record(input: &CaptureInput) -> Result<CaptureResult> {
     use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
-    use sightline_core::snapshot::SnapshotOptions;
     use sightline_core::store::ProjectStore;
-    use sightline_core::verdict::Tolerance;
 
     let outcome = guarded(|| {
-        let diff = DiffOptions {
-            threshold: input.threshold,
-            include_aa: input.antialiasing.map(|ignore| !ignore),
-            perceptual: input.perceptual,
-            ..DiffOptions::default()
-        };
-        let options = SnapshotOptions {
-            compare: CompareOptions {
-                pixel: diff.pixel(),
-                comparator: if input.perceptual.unwrap_or(false) {
-                    Comparator::Perceptual
-                } else {
-                    Comparator::Pixelmatch
-                },
-                ..CompareOptions::default()
-            },
-            tolerance: Tolerance {
-                max_diff_pixels: input.max_diff_pixels.map(|n| n.max(0.0) as u64),
-                max_diff_pixel_ratio: input.max_diff_pixel_ratio,
-                noise_auto_pass: input.noise_auto_pass.unwrap_or(false),
-            },
-        };
+        let settings = settings_of(&input.root, input.overrides.as_ref())?;
         let request = CaptureRequest {
             name: &input.name,
             project: &input.project,
             screenshot_png: &input.screenshot,
             data: capture_data(input)?,
-            options,
+            options: settings.snapshot_options(),
             update: UpdateMode::parse(input.update_snapshots.as_deref().unwrap_or("default"))?,
-            write_missing_baselines: input.write_missing_baselines.unwrap_or(false),
+            write_missing_baselines: settings.config.write_missing_baselines,
             want_diff_png: true,
             owner: capture_owner(input),
         };
@@ -367,6 +335,8 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
 fn store_only(input: &CaptureInput) -> Result<()> {
     use sightline_core::store::ProjectStore;
     guarded(|| {
+        // Checked like a comparing call's, so a bad option fails the same way in every shard mode.
+        settings_of(&input.root, input.overrides.as_ref())?;
         sightline_core::capture::store_capture_only(
             &ProjectStore::new(&input.root),
             &input.name,
@@ -376,6 +346,32 @@ fn store_only(input: &CaptureInput) -> Result<()> {
             capture_owner(input).as_ref(),
         )
     })
+}
+
+/// The core's settings for `root` with a call's overrides (JSON object or nothing).
+fn settings_of(root: &str, overrides: Option<&serde_json::Value>) -> sightline_core::Result<Settings> {
+    let overrides = Overrides::from_json(overrides.cloned().unwrap_or(serde_json::Value::Null))?;
+    load_settings(std::path::Path::new(root), &overrides)
+}
+
+/// What `resolveSettings` needs.
+#[napi(object)]
+pub struct SettingsInput {
+    /// Project root: `.sightline/` lives here.
+    pub root: String,
+    /// A `toMatchVisual` call's options, each overriding the config file for this call.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub overrides: Option<serde_json::Value>,
+}
+
+/// `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
+/// by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
+#[napi(
+    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties?: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
+)]
+pub fn resolve_settings(input: SettingsInput) -> Result<serde_json::Value> {
+    let settings = guarded(|| settings_of(&input.root, input.overrides.as_ref()))?;
+    serde_json::to_value(settings).map_err(|e| Error::from_reason(e.to_string()))
 }
 
 /// A `capture-only` shard: stores the capture in `.sightline/temp` and compares nothing; the
@@ -445,9 +441,9 @@ pub fn compare_capture(input: CaptureInput) -> AsyncTask<CompareCaptureTask> {
 pub struct ResultsInput {
     /// Project root: `.sightline/` lives here.
     pub root: String,
-    /// Where results.json and the images go, relative to the root. Default `visual-report`.
+    /// Where results.json and the images go, relative to the root. Default the config's `reportDir`.
     pub report_dir: Option<String>,
-    /// The effective config, recorded in results.json.
+    /// The effective config, recorded in results.json. Default the root's config file, resolved.
     #[napi(ts_type = "Record<string, unknown>")]
     pub config: Option<serde_json::Value>,
     /// `{current, total}` under `--shard`.
@@ -455,35 +451,40 @@ pub struct ResultsInput {
     pub shard: Option<serde_json::Value>,
     /// Some tests were filtered out: missing baselines are not reported.
     pub filtered: Option<bool>,
-    /// Per-pixel colour tolerance used for the diff images. Default 0.1.
-    pub threshold: Option<f64>,
 }
 
 /// Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
-/// baseline / current / diff PNGs of changed and new snapshots; returns the summary counts.
+/// baseline / current / diff PNGs of changed and new snapshots (drawn with the config's
+/// comparison options); returns the summary counts.
 #[napi(
     ts_return_type = "{ total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number }"
 )]
 pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     use sightline_core::results::{RunInfo, write_results};
-    use sightline_core::snapshot::SnapshotOptions;
     use sightline_core::store::ProjectStore;
 
     let summary = guarded(|| {
+        let settings = settings_of(&input.root, None)?;
+        let config = match &input.config {
+            Some(config) => config.clone(),
+            None => {
+                serde_json::to_value(&settings.config).map_err(|e| sightline_core::Error::Internal(e.to_string()))?
+            }
+        };
         let run = RunInfo {
             mode: "compare".into(),
             shard: input.shard.clone().filter(|s| !s.is_null()),
             root: input.root.clone(),
-            config: input.config.clone().unwrap_or(serde_json::Value::Null),
+            config,
             filtered: input.filtered.unwrap_or(false),
         };
-        let diff = DiffOptions { threshold: input.threshold, ..DiffOptions::default() };
-        let options = SnapshotOptions {
-            compare: CompareOptions { pixel: diff.pixel(), ..CompareOptions::default() },
-            ..SnapshotOptions::default()
-        };
-        let report_dir = input.report_dir.as_deref().unwrap_or("visual-report");
-        write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run, &options)
+        let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
+        write_results(
+            &ProjectStore::new(&input.root),
+            std::path::Path::new(report_dir),
+            &run,
+            &settings.snapshot_options(),
+        )
     })?;
     serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
 }
