@@ -264,17 +264,18 @@ pub struct CompareArgs {
 /// `sightline compare`: every capture against its baseline, then results.json + report.
 pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
     use sightline_core::batch::{compare_captures, merge_captures};
-    use sightline_core::config::load_config;
+    use sightline_core::config::{Overrides, load_settings};
     use sightline_core::results::{RunInfo, write_results};
     use std::io::IsTerminal;
 
-    let config = load_config(root)?;
+    let settings = load_settings(root, &Overrides::default())?;
+    let options = settings.snapshot_options();
+    let config = settings.config;
     let store = ProjectStore::new(root);
     if !args.captures.is_empty() {
         let n = merge_captures(&store, &args.captures)?;
         eprintln!("sightline: merged {n} captures from {} folders", args.captures.len());
     }
-    let options = options_from(&config);
     // A progress line only for a person watching a terminal; logs stay clean.
     let tty = std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
@@ -337,10 +338,12 @@ pub struct MergeArgs {
 /// `sightline merge`: one results.json + report from compare-mode shards.
 pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
     use sightline_core::batch::merge_shards;
-    use sightline_core::config::load_config;
+    use sightline_core::config::{Overrides, load_settings};
     use sightline_core::results::{RunInfo, write_results};
 
-    let config = load_config(root)?;
+    let settings = load_settings(root, &Overrides::default())?;
+    let options = settings.snapshot_options();
+    let config = settings.config;
     let store = ProjectStore::new(root);
     let merged = merge_shards(&store, &args.folders)?;
     if !merged.complete {
@@ -354,29 +357,6 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         config: serde_json::to_value(&config)?,
         filtered: !merged.complete,
     };
-    let summary = write_results(&store, Path::new(&config.report_dir), &run, &options_from(&config))?;
+    let summary = write_results(&store, Path::new(&config.report_dir), &run, &options)?;
     report_written_run(root, &config, &summary, &format!(" from {} shards", merged.shards.len()))
-}
-
-/// Comparison options from the config (the same the matcher uses).
-fn options_from(config: &sightline_core::config::Config) -> sightline_core::snapshot::SnapshotOptions {
-    use sightline_core::compare::{Comparator, CompareOptions};
-    use sightline_core::pixel::PixelOptions;
-    use sightline_core::verdict::Tolerance;
-    sightline_core::snapshot::SnapshotOptions {
-        compare: CompareOptions {
-            pixel: PixelOptions {
-                threshold: config.threshold,
-                include_aa: !config.antialiasing,
-                ..PixelOptions::default()
-            },
-            comparator: Comparator::Pixelmatch,
-            ..CompareOptions::default()
-        },
-        tolerance: Tolerance {
-            max_diff_pixels: config.max_diff_pixels,
-            max_diff_pixel_ratio: config.max_diff_pixel_ratio,
-            noise_auto_pass: config.noise_auto_pass,
-        },
-    }
 }
