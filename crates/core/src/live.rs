@@ -1,13 +1,15 @@
-//! Judging the live-page timelines the browser worker records (spec 05-live-pages): cumulative
-//! layout shift with the elements that moved (`detect_layout_shift`), elements whose visibility
-//! flips quickly after load (`detect_flash`), and the console levels `get_console_logs` filters
-//! by. The worker only records entries and timestamps; thresholds and ratings live here.
+//! Judging what the live-page tools record beyond `visual_check`'s findings (spec 05-live-pages):
+//! cumulative layout shift with the elements that moved (`detect_layout_shift`), elements whose
+//! visibility flips quickly after load (`detect_flash`), the console log `get_console_logs`
+//! filters and counts, and the summary of axe-core's audit (`verify_accessibility`). The worker
+//! only records entries, timestamps and axe's own verdicts; thresholds, ratings and the
+//! sentences that sum them up live here, so the MCP tools only render them.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::page_check::ConsoleEntry;
+use crate::page_check::{ConsoleEntry, FailedRequest, plural};
 
 /// CLS up to this is "good" (web.dev's threshold).
 pub const CLS_GOOD: f64 = 0.1;
@@ -153,7 +155,7 @@ pub fn judge_layout_shift(entries: &[ShiftEntry]) -> LayoutShiftReport {
         format!(
             "CLS {cls} ({verdict}; good ≤ {CLS_GOOD}, poor > {CLS_POOR}) from {} shift{}; moved most: {moved}.",
             counted.len(),
-            if counted.len() == 1 { "" } else { "s" }
+            plural(counted.len())
         )
     };
     LayoutShiftReport { cls, rating, shift_count: counted.len(), elements, summary }
@@ -191,10 +193,20 @@ pub struct Flash {
     pub timeline: Vec<(f64, bool)>,
 }
 
+/// `detect_flash`'s answer: the elements that flickered, and one sentence naming them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlashReport {
+    /// "2 elements flickered: #a (150 ms), #b (100 ms)." or "No element flickered."
+    pub summary: String,
+    /// The first brief state of each element, earliest first (at most 20).
+    pub flashes: Vec<Flash>,
+}
+
 /// Elements whose visibility flipped and flipped back within [`FLASH_MS`]: the first brief
 /// state of each is reported. An element that only appeared late, or only went away, did not
 /// flicker.
-pub fn judge_flashes(timelines: &[VisibilityTimeline]) -> Vec<Flash> {
+pub fn judge_flashes(timelines: &[VisibilityTimeline]) -> FlashReport {
     let mut flashes = Vec::new();
     for t in timelines {
         let Some(selector) = &t.selector else { continue };
@@ -217,7 +229,13 @@ pub fn judge_flashes(timelines: &[VisibilityTimeline]) -> Vec<Flash> {
     }
     flashes.sort_by(|a, b| a.from_ms.total_cmp(&b.from_ms));
     flashes.truncate(LISTED);
-    flashes
+    let summary = if flashes.is_empty() {
+        "No element flickered.".to_string()
+    } else {
+        let names: Vec<String> = flashes.iter().map(|f| format!("{} ({} ms)", f.selector, f.duration_ms)).collect();
+        format!("{} element{} flickered: {}.", flashes.len(), plural(flashes.len()), names.join(", "))
+    };
+    FlashReport { summary, flashes }
 }
 
 /// Console levels `get_console_logs` accepts (`warn` is read as `warning`).
@@ -244,6 +262,112 @@ pub fn filter_console(entries: &[ConsoleEntry], levels: &[String]) -> Vec<Consol
         entries.iter().filter(|e| levels.is_empty() || levels.contains(&e.level)).cloned().collect();
     kept.sort_by(|a, b| a.time_ms.total_cmp(&b.time_ms));
     kept
+}
+
+/// `get_console_logs`' answer: the entries at the asked levels, the failed requests, and one
+/// sentence counting them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleLog {
+    /// "3 console entries (2 errors), 1 failed request."
+    pub summary: String,
+    /// The entries at the asked levels, in time order.
+    pub entries: Vec<ConsoleEntry>,
+    /// Requests that failed or answered ≥ 400, whatever the levels.
+    pub failed_requests: Vec<FailedRequest>,
+}
+
+/// The entries at the given levels (all when `levels` is empty) in time order, with the failed
+/// requests, counted in one sentence: errors are console errors and uncaught exceptions.
+pub fn console_log(entries: &[ConsoleEntry], levels: &[String], failed_requests: Vec<FailedRequest>) -> ConsoleLog {
+    let entries = filter_console(entries, levels);
+    let errors = entries.iter().filter(|e| e.is_error()).count();
+    let summary = format!(
+        "{} console entr{} ({errors} error{}), {} failed request{}.",
+        entries.len(),
+        if entries.len() == 1 { "y" } else { "ies" },
+        plural(errors),
+        failed_requests.len(),
+        plural(failed_requests.len())
+    );
+    ConsoleLog { summary, entries, failed_requests }
+}
+
+/// What the worker's axe-core run reports: axe's own verdicts, gathered in the page.
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AxeResults {
+    /// The axe-core version that ran (from its package.json).
+    pub axe_version: Option<String>,
+    pub violations: Vec<AxeViolation>,
+    /// Rules that passed.
+    pub passes: u64,
+}
+
+/// One axe-core rule the page violates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AxeViolation {
+    /// The rule id, e.g. `image-alt`.
+    pub id: String,
+    /// `minor`, `moderate`, `serious` or `critical`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impact: Option<String>,
+    /// What the rule checks.
+    pub description: String,
+    /// How to fix it, in a few words.
+    pub help: String,
+    /// The rule's page on dequeuniversity.com.
+    pub help_url: String,
+    /// The first 20 failing nodes.
+    pub nodes: Vec<AxeNode>,
+    /// How many nodes fail, listed or not.
+    pub node_count: u64,
+}
+
+/// One node an axe-core rule fails on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AxeNode {
+    /// axe's CSS selector of the node (frame parts joined by spaces).
+    pub target: String,
+    /// Its outer HTML, cut at 300 characters.
+    pub html: String,
+    /// What to fix, in axe's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_summary: Option<String>,
+}
+
+/// `verify_accessibility`'s answer: axe's violations as they are, and one sentence counting them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccessibilityAudit {
+    /// The axe-core version that ran.
+    pub axe_version: Option<String>,
+    /// "2 violations on 3 nodes: image-alt (critical), …" or "No accessibility violations …".
+    pub summary: String,
+    pub violations: Vec<AxeViolation>,
+}
+
+/// Summarises an axe-core run: the violations by rule id and impact, the nodes they fail on, or
+/// the rules that passed when nothing is violated.
+pub fn summarise_axe(results: AxeResults) -> AccessibilityAudit {
+    let violations = results.violations;
+    let summary = if violations.is_empty() {
+        format!("No accessibility violations ({} rules passed).", results.passes)
+    } else {
+        let nodes: u64 = violations.iter().map(|v| v.node_count).sum();
+        let ids: Vec<String> =
+            violations.iter().map(|v| format!("{} ({})", v.id, v.impact.as_deref().unwrap_or(""))).collect();
+        format!(
+            "{} violation{} on {nodes} node{}: {}.",
+            violations.len(),
+            plural(violations.len()),
+            plural(nodes as usize),
+            ids.join(", ")
+        )
+    };
+    AccessibilityAudit { axe_version: results.axe_version, summary, violations }
 }
 
 #[cfg(test)]
@@ -301,11 +425,20 @@ mod tests {
             timeline("#appears", &[(40.0, false), (100.0, true)]),
         ]);
         let named: Vec<(&str, FlashKind, f64)> =
-            found.iter().map(|f| (f.selector.as_str(), f.kind, f.duration_ms)).collect();
+            found.flashes.iter().map(|f| (f.selector.as_str(), f.kind, f.duration_ms)).collect();
         assert_eq!(
             named,
             vec![("#flash", FlashKind::ShownThenHidden, 150.0), ("#blink", FlashKind::HiddenThenShown, 100.0)]
         );
+        assert_eq!(found.summary, "2 elements flickered: #flash (150 ms), #blink (100 ms).");
+    }
+
+    #[test]
+    fn flash_summary_names_one_or_none() {
+        let one = judge_flashes(&[timeline("#toast", &[(40.0, true), (240.5, false)])]);
+        assert_eq!(one.summary, "1 element flickered: #toast (200.5 ms).");
+        let none = judge_flashes(&[timeline("#late", &[(40.0, false), (900.0, true)])]);
+        assert_eq!((none.summary.as_str(), none.flashes.len()), ("No element flickered.", 0));
     }
 
     #[test]
@@ -317,5 +450,58 @@ mod tests {
         let kept = filter_console(&[entry("log", 5.0), entry("error", 1.0)], &["error".into()]);
         assert_eq!(kept.len(), 1);
         assert_eq!(filter_console(&[entry("log", 5.0), entry("error", 1.0)], &[])[0].level, "error");
+    }
+
+    #[test]
+    fn console_log_counts_entries_errors_and_failed_requests() {
+        let entry =
+            |level: &str, t: f64| ConsoleEntry { level: level.into(), text: level.into(), location: None, time_ms: t };
+        let entries = [entry("error", 5.0), entry("log", 1.0), entry("pageerror", 3.0)];
+        let failed = FailedRequest {
+            url: "http://x/missing.png".into(),
+            status: Some(404),
+            failure: None,
+            resource_type: "image".into(),
+        };
+        let all = console_log(&entries, &[], vec![failed.clone()]);
+        assert_eq!(all.summary, "3 console entries (2 errors), 1 failed request.");
+        assert_eq!(all.entries.iter().map(|e| e.time_ms).collect::<Vec<_>>(), vec![1.0, 3.0, 5.0]);
+        let logs = console_log(&entries, &["log".into()], vec![failed.clone(), failed]);
+        assert_eq!(logs.summary, "1 console entry (0 errors), 2 failed requests.");
+        assert_eq!(console_log(&[], &[], Vec::new()).summary, "0 console entries (0 errors), 0 failed requests.");
+    }
+
+    fn axe_results(violations: serde_json::Value, passes: u64) -> AxeResults {
+        serde_json::from_value(serde_json::json!({"axeVersion": "4.10.2", "violations": violations, "passes": passes}))
+            .unwrap()
+    }
+
+    fn violation(id: &str, impact: &str, node_count: u64) -> serde_json::Value {
+        serde_json::json!({"id": id, "impact": impact, "description": "d", "help": "h",
+            "helpUrl": format!("https://dequeuniversity.com/rules/axe/4.10/{id}"),
+            "nodes": [{"target": "#x", "html": "<img id=\"x\">", "failureSummary": "Fix any of the following"}],
+            "nodeCount": node_count})
+    }
+
+    #[test]
+    fn axe_summary_counts_violations_and_nodes() {
+        let two = summarise_axe(axe_results(
+            serde_json::json!([violation("button-name", "critical", 1), violation("image-alt", "serious", 3)]),
+            20,
+        ));
+        assert_eq!(two.summary, "2 violations on 4 nodes: button-name (critical), image-alt (serious).");
+        assert_eq!(two.axe_version.as_deref(), Some("4.10.2"));
+        let one = summarise_axe(axe_results(serde_json::json!([violation("image-alt", "critical", 1)]), 20));
+        assert_eq!(one.summary, "1 violation on 1 node: image-alt (critical).");
+        let none = summarise_axe(axe_results(serde_json::json!([]), 1));
+        assert_eq!(none.summary, "No accessibility violations (1 rules passed).");
+    }
+
+    #[test]
+    fn axe_violations_render_as_the_worker_sent_them() {
+        // The audit passes axe's verdicts through: reading and writing them changes nothing.
+        let sent = serde_json::json!([violation("image-alt", "critical", 1)]);
+        let audit = summarise_axe(axe_results(sent.clone(), 0));
+        assert_eq!(serde_json::to_value(&audit.violations).unwrap(), sent);
     }
 }

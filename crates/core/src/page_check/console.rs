@@ -16,7 +16,7 @@ impl Page<'_> {
         self.facts
             .console
             .iter()
-            .filter(|c| c.level == "error" || c.level == "pageerror")
+            .filter(|c| c.is_error())
             .filter(|c| {
                 let resource = c.text.starts_with("Failed to load resource");
                 !(resource

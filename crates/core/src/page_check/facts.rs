@@ -126,6 +126,14 @@ pub struct ConsoleEntry {
     pub time_ms: f64,
 }
 
+impl ConsoleEntry {
+    /// A console error or an uncaught exception: what the finders and the console log count as
+    /// errors.
+    pub fn is_error(&self) -> bool {
+        self.level == "error" || self.level == "pageerror"
+    }
+}
+
 /// A request that failed or answered ≥ 400.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -166,7 +166,8 @@ fn summarise(issues: &[PageIssue]) -> String {
     )
 }
 
-fn plural(n: usize) -> &'static str {
+/// The plural ending of a count's noun: "1 issue", "2 issues".
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 

@@ -9,7 +9,14 @@ use crate::dom::parse_dom;
 const PROPS: &str = r#"["color","background-color","overflow-x","overflow-y","text-overflow","visibility","opacity","font-size","font-weight","font-family","position","display"]"#;
 
 /// One element line of a DOM record: (parent, tag, selector, box, has text, styles overrides).
-pub(super) fn element(parent: i64, tag: &str, selector: &str, bounds: [f64; 4], text: bool, overrides: &[(&str, &str)]) -> String {
+pub(super) fn element(
+    parent: i64,
+    tag: &str,
+    selector: &str,
+    bounds: [f64; 4],
+    text: bool,
+    overrides: &[(&str, &str)],
+) -> String {
     let mut styles = [
         ("color", "rgb(17, 17, 17)"),
         ("background-color", "rgba(0, 0, 0, 0)"),

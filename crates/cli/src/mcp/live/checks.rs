@@ -9,7 +9,7 @@ use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::json;
-use sightline_core::live::{console_levels, filter_console};
+use sightline_core::live::{AxeResults, console_levels, console_log, summarise_axe};
 use sightline_core::page_check::{ConsoleEntry, FailedRequest, ViewportKind};
 
 use super::super::{SightlineServer, failure};
@@ -96,17 +96,14 @@ impl SightlineServer {
                 let entries: Vec<ConsoleEntry> = serde_json::from_value(answer["console"].clone()).unwrap_or_default();
                 let failed: Vec<FailedRequest> =
                     serde_json::from_value(answer["failedRequests"].clone()).unwrap_or_default();
-                let kept = filter_console(&entries, &levels);
-                let errors = kept.iter().filter(|e| e.level == "error" || e.level == "pageerror").count();
+                let log = console_log(&entries, &levels, failed);
                 pretty(&json!({
                     "url": args.url,
-                    "summary": format!("{} console entr{} ({errors} error{}), {} failed request{}.",
-                        kept.len(), if kept.len() == 1 { "y" } else { "ies" }, if errors == 1 { "" } else { "s" },
-                        failed.len(), if failed.len() == 1 { "" } else { "s" }),
-                    "entries": kept,
+                    "summary": log.summary,
+                    "entries": log.entries,
                     // Entries past the worker's cap of 1,000 per call, not listed.
                     "dropped": answer["consoleDropped"].as_u64().unwrap_or(0),
-                    "failedRequests": failed,
+                    "failedRequests": log.failed_requests,
                 }))
             }
             Err(e) => failure(e),
@@ -129,28 +126,14 @@ impl SightlineServer {
         }
         let params = json!({"url": args.url, "selector": args.selector, "rules": args.rules});
         Ok(match self.live.worker.call("axe", params, call_timeout()).await {
-            Ok(answer) => {
-                let violations = answer["violations"].as_array().cloned().unwrap_or_default();
-                let nodes: u64 = violations.iter().filter_map(|v| v["nodeCount"].as_u64()).sum();
-                let summary = if violations.is_empty() {
-                    format!("No accessibility violations ({} rules passed).", answer["passes"])
-                } else {
-                    let ids: Vec<String> = violations
-                        .iter()
-                        .map(|v| format!("{} ({})", v["id"].as_str().unwrap_or(""), v["impact"].as_str().unwrap_or("")))
-                        .collect();
-                    format!(
-                        "{} violation{} on {nodes} node{}: {}.",
-                        violations.len(),
-                        if violations.len() == 1 { "" } else { "s" },
-                        if nodes == 1 { "" } else { "s" },
-                        ids.join(", ")
-                    )
-                };
-                pretty(
-                    &json!({"url": args.url, "axeVersion": answer["axeVersion"], "summary": summary, "violations": violations}),
-                )
-            }
+            Ok(answer) => match serde_json::from_value::<AxeResults>(answer) {
+                Ok(results) => {
+                    let audit = summarise_axe(results);
+                    pretty(&json!({"url": args.url, "axeVersion": audit.axe_version, "summary": audit.summary,
+                                   "violations": audit.violations}))
+                }
+                Err(e) => failure(format!("the worker's axe-core results are not what this version reads ({e})")),
+            },
             Err(e) => failure(e),
         })
     }

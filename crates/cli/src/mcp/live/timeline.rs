@@ -64,20 +64,9 @@ impl SightlineServer {
         Ok(match self.live.worker.call("flash", params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) => match serde_json::from_value::<Vec<VisibilityTimeline>>(answer["elements"].clone()) {
                 Ok(timelines) => {
-                    let flashes = judge_flashes(&timelines);
-                    let summary = if flashes.is_empty() {
-                        "No element flickered.".to_string()
-                    } else {
-                        let names: Vec<String> =
-                            flashes.iter().map(|f| format!("{} ({} ms)", f.selector, f.duration_ms)).collect();
-                        format!(
-                            "{} element{} flickered: {}.",
-                            flashes.len(),
-                            if flashes.len() == 1 { "" } else { "s" },
-                            names.join(", ")
-                        )
-                    };
-                    pretty(&json!({"url": args.url, "watchedMs": wait, "summary": summary, "flashes": flashes}))
+                    let report = judge_flashes(&timelines);
+                    pretty(&json!({"url": args.url, "watchedMs": wait, "summary": report.summary,
+                                   "flashes": report.flashes}))
                 }
                 Err(e) => failure(format!("the worker's visibility timelines are not what this version reads ({e})")),
             },
