@@ -39,6 +39,8 @@ mod tap_targets;
 mod test_facts;
 /// Text cut off by a clipping box, and text over other text.
 mod text;
+/// `test_viewports`: the page at several sizes.
+mod viewports;
 
 pub use contrast::{MIN_CONTRAST, MIN_CONTRAST_LARGE, Rgba, backdrop, contrast_ratio, parse_color};
 pub use facts::{
@@ -46,6 +48,9 @@ pub use facts::{
     StylesheetLink, ViewportKind,
 };
 pub use tap_targets::MIN_TAP_TARGET;
+pub use viewports::{
+    BreakpointFacts, BreakpointFit, ElementPresence, OverflowingElement, ViewportsCheck, check_viewports,
+};
 
 /// Layout is measured in fractional pixels; less than this past an edge is rounding, not a bug.
 const EDGE_TOLERANCE: f64 = 1.0;

@@ -1,6 +1,6 @@
 //! `measure_element` (one element's box model, typography and visibility, as the worker measured
-//! it) and `test_viewports` (the page at several sizes: sideways scrolling by the core's overflow
-//! finder, an element's visibility, a screenshot each).
+//! it) and `test_viewports` (the page at several sizes, judged by the core: sideways scrolling,
+//! an element's visibility; a screenshot each).
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -9,7 +9,7 @@ use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sightline_core::dom::parse_dom;
-use sightline_core::page_check::{PageDetails, PageFacts, horizontal_overflow};
+use sightline_core::page_check::{BreakpointFacts, ElementPresence, check_viewports};
 
 use super::super::{SightlineServer, failure};
 use super::{bad, pretty, url_checked};
@@ -89,53 +89,31 @@ impl SightlineServer {
         let timeout = call_timeout() * breakpoints.len() as u32;
         Ok(match self.live.worker.call("viewports", params, timeout).await {
             Ok(answer) => {
-                let mut lines = Vec::new();
-                let mut rows = Vec::new();
+                let mut measured = Vec::new();
                 for bp in answer["breakpoints"].as_array().into_iter().flatten() {
+                    let (width, height) = (&bp["width"], &bp["height"]);
                     let dom = match parse_dom(bp["dom"].as_str().unwrap_or_default()) {
                         Ok(dom) => dom,
+                        Err(e) => return Ok(failure(format!("the page's DOM record at {width}×{height}: {e}"))),
+                    };
+                    let element: Option<ElementPresence> = match serde_json::from_value(bp["element"].clone()) {
+                        Ok(element) => element,
                         Err(e) => {
                             return Ok(failure(format!(
-                                "the page's DOM record at {}×{}: {e}",
-                                bp["width"], bp["height"]
+                                "the worker's element facts at {width}×{height} are not what this version reads ({e})"
                             )));
                         }
                     };
-                    let dw = dom.document.width;
-                    let facts = PageFacts {
+                    measured.push(BreakpointFacts {
+                        width: width.as_u64().unwrap_or_default() as u32,
+                        height: height.as_u64().unwrap_or_default() as u32,
                         dom,
-                        details: PageDetails::default(),
-                        console: Vec::new(),
-                        failed_requests: Vec::new(),
-                    };
-                    let overflowing: Vec<Value> = horizontal_overflow(&facts)
-                        .into_iter()
-                        .map(
-                            |i| json!({"selector": i.selector, "right": i.measured.get("right"), "message": i.message}),
-                        )
-                        .collect();
-                    let overflow = !overflowing.is_empty();
-                    let element = &bp["element"];
-                    let visibility = if element.is_null() {
-                        String::new()
-                    } else if element["found"] == json!(false) {
-                        format!("; {} not found", element["selector"].as_str().unwrap_or(""))
-                    } else {
-                        format!("; element {}", if element["rendered"] == json!(true) { "visible" } else { "hidden" })
-                    };
-                    lines.push(format!(
-                        "{}×{}: {}{visibility}",
-                        bp["width"],
-                        bp["height"],
-                        if overflow { format!("scrolls sideways ({dw} px wide)") } else { "fits".into() }
-                    ));
-                    rows.push(json!({
-                        "width": bp["width"], "height": bp["height"], "horizontalOverflow": overflow,
-                        "documentWidth": dw, "overflowing": overflowing,
-                        "element": element, "screenshot": bp["screenshot"],
-                    }));
+                        element,
+                        screenshot: bp["screenshot"].as_str().map(String::from),
+                    });
                 }
-                pretty(&json!({"url": args.url, "summary": lines.join(" | "), "breakpoints": rows}))
+                let check = check_viewports(measured);
+                pretty(&json!({"url": args.url, "summary": check.summary, "breakpoints": check.breakpoints}))
             }
             Err(e) => failure(e),
         })
