@@ -363,6 +363,8 @@ pub fn check_answer(expected: &Expected, answer: &Value) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyVerdict {
+    /// "Trusted: 6 of 6 challenges passed. …" or "Not trusted: … Failed: c1 (…); …".
+    pub summary: String,
     pub trusted: bool,
     pub passed: usize,
     pub total: usize,
@@ -390,13 +392,35 @@ pub fn judge_response(challenges: &[Challenge], answers: &serde_json::Map<String
     let total = challenges.len();
     let passed = total - failed.len();
     let score = if total == 0 { 0.0 } else { passed as f64 / total as f64 };
-    VerifyVerdict {
-        trusted: total > 0 && score >= TRUST_THRESHOLD,
-        passed,
-        total,
-        score: (score * 100.0).round() / 100.0,
-        failed,
-    }
+    let trusted = total > 0 && score >= TRUST_THRESHOLD;
+    let summary = if trusted {
+        format!(
+            "Trusted: {passed} of {total} challenges passed. The query answer below comes from a model that looked."
+        )
+    } else {
+        let named: Vec<String> = failed.iter().map(|f| format!("{} ({})", f.id, f.question)).collect();
+        format!(
+            "Not trusted: {passed} of {total} challenges passed (needs {} %). Failed: {}. Do not rely on the query \
+             answer.",
+            (TRUST_THRESHOLD * 100.0).round(),
+            named.join("; ")
+        )
+    };
+    VerifyVerdict { summary, trusted, passed, total, score: (score * 100.0).round() / 100.0, failed }
+}
+
+/// The prompt for the looking model (a fresh sub-agent): open the screenshot, answer the
+/// challenges from it alone, answer the query, and submit everything under the session id.
+pub fn looking_prompt(screenshot: &str, url: &str, challenges: &[Challenge], query: &str, session_id: &str) -> String {
+    let questions: Vec<String> =
+        challenges.iter().map(|c| format!("{}. {} (answer: {})", c.id, c.question, c.format)).collect();
+    format!(
+        "Open the image {screenshot} (a screenshot of {url}) and answer ONLY from what you see in it; do not fetch the \
+         page or read its code.\n\nQuestions:\n{}\n\nThen answer this: {query}\n\nCall submit_visual_response with \
+         session_id \"{session_id}\", challenge_answers as an object keyed by question id (e.g. {{\"c1\": \"...\"}}) and \
+         query_answer.",
+        questions.join("\n")
+    )
 }
 
 #[cfg(test)]
@@ -453,6 +477,10 @@ mod tests {
         ]);
         let v = judge_response(&c, &right);
         assert_eq!((v.trusted, v.passed, v.total), (true, 6, 6));
+        assert_eq!(
+            v.summary,
+            "Trusted: 6 of 6 challenges passed. The query answer below comes from a model that looked."
+        );
     }
 
     #[test]
@@ -473,8 +501,45 @@ mod tests {
         for secret in ["Spring", "#1a4d8f", "26, 77, 143", "\"3\""] {
             assert!(!shown.contains(secret), "{secret} leaked: {shown}");
         }
+        assert_eq!(
+            v.summary,
+            "Not trusted: 2 of 6 challenges passed (needs 80 %). Failed: c1 (What is the exact text of the first large \
+             heading (h1) on the page?); c2 (Where is that first large heading (h1) in the screenshot \
+             (top/middle/bottom, left/center/right)?); c3 (How many list items (bullets or numbered entries) are \
+             visible?); c5 (What is the background colour of the button \"Buy now\"?). Do not rely on the query answer."
+        );
         // a missing answer fails too
         assert_eq!(judge_response(&c, &answers(&[])).passed, 0);
+        // 5 of 6 is 83 %: trusted
+        let mostly = answers(&[
+            ("c1", json!("Spring collection")),
+            ("c2", json!("top left")),
+            ("c3", json!(3)),
+            ("c4", json!(1)),
+            ("c5", json!("#1a4d8f")),
+            ("c6", json!("no")),
+        ]);
+        let v = judge_response(&c, &mostly);
+        assert_eq!((v.trusted, v.passed, v.score), (true, 5, 0.83));
+        assert_eq!(
+            v.summary,
+            "Trusted: 5 of 6 challenges passed. The query answer below comes from a model that looked."
+        );
+    }
+
+    #[test]
+    fn visual_verify_prompt_lists_the_questions_and_the_session() {
+        let c = build_challenges(&facts(), &[]).unwrap();
+        let prompt = looking_prompt("/tmp/shot.png", "http://x/", &c[..2], "Is the sale on?", "verify-1");
+        assert_eq!(
+            prompt,
+            "Open the image /tmp/shot.png (a screenshot of http://x/) and answer ONLY from what you see in it; do not \
+             fetch the page or read its code.\n\nQuestions:\nc1. What is the exact text of the first large heading \
+             (h1) on the page? (answer: text)\nc2. Where is that first large heading (h1) in the screenshot \
+             (top/middle/bottom, left/center/right)? (answer: region words: top/middle/bottom and \
+             left/center/right)\n\nThen answer this: Is the sale on?\n\nCall submit_visual_response with session_id \
+             \"verify-1\", challenge_answers as an object keyed by question id (e.g. {\"c1\": \"...\"}) and query_answer."
+        );
     }
 
     #[test]

@@ -11,7 +11,9 @@ use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use sightline_core::visual_verify::{Challenge, Criterion, VerifyFacts, build_challenges, judge_response};
+use sightline_core::visual_verify::{
+    Challenge, Criterion, VerifyFacts, build_challenges, judge_response, looking_prompt,
+};
 
 use super::super::{SightlineServer, failure};
 use super::{bad, pretty, url_checked};
@@ -148,27 +150,18 @@ impl SightlineServer {
         };
         let listed: Vec<Value> =
             challenges.iter().map(|c| json!({"id": c.id, "question": c.question, "format": c.format})).collect();
-        let questions: Vec<String> =
-            challenges.iter().map(|c| format!("{}. {} (answer: {})", c.id, c.question, c.format)).collect();
         let mut sessions = self.live.sessions.lock().expect("sessions");
         let ttl = sessions.ttl;
         let id = sessions.insert(Session {
             created: Instant::now(),
             url: args.url.clone(),
             query: args.query.clone(),
-            challenges,
+            // The prompt below lists them too; the session keeps their withheld answers.
+            challenges: challenges.clone(),
             attempts: 0,
         });
         drop(sessions);
-        let prompt = format!(
-            "Open the image {screenshot} (a screenshot of {}) and answer ONLY from what you see in it; do not fetch the \
-             page or read its code.\n\nQuestions:\n{}\n\nThen answer this: {}\n\nCall submit_visual_response with \
-             session_id \"{id}\", challenge_answers as an object keyed by question id (e.g. {{\"c1\": \"...\"}}) and \
-             query_answer.",
-            args.url,
-            questions.join("\n"),
-            args.query
-        );
+        let prompt = looking_prompt(&screenshot, &args.url, &challenges, &args.query, &id);
         Ok(pretty(&json!({
             "sessionId": id,
             "expiresInSeconds": ttl.as_secs_f64(),
@@ -203,26 +196,12 @@ impl SightlineServer {
         }
         session.attempts += 1;
         let verdict = judge_response(&session.challenges, &args.challenge_answers);
-        let summary = if verdict.trusted {
-            format!(
-                "Trusted: {} of {} challenges passed. The query answer below comes from a model that looked.",
-                verdict.passed, verdict.total
-            )
-        } else {
-            let failed: Vec<String> = verdict.failed.iter().map(|f| format!("{} ({})", f.id, f.question)).collect();
-            format!(
-                "Not trusted: {} of {} challenges passed (needs 80 %). Failed: {}. Do not rely on the query answer.",
-                verdict.passed,
-                verdict.total,
-                failed.join("; ")
-            )
-        };
         Ok(pretty(&json!({
             "sessionId": args.session_id,
             "url": session.url,
             "query": session.query,
             "queryAnswer": args.query_answer,
-            "summary": summary,
+            "summary": verdict.summary,
             "trusted": verdict.trusted,
             "score": verdict.score,
             "passed": verdict.passed,
