@@ -174,7 +174,7 @@ export declare function storeCaptureSync(input: CaptureInput): void
 
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
- * baseline / current / diff PNGs of changed and new snapshots (drawn with the config's
- * comparison options); returns the summary counts.
+ * baseline / current / diff PNGs of changed and new snapshots (the diff image is the one the
+ * deciding comparison drew); returns the summary counts.
  */
 export declare function writeResultsSync(input: ResultsInput): { total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number }

@@ -342,6 +342,32 @@ describe('matcher options', { skip }, () => {
     });
   });
 
+  test('options: a perceptual snapshot\'s report diff image is the one the perceptual comparison drew, not a pixelmatch redraw', () => {
+    // issue 14, second drift: results.json copies the diff image of the comparison that decided
+    // the snapshot. Written here as the reporter writes it, from the case's own root.
+    const caseRoot = path.join(base, 'perceptual');
+    const summary = addon.writeResultsSync({ root: caseRoot });
+    assert.deepEqual([summary.total, summary.changed], [1, 1]);
+    const images = path.join(caseRoot, 'visual-report', 'images', 'perceptual');
+    const reportDiff = path.join(images, 'chromium-diff.png');
+    assert.deepEqual(readFileSync(reportDiff), readFileSync(path.join(caseRoot, '.sightline', 'temp', 'perceptual', 'chromium-diff.png')));
+    const results = JSON.parse(readFileSync(path.join(caseRoot, 'visual-report', 'results.json'), 'utf8'));
+    assert.equal(results.snapshots[0].files.diff, 'visual-report/images/perceptual/chromium-diff.png');
+    // Drawn again from the report's baseline and current: the perceptual comparator's image is
+    // the same, pixel for pixel; pixelmatch's finds nothing to mark and differs from it.
+    const [baselinePng, currentPng] = ['baseline', 'current'].map((k) => path.join(images, `chromium-${k}.png`));
+    const redraw = (flags) => {
+      const out = path.join(temps.make('sightline-options-redraw-'), 'diff.png');
+      const run = spawnSync(sightlineBin, ['diff', baselinePng, currentPng, '--out', out, '--json', ...flags], { encoding: 'utf8' });
+      return { out, diffPixels: JSON.parse(run.stdout).diffPixels };
+    };
+    const perceptual = redraw(['--perceptual']);
+    assert.equal(perceptual.diffPixels, 874);
+    const same = spawnSync(sightlineBin, ['diff', perceptual.out, reportDiff, '--threshold', '0', '--json'], { encoding: 'utf8' });
+    assert.equal(JSON.parse(same.stdout).diffPixels, 0, same.stderr);
+    assert.equal(redraw([]).diffPixels, 0, 'pixelmatch at the default threshold sees no change');
+  });
+
   test('options: antialiasing false in config counts the anti-aliased rim of a disc moved by 1 px', () => {
     assert.deepEqual(statuses(changed, ['antialiasing', 'antialiasing-default']), { antialiasing: 'failed', 'antialiasing-default': 'passed' });
     assert.deepEqual(pixelFacts(optionsEvidence(base, 'antialiasing-default')), {

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use serde_json::Value;
+use sightline_core::results::Results;
+use sightline_core::snapshot::SnapshotEvidence;
 use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines};
+use sightline_core::verdict::Status;
 
 use crate::exit;
 
@@ -47,61 +49,35 @@ pub struct ReportArgs {
     open: bool,
 }
 
-/// A string field of a results.json object, or "" when absent.
-fn text<'a>(value: &'a Value, key: &str) -> &'a str {
-    value[key].as_str().unwrap_or("")
-}
-
 /// `name (project) [status]: verdict` — how every review command names a snapshot.
-fn snapshot_line(snapshot: &Value) -> String {
-    let field = |key| text(snapshot, key);
-    format!("{} ({}) [{}]: {}", field("name"), field("project"), field("status"), field("verdict"))
+fn snapshot_line(snapshot: &SnapshotEvidence) -> String {
+    format!("{} ({}) [{}]: {}", snapshot.name, snapshot.project, snapshot.status, snapshot.verdict)
 }
 
 /// One line per snapshot that needs a person: changed, new, and baselines with no capture.
-fn write_attention_lines(out: &mut impl Write, results: &Value) -> std::io::Result<()> {
-    for snap in results["snapshots"].as_array().into_iter().flatten().filter(|x| x["status"] != "passed") {
+fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Result<()> {
+    for snap in results.snapshots.iter().filter(|s| s.status != Status::Passed) {
         writeln!(out, "  {}", snapshot_line(snap))?;
     }
-    for m in results["missingBaselines"].as_array().into_iter().flatten() {
-        writeln!(
-            out,
-            "  {} ({}) [missing]: committed baseline with no capture in this run",
-            m["name"].as_str().unwrap_or(""),
-            m["project"].as_str().unwrap_or("")
-        )?;
+    for m in &results.missing_baselines {
+        writeln!(out, "  {} ({}) [missing]: committed baseline with no capture in this run", m.name, m.project)?;
     }
     Ok(())
 }
 
 /// `reportDir` from `.sightline/config.json` (default `visual-report`).
 fn report_dir(root: &Path) -> Result<PathBuf> {
-    let config = root.join(".sightline").join("config.json");
-    let dir = match std::fs::read(&config) {
-        Ok(bytes) => {
-            let value: Value = serde_json::from_slice(&bytes).with_context(|| {
-                format!("{}: not valid JSON; fix it or delete it to use the defaults", config.display())
-            })?;
-            match value.get("reportDir") {
-                None => "visual-report".to_string(),
-                Some(Value::String(s)) if !s.is_empty() => s.clone(),
-                Some(other) => bail!("{}: \"reportDir\" must be a folder path string, got {other}", config.display()),
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "visual-report".to_string(),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", config.display())),
-    };
-    Ok(root.join(dir))
+    Ok(root.join(sightline_core::config::load_config(root)?.report_dir))
 }
 
 /// The run's results.json, with a clear error when there is none or it is damaged.
-fn read_results(root: &Path) -> Result<(PathBuf, Value)> {
+fn read_results(root: &Path) -> Result<(PathBuf, Results)> {
     let path = report_dir(root)?.join("results.json");
     if !path.exists() {
         bail!("{}: no results yet; run the Playwright tests with the sightline reporter first", path.display());
     }
-    let results = sightline_core::results_file::read_results(&path)?;
-    Ok((path, results.value))
+    let results = sightline_core::results::read_results(&path)?;
+    Ok((path, results.results))
 }
 
 pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
@@ -109,13 +85,8 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     let names: Vec<String> = if args.all {
         // Every changed or new snapshot of the last run, as results.json lists them.
         let (_, results) = read_results(root)?;
-        let mut names: Vec<String> = results["snapshots"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|s| matches!(s["status"].as_str(), Some("changed" | "new")))
-            .filter_map(|s| s["name"].as_str().map(str::to_owned))
-            .collect();
+        let mut names: Vec<String> =
+            results.snapshots.iter().filter(|s| s.status.needs_review()).map(|s| s.name.clone()).collect();
         names.dedup();
         if names.is_empty() {
             eprintln!("sightline: nothing to approve: the last run has no changed or new snapshots");
@@ -173,66 +144,57 @@ pub fn run_list(root: &Path) -> Result<u8> {
 pub fn run_explain(root: &Path, args: &ExplainArgs) -> Result<u8> {
     check_snapshot_name(&args.name)?;
     let (path, results) = read_results(root)?;
-    let matches: Vec<&Value> =
-        results["snapshots"].as_array().into_iter().flatten().filter(|s| s["name"] == args.name.as_str()).collect();
+    let matches: Vec<&SnapshotEvidence> = results.snapshots.iter().filter(|s| s.name == args.name).collect();
     if matches.is_empty() {
         bail!("{}: no snapshot named {:?}; `sightline list` shows the baselines", path.display(), args.name);
     }
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut stdout, &matches)?;
+        // As JSON values, so keys come out sorted as in results.json.
+        serde_json::to_writer_pretty(&mut stdout, &serde_json::to_value(&matches)?)?;
         writeln!(stdout)?;
     } else {
         for s in &matches {
             writeln!(stdout, "{}", snapshot_line(s))?;
-            for r in s["layers"]["pixel"]["regions"].as_array().into_iter().flatten().take(5) {
-                let who: Vec<String> = r["elements"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|e| format!("{} ({})", e["selector"].as_str().unwrap_or(""), e["role"].as_str().unwrap_or("")))
-                    .collect();
+            let regions = s.layers.pixel.as_ref().map_or(&[][..], |p| &p.regions[..]);
+            for r in regions.iter().take(5) {
+                let who: Vec<String> = r.elements.iter().map(|e| format!("{} ({})", e.selector, e.role)).collect();
                 writeln!(
                     stdout,
                     "  {} {}×{} at {},{}: {} px  {}",
-                    r["classification"].as_str().unwrap_or(""),
-                    r["width"],
-                    r["height"],
-                    r["x"],
-                    r["y"],
-                    r["diffPixels"],
+                    r.classification,
+                    r.width,
+                    r.height,
+                    r.x,
+                    r.y,
+                    r.diff_pixels,
                     who.join(", ")
                 )?;
             }
-            for p in s["layers"]["dom"]["styleChanges"]["properties"].as_array().into_iter().flatten().take(10) {
-                writeln!(
-                    stdout,
-                    "  {} {}: {} → {}",
-                    text(p, "selector"),
-                    text(p, "property"),
-                    text(p, "from"),
-                    text(p, "to")
-                )?;
+            let properties = s.layers.dom.as_ref().map_or(&[][..], |d| &d.style_changes.properties[..]);
+            for p in properties.iter().take(10) {
+                writeln!(stdout, "  {} {}: {} → {}", p.selector, p.property, p.from, p.to)?;
             }
-            for (key, file) in s["files"].as_object().into_iter().flatten() {
-                if let Some(file) = file.as_str() {
+            let files = [("baseline", &s.files.baseline), ("current", &s.files.current), ("diff", &s.files.diff)];
+            for (key, file) in files {
+                if let Some(file) = file {
                     writeln!(stdout, "  {key}: {file}")?;
                 }
             }
         }
     }
-    let changed = matches.iter().any(|s| s["status"] != "passed");
+    let changed = matches.iter().any(|s| s.status != Status::Passed);
     Ok(if changed { exit::CHANGED } else { exit::OK })
 }
 
 pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
     let (path, results) = read_results(root)?;
-    let s = &results["summary"];
+    let s = &results.summary;
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
         "{} snapshots: {} passed, {} changed, {} new, {} missing, {} auto-passed",
-        s["total"], s["passed"], s["changed"], s["new"], s["missing"], s["autoPassed"]
+        s.total, s.passed, s.changed, s.new, s.missing, s.auto_passed
     )?;
     write_attention_lines(&mut stdout, &results)?;
     let html = path.with_file_name("index.html");
@@ -249,8 +211,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
     } else if args.open {
         bail!("{}: no HTML report next to results.json", html.display());
     }
-    let changed =
-        s["changed"].as_u64().unwrap_or(0) + s["new"].as_u64().unwrap_or(0) + s["missing"].as_u64().unwrap_or(0);
+    let changed = s.changed + s.new + s.missing;
     Ok(if changed > 0 { exit::CHANGED } else { exit::OK })
 }
 
@@ -300,7 +261,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         config: serde_json::to_value(&config)?,
         filtered: false,
     };
-    let summary = write_results(&store, Path::new(&config.report_dir), &run, &options)?;
+    let summary = write_results(&store, Path::new(&config.report_dir), &run)?;
     report_written_run(root, &config, &summary, "")
 }
 
@@ -342,7 +303,6 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
     use sightline_core::results::{RunInfo, write_results};
 
     let settings = load_settings(root, &Overrides::default())?;
-    let options = settings.snapshot_options();
     let config = settings.config;
     let store = ProjectStore::new(root);
     let merged = merge_shards(&store, &args.folders)?;
@@ -357,6 +317,6 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         config: serde_json::to_value(&config)?,
         filtered: !merged.complete,
     };
-    let summary = write_results(&store, Path::new(&config.report_dir), &run, &options)?;
+    let summary = write_results(&store, Path::new(&config.report_dir), &run)?;
     report_written_run(root, &config, &summary, &format!(" from {} shards", merged.shards.len()))
 }

@@ -42,7 +42,7 @@ pub fn write_run_results(store: &ProjectStore, root: &Path) {
         config: serde_json::Value::Null,
         filtered: false,
     };
-    write_results(store, Path::new("visual-report"), &run, &SnapshotOptions::default()).unwrap();
+    write_results(store, Path::new("visual-report"), &run).unwrap();
 }
 
 /// A 64 × 48 white page with a 30 × 20 card of `color` at 10,10: recolouring the card changes

@@ -96,7 +96,8 @@ pub fn compare_captures(
             dom: baseline_dom.as_ref(),
             failures: &b.data.failures,
         });
-        let (mut evidence, _) = compare_snapshot(name, &project, baseline_side, current, options, false)?;
+        let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, options, true)?;
+        store.write_diff(name, stem, diff.as_ref())?;
         let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();
         if baseline.is_some() {
             evidence.files.baseline = Some(relative(store.baseline_png(name, stem)?));
@@ -190,12 +191,18 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
     for ((name, stem), folder) in &files {
         let target_dir = store.root().join(".sightline").join("temp").join(name);
         crate::decode::create_dir_all(&target_dir)?;
-        for ext in ["json", "slcap"] {
-            let from = folder.join(name).join(format!("{stem}.{ext}"));
+        // The evidence, and what only some snapshots have: passed snapshots come without their
+        // capture (the point of compare mode) and without a diff image.
+        let wanted = [
+            (store.evidence_path(name, stem)?, true),
+            (store.capture_path(name, stem)?, false),
+            (store.diff_path(name, stem)?, false),
+        ];
+        for (path, required) in wanted {
+            let from = folder.join(name).join(path.file_name().expect("store paths name a file"));
             match std::fs::read(&from) {
-                Ok(bytes) => write_atomic(&target_dir.join(format!("{stem}.{ext}")), &bytes)?,
-                // Passed snapshots come without their capture: that is the point of compare mode.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && ext == "slcap" => {}
+                Ok(bytes) => write_atomic(&path, &bytes)?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => {}
                 Err(e) => return Err(Error::io(&from, e)),
             }
         }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::decode::{decode_image, encode_png, write_atomic};
+use crate::decode::{decode_image, write_atomic};
 use crate::error::{Error, Result};
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use crate::store::{CaptureData, ProjectStore, check_snapshot_name};
@@ -132,15 +132,10 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         dom: baseline_dom.as_ref(),
         failures: &b.data.failures,
     });
-    let (mut evidence, _) = compare_snapshot(name, project, baseline_side, current_side, &options, false)?;
-    // The diff image is only drawn for a failure: passing is the common path.
-    let diff_png = match (&baseline_side, want_diff_png && evidence.failed()) {
-        (Some(b), true) => {
-            let (_, diff) = crate::compare::compare_images(b.image, image.view(), &options.compare, true)?;
-            diff.map(|d| encode_png(&d, true)).transpose()?
-        }
-        _ => None,
-    };
+    // One comparison decides the snapshot and, when it fails, draws its diff image; the report
+    // copies that image instead of comparing again.
+    let (mut evidence, diff) = compare_snapshot(name, project, baseline_side, current_side, &options, true)?;
+    let diff_png = store.write_diff(name, project, diff.as_ref())?.filter(|_| want_diff_png);
 
     let write_baseline = match update {
         UpdateMode::All => true,

@@ -342,7 +342,7 @@ fn style_digest(values: &[String]) -> u64 {
 }
 
 /// The DOM layer's evidence for one pair of captures (`layers.dom` in results.json).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DomComparison {
     /// The element structure differs: elements added, removed, re-tagged, or their text or
@@ -368,7 +368,7 @@ pub struct DomComparison {
 }
 
 /// A count of elements and the selectors of the first ones.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ElementList {
     /// How many elements.
     pub count: usize,
@@ -377,7 +377,7 @@ pub struct ElementList {
 }
 
 /// Elements on both sides whose content changed.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModifiedElements {
     /// How many elements.
     pub count: usize,
@@ -386,7 +386,7 @@ pub struct ModifiedElements {
 }
 
 /// One element whose content changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModifiedElement {
     pub selector: String,
     /// What changed, in the order tag, text, image.
@@ -394,7 +394,7 @@ pub struct ModifiedElement {
 }
 
 /// A kind of content change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ContentChange {
     /// Another tag (only possible for elements paired by `#id`).
@@ -406,7 +406,7 @@ pub enum ContentChange {
 }
 
 /// Whether computed styles could be compared, and how that came out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum StyleCheck {
     /// Styles were recorded on both sides and every element present on both is equal.
@@ -418,7 +418,7 @@ pub enum StyleCheck {
 }
 
 /// Restyled elements.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StyleChanges {
     /// How many elements were restyled.
@@ -435,7 +435,7 @@ pub struct StyleChanges {
 }
 
 /// One computed-style property that changed on one element.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PropertyChange {
     pub selector: String,
     pub property: String,
@@ -444,7 +444,7 @@ pub struct PropertyChange {
 }
 
 /// A `property: from → to` change and how many elements it happened on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommonChange {
     pub property: String,
     pub from: String,
@@ -453,7 +453,7 @@ pub struct CommonChange {
 }
 
 /// Elements whose border box moved or resized by more than [`GEOMETRY_TOLERANCE`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GeometryChanges {
     /// How many elements moved or resized.
@@ -471,7 +471,7 @@ pub struct GeometryChanges {
 }
 
 /// An element whose size changed; boxes are `[x, y, width, height]` in CSS pixels.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResizedElement {
     pub selector: String,
     pub from: [f64; 4],
@@ -481,7 +481,7 @@ pub struct ResizedElement {
 }
 
 /// A run of elements moved by the same offset without changing size, named by its first one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MovedElements {
     /// The first element of the run.
     pub selector: String,
@@ -496,7 +496,7 @@ pub struct MovedElements {
 }
 
 /// What an element did between the captures, as named in region attribution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ElementRole {
     /// Restyled, or its tag, text or image changed.
@@ -511,6 +511,18 @@ pub enum ElementRole {
     Overlaps,
 }
 
+impl std::fmt::Display for ElementRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ElementRole::Changed => "changed",
+            ElementRole::Added => "added",
+            ElementRole::Removed => "removed",
+            ElementRole::Moved => "moved",
+            ElementRole::Overlaps => "overlaps",
+        })
+    }
+}
+
 impl ElementRole {
     /// Attribution prefers content changes, then geometry, then bystanders.
     fn tier(self) -> u8 {
@@ -523,7 +535,7 @@ impl ElementRole {
 }
 
 /// An element a region maps to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttributedElement {
     pub selector: String,
     pub role: ElementRole,

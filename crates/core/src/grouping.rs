@@ -1,16 +1,14 @@
 //! Grouping changed snapshots by identical signal (02-results.md, "Grouping by identical
 //! signal"), shared by the HTML report and the MCP server through results.json `groups`.
 //!
-//! Works on the results.json `snapshots` entries as JSON, so a results file read from disk and
-//! fresh evidence group the same way. Only the fields grouping needs are parsed; an entry that
-//! lacks one (or has it in another shape) is simply not groupable.
+//! Works on the typed `snapshots` entries, so a results file read from disk and fresh evidence
+//! group the same way.
 //!
 //! Among changed snapshots (not auto-passed), a group forms when at least two share one signal.
 //! The signals are tried in order and each snapshot joins at most one group:
 //! 1. style-only change with exactly the same set of restyled elements (≤ 10 restyled);
 //! 2. page shift with the same `dy` and `belowY`;
-//! 3. styles not compared, DOM identical (`unavailable` and "no style data in older results"
-//!    apart);
+//! 3. styles not compared, DOM identical;
 //! 4. large diff, DOM and styles identical;
 //! 5. likely render noise (DOM identical, styles match, scattered).
 //!
@@ -21,13 +19,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+
+use crate::dom::StyleCheck;
+use crate::shape::Shape;
+use crate::snapshot::SnapshotEvidence;
+use crate::verdict::{Status, VerdictKind};
 
 /// Style-only changes touching more elements than this are never grouped.
 const MAX_GROUPED_RESTYLED: usize = 10;
 
 /// The shared signal of a group, in the order signals are tried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum GroupSignal {
     /// The same set of restyled elements, DOM otherwise identical.
@@ -51,14 +53,14 @@ const SIGNAL_ORDER: [GroupSignal; 5] = [
 ];
 
 /// One snapshot in a group.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct GroupMember {
     pub name: String,
     pub project: String,
 }
 
 /// Changed snapshots sharing one signal (`groups[]` in results.json).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Group {
     pub signal: GroupSignal,
@@ -66,62 +68,24 @@ pub struct Group {
     pub label: String,
     /// Sorted by name, then project; at least two.
     pub members: Vec<GroupMember>,
-    /// The shared signal: `{elements}` | `{dy, belowY}` | `{styleCheck}` (`null`: no style data
-    /// in older results) | `{}`.
-    pub detail: Value,
+    /// The shared signal.
+    pub detail: GroupDetail,
 }
 
-// The fields of a results.json `snapshots[]` entry that grouping reads.
-
-#[derive(Deserialize)]
+/// What a group's members share: `{elements}` (style-only), `{dy, belowY}` (page shift),
+/// `{styleCheck}` (styles not compared) or `{}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Entry {
-    name: String,
-    project: String,
-    status: String,
-    auto_passed: bool,
-    verdict_kind: String,
-    layers: EntryLayers,
-    capture_health: EntryHealth,
-}
-
-#[derive(Deserialize)]
-struct EntryLayers {
-    pixel: Option<EntryPixel>,
-    dom: Option<EntryDom>,
-}
-
-#[derive(Deserialize)]
-struct EntryPixel {
-    shift: Option<EntryShift>,
-    shape: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct EntryShift {
-    dy: i32,
-    below_y: u32,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct EntryDom {
-    changed: bool,
-    /// Missing in results written before styles were recorded.
-    style_check: Option<String>,
-    style_changes: Option<EntryStyleChanges>,
-}
-
-#[derive(Deserialize)]
-struct EntryStyleChanges {
-    count: usize,
-    elements: Vec<String>,
-}
-
-#[derive(Deserialize)]
-struct EntryHealth {
-    unhealthy: bool,
+pub struct GroupDetail {
+    /// The restyled elements, in the first member's document order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dy: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below_y: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style_check: Option<StyleCheck>,
 }
 
 /// What a group's members share exactly, per signal.
@@ -133,8 +97,7 @@ enum Key {
         dy: i32,
         below_y: u32,
     },
-    /// `Some("unavailable")`, or `None` for results without style data.
-    StylesNotCompared(Option<String>),
+    StylesNotCompared,
     Large,
     LikelyNoise,
 }
@@ -147,27 +110,25 @@ struct Candidate {
     signals: Vec<(GroupSignal, Key)>,
 }
 
-/// The signals one results.json entry carries; `None` when it can never be grouped.
-fn candidate(value: &Value) -> Option<Candidate> {
-    let entry = Entry::deserialize(value).ok()?;
-    if entry.status != "changed" || entry.auto_passed || entry.capture_health.unhealthy {
+/// The signals one snapshot carries; `None` when it can never be grouped.
+fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
+    if snapshot.status != Status::Changed || snapshot.auto_passed || snapshot.capture_health.unhealthy {
         return None;
     }
     // Snapshots without DOM data and structural changes are never grouped.
-    let dom = entry.layers.dom?;
-    let pixel = entry.layers.pixel?;
+    let dom = snapshot.layers.dom.as_ref()?;
+    let pixel = snapshot.layers.pixel.as_ref()?;
     if dom.changed {
         return None;
     }
-    let style_check = dom.style_check.as_deref();
-    let shape = pixel.shape.as_deref();
+    let (style_check, shape) = (dom.style_check, pixel.shape);
     let mut restyled = Vec::new();
     let mut signals = Vec::new();
-    match entry.verdict_kind.as_str() {
-        "styleOnly" => {
-            let changes = dom.style_changes?;
+    match snapshot.verdict_kind {
+        VerdictKind::StyleOnly => {
+            let changes = &dom.style_changes;
             let complete = changes.elements.len() == changes.count;
-            if style_check != Some("mismatch")
+            if style_check != StyleCheck::Mismatch
                 || changes.count == 0
                 || changes.count > MAX_GROUPED_RESTYLED
                 || !complete
@@ -176,9 +137,9 @@ fn candidate(value: &Value) -> Option<Candidate> {
                 return None;
             }
             let set: BTreeSet<String> = changes.elements.iter().cloned().collect();
-            for element in changes.elements {
-                if !restyled.contains(&element) {
-                    restyled.push(element);
+            for element in &changes.elements {
+                if !restyled.contains(element) {
+                    restyled.push(element.clone());
                 }
             }
             signals.push((GroupSignal::StyleOnly, Key::StyleOnly(set)));
@@ -187,42 +148,46 @@ fn candidate(value: &Value) -> Option<Candidate> {
                 signals.push((GroupSignal::PageShift, Key::PageShift { dy: shift.dy, below_y: shift.below_y }));
             }
         }
-        "pageShift" => {
+        VerdictKind::PageShift => {
             let shift = pixel.shift?;
             signals.push((GroupSignal::PageShift, Key::PageShift { dy: shift.dy, below_y: shift.below_y }));
         }
-        "stylesNotCompared" => {
+        VerdictKind::StylesNotCompared => {
             // A concentrated diff is never noise, so it never joins a group whose label names
             // render noise as a possibility.
-            let not_compared = matches!(style_check, None | Some("unavailable"));
-            if !not_compared || pixel.shift.is_some() || shape == Some("concentrated") {
+            if style_check != StyleCheck::Unavailable || pixel.shift.is_some() || shape == Some(Shape::Concentrated) {
                 return None;
             }
-            signals.push((GroupSignal::StylesNotCompared, Key::StylesNotCompared(dom.style_check)));
+            signals.push((GroupSignal::StylesNotCompared, Key::StylesNotCompared));
         }
-        "large" => {
-            if style_check != Some("match") || shape != Some("large") || pixel.shift.is_some() {
+        VerdictKind::Large => {
+            if style_check != StyleCheck::Match || shape != Some(Shape::Large) || pixel.shift.is_some() {
                 return None;
             }
             signals.push((GroupSignal::Large, Key::Large));
         }
-        "likelyNoise" => {
-            let scattered = matches!(shape, None | Some("scattered"));
-            if style_check != Some("match") || !scattered || pixel.shift.is_some() {
+        VerdictKind::LikelyNoise => {
+            let scattered = matches!(shape, None | Some(Shape::Scattered));
+            if style_check != StyleCheck::Match || !scattered || pixel.shift.is_some() {
                 return None;
             }
             signals.push((GroupSignal::LikelyNoise, Key::LikelyNoise));
         }
-        // identical, withinTolerance, unhealthy, structural, concentrated, new, or unknown.
-        _ => return None,
+        VerdictKind::Identical
+        | VerdictKind::WithinTolerance
+        | VerdictKind::Unhealthy
+        | VerdictKind::Structural
+        | VerdictKind::Concentrated
+        | VerdictKind::New => return None,
     }
-    Some(Candidate { member: GroupMember { name: entry.name, project: entry.project }, restyled, signals })
+    let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
+    Some(Candidate { member, restyled, signals })
 }
 
-/// Groups the changed snapshots of results.json (`snapshots[]` entries) by identical signal.
+/// Groups the changed snapshots of a run by identical signal.
 /// Groups come in signal order, then by first member; members are sorted by name, then project.
 /// Every snapshot keeps its own line beside the groups: that is the consumers' job.
-pub fn group_snapshots(snapshots: &[Value]) -> Vec<Group> {
+pub fn group_snapshots(snapshots: &[SnapshotEvidence]) -> Vec<Group> {
     let mut candidates: Vec<Candidate> = snapshots.iter().filter_map(candidate).collect();
     candidates.sort_by(|a, b| a.member.cmp(&b.member));
     let mut taken = vec![false; candidates.len()];
@@ -255,8 +220,8 @@ pub fn group_snapshots(snapshots: &[Value]) -> Vec<Group> {
     groups
 }
 
-/// The group's human line and its shared signal as JSON.
-fn describe(key: &Key, restyled: &[String]) -> (String, Value) {
+/// The group's human line and its shared signal.
+fn describe(key: &Key, restyled: &[String]) -> (String, GroupDetail) {
     match key {
         Key::StyleOnly(_) => {
             let shown: Vec<&str> = restyled.iter().take(3).map(String::as_str).collect();
@@ -267,7 +232,8 @@ fn describe(key: &Key, restyled: &[String]) -> (String, Value) {
             } else {
                 format!("the same {} elements", restyled.len())
             };
-            (format!("style-only change to {what} ({}{more})", shown.join(", ")), json!({ "elements": restyled }))
+            let detail = GroupDetail { elements: Some(restyled.to_vec()), ..GroupDetail::default() };
+            (format!("style-only change to {what} ({}{more})", shown.join(", ")), detail)
         }
         Key::PageShift { dy, below_y } => (
             format!(
@@ -275,25 +241,38 @@ fn describe(key: &Key, restyled: &[String]) -> (String, Value) {
                 if *dy > 0 { "down" } else { "up" },
                 dy.unsigned_abs()
             ),
-            json!({ "dy": dy, "belowY": below_y }),
+            GroupDetail { dy: Some(*dy), below_y: Some(*below_y), ..GroupDetail::default() },
         ),
-        Key::StylesNotCompared(check) => {
-            let why = match check {
-                Some(_) => "DOM identical, styles not compared: a side has no style data",
-                None => "DOM identical, no style data in older results",
-            };
-            (format!("render noise or stylesheet-only change, not ruled out ({why})"), json!({ "styleCheck": check }))
+        Key::StylesNotCompared => (
+            "render noise or stylesheet-only change, not ruled out (DOM identical, styles not compared: a side has no style data)".to_string(),
+            GroupDetail { style_check: Some(StyleCheck::Unavailable), ..GroupDetail::default() },
+        ),
+        Key::Large => (
+            "more than render noise usually changes (DOM and styles identical, large diff)".to_string(),
+            GroupDetail::default(),
+        ),
+        Key::LikelyNoise => {
+            ("likely render noise (DOM and styles identical, scattered diff)".to_string(), GroupDetail::default())
         }
-        Key::Large => {
-            ("more than render noise usually changes (DOM and styles identical, large diff)".to_string(), json!({}))
-        }
-        Key::LikelyNoise => ("likely render noise (DOM and styles identical, scattered diff)".to_string(), json!({})),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
+
+    /// Groups snapshots written as results.json entries.
+    fn group(entries: &[Value]) -> Vec<Group> {
+        let snapshots: Vec<SnapshotEvidence> =
+            entries.iter().map(|e| serde_json::from_value(e.clone()).expect("a whole entry")).collect();
+        group_snapshots(&snapshots)
+    }
+
+    fn detail(g: &Group) -> Value {
+        serde_json::to_value(&g.detail).unwrap()
+    }
 
     /// A changed, healthy snapshot with DOM identical and styles matching; tests adjust it.
     fn base(name: &str, kind: &str) -> Value {
@@ -305,13 +284,25 @@ mod tests {
             "verdict": "…",
             "verdictKind": kind,
             "files": { "baseline": null, "current": null, "diff": null },
+            "baselineSize": { "width": 100, "height": 1200 },
+            "currentSize": { "width": 100, "height": 1200 },
             "layers": {
-                "pixel": { "diffPixels": 120, "diffPercent": 0.1, "regions": [], "shift": null, "shape": "scattered" },
+                "pixel": {
+                    "diffPixels": 120, "totalPixels": 120000, "diffPercent": 0.1, "antialiasedPixels": 0,
+                    "match": false, "sizeChanged": false, "comparator": "pixelmatch",
+                    "baselineSize": { "width": 100, "height": 1200 },
+                    "currentSize": { "width": 100, "height": 1200 },
+                    "regions": [], "shift": null, "diffPixelsAfterShift": 120, "shape": "scattered"
+                },
                 "dom": {
                     "changed": false,
                     "noiseHint": true,
+                    "added": { "count": 0, "elements": [] },
+                    "removed": { "count": 0, "elements": [] },
+                    "modified": { "count": 0, "elements": [] },
                     "styleCheck": "match",
-                    "styleChanges": { "count": 0, "elements": [], "properties": [], "propertyCount": 0, "mostCommon": [] }
+                    "styleChanges": { "count": 0, "elements": [], "properties": [], "propertyCount": 0, "mostCommon": [] },
+                    "geometryChanges": { "count": 0, "resizedCount": 0, "resized": [], "movedCount": 0, "moved": [] }
                 }
             },
             "captureHealth": { "unhealthy": false, "reasons": [], "sameOnBothSides": false }
@@ -340,12 +331,12 @@ mod tests {
 
     #[test]
     fn grouping_identical_style_only_changes_group() {
-        let groups = group_snapshots(&[style_only("b", &["#a", "#b", "#c"]), style_only("a", &["#c", "#a", "#b"])]);
+        let groups = group(&[style_only("b", &["#a", "#b", "#c"]), style_only("a", &["#c", "#a", "#b"])]);
         assert_eq!(groups.len(), 1, "{groups:?}");
         let g = &groups[0];
         assert_eq!(g.signal, GroupSignal::StyleOnly);
         assert_eq!(members(g), ["a", "b"]);
-        assert_eq!(g.detail, json!({ "elements": ["#c", "#a", "#b"] }), "the first member's document order");
+        assert_eq!(detail(g), json!({ "elements": ["#c", "#a", "#b"] }), "the first member's document order");
         assert_eq!(g.label, "style-only change to the same 3 elements (#c, #a, #b)");
         let v = serde_json::to_value(g).unwrap();
         assert_eq!(v["signal"], "styleOnly");
@@ -354,9 +345,9 @@ mod tests {
 
     #[test]
     fn grouping_different_element_sets_do_not_group() {
-        let groups = group_snapshots(&[style_only("a", &["#a", "#b"]), style_only("b", &["#a", "#b", "#c"])]);
+        let groups = group(&[style_only("a", &["#a", "#b"]), style_only("b", &["#a", "#b", "#c"])]);
         assert!(groups.is_empty(), "{groups:?}");
-        let groups = group_snapshots(&[style_only("a", &["#a"]), style_only("b", &["#b"])]);
+        let groups = group(&[style_only("a", &["#a"]), style_only("b", &["#b"])]);
         assert!(groups.is_empty(), "{groups:?}");
     }
 
@@ -369,27 +360,27 @@ mod tests {
         // Count says 11, only the first 10 selectors are listed.
         a["layers"]["dom"]["styleChanges"]["count"] = json!(11);
         b["layers"]["dom"]["styleChanges"]["count"] = json!(11);
-        assert!(group_snapshots(&[a.clone(), b.clone()]).is_empty());
+        assert!(group(&[a.clone(), b.clone()]).is_empty());
         // Not even by a shift they share.
         a["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
         b["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
-        assert!(group_snapshots(&[a, b, shifted("c", 24, 120)]).is_empty());
+        assert!(group(&[a, b, shifted("c", 24, 120)]).is_empty());
         // Exactly 10 still groups.
-        let groups = group_snapshots(&[style_only("a", &many[..10]), style_only("b", &many[..10])]);
+        let groups = group(&[style_only("a", &many[..10]), style_only("b", &many[..10])]);
         assert_eq!(groups.len(), 1);
         assert!(groups[0].label.ends_with("(#e0, #e1, #e2 and 7 more)"), "{}", groups[0].label);
     }
 
     #[test]
     fn grouping_same_shift_groups_and_a_different_one_does_not() {
-        let groups = group_snapshots(&[shifted("a", 24, 120), shifted("b", 24, 120), shifted("c", 25, 120)]);
+        let groups = group(&[shifted("a", 24, 120), shifted("b", 24, 120), shifted("c", 25, 120)]);
         assert_eq!(groups.len(), 1, "{groups:?}");
         assert_eq!(groups[0].signal, GroupSignal::PageShift);
         assert_eq!(members(&groups[0]), ["a", "b"]);
-        assert_eq!(groups[0].detail, json!({ "dy": 24, "belowY": 120 }));
+        assert_eq!(detail(&groups[0]), json!({ "dy": 24, "belowY": 120 }));
         assert_eq!(groups[0].label, "page shift: content below y=120 moved down 24 px");
-        assert!(group_snapshots(&[shifted("a", 24, 120), shifted("b", 24, 121)]).is_empty());
-        let up = group_snapshots(&[shifted("a", -8, 40), shifted("b", -8, 40)]);
+        assert!(group(&[shifted("a", 24, 120), shifted("b", 24, 121)]).is_empty());
+        let up = group(&[shifted("a", -8, 40), shifted("b", -8, 40)]);
         assert_eq!(up[0].label, "page shift: content below y=40 moved up 8 px");
     }
 
@@ -397,12 +388,12 @@ mod tests {
     fn grouping_a_snapshot_matching_two_signals_joins_only_the_first() {
         let mut both = style_only("a", &["#x"]);
         both["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
-        let groups = group_snapshots(&[both.clone(), style_only("b", &["#x"]), shifted("c", 24, 120)]);
+        let groups = group(&[both.clone(), style_only("b", &["#x"]), shifted("c", 24, 120)]);
         assert_eq!(groups.len(), 1, "{groups:?}");
         assert_eq!(groups[0].signal, GroupSignal::StyleOnly);
         assert_eq!(members(&groups[0]), ["a", "b"], "c is left alone, a is not in two groups");
         // Without a style partner, its shift is still shared.
-        let groups = group_snapshots(&[both, style_only("b", &["#y"]), shifted("c", 24, 120)]);
+        let groups = group(&[both, style_only("b", &["#y"]), shifted("c", 24, 120)]);
         assert_eq!(groups.len(), 1, "{groups:?}");
         assert_eq!(groups[0].signal, GroupSignal::PageShift);
         assert_eq!(members(&groups[0]), ["a", "c"]);
@@ -414,7 +405,7 @@ mod tests {
             let (mut a, mut b) = (style_only("a", &["#x"]), style_only("b", &["#x"]));
             f(&mut a);
             f(&mut b);
-            group_snapshots(&[a, b])
+            group(&[a, b])
         };
         assert_eq!(pair(&|_| {}).len(), 1, "the control pair groups");
         type Edit<'a> = &'a dyn Fn(&mut Value);
@@ -447,13 +438,13 @@ mod tests {
             v["autoPassed"] = json!(true);
             v
         };
-        assert!(group_snapshots(&[noise("a"), noise("b")]).is_empty());
+        assert!(group(&[noise("a"), noise("b")]).is_empty());
         // No DOM data, even with the same shift (pixel-only verdicts say pageShift too).
         let mut a = shifted("a", 24, 120);
         let mut b = shifted("b", 24, 120);
         a["layers"]["dom"] = Value::Null;
         b["layers"]["dom"] = Value::Null;
-        assert!(group_snapshots(&[a, b]).is_empty());
+        assert!(group(&[a, b]).is_empty());
         // Styles not compared but concentrated: never noise, never grouped.
         let snc = |name| {
             let mut v = base(name, "stylesNotCompared");
@@ -461,61 +452,35 @@ mod tests {
             v["layers"]["pixel"]["shape"] = json!("concentrated");
             v
         };
-        assert!(group_snapshots(&[snc("a"), snc("b")]).is_empty());
-    }
-
-    #[test]
-    fn grouping_missing_fields_make_a_snapshot_ungroupable() {
-        for field in ["name", "status", "autoPassed", "verdictKind", "layers", "captureHealth"] {
-            let (mut a, b) = (style_only("a", &["#x"]), style_only("b", &["#x"]));
-            a.as_object_mut().unwrap().remove(field);
-            assert!(group_snapshots(&[a, b]).is_empty(), "{field}");
-        }
-        let mut a = style_only("a", &["#x"]);
-        a["layers"]["dom"].as_object_mut().unwrap().remove("styleChanges");
-        assert!(group_snapshots(&[a, style_only("b", &["#x"])]).is_empty());
-        assert!(group_snapshots(&[json!(null), json!("x"), json!({})]).is_empty());
+        assert!(group(&[snc("a"), snc("b")]).is_empty());
     }
 
     #[test]
     fn grouping_a_single_snapshot_forms_no_group() {
-        assert!(group_snapshots(&[style_only("a", &["#x"])]).is_empty());
-        assert!(group_snapshots(&[shifted("a", 24, 120)]).is_empty());
-        assert!(group_snapshots(&[base("a", "likelyNoise")]).is_empty());
-        assert!(group_snapshots(&[]).is_empty());
+        assert!(group(&[style_only("a", &["#x"])]).is_empty());
+        assert!(group(&[shifted("a", 24, 120)]).is_empty());
+        assert!(group(&[base("a", "likelyNoise")]).is_empty());
+        assert!(group(&[]).is_empty());
     }
 
     #[test]
     fn grouping_styles_not_compared_is_never_called_noise() {
-        let snc = |name: &str, check: Option<&str>| {
+        let snc = |name: &str| {
             let mut v = base(name, "stylesNotCompared");
-            match check {
-                Some(c) => v["layers"]["dom"]["styleCheck"] = json!(c),
-                None => {
-                    let dom = v["layers"]["dom"].as_object_mut().unwrap();
-                    dom.remove("styleCheck");
-                    dom.remove("styleChanges");
-                }
-            }
+            v["layers"]["dom"]["styleCheck"] = json!("unavailable");
             v
         };
-        let groups = group_snapshots(&[
-            snc("a", Some("unavailable")),
-            snc("b", None),
-            snc("c", Some("unavailable")),
-            snc("d", None),
-        ]);
-        assert_eq!(groups.len(), 2, "unavailable and older results apart: {groups:?}");
-        assert_eq!(members(&groups[0]), ["a", "c"]);
-        assert_eq!(groups[0].detail, json!({ "styleCheck": "unavailable" }));
-        assert_eq!(members(&groups[1]), ["b", "d"]);
-        assert_eq!(groups[1].detail, json!({ "styleCheck": null }));
-        for g in &groups {
-            assert_eq!(g.signal, GroupSignal::StylesNotCompared);
-            assert!(g.label.starts_with("render noise or stylesheet-only change, not ruled out"), "{}", g.label);
-            let rest = g.label.replace("render noise or stylesheet-only change, not ruled out", "");
-            assert!(!rest.to_lowercase().contains("noise") && !g.label.contains("likely"), "{}", g.label);
-        }
+        let groups = group(&[snc("a"), snc("b")]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        let g = &groups[0];
+        assert_eq!((g.signal, members(g)), (GroupSignal::StylesNotCompared, vec!["a", "b"]));
+        assert_eq!(detail(g), json!({ "styleCheck": "unavailable" }));
+        assert_eq!(
+            g.label,
+            "render noise or stylesheet-only change, not ruled out (DOM identical, styles not compared: a side has no style data)"
+        );
+        // Styles compared and equal is another signal.
+        assert!(group(&[snc("a"), base("b", "stylesNotCompared")]).is_empty());
     }
 
     #[test]
@@ -525,7 +490,7 @@ mod tests {
             v["layers"]["pixel"]["shape"] = json!("large");
             v
         };
-        let groups = group_snapshots(&[
+        let groups = group(&[
             base("n2", "likelyNoise"),
             large("l2"),
             base("n1", "likelyNoise"),
@@ -553,7 +518,7 @@ mod tests {
         // Members across projects, sorted by (name, project).
         let mut firefox = base("n1", "likelyNoise");
         firefox["project"] = json!("firefox");
-        let groups = group_snapshots(&[firefox, base("n1", "likelyNoise")]);
+        let groups = group(&[firefox, base("n1", "likelyNoise")]);
         let m: Vec<(&str, &str)> = groups[0].members.iter().map(|m| (m.name.as_str(), m.project.as_str())).collect();
         assert_eq!(m, [("n1", "chromium"), ("n1", "firefox")]);
     }

@@ -84,7 +84,7 @@ fn has_scheme(s: &str) -> bool {
 }
 
 /// The capture's health, compared with the baseline's.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CaptureHealth {
     /// Some asset failed in the current capture.

@@ -282,7 +282,8 @@ pub fn buffers_equal(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.par_chunks(CHUNK).zip(b.par_chunks(CHUNK)).all(|(x, y)| x == y)
 }
 
-fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
+/// Every pixel of `img` faded to grey into `out` (pixelmatch's drawing of unchanged pixels).
+pub(crate) fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
     out.par_chunks_mut(1 << 16).zip(img.par_chunks(1 << 16)).for_each(|(o, i)| draw_gray(i, o, alpha));
 }
 

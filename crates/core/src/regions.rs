@@ -3,21 +3,30 @@
 //! extent of its pixels, overlapping boxes merge, and clusters with fewer than `min_pixels`
 //! pixels are specks that form no region.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::dom::AttributedElement;
 use crate::pixel::{DiffMask, TILE};
 
 /// Whether a region's content changed or only moved with a page shift.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Classification {
     Change,
     Shift,
 }
 
+impl std::fmt::Display for Classification {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Classification::Change => "change",
+            Classification::Shift => "shift",
+        })
+    }
+}
+
 /// A box of nearby differing pixels.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Region {
     pub x: u32,
@@ -31,6 +40,15 @@ pub struct Region {
     pub classification: Classification,
     /// The elements under the region and what they did (filled in when DOM data exists).
     pub elements: Vec<AttributedElement>,
+}
+
+impl Region {
+    /// `x=… y=… w×h, classification[, first element's selector]`: the region in one line, as
+    /// region lists name it.
+    pub fn describe(&self) -> String {
+        let selector = self.elements.first().map(|e| format!(", {}", e.selector)).unwrap_or_default();
+        format!("x={} y={} {}×{}, {}{selector}", self.x, self.y, self.width, self.height, self.classification)
+    }
 }
 
 /// How differing pixels are grouped into regions.
@@ -175,6 +193,32 @@ fn tile_extent(mask: &DiffMask, t: usize) -> Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regions_words_are_the_results_json_spelling() {
+        for c in [Classification::Change, Classification::Shift] {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.to_string());
+        }
+        use crate::dom::{AttributedElement, ElementRole};
+        for role in
+            [ElementRole::Changed, ElementRole::Added, ElementRole::Removed, ElementRole::Moved, ElementRole::Overlaps]
+        {
+            assert_eq!(serde_json::to_value(role).unwrap(), role.to_string());
+        }
+        let mut region = Region {
+            x: 4,
+            y: 280,
+            width: 1200,
+            height: 60,
+            diff_pixels: 9,
+            diff_percent: 0.0125,
+            classification: Classification::Shift,
+            elements: Vec::new(),
+        };
+        assert_eq!(region.describe(), "x=4 y=280 1200×60, shift");
+        region.elements.push(AttributedElement { selector: "#hero".into(), role: ElementRole::Moved });
+        assert_eq!(region.describe(), "x=4 y=280 1200×60, shift, #hero");
+    }
 
     fn mask_with(width: usize, height: usize, pixels: &[(usize, usize)]) -> DiffMask {
         let mut m = DiffMask::new(width, height);

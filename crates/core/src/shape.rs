@@ -1,12 +1,12 @@
 //! The shape of a change (02-results.md): `concentrated` when its regions fit in a third of the
 //! canvas, otherwise `scattered` (≤ 1 % of pixels) or `large`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::regions::Region;
 
 /// How a changed snapshot's differences are spread.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Shape {
     /// At least one region, and the box around all regions covers at most a third of the canvas.

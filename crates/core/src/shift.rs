@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::color_delta::color_delta;
 use crate::image::ImageRef;
@@ -15,7 +15,7 @@ use crate::pixel::as_pixels;
 
 /// Content below `belowY` moved by `dy` rows (positive: down, rows were inserted at `belowY`;
 /// negative: up, `-dy` baseline rows starting at `belowY` were removed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PageShift {
     pub dy: i32,

@@ -1,9 +1,9 @@
 //! One snapshot compared end to end: pixel layer, DOM layer, capture health, attribution and
 //! the verdict, as one `SnapshotEvidence` (a `snapshots[]` entry of results.json).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::compare::{CompareOptions, ImageComparison, Size, compare_images};
+use crate::compare::{CompareOptions, DiffDrawing, ImageComparison, Size, compare_images_drawing, faded_image};
 use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, reasons_from_dom};
@@ -28,7 +28,7 @@ pub struct SnapshotOptions {
 }
 
 /// Paths (relative to the project root) of the images the report and MCP show.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SnapshotFiles {
     pub baseline: Option<String>,
     pub current: Option<String>,
@@ -36,7 +36,7 @@ pub struct SnapshotFiles {
 }
 
 /// The comparison layers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Layers {
     /// `None` for a new snapshot.
     pub pixel: Option<ImageComparison>,
@@ -45,7 +45,7 @@ pub struct Layers {
 }
 
 /// Everything known about one snapshot.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotEvidence {
     pub name: String,
@@ -133,7 +133,9 @@ fn with_masks_filled(baseline: ImageRef<'_>, current: ImageRef<'_>, doms: [&DomS
 }
 
 /// Compares a capture with its baseline (`None`: a new snapshot). Returns the evidence and,
-/// when `diff_image` is set and there is a baseline, the diff image.
+/// when `diff_image` is set and the snapshot fails against a baseline, the diff image that same
+/// comparison drew: a failing snapshot costs one comparison, and its diff image comes from the
+/// comparator that decided it.
 pub fn compare_snapshot(
     name: &str,
     project: &str,
@@ -177,7 +179,8 @@ pub fn compare_snapshot(
     }
     let unmasked = dom.as_ref().and_then(|(_, b, c)| with_masks_filled(baseline.image, current.image, [b, c]));
     let current_pixels = unmasked.as_ref().map_or(current.image, RgbaImage::view);
-    let (mut pixel, diff) = compare_images(baseline.image, current_pixels, &compare_options, diff_image)?;
+    let drawing = if diff_image { DiffDrawing::WhenDifferent } else { DiffDrawing::Never };
+    let (mut pixel, diff) = compare_images_drawing(baseline.image, current_pixels, &compare_options, drawing)?;
     let dom = dom.map(|(comparison, b, c)| {
         let attributed = attribute_regions(&pixel.regions, b, c, &comparison, pixel.shift);
         for (region, elements) in pixel.regions.iter_mut().zip(attributed) {
@@ -187,6 +190,12 @@ pub fn compare_snapshot(
     });
     let health = capture_health(current_failures, &failures_of(&baseline));
     let verdict = decide(&pixel, dom.as_ref(), &health, &options.tolerance);
+    let diff = match (diff_image && verdict.status != Status::Passed, diff) {
+        (false, _) => None,
+        (true, Some(diff)) => Some(diff),
+        // Identical pixels failing (an unhealthy capture): nothing to mark, the faded baseline.
+        (true, None) => Some(faded_image(baseline.image, &compare_options)?),
+    };
     let baseline_size = Some(pixel.baseline_size);
     Ok((evidence(verdict, baseline_size, Layers { pixel: Some(pixel), dom }, health), diff))
 }

@@ -193,6 +193,32 @@ impl ProjectStore {
         Ok(self.temp_dir(name).join(format!("{}.json", project_file_stem(project))))
     }
 
+    /// `.sightline/temp/<name>/<project>-diff.png`: the diff image of this run's failing
+    /// comparison, drawn by the comparison that decided it; the report copies it.
+    pub fn diff_path(&self, name: &str, project: &str) -> Result<PathBuf> {
+        check_snapshot_name(name)?;
+        Ok(self.temp_dir(name).join(format!("{}-diff.png", project_file_stem(project))))
+    }
+
+    /// Keeps the diff image of this run's comparison: written as PNG (atomically) when there is
+    /// one, and an earlier run's removed when there is none. Returns the PNG.
+    pub fn write_diff(&self, name: &str, project: &str, diff: Option<&RgbaImage>) -> Result<Option<Vec<u8>>> {
+        let path = self.diff_path(name, project)?;
+        match diff {
+            Some(image) => {
+                crate::decode::create_dir_all(&self.temp_dir(name))?;
+                let png = crate::decode::encode_png(image, true)?;
+                write_atomic(&path, &png)?;
+                Ok(Some(png))
+            }
+            None => match std::fs::remove_file(&path) {
+                Ok(()) => Ok(None),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(Error::io(&path, e)),
+            },
+        }
+    }
+
     /// The approved baseline, or `None` when there is none yet.
     pub fn read_baseline(&self, name: &str, project: &str) -> Result<Option<StoredCapture>> {
         let png = self.baseline_png(name, project)?;

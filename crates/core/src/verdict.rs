@@ -23,8 +23,31 @@ pub enum Status {
     Missing,
 }
 
+impl Status {
+    /// The status as results.json spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Changed => "changed",
+            Status::New => "new",
+            Status::Missing => "missing",
+        }
+    }
+
+    /// A person has something to look at: the snapshot changed or is new.
+    pub fn needs_review(self) -> bool {
+        matches!(self, Status::Changed | Status::New)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Which verdict rule matched: stable names for grouping, filters and tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum VerdictKind {
     /// No pixel differs.
@@ -298,4 +321,21 @@ fn named_element(regions: &[Region]) -> Option<&str> {
 
 fn size(b: [f64; 4]) -> String {
     format!("{}×{}", b[2].round(), b[3].round())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_status_words_are_the_results_json_spelling() {
+        for status in [Status::Passed, Status::Changed, Status::New, Status::Missing] {
+            assert_eq!(serde_json::to_value(status).unwrap(), status.to_string());
+        }
+        let review: Vec<bool> = [Status::Passed, Status::Changed, Status::New, Status::Missing]
+            .into_iter()
+            .map(Status::needs_review)
+            .collect();
+        assert_eq!(review, [false, true, true, false]);
+    }
 }

@@ -17,7 +17,6 @@ use std::process::{Command, Output};
 use sightline_core::RgbaImage;
 use sightline_core::artifact::{Capture, write_capture};
 use sightline_core::results::{RunInfo, write_results};
-use sightline_core::snapshot::SnapshotOptions;
 use sightline_core::store::{CaptureData, ProjectStore};
 
 /// Set in the child to the folder it writes in; the same test then does the cut-off write.
@@ -190,13 +189,17 @@ fn atomic_writes_baseline_cut_off_leaves_the_old_baseline_whole() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
-/// Evidence of `count` passed snapshots, as workers leave it in `.sightline/temp`.
+/// Evidence of `count` passed snapshots, as workers leave it in `.sightline/temp` (the example
+/// run's passed `about`, renamed).
 fn passed_snapshots(root: &Path, count: usize) {
+    let example: serde_json::Value =
+        serde_json::from_str(include_str!("../../../tests/golden/example-results.json")).unwrap();
     for i in 0..count {
         let dir = root.join(format!(".sightline/temp/page-{i:03}"));
         std::fs::create_dir_all(&dir).unwrap();
-        let evidence = format!(r#"{{"name":"page-{i:03}","project":"chromium","status":"passed"}}"#);
-        std::fs::write(dir.join("chromium.json"), evidence).unwrap();
+        let mut evidence = example["snapshots"][0].clone();
+        evidence["name"] = format!("page-{i:03}").into();
+        std::fs::write(dir.join("chromium.json"), evidence.to_string()).unwrap();
     }
 }
 
@@ -208,7 +211,7 @@ fn gather(root: &Path) -> sightline_core::Result<sightline_core::results::Summar
         config: serde_json::json!({}),
         filtered: false,
     };
-    write_results(&ProjectStore::new(root), Path::new("report"), &run, &SnapshotOptions::default())
+    write_results(&ProjectStore::new(root), Path::new("report"), &run)
 }
 
 #[test]

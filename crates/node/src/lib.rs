@@ -454,8 +454,8 @@ pub struct ResultsInput {
 }
 
 /// Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
-/// baseline / current / diff PNGs of changed and new snapshots (drawn with the config's
-/// comparison options); returns the summary counts.
+/// baseline / current / diff PNGs of changed and new snapshots (the diff image is the one the
+/// deciding comparison drew); returns the summary counts.
 #[napi(
     ts_return_type = "{ total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number }"
 )]
@@ -463,29 +463,30 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     use sightline_core::results::{RunInfo, write_results};
     use sightline_core::store::ProjectStore;
 
-    let summary = guarded(|| {
-        let settings = settings_of(&input.root, None)?;
-        let config = match &input.config {
-            Some(config) => config.clone(),
-            None => {
-                serde_json::to_value(&settings.config).map_err(|e| sightline_core::Error::Internal(e.to_string()))?
-            }
-        };
-        let run = RunInfo {
-            mode: "compare".into(),
-            shard: input.shard.clone().filter(|s| !s.is_null()),
-            root: input.root.clone(),
-            config,
-            filtered: input.filtered.unwrap_or(false),
-        };
-        let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
-        write_results(
-            &ProjectStore::new(&input.root),
-            std::path::Path::new(report_dir),
-            &run,
-            &settings.snapshot_options(),
-        )
-    })?;
+    let summary =
+        guarded(|| {
+            let settings = settings_of(&input.root, None)?;
+            let config = match &input.config {
+                Some(config) => config.clone(),
+                None => serde_json::to_value(&settings.config)
+                    .map_err(|e| sightline_core::Error::Internal(e.to_string()))?,
+            };
+            let run = RunInfo {
+                mode: "compare".into(),
+                shard: input.shard.clone().filter(|s| !s.is_null()).map(serde_json::from_value).transpose().map_err(
+                    |e| sightline_core::Error::InvalidInput(format!("shard: {e}; expected {{current, total}}")),
+                )?,
+                root: input.root.clone(),
+                config,
+                filtered: input.filtered.unwrap_or(false),
+            };
+            let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
+            write_results(
+                &ProjectStore::new(&input.root),
+                std::path::Path::new(report_dir),
+                &run,
+            )
+        })?;
     serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
 }
 

@@ -5,10 +5,12 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use rmcp::model::ContentBlock;
-use serde_json::Value;
 use sightline_core::crops::{self, Budget, Crop, Rect, Region, Skipped};
 use sightline_core::decode::{encode_png, read_image};
 use sightline_core::image::RgbaImage;
+use sightline_core::regions::Classification;
+use sightline_core::results::{MissingBaseline, Results};
+use sightline_core::snapshot::{SnapshotEvidence, SnapshotFiles};
 
 use super::view::Project;
 
@@ -29,42 +31,36 @@ struct Loaded {
     image: RgbaImage,
 }
 
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v[key].as_str().unwrap_or("")
-}
-
 /// The content blocks of `get_diff`, or the message of a clear error.
 pub fn get_diff(
     project: &Project,
-    results: &Value,
+    results: &Results,
     name: &str,
     project_name: Option<&str>,
     request: Request,
 ) -> Result<Vec<ContentBlock>, String> {
-    let wanted = |v: &&Value| str_of(v, "name") == name && project_name.is_none_or(|p| str_of(v, "project") == p);
-    let matches: Vec<&Value> = results["snapshots"].as_array().into_iter().flatten().filter(wanted).collect();
+    let wanted = |n: &str, p: &str| n == name && project_name.is_none_or(|want| p == want);
+    let matches: Vec<&SnapshotEvidence> = results.snapshots.iter().filter(|s| wanted(&s.name, &s.project)).collect();
     let Some(snap) = matches.first() else {
-        if let Some(missing) = results["missingBaselines"].as_array().into_iter().flatten().find(wanted) {
+        if let Some(missing) = results.missing_baselines.iter().find(|m| wanted(&m.name, &m.project)) {
             return missing_baseline(project, missing);
         }
-        let names: Vec<&str> =
-            results["snapshots"].as_array().into_iter().flatten().map(|s| str_of(s, "name")).collect();
+        let names: Vec<&str> = results.snapshots.iter().map(|s| s.name.as_str()).collect();
         return Err(format!(
             "no snapshot named {name:?}{} in the last run; its snapshots are: {}",
             project_name.map(|p| format!(" for project {p:?}")).unwrap_or_default(),
             if names.is_empty() { "(none)".to_string() } else { names.join(", ") }
         ));
     };
-    let mut head =
-        format!("{} ({}) [{}]: {}", name, str_of(snap, "project"), str_of(snap, "status"), str_of(snap, "verdict"));
+    let mut head = format!("{} ({}) [{}]: {}", name, snap.project, snap.status, snap.verdict);
     if matches.len() > 1 {
-        let others: Vec<&str> = matches[1..].iter().map(|s| str_of(s, "project")).collect();
+        let others: Vec<&str> = matches[1..].iter().map(|s| s.project.as_str()).collect();
         head.push_str(&format!(
             "\nAlso captured in project(s) {}; pass `project` to see one of them.",
             others.join(", ")
         ));
     }
-    let (images, problems) = load(project, &snap["files"]);
+    let (images, problems) = load(project, &snap.files);
     if !problems.is_empty() {
         head.push_str(&format!("\n{}", problems.join("\n")));
     }
@@ -76,8 +72,8 @@ pub fn get_diff(
         images.iter().find(|l| l.kind == "diff").map(|l| (l.image.width(), l.image.height())).unwrap_or_else(|| {
             images.iter().fold((0, 0), |(w, h), l| (w.max(l.image.width()), h.max(l.image.height())))
         });
-    let raw_regions: Vec<&Value> = snap["layers"]["pixel"]["regions"].as_array().into_iter().flatten().collect();
-    let regions: Vec<Region> = raw_regions.iter().map(|r| region_of(r)).collect();
+    let found = snap.layers.pixel.as_ref().map_or(&[][..], |p| &p.regions[..]);
+    let regions: Vec<Region> = found.iter().map(region_of).collect();
     let budget = Budget::default();
     let mut out = Vec::new();
     match request {
@@ -91,7 +87,7 @@ pub fn get_diff(
             let Some(crop) = crops::region_crop(page, index, region.rect, &budget) else {
                 return Err(format!("{head}\nregion {index} lies outside the {}×{} page.", page.0, page.1));
             };
-            out.push(ContentBlock::text(format!("{head}\nRegion {index}: {}", describe_region(raw_regions[index]))));
+            out.push(ContentBlock::text(format!("{head}\nRegion {index}: {}", found[index].describe())));
             render_crop(&mut out, &images, &crop, "Crop of region", page)?;
         }
         Request::Band { y, height } => {
@@ -116,7 +112,7 @@ pub fn get_diff(
                 let sampled = sample(&l.image, Rect::new(0, 0, w, h), ow, oh);
                 out.push(png_block(&sampled)?);
             }
-            out.push(ContentBlock::text(region_list(&raw_regions)));
+            out.push(ContentBlock::text(region_list(found)));
             if !crops::needs_crops(page.0, page.1) {
                 return Ok(out);
             }
@@ -146,13 +142,9 @@ pub fn get_diff(
 }
 
 /// A missing baseline: only the committed baseline image.
-fn missing_baseline(project: &Project, missing: &Value) -> Result<Vec<ContentBlock>, String> {
-    let (name, proj) = (str_of(missing, "name"), str_of(missing, "project"));
-    let rel = missing["files"]["baseline"]
-        .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!(".sightline/baselines/{name}/{proj}.png"));
-    let path = project.root.join(&rel);
+fn missing_baseline(project: &Project, missing: &MissingBaseline) -> Result<Vec<ContentBlock>, String> {
+    let (name, proj) = (&missing.name, &missing.project);
+    let path = project.root.join(&missing.files.baseline);
     let image = read_image(&path).map_err(|e| {
         format!("{name} ({proj}) [missing]: no capture in this run, and its baseline cannot be read: {e}")
     })?;
@@ -172,11 +164,11 @@ fn missing_baseline(project: &Project, missing: &Value) -> Result<Vec<ContentBlo
 }
 
 /// The PNG images the run left (`.slcap` captures are not images), and what could not be read.
-fn load(project: &Project, files: &Value) -> (Vec<Loaded>, Vec<String>) {
+fn load(project: &Project, files: &SnapshotFiles) -> (Vec<Loaded>, Vec<String>) {
     let mut images = Vec::new();
     let mut problems = Vec::new();
-    for kind in KINDS {
-        let Some(rel) = files[kind].as_str() else { continue };
+    for (kind, file) in KINDS.into_iter().zip([&files.baseline, &files.current, &files.diff]) {
+        let Some(rel) = file else { continue };
         if !rel.to_ascii_lowercase().ends_with(".png") {
             continue;
         }
@@ -189,37 +181,17 @@ fn load(project: &Project, files: &Value) -> (Vec<Loaded>, Vec<String>) {
     (images, problems)
 }
 
-fn u32_of(v: &Value, key: &str) -> u32 {
-    v[key].as_u64().map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
+fn region_of(r: &sightline_core::regions::Region) -> Region {
+    Region { rect: Rect::new(r.x, r.y, r.width, r.height), shift: r.classification == Classification::Shift }
 }
 
-fn region_of(r: &Value) -> Region {
-    Region {
-        rect: Rect::new(u32_of(r, "x"), u32_of(r, "y"), u32_of(r, "width"), u32_of(r, "height")),
-        shift: str_of(r, "classification") == "shift",
-    }
-}
-
-fn describe_region(r: &Value) -> String {
-    let selector = r["elements"].as_array().and_then(|e| e.first()).map(|e| str_of(e, "selector")).unwrap_or("");
-    format!(
-        "x={} y={} {}×{}, {}{}",
-        u32_of(r, "x"),
-        u32_of(r, "y"),
-        u32_of(r, "width"),
-        u32_of(r, "height"),
-        str_of(r, "classification"),
-        if selector.is_empty() { String::new() } else { format!(", {selector}") }
-    )
-}
-
-fn region_list(regions: &[&Value]) -> String {
+fn region_list(regions: &[sightline_core::regions::Region]) -> String {
     if regions.is_empty() {
         return "Regions: none.".into();
     }
     let mut lines = vec![format!("Regions ({} in all, index: box, classification, first selector):", regions.len())];
     for (i, r) in regions.iter().take(LISTED_REGIONS).enumerate() {
-        lines.push(format!("{i}: {}", describe_region(r)));
+        lines.push(format!("{i}: {}", r.describe()));
     }
     if regions.len() > LISTED_REGIONS {
         lines.push(format!("… {} more (see explain_snapshot)", regions.len() - LISTED_REGIONS));

@@ -130,7 +130,7 @@ impl SightlineServer {
     )]
     async fn get_visual_results(&self) -> Result<CallToolResult, ErrorData> {
         Ok(match self.project.read_results() {
-            Results::Found { value, .. } => text(view::summary(&self.project, &value)),
+            Results::Found { results, .. } => text(view::summary(&self.project, &results)),
             Results::Absent(why) => text(why),
             Results::Broken(why) => failure(why),
         })
@@ -143,8 +143,8 @@ impl SightlineServer {
     async fn explain_snapshot(&self, Parameters(args): Parameters<SnapshotArgs>) -> Result<CallToolResult, ErrorData> {
         checked(&args)?;
         Ok(match self.project.read_results() {
-            Results::Found { value, .. } => {
-                match view::explain(&self.project, &value, &args.name, args.project.as_deref()) {
+            Results::Found { results, .. } => {
+                match view::explain(&self.project, &results, &args.name, args.project.as_deref()) {
                     Ok(evidence) => text(serde_json::to_string_pretty(&evidence).unwrap_or_default()),
                     Err(why) => failure(why),
                 }
@@ -164,12 +164,12 @@ impl SightlineServer {
             (None, None, None) => diff::Request::Page,
             (None, y, height) => diff::Request::Band { y: y.unwrap_or(0), height },
         };
-        let value = match self.project.read_results() {
-            Results::Found { value, .. } => value,
+        let results = match self.project.read_results() {
+            Results::Found { results, .. } => results,
             Results::Absent(why) => return Ok(failure(why)),
             Results::Broken(why) => return Ok(failure(why)),
         };
-        Ok(match diff::get_diff(&self.project, &value, &args.name, args.project.as_deref(), request) {
+        Ok(match diff::get_diff(&self.project, &results, &args.name, args.project.as_deref(), request) {
             Ok(blocks) => CallToolResult::success(blocks),
             Err(why) => failure(why),
         })
@@ -261,19 +261,15 @@ impl SightlineServer {
     )]
     async fn approve_all(&self) -> Result<CallToolResult, ErrorData> {
         let results = match self.project.read_results() {
-            Results::Found { value, .. } => value,
+            Results::Found { results, .. } => results,
             Results::Absent(why) => return Ok(failure(format!("Nothing to approve. {why}"))),
             Results::Broken(why) => return Ok(failure(why)),
         };
         let mut pending: Vec<(String, String)> = Vec::new();
-        for s in results["snapshots"].as_array().into_iter().flatten() {
-            if matches!(s["status"].as_str(), Some("changed" | "new"))
-                && let (Some(name), Some(project)) = (s["name"].as_str(), s["project"].as_str())
-            {
-                let key = (name.to_string(), project.to_string());
-                if !pending.contains(&key) {
-                    pending.push(key);
-                }
+        for s in results.snapshots.iter().filter(|s| s.status.needs_review()) {
+            let key = (s.name.clone(), s.project.clone());
+            if !pending.contains(&key) {
+                pending.push(key);
             }
         }
         if pending.is_empty() {

@@ -1,79 +1,17 @@
-//! `<reportDir>/results.json` and the images it points at, gathered at the end of a run from the
-//! evidence every worker left in `.sightline/temp` (02-results.md, "results.json"). The report,
-//! the CLI and the MCP server all read this file; none recomputes a verdict.
+//! Gathering a run: the evidence every worker left in `.sightline/temp` becomes results.json,
+//! with baseline / current / diff images for the snapshots that need a look.
 
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::compare::compare_images;
+use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool};
 use crate::decode::{encode_png, write_atomic};
 use crate::error::{Error, Result};
-use crate::grouping::{Group, group_snapshots};
-use crate::snapshot::SnapshotOptions;
+use crate::grouping::group_snapshots;
+use crate::snapshot::{SnapshotEvidence, SnapshotFiles};
 use crate::store::ProjectStore;
 use crate::verdict::Status;
-
-/// How the run was made, as results.json records it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunInfo {
-    /// `compare` or `capture-only`.
-    pub mode: String,
-    /// `{current, total}` under `--shard`.
-    pub shard: Option<Value>,
-    pub root: String,
-    /// The effective `.sightline/config.json` settings.
-    pub config: Value,
-    /// Some tests were filtered out (grep, file arguments): missing baselines are not reported.
-    pub filtered: bool,
-}
-
-/// Counts per status.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Summary {
-    pub total: usize,
-    pub passed: usize,
-    pub changed: usize,
-    pub new: usize,
-    pub missing: usize,
-    pub auto_passed: usize,
-}
-
-/// A committed baseline with no capture in a full run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MissingBaseline {
-    pub name: String,
-    pub project: String,
-    pub files: Value,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ResultsFile<'a> {
-    version: u32,
-    created_at: String,
-    tool: Value,
-    run: &'a RunInfo,
-    summary: &'a Summary,
-    snapshots: &'a [Value],
-    groups: &'a [Group],
-    missing_baselines: &'a [MissingBaseline],
-}
-
-/// The fields of a stored evidence file that gathering needs; the rest is carried as-is.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct EvidenceHead {
-    name: String,
-    project: String,
-    status: Status,
-    #[serde(default)]
-    auto_passed: bool,
-}
 
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
 /// diff PNGs under `<report_dir>/images/` for changed and new snapshots. `report_dir` is relative
@@ -82,62 +20,56 @@ pub fn write_results(
     store: &ProjectStore,
     report_dir: &Path,
     run: &RunInfo,
-    options: &SnapshotOptions,
 ) -> Result<Summary> {
     let root = store.root();
     let out_dir = root.join(report_dir);
     let evidence_files = evidence_files(&root.join(".sightline").join("temp"))?;
 
     // Each snapshot: read its evidence, and for a changed or new one write its images.
-    let mut snapshots: Vec<(EvidenceHead, Value)> = evidence_files
+    let mut snapshots: Vec<SnapshotEvidence> = evidence_files
         .par_iter()
-        .map(|path| -> Result<(EvidenceHead, Value)> {
+        .map(|path| -> Result<SnapshotEvidence> {
             let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-            let bad = |e: serde_json::Error| {
+            let mut evidence: SnapshotEvidence = serde_json::from_slice(&bytes).map_err(|e| {
                 Error::InvalidInput(format!(
                     "{}: not a sightline evidence file ({e}); delete it and run the tests again",
                     path.display()
                 ))
-            };
-            let mut value: Value = serde_json::from_slice(&bytes).map_err(bad)?;
-            let head: EvidenceHead = serde_json::from_value(value.clone()).map_err(bad)?;
-            if matches!(head.status, Status::Changed | Status::New) {
-                let files = write_images(store, report_dir, &out_dir, &head, options)?;
-                value["files"] = files;
+            })?;
+            if matches!(evidence.status, Status::Changed | Status::New) {
+                evidence.files = write_images(store, report_dir, &out_dir, &evidence)?;
             }
-            Ok((head, value))
+            Ok(evidence)
         })
         .collect::<Result<_>>()?;
-    snapshots.sort_by(|a, b| (&a.0.name, &a.0.project).cmp(&(&b.0.name, &b.0.project)));
+    snapshots.sort_by(|a, b| (&a.name, &a.project).cmp(&(&b.name, &b.project)));
 
     let missing = if run.filtered { Vec::new() } else { missing_baselines(store, &snapshots)? };
     let mut summary = Summary { total: snapshots.len(), missing: missing.len(), ..Summary::default() };
-    for (head, _) in &snapshots {
-        match head.status {
+    for snapshot in &snapshots {
+        match snapshot.status {
             Status::Passed => summary.passed += 1,
             Status::Changed => summary.changed += 1,
             Status::New => summary.new += 1,
             Status::Missing => summary.missing += 1,
         }
-        summary.auto_passed += usize::from(head.auto_passed);
+        summary.auto_passed += usize::from(snapshot.auto_passed);
     }
-    let values: Vec<Value> = snapshots.into_iter().map(|(_, v)| v).collect();
-    let groups = group_snapshots(&values);
-    let file = ResultsFile {
-        version: 1,
+    let groups = group_snapshots(&snapshots);
+    let results = Results {
+        version: RESULTS_VERSION,
         created_at: now_rfc3339(),
-        tool: serde_json::json!({ "name": "sightline", "version": env!("CARGO_PKG_VERSION") }),
-        run,
-        summary: &summary,
-        snapshots: &values,
-        groups: &groups,
-        missing_baselines: &missing,
+        tool: Tool::this(),
+        run: run.clone(),
+        summary: summary.clone(),
+        snapshots,
+        groups,
+        missing_baselines: missing,
     };
     crate::decode::create_dir_all(&out_dir)?;
-    let json = serde_json::to_vec_pretty(&file).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
+    let json = serde_json::to_vec_pretty(&results).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
     write_atomic(&out_dir.join("results.json"), &json)?;
-    let value = serde_json::to_value(&file).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
-    let html = crate::report::render_report(&value, &report_dir.to_string_lossy());
+    let html = crate::report::render_report(&results, &report_dir.to_string_lossy());
     write_atomic(&out_dir.join("index.html"), html.as_bytes())?;
     Ok(summary)
 }
@@ -170,9 +102,8 @@ fn write_images(
     store: &ProjectStore,
     report_dir: &Path,
     out_dir: &Path,
-    head: &EvidenceHead,
-    options: &SnapshotOptions,
-) -> Result<Value> {
+    head: &SnapshotEvidence,
+) -> Result<SnapshotFiles> {
     let stem = crate::store::project_file_stem(&head.project);
     let dir = out_dir.join("images").join(&head.name);
     crate::decode::create_dir_all(&dir)?;
@@ -180,24 +111,26 @@ fn write_images(
     let current = store.read_capture(&head.name, &head.project)?;
     let current_file = format!("{stem}-current.png");
     write_atomic(&dir.join(&current_file), &encode_png(&current.image, true)?)?;
-    let mut files = serde_json::json!({ "baseline": null, "current": relative(&current_file), "diff": null });
-    if let Some(baseline) = store.read_baseline(&head.name, &head.project)? {
+    let mut files = SnapshotFiles { baseline: None, current: Some(relative(&current_file)), diff: None };
+    let baseline_png = store.baseline_png(&head.name, &head.project)?;
+    if baseline_png.is_file() {
         let baseline_file = format!("{stem}-baseline.png");
-        std::fs::copy(store.baseline_png(&head.name, &head.project)?, dir.join(&baseline_file))
-            .map_err(|e| Error::io(dir.join(&baseline_file), e))?;
-        let (_, diff) = compare_images(baseline.image.view(), current.image.view(), &options.compare, true)?;
-        if let Some(diff) = diff {
-            let diff_file = format!("{stem}-diff.png");
-            write_atomic(&dir.join(&diff_file), &encode_png(&diff, true)?)?;
-            files["diff"] = relative(&diff_file).into();
-        }
-        files["baseline"] = relative(&baseline_file).into();
+        std::fs::copy(&baseline_png, dir.join(&baseline_file)).map_err(|e| Error::io(dir.join(&baseline_file), e))?;
+        files.baseline = Some(relative(&baseline_file));
+    }
+    // The diff image the deciding comparison drew (never drawn again here, so it comes from the
+    // comparator and options that decided the snapshot).
+    let diff_png = store.diff_path(&head.name, &head.project)?;
+    if diff_png.is_file() {
+        let diff_file = format!("{stem}-diff.png");
+        std::fs::copy(&diff_png, dir.join(&diff_file)).map_err(|e| Error::io(dir.join(&diff_file), e))?;
+        files.diff = Some(relative(&diff_file));
     }
     Ok(files)
 }
 
 /// Baselines committed under `.sightline/baselines` with no snapshot in this run.
-fn missing_baselines(store: &ProjectStore, seen: &[(EvidenceHead, Value)]) -> Result<Vec<MissingBaseline>> {
+fn missing_baselines(store: &ProjectStore, seen: &[SnapshotEvidence]) -> Result<Vec<MissingBaseline>> {
     let dir = store.root().join(".sightline").join("baselines");
     let mut missing = Vec::new();
     let entries = match std::fs::read_dir(&dir) {
@@ -214,13 +147,13 @@ fn missing_baselines(store: &ProjectStore, seen: &[(EvidenceHead, Value)]) -> Re
                 continue;
             };
             let captured =
-                seen.iter().any(|(h, _)| h.name == name && crate::store::project_file_stem(&h.project) == project);
+                seen.iter().any(|h| h.name == name && crate::store::project_file_stem(&h.project) == project);
             if !captured {
                 let rel = path.strip_prefix(store.root()).unwrap_or(&path).to_string_lossy().into_owned();
                 missing.push(MissingBaseline {
                     name: name.clone(),
                     project: project.to_string(),
-                    files: serde_json::json!({ "baseline": rel }),
+                    files: MissingFiles { baseline: rel },
                 });
             }
         }

@@ -1,0 +1,132 @@
+//! How to read one snapshot's evidence, in sentences (`guidance` of `explain_snapshot`). The
+//! core owns these words so every front-end that explains a snapshot says the same thing; the
+//! approval rule (a human confirms) is in every sentence that could lead to an approval.
+
+use crate::dom::StyleCheck;
+use crate::results::MissingBaseline;
+use crate::snapshot::SnapshotEvidence;
+use crate::verdict::Status;
+
+/// Sentences that say how to read `snapshot`'s evidence and what to do next.
+pub fn guidance(snapshot: &SnapshotEvidence) -> Vec<String> {
+    let mut g = Vec::new();
+    let health = &snapshot.capture_health;
+    if health.unhealthy {
+        let reasons: Vec<String> = health.reasons.iter().map(ToString::to_string).collect();
+        let named =
+            if reasons.is_empty() { " (see captureHealth)".to_string() } else { format!(": {}", reasons.join("; ")) };
+        g.push(format!(
+            "The capture is unhealthy{named}. Fix the assets or the test and run again; never approve an unhealthy capture."
+        ));
+    }
+    match snapshot.status {
+        Status::Passed => g.push("Passed: nothing to review or approve.".into()),
+        Status::New => g.push(
+            "New snapshot: there is no baseline yet. Look at the current image; approve only when a human confirms it shows the page as it should look.".into(),
+        ),
+        Status::Changed => changed_guidance(snapshot, &mut g),
+        Status::Missing => {}
+    }
+    if matches!(snapshot.status, Status::Changed | Status::New) {
+        g.push("Approve only after a human confirms (approve_snapshot).".into());
+    }
+    g
+}
+
+fn changed_guidance(snapshot: &SnapshotEvidence, g: &mut Vec<String>) {
+    let shift = snapshot.layers.pixel.as_ref().and_then(|p| p.shift.map(|s| (s, p.diff_pixels_after_shift)));
+    match &snapshot.layers.dom {
+        None => g.push("No DOM data: the DOM cannot tell noise from a real change here, so decide from the images (baseline, current, diff).".into()),
+        Some(dom) => {
+            let style_count = dom.style_changes.count;
+            if dom.changed {
+                g.push("The DOM changed (elements added, removed or modified): a real structural change; check it was intended.".into());
+            } else if style_count > 0 {
+                g.push("Style-only change: the DOM is identical and only computed styles changed (dom.styleChanges lists each from → to). It is real, not noise: confirm with a human that the restyle was intended before approving.".into());
+            }
+            if dom.style_check == StyleCheck::Unavailable {
+                g.push("Styles were not compared: an identical DOM does not rule out a stylesheet change, so look at the images.".into());
+            } else if !dom.changed && style_count == 0 && shift.is_none() {
+                g.push("DOM identical and styles match: if the diff is small and scattered this is likely render noise; a concentrated or large diff deserves a look at the images.".into());
+            }
+        }
+    }
+    if let Some((shift, after)) = shift {
+        g.push(format!(
+            "Page shift: content below y={} moved by {} px, so most differing pixels are content that moved, not changed ({after} pixels still differ after undoing the shift). Look at what grew or was inserted above (dom.geometryChanges.resized).",
+            shift.below_y, shift.dy
+        ));
+    }
+}
+
+/// Sentences for a committed baseline that had no capture in the run.
+pub fn missing_guidance(_missing: &MissingBaseline) -> Vec<String> {
+    vec![
+        "Missing baseline: a committed baseline had no capture in this run, so there is nothing to approve.".into(),
+        "Check whether the test was removed or renamed (then delete its baseline directory .sightline/baselines/<name>/ in the same change) or broke before it captured (check the test log).".into(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::health::{AssetKind, HealthReason, capture_health};
+
+    /// The example's `home` snapshot (a style-only change) as results.json holds it.
+    fn home() -> Value {
+        let example: Value = serde_json::from_str(include_str!("../../../tests/golden/example-results.json")).unwrap();
+        example["snapshots"][2].clone()
+    }
+
+    fn guide(entry: Value) -> Vec<String> {
+        guidance(&serde_json::from_value(entry).unwrap())
+    }
+
+    #[test]
+    fn guidance_style_only_change_asks_for_a_human() {
+        assert_eq!(
+            guide(home()),
+            [
+                "Style-only change: the DOM is identical and only computed styles changed (dom.styleChanges lists each from → to). It is real, not noise: confirm with a human that the restyle was intended before approving.",
+                "Approve only after a human confirms (approve_snapshot).",
+            ]
+        );
+    }
+
+    #[test]
+    fn guidance_names_each_failed_asset_in_a_sentence() {
+        let failed = vec![
+            HealthReason {
+                kind: AssetKind::Font,
+                url: "Brand".into(),
+                detail: "font failed to load (FontFace status error)".into(),
+            },
+            HealthReason { kind: AssetKind::Image, url: "http://x/logo.png".into(), detail: "HTTP 404".into() },
+        ];
+        let mut entry = home();
+        entry["captureHealth"] = serde_json::to_value(capture_health(failed, &[])).unwrap();
+        assert_eq!(
+            guide(entry)[0],
+            "The capture is unhealthy: font \"Brand\" failed to load (FontFace status error); image http://x/logo.png: \
+             HTTP 404. Fix the assets or the test and run again; never approve an unhealthy capture."
+        );
+    }
+
+    #[test]
+    fn guidance_without_dom_data_and_for_a_shift() {
+        let mut entry = home();
+        entry["layers"]["dom"] = Value::Null;
+        entry["layers"]["pixel"]["shift"] = json!({ "dy": 60, "belowY": 284 });
+        entry["layers"]["pixel"]["diffPixelsAfterShift"] = json!(77);
+        let g = guide(entry);
+        assert_eq!(g.len(), 3, "{g:?}");
+        assert!(g[0].starts_with("No DOM data: the DOM cannot tell noise"), "{}", g[0]);
+        assert!(
+            g[1].starts_with("Page shift: content below y=284 moved by 60 px, so most differing pixels are content that moved, not changed (77 pixels still differ"),
+            "{}",
+            g[1]
+        );
+    }
+}
