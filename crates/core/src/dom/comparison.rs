@@ -1,0 +1,625 @@
+//! The comparison of two DOM records: [`compare_dom`] walks the pairs [`match_elements`] found
+//! and tallies what changed — structure and content, computed styles, boxes — into a
+//! [`DomComparison`], keeping each element's role for region attribution.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::attribution::ElementRole;
+use super::pairing::match_elements;
+use super::record::{DomSnapshot, ElementRecord};
+
+/// A box edge that moved by at most this many CSS pixels did not move (sub-pixel layout jitter).
+pub const GEOMETRY_TOLERANCE: f64 = 0.5;
+
+/// Selectors named per list of added / removed / modified / restyled elements.
+const LISTED_ELEMENTS: usize = 10;
+/// Property changes listed with their values.
+const LISTED_PROPERTIES: usize = 50;
+/// Most frequent `from → to` changes listed.
+const LISTED_COMMON: usize = 5;
+/// Resized elements and groups of moved elements listed.
+const LISTED_GEOMETRY: usize = 20;
+
+/// The DOM layer's evidence for one pair of captures (`layers.dom` in results.json).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomComparison {
+    /// The element structure differs: elements added, removed, re-tagged, or their text or
+    /// image changed.
+    pub changed: bool,
+    /// Structure, text and images are identical: the diff may be render noise.
+    pub noise_hint: bool,
+    /// Elements only in the current capture, in document order.
+    pub added: ElementList,
+    /// Elements only in the baseline, in the baseline's document order.
+    pub removed: ElementList,
+    /// Elements on both sides whose tag, text or image changed.
+    pub modified: ModifiedElements,
+    /// Whether computed styles were compared and found equal.
+    pub style_check: StyleCheck,
+    /// Elements on both sides whose computed styles differ.
+    pub style_changes: StyleChanges,
+    /// Elements on both sides whose box moved or resized.
+    pub geometry_changes: GeometryChanges,
+    /// What each element did, for [`attribute_regions`](super::attribute_regions).
+    #[serde(skip)]
+    pub(super) roles: ElementRoles,
+}
+
+/// A count of elements and the selectors of the first ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElementList {
+    /// How many elements.
+    pub count: usize,
+    /// Selectors of the first 10, in document order.
+    pub elements: Vec<String>,
+}
+
+/// Elements on both sides whose content changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModifiedElements {
+    /// How many elements.
+    pub count: usize,
+    /// The first 10, in document order.
+    pub elements: Vec<ModifiedElement>,
+}
+
+/// One element whose content changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModifiedElement {
+    pub selector: String,
+    /// What changed, in the order tag, text, image.
+    pub changes: Vec<ContentChange>,
+}
+
+/// A kind of content change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ContentChange {
+    /// Another tag (only possible for elements paired by `#id`).
+    Tag,
+    /// The element's own text.
+    Text,
+    /// The `<img>` source or background image.
+    Image,
+}
+
+/// Whether computed styles could be compared, and how that came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StyleCheck {
+    /// Styles were recorded on both sides and every element present on both is equal.
+    Match,
+    /// At least one element present on both sides was restyled.
+    Mismatch,
+    /// A side has no style data, or the sides recorded different property lists.
+    Unavailable,
+}
+
+/// Restyled elements.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StyleChanges {
+    /// How many elements were restyled.
+    pub count: usize,
+    /// Selectors of the first 10 restyled elements, in document order.
+    pub elements: Vec<String>,
+    /// The first 50 changed properties, element by element in document order.
+    pub properties: Vec<PropertyChange>,
+    /// How many properties changed, over all elements.
+    pub property_count: usize,
+    /// The most frequent `property: from → to` changes (up to 5), most elements first: the
+    /// "main change" a verdict names.
+    pub most_common: Vec<CommonChange>,
+}
+
+/// One computed-style property that changed on one element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PropertyChange {
+    pub selector: String,
+    pub property: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// A `property: from → to` change and how many elements it happened on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommonChange {
+    pub property: String,
+    pub from: String,
+    pub to: String,
+    pub count: usize,
+}
+
+/// Elements whose border box moved or resized by more than [`GEOMETRY_TOLERANCE`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GeometryChanges {
+    /// How many elements moved or resized.
+    pub count: usize,
+    /// How many elements changed size.
+    pub resized_count: usize,
+    /// The first 20 elements that changed size: innermost first (no resized descendant — the
+    /// element that grew or shrank rather than a container around it), then document order.
+    pub resized: Vec<ResizedElement>,
+    /// How many elements moved without changing size.
+    pub moved_count: usize,
+    /// The first 20 runs of moved elements: consecutive elements (document order) moved by the
+    /// same offset form one entry, so a page shift reads as one line.
+    pub moved: Vec<MovedElements>,
+}
+
+/// An element whose size changed; boxes are `[x, y, width, height]` in CSS pixels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResizedElement {
+    pub selector: String,
+    pub from: [f64; 4],
+    pub to: [f64; 4],
+    /// No descendant of this element was resized: it is where the size change starts.
+    pub innermost: bool,
+}
+
+/// A run of elements moved by the same offset without changing size, named by its first one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MovedElements {
+    /// The first element of the run.
+    pub selector: String,
+    /// The first element's box before and after, `[x, y, width, height]` in CSS pixels.
+    pub from: [f64; 4],
+    pub to: [f64; 4],
+    /// The run's offset in CSS pixels.
+    pub dx: f64,
+    pub dy: f64,
+    /// Elements in the run.
+    pub count: usize,
+}
+
+/// Per-element outcome of [`compare_dom`]; `None` roles are masked elements.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct ElementRoles {
+    pub(super) baseline: Vec<Option<ElementRole>>,
+    pub(super) current: Vec<Option<ElementRole>>,
+    /// The current element each baseline element was matched with.
+    pub(super) baseline_pair: Vec<Option<u32>>,
+    /// The baseline element each current element was matched with.
+    pub(super) current_pair: Vec<Option<u32>>,
+}
+
+/// Compares two DOM records: structure, computed styles and boxes. Masked elements and their
+/// descendants are left out of every check.
+///
+/// Elements are paired like lines in a diff, tree-wise: an `#id` selector with its namesake
+/// wherever it is, then the children of paired elements by aligning the two lists of siblings
+/// (on subtree, then own content, then tag and classes). Inserting one element before many
+/// same-tag siblings renames them all (`:nth-of-type`) but reports one added element; the
+/// others are paired, and at most moved.
+pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparison {
+    let (bs, cs) = (&baseline.elements, &current.elements);
+    let (baseline_pair, current_pair) = match_elements(bs, cs);
+    let styles_comparable =
+        !baseline.style_properties.is_empty() && baseline.style_properties == current.style_properties;
+
+    let mut roles_b = vec![None; bs.len()];
+    let mut roles_c = vec![None; cs.len()];
+    let mut removed = ElementList::default();
+    for (b, e) in bs.iter().enumerate() {
+        if !e.is_excluded() && baseline_pair[b].is_none() {
+            roles_b[b] = Some(ElementRole::Removed);
+            push_limited(&mut removed, &e.selector);
+        }
+    }
+
+    let mut added = ElementList::default();
+    let mut modified = ModifiedElements::default();
+    let mut styles = StyleTally::default();
+    let mut geometry = GeometryTally::default();
+    for (c, e) in cs.iter().enumerate() {
+        if e.is_excluded() {
+            continue;
+        }
+        let Some(b) = current_pair[c] else {
+            roles_c[c] = Some(ElementRole::Added);
+            push_limited(&mut added, &e.selector);
+            continue;
+        };
+        let old = &bs[b as usize];
+        // A mask added or dropped on one side still hides the element: it was asked for.
+        if old.is_excluded() {
+            continue;
+        }
+        let mut role = ElementRole::Overlaps;
+
+        let changes: Vec<ContentChange> = [
+            (old.tag != e.tag, ContentChange::Tag),
+            (old.text != e.text, ContentChange::Text),
+            (old.image != e.image, ContentChange::Image),
+        ]
+        .into_iter()
+        .filter_map(|(differs, kind)| differs.then_some(kind))
+        .collect();
+        if !changes.is_empty() {
+            role = ElementRole::Changed;
+            modified.count += 1;
+            if modified.elements.len() < LISTED_ELEMENTS {
+                modified.elements.push(ModifiedElement { selector: e.selector.clone(), changes });
+            }
+        }
+
+        // Equal digests are equal styles; only restyled elements pay for the value comparison.
+        if styles_comparable && old.style_digest() != e.style_digest() {
+            role = ElementRole::Changed;
+            styles.add(&baseline.style_properties, old, e);
+        }
+
+        if old.tag == e.tag && geometry.add(c, old, e) && role == ElementRole::Overlaps {
+            role = ElementRole::Moved;
+        }
+        roles_b[b as usize] = Some(role);
+        roles_c[c] = Some(role);
+    }
+
+    let changed = added.count + removed.count + modified.count > 0;
+    let style_check = match (styles_comparable, styles.changes.count) {
+        (false, _) => StyleCheck::Unavailable,
+        (true, 0) => StyleCheck::Match,
+        (true, _) => StyleCheck::Mismatch,
+    };
+    DomComparison {
+        changed,
+        noise_hint: !changed,
+        added,
+        removed,
+        modified,
+        style_check,
+        style_changes: styles.finish(&baseline.style_properties),
+        geometry_changes: geometry.finish(cs),
+        roles: ElementRoles { baseline: roles_b, current: roles_c, baseline_pair, current_pair },
+    }
+}
+
+fn push_limited(list: &mut ElementList, selector: &str) {
+    list.count += 1;
+    if list.elements.len() < LISTED_ELEMENTS {
+        list.elements.push(selector.to_owned());
+    }
+}
+
+/// Collects restyled elements while [`compare_dom`] walks the pairs.
+#[derive(Default)]
+struct StyleTally {
+    changes: StyleChanges,
+    /// (property index, from, to) → (elements, first seen), for the most common changes.
+    common: HashMap<(usize, String, String), (usize, usize)>,
+}
+
+impl StyleTally {
+    fn add(&mut self, properties: &[String], old: &ElementRecord, new: &ElementRecord) {
+        let changes = &mut self.changes;
+        changes.count += 1;
+        if changes.elements.len() < LISTED_ELEMENTS {
+            changes.elements.push(new.selector.clone());
+        }
+        for (p, (from, to)) in old.styles.iter().zip(&new.styles).enumerate() {
+            if from == to {
+                continue;
+            }
+            changes.property_count += 1;
+            if changes.properties.len() < LISTED_PROPERTIES {
+                changes.properties.push(PropertyChange {
+                    selector: new.selector.clone(),
+                    property: properties[p].clone(),
+                    from: from.clone(),
+                    to: to.clone(),
+                });
+            }
+            let seen = self.common.len();
+            self.common.entry((p, from.clone(), to.clone())).or_insert((0, seen)).0 += 1;
+        }
+    }
+
+    fn finish(mut self, properties: &[String]) -> StyleChanges {
+        let mut common: Vec<_> = self.common.into_iter().collect();
+        common.sort_by_key(|&(_, (count, first))| (std::cmp::Reverse(count), first));
+        common.truncate(LISTED_COMMON);
+        self.changes.most_common = common
+            .into_iter()
+            .map(|((p, from, to), (count, _))| CommonChange { property: properties[p].clone(), from, to, count })
+            .collect();
+        self.changes
+    }
+}
+
+/// Collects moved and resized elements while [`compare_dom`] walks the pairs.
+#[derive(Default)]
+struct GeometryTally {
+    count: usize,
+    /// (current index, from, to) of every resized element; innermost is decided at the end.
+    resized: Vec<(usize, [f64; 4], [f64; 4])>,
+    moved_count: usize,
+    moved: Vec<MovedElements>,
+    /// Offset of the run the previous moved element belonged to, and whether that run is listed.
+    run: Option<(f64, f64, bool)>,
+}
+
+impl GeometryTally {
+    /// Records the pair's geometry change; true when its box moved or resized.
+    fn add(&mut self, c: usize, old: &ElementRecord, new: &ElementRecord) -> bool {
+        let (from, to) = (old.bounds, new.bounds);
+        let d: [f64; 4] = std::array::from_fn(|i| to[i] - from[i]);
+        let beyond = |v: f64| v.abs() > GEOMETRY_TOLERANCE;
+        if !d.iter().any(|&v| beyond(v)) {
+            return false;
+        }
+        self.count += 1;
+        if beyond(d[2]) || beyond(d[3]) {
+            self.resized.push((c, from, to));
+            return true;
+        }
+        self.moved_count += 1;
+        let (dx, dy) = (d[0], d[1]);
+        match self.run {
+            Some((rx, ry, listed)) if !beyond(rx - dx) && !beyond(ry - dy) => {
+                if listed && let Some(run) = self.moved.last_mut() {
+                    run.count += 1;
+                }
+            }
+            _ => {
+                // Runs past the listed ones are not kept; moved_count still counts their elements.
+                let listed = self.moved.len() < LISTED_GEOMETRY;
+                if listed {
+                    self.moved.push(MovedElements { selector: new.selector.clone(), from, to, dx, dy, count: 1 });
+                }
+                self.run = Some((dx, dy, listed));
+            }
+        }
+        true
+    }
+
+    fn finish(self, cs: &[ElementRecord]) -> GeometryChanges {
+        // A grown card grows every container around it; the element with no resized descendant
+        // is the one that actually changed size.
+        let mut has_resized_descendant = vec![false; cs.len()];
+        for &(c, _, _) in &self.resized {
+            let mut p = cs[c].parent_index();
+            while let Some(i) = p {
+                if std::mem::replace(&mut has_resized_descendant[i], true) {
+                    break; // its ancestors were marked when it was
+                }
+                p = cs[i].parent_index();
+            }
+        }
+        let resized_count = self.resized.len();
+        let mut resized: Vec<ResizedElement> = self
+            .resized
+            .into_iter()
+            .map(|(c, from, to)| ResizedElement {
+                selector: cs[c].selector.clone(),
+                from,
+                to,
+                innermost: !has_resized_descendant[c],
+            })
+            .collect();
+        resized.sort_by_key(|r| !r.innermost); // stable: document order within each group
+        resized.truncate(LISTED_GEOMETRY);
+        GeometryChanges { count: self.count, resized_count, resized, moved_count: self.moved_count, moved: self.moved }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::dom::AttributedElement;
+    use crate::dom::test_records::{BLACK, BLUE, attribute, compare, el, named, page, region};
+
+    #[test]
+    fn dom_identical_snapshots_are_a_noise_hint() {
+        let d = compare(&page(), &page());
+        assert!(!d.changed);
+        assert!(d.noise_hint);
+        assert_eq!(d.style_check, StyleCheck::Match);
+        assert_eq!((d.added.count, d.removed.count, d.modified.count), (0, 0, 0));
+        assert_eq!(d.style_changes, StyleChanges::default());
+        assert_eq!(d.geometry_changes, GeometryChanges::default());
+    }
+
+    #[test]
+    fn dom_custom_property_colour_change_is_style_only() {
+        // `--accent` changed: the three elements using it for `color` are restyled.
+        let mut b = page();
+        for i in [2, 5, 7] {
+            b["elements"][i]["styles"][0] = json!(BLUE);
+        }
+        let d = compare(&page(), &b);
+        assert!(!d.changed);
+        assert!(d.noise_hint);
+        assert_eq!(d.style_check, StyleCheck::Mismatch);
+        assert_eq!(d.style_changes.count, 3);
+        assert_eq!(d.style_changes.elements, ["body > header > h1", "#card-a > p", "#card-b > p"]);
+        assert_eq!(d.style_changes.property_count, 3);
+        assert_eq!(d.style_changes.properties.len(), 3);
+        for (change, selector) in d.style_changes.properties.iter().zip(&d.style_changes.elements) {
+            assert_eq!(change.selector, *selector);
+            assert_eq!((change.property.as_str(), change.from.as_str(), change.to.as_str()), ("color", BLACK, BLUE));
+        }
+        assert_eq!(
+            d.style_changes.most_common,
+            [CommonChange { property: "color".into(), from: BLACK.into(), to: BLUE.into(), count: 3 }]
+        );
+        assert_eq!(d.geometry_changes.count, 0);
+    }
+
+    #[test]
+    fn dom_added_element_is_a_structural_change() {
+        let mut b = page();
+        b["elements"].as_array_mut().unwrap().push(el(
+            8,
+            "a",
+            "body > footer > a",
+            [10.0, 570.0, 80.0, 20.0],
+            Some("e5"),
+        ));
+        let d = compare(&page(), &b);
+        assert!(d.changed);
+        assert!(!d.noise_hint);
+        assert_eq!(d.added, ElementList { count: 1, elements: vec!["body > footer > a".into()] });
+        assert_eq!(d.removed.count, 0);
+        assert_eq!(d.modified.count, 0);
+        assert_eq!(d.style_check, StyleCheck::Match);
+    }
+
+    #[test]
+    fn dom_removed_and_retagged_elements_are_listed() {
+        let mut b = page();
+        b["elements"].as_array_mut().unwrap().remove(8);
+        b["elements"][4]["tag"] = json!("section");
+        let d = compare(&page(), &b);
+        assert!(d.changed);
+        assert_eq!(d.removed, ElementList { count: 1, elements: vec!["body > footer".into()] });
+        assert_eq!(
+            d.modified.elements,
+            [ModifiedElement { selector: "#card-a".into(), changes: vec![ContentChange::Tag] }]
+        );
+    }
+
+    #[test]
+    fn dom_text_and_image_changes_are_structural_changes() {
+        let mut b = page();
+        b["elements"][5]["text"] = json!("ff");
+        b["elements"][7]["image"] = json!("0a");
+        let d = compare(&page(), &b);
+        assert!(d.changed);
+        assert!(!d.noise_hint);
+        assert_eq!(d.modified.count, 2);
+        assert_eq!(
+            d.modified.elements[0],
+            ModifiedElement { selector: "#card-a > p".into(), changes: vec![ContentChange::Text] }
+        );
+        assert_eq!(d.modified.elements[1].changes, [ContentChange::Image]);
+        assert_eq!(d.style_check, StyleCheck::Match);
+    }
+
+    #[test]
+    fn dom_clipped_card_is_a_geometry_change() {
+        // `max-height: 120px` on the card: not in the style list, DOM and styles stay equal.
+        let mut b = page();
+        b["elements"][4]["box"] = json!([20.0, 80.0, 240.0, 120.0]);
+        let d = compare(&page(), &b);
+        assert!(!d.changed);
+        assert!(d.noise_hint);
+        assert_eq!(d.style_check, StyleCheck::Match);
+        let g = &d.geometry_changes;
+        assert_eq!((g.count, g.resized_count, g.moved_count), (1, 1, 0));
+        assert_eq!(
+            g.resized,
+            [ResizedElement {
+                selector: "#card-a".into(),
+                from: [20.0, 80.0, 240.0, 200.0],
+                to: [20.0, 80.0, 240.0, 120.0],
+                innermost: true
+            }]
+        );
+        // Sub-pixel jitter is no change.
+        let mut c = page();
+        c["elements"][6]["box"] = json!([280.4, 80.3, 240.5, 199.6]);
+        assert_eq!(compare(&page(), &c).geometry_changes.count, 0);
+    }
+
+    #[test]
+    fn dom_page_shift_reads_as_one_grower_and_one_moved_run() {
+        // The header grew by 50 px; everything after it moved down by 50.
+        let mut b = page();
+        let grow = |b: &mut Value, i: usize, dy: f64, dh: f64| {
+            let bx = b["elements"][i]["box"].clone();
+            let v = |k: usize| bx[k].as_f64().unwrap();
+            b["elements"][i]["box"] = json!([v(0), v(1) + dy, v(2), v(3) + dh]);
+        };
+        grow(&mut b, 0, 0.0, 50.0);
+        grow(&mut b, 1, 0.0, 50.0);
+        for i in 3..9 {
+            grow(&mut b, i, 50.0, 0.0);
+        }
+        let g = compare(&page(), &b).geometry_changes;
+        assert_eq!((g.count, g.resized_count, g.moved_count), (8, 2, 6));
+        let resized: Vec<(&str, bool)> = g.resized.iter().map(|r| (r.selector.as_str(), r.innermost)).collect();
+        assert_eq!(resized, [("body > header", true), ("body", false)]);
+        assert_eq!(
+            g.moved,
+            [MovedElements {
+                selector: "body > main".into(),
+                from: [0.0, 60.0, 800.0, 500.0],
+                to: [0.0, 110.0, 800.0, 500.0],
+                dx: 0.0,
+                dy: 50.0,
+                count: 6
+            }]
+        );
+    }
+
+    #[test]
+    fn dom_masked_elements_are_ignored() {
+        let mut a = page();
+        a["elements"][4]["masked"] = json!(true);
+        let mut b = a.clone();
+        b["elements"][5]["text"] = json!("ff");
+        b["elements"][5]["styles"][0] = json!(BLUE);
+        b["elements"][4]["box"] = json!([20.0, 80.0, 240.0, 300.0]);
+        b["elements"].as_array_mut().unwrap().insert(6, el(4, "img", "#card-a > img", [30.0, 140.0, 50.0, 50.0], None));
+        for e in b["elements"].as_array_mut().unwrap()[7..].iter_mut() {
+            e["parent"] = json!(e["parent"].as_i64().unwrap() + i64::from(e["parent"].as_i64().unwrap() >= 6));
+        }
+        let d = compare(&a, &b);
+        assert!(d.noise_hint);
+        assert_eq!(d.style_check, StyleCheck::Match);
+        assert_eq!((d.added.count, d.geometry_changes.count), (0, 0));
+        // The region over the card names what is around it, never the masked card.
+        let found = attribute(&a, &b, &[region(30, 90, 50, 100)], None);
+        assert_eq!(found, [named(&[("body > main", ElementRole::Overlaps)])]);
+        // A mask on one side only still hides the element.
+        let mut c = page();
+        c["elements"][5]["text"] = json!("ff");
+        assert!(compare(&a, &c).noise_hint);
+    }
+
+    #[test]
+    fn dom_styles_unavailable_without_style_data() {
+        let mut b = page();
+        b["styleProperties"] = json!([]);
+        for e in b["elements"].as_array_mut().unwrap() {
+            e["styles"] = json!([]);
+        }
+        let d = compare(&page(), &b);
+        assert_eq!(d.style_check, StyleCheck::Unavailable);
+        assert_eq!(d.style_changes.count, 0);
+        assert!(d.noise_hint);
+        // Different property lists cannot be compared either.
+        let mut c = page();
+        c["styleProperties"][2] = json!("font-weight");
+        assert_eq!(compare(&page(), &c).style_check, StyleCheck::Unavailable);
+    }
+
+    #[test]
+    fn dom_comparison_serializes_in_camel_case() {
+        let mut b = page();
+        b["elements"][5]["styles"][0] = json!(BLUE);
+        b["elements"][4]["box"] = json!([20.0, 80.0, 240.0, 120.0]);
+        let d = compare(&page(), &b);
+        let v = serde_json::to_value(&d).unwrap();
+        assert_eq!(v["noiseHint"], json!(true));
+        assert_eq!(v["styleCheck"], json!("mismatch"));
+        assert_eq!(
+            v["styleChanges"]["properties"][0],
+            json!({ "selector": "#card-a > p", "property": "color", "from": BLACK, "to": BLUE })
+        );
+        assert_eq!(v["styleChanges"]["mostCommon"][0]["count"], json!(1));
+        assert_eq!(v["geometryChanges"]["resizedCount"], json!(1));
+        assert_eq!(v["geometryChanges"]["resized"][0]["to"], json!([20.0, 80.0, 240.0, 120.0]));
+        assert_eq!(v["added"], json!({ "count": 0, "elements": [] }));
+        assert!(v.get("roles").is_none());
+        let e = AttributedElement { selector: "#card-a".into(), role: ElementRole::Moved };
+        assert_eq!(serde_json::to_value(e).unwrap(), json!({ "selector": "#card-a", "role": "moved" }));
+    }
+}

@@ -1,0 +1,74 @@
+//! The DOM layer: the record the in-page collector returns, its validation, the comparison of two
+//! records (structure, styles, geometry) and the attribution of pixel regions to elements.
+//!
+//! One file per concept, everything re-exported here so callers name `crate::dom::X`:
+//! `record.rs` (the record, its limits and [`parse_dom`]), `pairing.rs` (which baseline element
+//! is which current element), `comparison.rs` ([`compare_dom`] and the tallies it reports) and
+//! `attribution.rs` ([`attribute_regions`]: the elements under each pixel region).
+//!
+//! # The DOM record (format version 1)
+//!
+//! The collector returns one JSON string from one `page.evaluate`:
+//!
+//! ```json
+//! { "version": 1,
+//!   "url": "http://localhost:3000/pricing",
+//!   "viewport": { "width": 1280, "height": 720 },
+//!   "devicePixelRatio": 1,
+//!   "document": { "width": 1280, "height": 4000 },
+//!   "styleProperties": ["color", "background-color"],
+//!   "elements": [
+//!     { "parent": -1, "tag": "body", "selector": "body", "box": [0, 0, 1280, 4000],
+//!       "text": null, "image": null, "styles": ["rgb(0, 0, 0)", "rgb(255, 255, 255)"],
+//!       "masked": false },
+//!     { "parent": 0, "tag": "h1", "selector": "body > h1", "box": [8, 21.4, 1264, 37],
+//!       "text": "9f3a5c01d2e4b7a8", "image": null, "styles": ["rgb(0, 0, 0)", "rgba(0, 0, 0, 0)"],
+//!       "masked": false }
+//!   ],
+//!   "fonts": [ { "family": "Inter", "status": "loaded" } ],
+//!   "brokenImages": ["http://localhost:3000/missing.png"] }
+//! ```
+//!
+//! - `elements` are in document order; `parent` is the index of the parent's record, always
+//!   lower than the element's own index, or `-1` for a root. Shadow roots and same-origin iframes
+//!   are walked, their elements parented to the host element.
+//! - `selector` is a stable CSS selector path (`body > main > div.row:nth-of-type(2)`, `#id` when
+//!   the id is unique). It names elements in reports; [`compare_dom`] pairs elements between
+//!   captures tree-wise, like a line diff over each list of siblings (never by `:nth-of-type`),
+//!   so one inserted sibling is one added element. A re-parented element shows up as removed +
+//!   added, unless it has an `#id` selector.
+//! - `box` is the border box `[x, y, width, height]` in CSS pixels of the page (not the
+//!   viewport); multiply by `devicePixelRatio` for screenshot pixels.
+//! - `text` is a hex digest of the element's own text (its direct text nodes), `image` a digest of
+//!   an `<img>`'s `currentSrc` or a `background-image`; `null` when there is none.
+//! - `styles` holds the computed values of `styleProperties`, in that order (longhands only).
+//!   An empty `styleProperties` means styles were not collected.
+//! - `masked` marks elements matched by `mask` / `ignoreSelectors`; they and their descendants
+//!   take no part in any check.
+//! - `fonts[].status` is the `FontFace` status: `loaded`, `error`, `unloaded` or `loading`.
+//!
+//! Limits (a record beyond them is rejected by [`parse_dom`]): [`MAX_DOM_BYTES`] of JSON,
+//! [`MAX_ELEMENTS`] elements, [`MAX_STYLE_PROPERTIES`] style properties, [`MAX_LIST_ENTRIES`]
+//! fonts or broken images, and [`MAX_STRING_BYTES`] per string — the collector shortens longer
+//! URLs (`data:` images) itself.
+
+/// The elements each pixel region maps to, and what they did.
+mod attribution;
+/// Structure, style and geometry changes between two records.
+mod comparison;
+/// Which baseline element is which current element: a line diff over the element tree.
+mod pairing;
+/// The record, its limits and validation.
+mod record;
+#[cfg(test)]
+mod test_records;
+
+pub use attribution::{AttributedElement, ElementRole, attribute_regions};
+pub use comparison::{
+    CommonChange, ContentChange, DomComparison, ElementList, GEOMETRY_TOLERANCE, GeometryChanges, ModifiedElement,
+    ModifiedElements, MovedElements, PropertyChange, ResizedElement, StyleChanges, StyleCheck, compare_dom,
+};
+pub use record::{
+    CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
+    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom,
+};

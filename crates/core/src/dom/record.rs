@@ -1,0 +1,427 @@
+//! The DOM record (format in the [module docs](super)): its types, the limits a record must
+//! keep, and [`parse_dom`]'s validation.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The DOM record format version this engine reads.
+pub const DOM_VERSION: u32 = 1;
+/// Largest DOM record accepted, in bytes of JSON.
+pub const MAX_DOM_BYTES: usize = 512 << 20;
+/// Most elements one record may hold.
+pub const MAX_ELEMENTS: usize = 200_000;
+/// Most entries of `styleProperties`.
+pub const MAX_STYLE_PROPERTIES: usize = 1024;
+/// Most entries of `fonts` and of `brokenImages`.
+pub const MAX_LIST_ENTRIES: usize = 100_000;
+/// Longest string anywhere in a record, in bytes.
+pub const MAX_STRING_BYTES: usize = 16 << 10;
+
+/// One capture's DOM record, parsed and validated by [`parse_dom`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomSnapshot {
+    /// Format version; always [`DOM_VERSION`] after parsing.
+    pub version: u32,
+    /// The page's URL at capture time.
+    pub url: String,
+    /// The viewport in CSS pixels.
+    pub viewport: CssSize,
+    /// Screenshot pixels per CSS pixel.
+    pub device_pixel_ratio: f64,
+    /// The scrollable document in CSS pixels.
+    pub document: CssSize,
+    /// Computed-style properties recorded per element, in order; empty when styles were not
+    /// collected.
+    pub style_properties: Vec<String>,
+    /// Every rendered element, in document order.
+    pub elements: Vec<ElementRecord>,
+    /// Web fonts the page declared and their load status.
+    pub fonts: Vec<FontRecord>,
+    /// URLs of images that failed to load (`complete && naturalWidth === 0`).
+    pub broken_images: Vec<String>,
+}
+
+/// A width and height in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CssSize {
+    pub width: f64,
+    pub height: f64,
+}
+
+/// One rendered element of a [`DomSnapshot`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ElementRecord {
+    /// Index of the parent element's record, or -1 for a root.
+    pub parent: i64,
+    /// Lower-case tag name.
+    pub tag: String,
+    /// Stable CSS selector path naming the element (how elements are paired between captures is
+    /// described at [`compare_dom`](super::compare_dom)).
+    pub selector: String,
+    /// Border box `[x, y, width, height]` in CSS pixels of the page.
+    #[serde(rename = "box")]
+    pub bounds: [f64; 4],
+    /// Digest of the element's own text, if it has any.
+    pub text: Option<String>,
+    /// Digest of the element's image source (`<img>` or background image), if it has one.
+    pub image: Option<String>,
+    /// Computed values aligned with [`DomSnapshot::style_properties`].
+    pub styles: Vec<String>,
+    /// Matched by a mask or ignore selector.
+    #[serde(default)]
+    pub masked: bool,
+    /// Hash of `styles`, computed by [`parse_dom`].
+    #[serde(skip)]
+    style_digest: u64,
+    /// Masked itself or inside a masked element, computed by [`parse_dom`].
+    #[serde(skip)]
+    excluded: bool,
+}
+
+impl ElementRecord {
+    /// The parent's index, `None` for a root.
+    pub fn parent_index(&self) -> Option<usize> {
+        usize::try_from(self.parent).ok()
+    }
+
+    /// A 64-bit digest of the style values: equal digests mean equal styles.
+    pub fn style_digest(&self) -> u64 {
+        self.style_digest
+    }
+
+    /// True when the element or one of its ancestors is masked: it takes no part in any check.
+    pub fn is_excluded(&self) -> bool {
+        self.excluded
+    }
+}
+
+/// A web font declared by the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FontRecord {
+    pub family: String,
+    pub status: FontStatus,
+}
+
+/// A `FontFace`'s load status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FontStatus {
+    Loaded,
+    Error,
+    Unloaded,
+    Loading,
+}
+
+/// The caps [`parse_dom`] applies; a parameter only so tests can use small ones.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    bytes: usize,
+    elements: usize,
+    style_properties: usize,
+    list_entries: usize,
+    string_bytes: usize,
+}
+
+const LIMITS: Limits = Limits {
+    bytes: MAX_DOM_BYTES,
+    elements: MAX_ELEMENTS,
+    style_properties: MAX_STYLE_PROPERTIES,
+    list_entries: MAX_LIST_ENTRIES,
+    string_bytes: MAX_STRING_BYTES,
+};
+
+/// Parses and validates the collector's JSON (format in the [module docs](super)), computing each
+/// element's style digest and whether it is masked.
+pub fn parse_dom(json: &str) -> Result<DomSnapshot> {
+    parse_with_limits(json, &LIMITS)
+}
+
+fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
+    if json.len() > limits.bytes {
+        return Err(bad(format!("{} bytes, above the limit of {}", json.len(), limits.bytes)));
+    }
+    let mut snapshot: DomSnapshot = match serde_json::from_str(json) {
+        Ok(s) => s,
+        // A record of another version may have any shape; name the version rather than the
+        // first field that does not fit.
+        Err(e) => match peek_version(json) {
+            Some(v) if v != serde_json::json!(DOM_VERSION) => return Err(version_error(&v.to_string())),
+            _ => return Err(bad(format!("not a DOM record ({e})"))),
+        },
+    };
+    if snapshot.version != DOM_VERSION {
+        return Err(version_error(&snapshot.version.to_string()));
+    }
+    validate(&snapshot, limits)?;
+
+    let mut excluded = Vec::with_capacity(snapshot.elements.len());
+    for e in &mut snapshot.elements {
+        // Parents come first (validated), so the parent's flag is already known.
+        e.excluded = e.masked || e.parent_index().is_some_and(|p| excluded[p]);
+        e.style_digest = style_digest(&e.styles);
+        excluded.push(e.excluded);
+    }
+    Ok(snapshot)
+}
+
+fn peek_version(json: &str) -> Option<serde_json::Value> {
+    #[derive(Deserialize)]
+    struct Peek {
+        version: Option<serde_json::Value>,
+    }
+    serde_json::from_str::<Peek>(json).ok()?.version
+}
+
+fn version_error(version: &str) -> Error {
+    bad(format!("format version {version}, this sightline reads version {DOM_VERSION}"))
+}
+
+fn bad(detail: String) -> Error {
+    Error::BadDom { detail }
+}
+
+fn validate(s: &DomSnapshot, limits: &Limits) -> Result<()> {
+    let check_string = |what: &dyn Fn() -> String, value: &str| {
+        if value.len() > limits.string_bytes {
+            return Err(bad(format!(
+                "{} is {} bytes, above the limit of {}",
+                what(),
+                value.len(),
+                limits.string_bytes
+            )));
+        }
+        Ok(())
+    };
+    let check_count = |what: &str, n: usize, limit: usize| {
+        if n > limit {
+            return Err(bad(format!("{n} {what}, above the limit of {limit}")));
+        }
+        Ok(())
+    };
+
+    check_string(&|| "url".into(), &s.url)?;
+    if !(s.device_pixel_ratio.is_finite() && s.device_pixel_ratio > 0.0) {
+        return Err(bad(format!("devicePixelRatio {} is not a positive number", s.device_pixel_ratio)));
+    }
+    for (name, size) in [("viewport", s.viewport), ("document", s.document)] {
+        if !(size.width.is_finite() && size.height.is_finite() && size.width >= 0.0 && size.height >= 0.0) {
+            return Err(bad(format!("{name} {}×{} is not a size", size.width, size.height)));
+        }
+    }
+
+    check_count("styleProperties", s.style_properties.len(), limits.style_properties)?;
+    for (i, p) in s.style_properties.iter().enumerate() {
+        check_string(&|| format!("styleProperties[{i}]"), p)?;
+    }
+    check_count("fonts", s.fonts.len(), limits.list_entries)?;
+    for (i, f) in s.fonts.iter().enumerate() {
+        check_string(&|| format!("fonts[{i}].family"), &f.family)?;
+    }
+    check_count("brokenImages", s.broken_images.len(), limits.list_entries)?;
+    for (i, url) in s.broken_images.iter().enumerate() {
+        check_string(&|| format!("brokenImages[{i}]"), url)?;
+    }
+
+    check_count("elements", s.elements.len(), limits.elements)?;
+    let properties = s.style_properties.len();
+    for (i, e) in s.elements.iter().enumerate() {
+        // The selector is checked first so that later messages can quote it.
+        check_string(&|| format!("element {i}: selector"), &e.selector)?;
+        let name = || format!("element {i} ({})", quote(&e.selector));
+        if !(e.parent == -1 || (0..i as i64).contains(&e.parent)) {
+            return Err(bad(format!("{}: parent {} is not -1 or an earlier element", name(), e.parent)));
+        }
+        check_string(&|| format!("{}: tag", name()), &e.tag)?;
+        let [_, _, w, h] = e.bounds;
+        if !e.bounds.iter().all(|v| v.is_finite()) || w < 0.0 || h < 0.0 {
+            return Err(bad(format!("{}: box {:?} is not [x, y, width ≥ 0, height ≥ 0]", name(), e.bounds)));
+        }
+        for (field, value) in [("text", &e.text), ("image", &e.image)] {
+            if let Some(v) = value {
+                check_string(&|| format!("{}: {field}", name()), v)?;
+            }
+        }
+        if e.styles.len() != properties {
+            return Err(bad(format!("{}: {} style values for {} styleProperties", name(), e.styles.len(), properties)));
+        }
+        for (p, v) in e.styles.iter().enumerate() {
+            check_string(&|| format!("{}: style {}", name(), s.style_properties[p]), v)?;
+        }
+    }
+    Ok(())
+}
+
+/// A selector for an error message, shortened so a huge one cannot flood the message.
+fn quote(selector: &str) -> String {
+    const SHOWN: usize = 80;
+    match selector.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("`{}…`", &selector[..cut]),
+        None => format!("`{selector}`"),
+    }
+}
+
+/// FNV-1a over the values, each followed by 0xFF (a byte UTF-8 never contains), so that
+/// `["ab", "c"]` and `["a", "bc"]` differ.
+fn style_digest(values: &[String]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h = OFFSET;
+    for v in values {
+        for &b in v.as_bytes().iter().chain(&[0xFF]) {
+            h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::dom::test_records::{BLACK, CLEAR, page, parse};
+
+    fn parse_err(v: &Value) -> String {
+        match parse_dom(&v.to_string()) {
+            Err(e @ Error::BadDom { .. }) => e.to_string(),
+            other => panic!("expected BadDom, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn dom_parses_a_valid_record() {
+        let mut v = page();
+        v["elements"][4]["styles"][1] = json!("rgb(255, 255, 255)");
+        let s = parse(&v);
+        assert_eq!(s.version, 1);
+        assert_eq!(s.elements.len(), 9);
+        assert_eq!(s.device_pixel_ratio, 1.0);
+        assert_eq!(s.fonts[0].status, FontStatus::Loaded);
+        assert_eq!(s.elements[0].parent_index(), None);
+        assert_eq!(s.elements[5].parent_index(), Some(4));
+        assert_eq!(s.elements[5].bounds, [30.0, 90.0, 220.0, 40.0]);
+        assert_eq!(s.elements[2].text.as_deref(), Some("a1"));
+        assert_eq!(s.elements[0].style_digest(), s.elements[1].style_digest());
+        assert_ne!(s.elements[0].style_digest(), s.elements[4].style_digest());
+        assert!(s.elements.iter().all(|e| !e.is_excluded()));
+    }
+
+    #[test]
+    fn dom_style_digest_separates_values() {
+        let split = |v: &[&str]| style_digest(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        // FNV-1a (64-bit) over each value followed by 0xFF, worked out apart from the code: the
+        // separator keeps ["ab", "c"] and ["a", "bc"] apart, and an empty value still counts.
+        assert_eq!(split(&["ab", "c"]), 0x20ba_9b30_25a8_b421);
+        assert_eq!(split(&["a", "bc"]), 0xa0a3_542c_19b9_00ab);
+        assert_eq!(split(&[]), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(split(&[""]), 0xaf64_724c_8602_eb6e);
+    }
+
+    #[test]
+    fn dom_parse_rejects_another_version() {
+        let mut v = page();
+        v["version"] = json!(2);
+        let err = parse_err(&v);
+        assert_eq!(
+            err,
+            "DOM record: format version 2, this sightline reads version 1; capture again with the current sightline"
+        );
+        // A future record of another shape still names its version, not a missing field.
+        assert!(parse_err(&json!({ "version": 3, "nodes": [] })).contains("format version 3"), "{err}");
+    }
+
+    #[test]
+    fn dom_parse_rejects_malformed_json() {
+        let err = parse_dom("{\"version\": 1,").unwrap_err().to_string();
+        assert!(err.starts_with("DOM record: not a DOM record ("), "{err}");
+        let mut v = page();
+        v.as_object_mut().unwrap().remove("styleProperties");
+        assert!(parse_err(&v).contains("missing field `styleProperties`"));
+        // JSON has no NaN: JSON.stringify writes null, which is no box.
+        let mut v = page();
+        v["elements"][2]["box"][0] = Value::Null;
+        assert!(parse_err(&v).contains("not a DOM record"));
+        let huge = page().to_string().replacen("[20.0,10.0,300.0,40.0]", "[20.0,1e999,300.0,40.0]", 1);
+        assert!(matches!(parse_dom(&huge), Err(Error::BadDom { .. })));
+    }
+
+    #[test]
+    fn dom_parse_rejects_a_parent_that_is_not_earlier() {
+        let mut v = page();
+        v["elements"][1]["parent"] = json!(5);
+        assert_eq!(
+            parse_err(&v),
+            "DOM record: element 1 (`body > header`): parent 5 is not -1 or an earlier element; \
+             capture again with the current sightline"
+        );
+        v["elements"][1]["parent"] = json!(1);
+        assert!(parse_err(&v).contains("parent 1 is not"));
+        v["elements"][1]["parent"] = json!(-2);
+        assert!(parse_err(&v).contains("parent -2 is not"));
+    }
+
+    #[test]
+    fn dom_parse_rejects_misaligned_styles() {
+        let mut v = page();
+        v["elements"][3]["styles"] = json!([BLACK, CLEAR]);
+        assert!(parse_err(&v).contains("element 3 (`body > main`): 2 style values for 3 styleProperties"));
+    }
+
+    #[test]
+    fn dom_parse_rejects_bad_boxes_and_ratios() {
+        let mut v = page();
+        v["elements"][4]["box"] = json!([20.0, 80.0, -1.0, 200.0]);
+        assert!(parse_err(&v).contains("element 4 (`#card-a`): box [20.0, 80.0, -1.0, 200.0] is not"));
+        let mut v = page();
+        v["devicePixelRatio"] = json!(0);
+        assert!(parse_err(&v).contains("devicePixelRatio 0 is not a positive number"));
+        let mut v = page();
+        v["document"]["height"] = json!(-4);
+        assert!(parse_err(&v).contains("document 800×-4 is not a size"));
+    }
+
+    #[test]
+    fn dom_parse_enforces_limits() {
+        let small = Limits { bytes: 1 << 20, elements: 8, style_properties: 2, list_entries: 1, string_bytes: 32 };
+        let err = |v: &Value| parse_with_limits(&v.to_string(), &small).unwrap_err().to_string();
+        assert!(err(&page()).contains("3 styleProperties, above the limit of 2"));
+
+        // From here on, two style properties so that only the limit under test is exceeded.
+        let mut v = page();
+        v["styleProperties"] = json!(["color", "background-color"]);
+        for e in v["elements"].as_array_mut().unwrap() {
+            e["styles"] = json!([BLACK, CLEAR]);
+        }
+        assert!(err(&v).contains("9 elements, above the limit of 8"));
+
+        v["elements"].as_array_mut().unwrap().pop();
+        assert!(parse_with_limits(&v.to_string(), &small).is_ok());
+        let mut long = v.clone();
+        long["elements"][2]["selector"] = json!("body > header > h1.a-very-long-class-name");
+        assert_eq!(
+            err(&long),
+            "DOM record: element 2: selector is 41 bytes, above the limit of 32; capture again with the current sightline"
+        );
+        let mut broken = v.clone();
+        broken["brokenImages"] = json!(["http://a/1.png", "http://a/2.png"]);
+        assert!(err(&broken).contains("2 brokenImages, above the limit of 1"));
+
+        let tiny = Limits { bytes: 100, ..small };
+        let too_big = parse_with_limits(&v.to_string(), &tiny).unwrap_err().to_string();
+        assert!(too_big.contains("bytes, above the limit of 100"), "{too_big}");
+        // The real limits accept a normal page.
+        assert!(parse_with_limits(&page().to_string(), &LIMITS).is_ok());
+    }
+
+    #[test]
+    fn dom_parse_marks_masked_subtrees() {
+        let mut v = page();
+        v["elements"][4]["masked"] = json!(true);
+        let s = parse(&v);
+        let excluded: Vec<bool> = s.elements.iter().map(ElementRecord::is_excluded).collect();
+        assert_eq!(excluded, [false, false, false, false, true, true, false, false, false]);
+    }
+}
