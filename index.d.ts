@@ -64,6 +64,12 @@ export interface CaptureResult {
   diffPng?: Buffer
 }
 
+/**
+ * Starts a run: clears what an earlier run left in `<root>/.sightline/temp` (captures, evidence,
+ * diff images, shard manifest). Baselines are never touched.
+ */
+export declare function clearRunSync(root: string): void
+
 /** Async twin of `compareCaptureSync`: the Playwright worker's event loop stays free. */
 export declare function compareCapture(input: CaptureInput): Promise<CaptureResult>
 
@@ -104,6 +110,12 @@ export interface DiffOptions {
   perceptual?: boolean
 }
 
+/**
+ * The end of a shard's run: leaves `.sightline/temp` as the merge job needs it (a comparing
+ * shard drops the captures of passed snapshots) and writes `shard.json`; returns the manifest.
+ */
+export declare function finishShardSync(input: ShardInput): { current: number; total: number; mode: 'compare' | 'capture-only'; captures: number }
+
 /** The pixel layer's evidence for two images, plus the diff image when asked for. */
 export interface ImageEvidence {
   /** `diffPixels`, `totalPixels`, `diffPercent`, `match`, `sizeChanged`, `regions`, `shift`, `shape`, …. */
@@ -139,7 +151,7 @@ export declare function readBaselineSync(root: string, name: string, project: st
  * `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
  * by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
  */
-export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties?: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
+export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
 
 /** What `writeResults` needs. */
 export interface ResultsInput {
@@ -161,6 +173,18 @@ export interface SettingsInput {
   root: string
   /** A `toMatchVisual` call's options, each overriding the config file for this call. */
   overrides?: Record<string, unknown>
+}
+
+/** Which shard a run was, at its end. */
+export interface ShardInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  /** Playwright's `config.shard.current`. */
+  current: number
+  /** Playwright's `config.shard.total`. */
+  total: number
+  /** The config's `shardMode`: `compare` or `capture-only`. */
+  mode: string
 }
 
 /** Async twin of `storeCaptureSync`. */

@@ -835,12 +835,14 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.clearRunSync = nativeBinding.clearRunSync
 module.exports.compareCapture = nativeBinding.compareCapture
 module.exports.compareCaptureSync = nativeBinding.compareCaptureSync
 module.exports.compareImages = nativeBinding.compareImages
 module.exports.compareImagesSync = nativeBinding.compareImagesSync
 module.exports.comparePixels = nativeBinding.comparePixels
 module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
+module.exports.finishShardSync = nativeBinding.finishShardSync
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.resolveSettings = nativeBinding.resolveSettings
 module.exports.storeCapture = nativeBinding.storeCapture

@@ -1,9 +1,6 @@
 // Types for collector.js (the in-page DOM collector).
 import type { ElementHandle, Frame, Locator, Page } from '@playwright/test';
 
-/** The spec's default style list, as longhands, in the order `styles` values come in. */
-export const DEFAULT_STYLE_PROPERTIES: readonly string[];
-
 /** One rendered element, in document order (open shadow roots and same-origin iframes included). */
 export interface DomElement {
   /** Index of the parent record; -1 for the top document's `body` (or the `scope` element). */
@@ -44,8 +41,8 @@ export interface DomCapture {
 }
 
 export interface CollectOptions {
-  /** Longhand CSS properties; shorthands are refused. Default `DEFAULT_STYLE_PROPERTIES`. */
-  styleProperties?: readonly string[];
+  /** Longhand CSS properties to record, in the order `styles` values come in: the core's resolved list (`resolveSettings().styleProperties`). */
+  styleProperties: readonly string[];
   /** CSS selectors (not Locators) whose elements and descendants are recorded as masked. Default none. */
   mask?: readonly string[];
   /**
@@ -57,7 +54,7 @@ export interface CollectOptions {
 }
 
 /** Collects the DOM record with one `page.evaluate`; resolves to the JSON text of a `DomCapture`. */
-export function collectDom(page: Page | Frame, options?: CollectOptions): Promise<string>;
+export function collectDom(page: Page | Frame, options: CollectOptions): Promise<string>;
 
 /** The self-contained in-page function `collectDom` evaluates. */
 export function collectInPage(args: {

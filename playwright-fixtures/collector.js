@@ -32,69 +32,6 @@
 //   :nth-of-type, an id is used only when unique in its tree, and escaped segments cannot contain
 //   ` > ` or ` >>> `. (So no lookup table is needed: hashing every long path cost ~10% of the walk.)
 
-/** The spec's default style list as longhands (Chromium returns "" for mixed-side shorthands). */
-const DEFAULT_STYLE_PROPERTIES = Object.freeze([
-  'color',
-  'background-color',
-  'border-top-color',
-  'border-right-color',
-  'border-bottom-color',
-  'border-left-color',
-  'outline-color',
-  'fill',
-  'stroke',
-  'font-family',
-  'font-size',
-  'font-weight',
-  'font-style',
-  'line-height',
-  'letter-spacing',
-  'border-top-width',
-  'border-right-width',
-  'border-bottom-width',
-  'border-left-width',
-  'border-top-style',
-  'border-right-style',
-  'border-bottom-style',
-  'border-left-style',
-  'border-top-left-radius',
-  'border-top-right-radius',
-  'border-bottom-right-radius',
-  'border-bottom-left-radius',
-  'padding-top',
-  'padding-right',
-  'padding-bottom',
-  'padding-left',
-  'margin-top',
-  'margin-right',
-  'margin-bottom',
-  'margin-left',
-  'display',
-  'opacity',
-  'visibility',
-  'box-shadow',
-]);
-
-// Shorthands people are likely to pass; Chromium serialises them as "" when sides differ, which
-// would hide real changes, so they are refused with the longhands to use instead.
-const SHORTHANDS = {
-  margin: 'margin-top, margin-right, margin-bottom, margin-left',
-  padding: 'padding-top, padding-right, padding-bottom, padding-left',
-  border: 'border-{top,right,bottom,left}-{width,style,color}',
-  'border-color': 'border-{top,right,bottom,left}-color',
-  'border-width': 'border-{top,right,bottom,left}-width',
-  'border-style': 'border-{top,right,bottom,left}-style',
-  'border-radius': 'border-{top-left,top-right,bottom-right,bottom-left}-radius',
-  'border-top': 'border-top-width, border-top-style, border-top-color',
-  'border-right': 'border-right-width, border-right-style, border-right-color',
-  'border-bottom': 'border-bottom-width, border-bottom-style, border-bottom-color',
-  'border-left': 'border-left-width, border-left-style, border-left-color',
-  font: 'font-family, font-size, font-weight, font-style, line-height',
-  background: 'background-color, background-image, …',
-  outline: 'outline-color, outline-width, outline-style',
-  inset: 'top, right, bottom, left',
-};
-
 /**
  * Runs in the page. Walks the rendered elements from `body` (or from `args.scope`) in document
  * order (open shadow roots and same-origin iframes included) and returns the capture's DOM record
@@ -507,25 +444,18 @@ function collectInPage(args) {
  * @param {import('@playwright/test').Page | import('@playwright/test').Frame} page
  * @param {{styleProperties?: readonly string[], mask?: readonly string[],
  *   scope?: import('@playwright/test').ElementHandle | import('@playwright/test').Locator}} [options]
- *   `styleProperties`: longhand CSS properties, default `DEFAULT_STYLE_PROPERTIES`;
+ *   `styleProperties`: the longhand CSS properties to record, as the core resolved and checked
+ *   them (`resolveSettings().styleProperties`; the live tools' lists come from the binary);
  *   `mask`: CSS selectors whose elements (and descendants) are recorded as masked, default none;
  *   `scope`: record only this element and its descendants, boxes relative to its border box (see
  *   "Scoped capture" at the top), default the whole page.
  * @returns {Promise<string>} the JSON string, unparsed: it goes to the Rust core as is.
  */
 async function collectDom(page, options = {}) {
-  const styleProperties = options.styleProperties ?? DEFAULT_STYLE_PROPERTIES;
+  const { styleProperties } = options;
   const mask = options.mask ?? [];
   if (!Array.isArray(styleProperties) || styleProperties.some((p) => typeof p !== 'string' || p === '')) {
     throw new TypeError('sightline: styleProperties must be an array of CSS property names, e.g. ["color", "margin-top"]');
-  }
-  for (const p of styleProperties) {
-    if (Object.prototype.hasOwnProperty.call(SHORTHANDS, p)) {
-      throw new TypeError(
-        `sightline: styleProperties has the shorthand "${p}", which Chromium reports as "" when ` +
-          `sides differ; list the longhands instead: ${SHORTHANDS[p]}`,
-      );
-    }
   }
   if (!Array.isArray(mask) || mask.some((s) => typeof s !== 'string')) {
     throw new TypeError(
@@ -559,7 +489,6 @@ async function collectScoped(page, handle, args) {
 }
 
 module.exports = {
-  DEFAULT_STYLE_PROPERTIES,
   collectDom,
   collectInPage,
 };

@@ -3,7 +3,6 @@
 // snapshots (02-results.md). Runs in Playwright's main process; prints to stderr only.
 'use strict';
 
-const fs = require('node:fs');
 const path = require('node:path');
 const addon = require('../addon.js');
 
@@ -17,31 +16,6 @@ function isFiltered(config) {
   return args.some((a, i) => a === '--last-failed' || a.startsWith('--only-changed') || (!a.startsWith('-') && !/^-/.test(args[i - 1] ?? '-')));
 }
 
-/** Every `<name>/<project>.slcap` under `temp`. */
-function captureFiles(temp) {
-  if (!fs.existsSync(temp)) return [];
-  return fs
-    .readdirSync(temp, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) => fs.readdirSync(path.join(temp, d.name)).filter((f) => f.endsWith('.slcap')).map((f) => path.join(temp, d.name, f)));
-}
-
-function readJson(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** `shard.json`: which shard this folder is, for `sightline merge` (temp file + rename). */
-function writeManifest(temp, manifest) {
-  fs.mkdirSync(temp, { recursive: true });
-  const file = path.join(temp, 'shard.json');
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(manifest, null, 2));
-  fs.renameSync(`${file}.tmp`, file);
-}
-
 class SightlineReporter {
   onBegin(config) {
     this.config = config;
@@ -51,17 +25,15 @@ class SightlineReporter {
         ? path.dirname(config.configFile)
         : config.rootDir;
     // `.sightline/temp` holds this run's captures only; earlier runs' evidence must not be reported.
-    fs.rmSync(path.join(this.root, '.sightline', 'temp'), { recursive: true, force: true });
+    addon.clearRunSync(this.root);
   }
 
   onEnd() {
     const settings = addon.resolveSettings({ root: this.root });
-    const temp = path.join(this.root, '.sightline', 'temp');
     const shard = this.config.shard ?? null;
     if (shard && settings.shardMode === 'capture-only') {
       // Only captures: the merge job runs `sightline compare --captures <shard folders…>`.
-      const captures = captureFiles(temp).length;
-      writeManifest(temp, { ...shard, mode: 'capture-only', captures });
+      const { captures } = addon.finishShardSync({ root: this.root, ...shard, mode: 'capture-only' });
       process.stderr.write(`sightline: shard ${shard.current}/${shard.total} captured ${captures} snapshots (capture-only) → .sightline/temp\n`);
       return;
     }
@@ -72,15 +44,8 @@ class SightlineReporter {
       filtered: isFiltered(this.config),
     });
     const where = path.join(settings.reportDir, 'results.json');
-    if (shard) {
-      // A comparing shard uploads evidence, not every capture: passed snapshots drop theirs.
-      const captures = captureFiles(temp).length;
-      for (const file of captureFiles(temp)) {
-        const evidence = readJson(file.replace(/\.slcap$/, '.json'));
-        if (evidence?.status === 'passed') fs.rmSync(file);
-      }
-      writeManifest(temp, { ...shard, mode: 'compare', captures });
-    }
+    // A comparing shard uploads evidence, not every capture: passed snapshots drop theirs.
+    if (shard) addon.finishShardSync({ root: this.root, ...shard, mode: 'compare' });
     process.stderr.write(
       `sightline: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new, ${summary.missing} missing → ${where}\n`,
     );

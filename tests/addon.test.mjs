@@ -140,11 +140,16 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   const root = mkdtempSync(path.join(tmpdir(), 'sightline-addon-'));
   mkdirSync(path.join(root, '.sightline'));
   writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify({ threshold: 0.2, reportDir: 'out', maxDiffPixels: 10 }));
-  assert.deepEqual(addon.resolveSettings({ root, overrides: { threshold: 0, clip: { x: 0, y: 0, width: 10, height: 5 }, timeout: undefined } }), {
+  const resolved = addon.resolveSettings({ root, overrides: { threshold: 0, clip: { x: 0, y: 0, width: 10, height: 5 }, timeout: undefined } });
+  const { styleProperties, ...rest } = resolved;
+  assert.deepEqual(rest, {
     reportDir: 'out', threshold: 0, antialiasing: true, maxDiffPixels: 10, noiseAutoPass: false, fullPage: true, mask: [],
     ignoreSelectors: [], mcpApprovalPrompt: true, writeMissingBaselines: false, shardMode: 'compare',
     clip: { x: 0, y: 0, width: 10, height: 5 }, perceptual: false,
   });
+  // Unset in the config: the spec's 39 longhands, as the capture collects them.
+  assert.deepEqual([styleProperties.length, styleProperties[0], styleProperties.at(-1)], [39, 'color', 'box-shadow']);
+  assert.deepEqual(addon.resolveSettings({ root, overrides: { styleProperties: ['color'] } }).styleProperties, ['color']);
   assert.throws(() => addon.resolveSettings({ root, overrides: { treshold: 0 } }), {
     code: 'InvalidArg',
     message: 'toMatchVisual options: unknown key "treshold"; known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, styleProperties, clip, timeout, perceptual',

@@ -6,7 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { collectDom, collectInPage, DEFAULT_STYLE_PROPERTIES } = require('../collector');
+const { collectDom, collectInPage } = require('../collector');
 const { INSTALL_HINT, lookupDirs, loadPlaywright, findBrowser, browserRunning, withPage } = require('./browser');
 const {
   detailsInPage,
@@ -58,12 +58,8 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // ---------------------------------------------------------------------------------------------
 // The table
 
-/** The style properties the page checks read from the DOM record. */
-const CHECK_STYLE_PROPERTIES = [
-  'color', 'background-color', 'overflow-x', 'overflow-y', 'text-overflow', 'visibility', 'opacity',
-  'font-size', 'font-weight', 'font-family', 'position', 'display',
-];
-
+// `check`, `viewports` and `capture` collect the computed styles the binary names in
+// `params.styleProperties`: the core owns which ones its judgements read.
 const methods = {
   async ping() {
     let pw = null;
@@ -89,7 +85,7 @@ const methods = {
   async check(params) {
     return withPage(params, null, async (page, record) => {
       await page.evaluate(() => (document.fonts ? document.fonts.ready.then(() => undefined) : undefined));
-      const dom = await collectDom(page, { styleProperties: CHECK_STYLE_PROPERTIES });
+      const dom = await collectDom(page, { styleProperties: params.styleProperties });
       const details = await page.evaluate(`(${detailsInPage})(${collectInPage})`);
       let focusSelectors = null;
       if (params.focus) {
@@ -189,7 +185,7 @@ const methods = {
     const results = [];
     for (const bp of params.breakpoints) {
       const one = await withPage({ ...params, viewport: { width: bp.width, height: bp.height } }, null, async (page) => {
-        const dom = await collectDom(page, { styleProperties: CHECK_STYLE_PROPERTIES });
+        const dom = await collectDom(page, { styleProperties: params.styleProperties });
         const element = params.selector ? JSON.parse(await page.evaluate(elementFactsInPage, params.selector)) : null;
         const screenshot = screenshotPath(params, `viewport-${bp.width}x${bp.height}`);
         if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
@@ -210,7 +206,7 @@ const methods = {
         scope = page.locator(params.selector).first();
         if ((await scope.count()) === 0) throw new Error(`no element matches ${params.selector} on ${params.url}`);
       }
-      const dom = await collectDom(page, { styleProperties: DEFAULT_STYLE_PROPERTIES, scope });
+      const dom = await collectDom(page, { styleProperties: params.styleProperties, scope });
       let screenshot = null;
       if (params.screenshot) {
         screenshot = screenshotPath(params, 'capture');

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::{Value, json};
+use sightline_core::batch::finish_shard;
 use sightline_core::capture::UpdateMode;
+use sightline_core::config::ShardMode;
 use sightline_core::store::ProjectStore;
 
 use crate::support::{capture, card_page, copy_dir, files, text, write_run_results};
@@ -54,18 +56,19 @@ fn shard(tag: &str, current: u32, total: u32, names: &[&str]) -> PathBuf {
     let store = ProjectStore::new(&root);
     run_captures(&store, names);
     write_run_results(&store, &root);
+    // What the reporter does at the end of a comparing shard.
+    let manifest = finish_shard(&store, current, total, ShardMode::Compare).unwrap();
+    assert_eq!((manifest.current, manifest.total, manifest.captures), (current, total, names.len()));
     let temp = root.join(".sightline/temp");
-    let mut captures = 0;
+    // Only the captures of snapshots that need a look travel to the merge job.
     for &name in names {
         let evidence: Value =
             serde_json::from_slice(&std::fs::read(temp.join(name).join("chromium.json")).unwrap()).unwrap();
-        captures += 1;
-        if evidence["status"] == "passed" {
-            std::fs::remove_file(temp.join(name).join("chromium.slcap")).unwrap();
-        }
+        let kept = temp.join(name).join("chromium.slcap").exists();
+        assert_eq!(kept, evidence["status"] != "passed", "{name}: {}", evidence["status"]);
     }
-    let manifest = json!({"current": current, "total": total, "mode": "compare", "captures": captures});
-    std::fs::write(temp.join("shard.json"), serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    let written: Value = serde_json::from_slice(&std::fs::read(temp.join("shard.json")).unwrap()).unwrap();
+    assert_eq!(written, json!({"current": current, "total": total, "mode": "compare", "captures": names.len()}));
     temp
 }
 
@@ -171,7 +174,7 @@ fn merge_refuses_capture_only_shards_missing_manifests_and_overlaps_before_copyi
     assert_eq!(
         rejected(&[&one, &bare]),
         format!(
-            "sightline: {}: no shard manifest (No such file or directory (os error 2)); pass the folders each shard uploaded (its .sightline/temp)\n",
+            "sightline: {}: no shard manifest here; pass the folders each shard uploaded (its .sightline/temp)\n",
             bare.join("shard.json").display()
         )
     );

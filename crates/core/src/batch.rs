@@ -6,10 +6,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::config::ShardMode;
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 use crate::snapshot::{CaptureSide, SnapshotOptions, compare_snapshot};
 use crate::store::{ProjectStore, check_snapshot_name};
+use crate::verdict::Status;
 
 /// Every `(name, project stem)` with a capture under `temp` (`<name>/<stem>.slcap`), sorted.
 pub fn list_captures(temp: &Path) -> Result<Vec<(String, String)>> {
@@ -119,9 +121,60 @@ pub struct ShardManifest {
     pub current: u32,
     pub total: u32,
     /// `compare` (evidence for every snapshot, captures of changed/new only) or `capture-only`.
-    pub mode: String,
+    pub mode: ShardMode,
     /// Captures the shard made.
     pub captures: usize,
+}
+
+impl ShardManifest {
+    /// The manifest a shard left in `store`'s `.sightline/temp`, if any.
+    pub fn read(store: &ProjectStore) -> Result<Option<Self>> {
+        read_manifest(&store.shard_manifest_path())
+    }
+}
+
+fn read_manifest(path: &Path) -> Result<Option<ShardManifest>> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| Error::InvalidInput(format!("{}: not a sightline shard manifest ({e})", path.display())))
+}
+
+/// The end of a shard's run (`--shard=current/total`): what it leaves in `.sightline/temp` for
+/// the merge job. A comparing shard keeps every evidence file but only the captures of snapshots
+/// that need a look (passed ones are dropped: the upload stays small); a capture-only shard keeps
+/// its captures. Both write `shard.json` (atomically) and return it.
+pub fn finish_shard(store: &ProjectStore, current: u32, total: u32, mode: ShardMode) -> Result<ShardManifest> {
+    let captures = list_captures(&store.temp_root())?;
+    if mode == ShardMode::Compare {
+        for (name, stem) in &captures {
+            let evidence_path = store.evidence_path(name, stem)?;
+            let passed = match std::fs::read(&evidence_path) {
+                Ok(bytes) => serde_json::from_slice::<EvidenceStatus>(&bytes).is_ok_and(|e| e.status == Status::Passed),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+                Err(e) => return Err(Error::io(&evidence_path, e)),
+            };
+            if passed {
+                let capture = store.capture_path(name, stem)?;
+                std::fs::remove_file(&capture).map_err(|e| Error::io(&capture, e))?;
+            }
+        }
+    }
+    let manifest = ShardManifest { current, total, mode, captures: captures.len() };
+    crate::decode::create_dir_all(&store.temp_root())?;
+    let json = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Internal(e.to_string()))?;
+    write_atomic(&store.shard_manifest_path(), &json)?;
+    Ok(manifest)
+}
+
+/// The one field of an evidence file that decides whether a shard keeps the capture.
+#[derive(serde::Deserialize)]
+struct EvidenceStatus {
+    status: Status,
 }
 
 /// The outcome of [`merge_shards`].
@@ -140,17 +193,14 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
     let mut shards = Vec::new();
     let mut files: Vec<((String, String), &PathBuf)> = Vec::new();
     for folder in folders {
-        let manifest_path = folder.join("shard.json");
-        let bytes = std::fs::read(&manifest_path).map_err(|e| {
+        let manifest_path = folder.join(store.shard_manifest_path().file_name().expect("a file name"));
+        let manifest = read_manifest(&manifest_path)?.ok_or_else(|| {
             Error::InvalidInput(format!(
-                "{}: no shard manifest ({e}); pass the folders each shard uploaded (its .sightline/temp)",
+                "{}: no shard manifest here; pass the folders each shard uploaded (its .sightline/temp)",
                 manifest_path.display()
             ))
         })?;
-        let manifest: ShardManifest = serde_json::from_slice(&bytes).map_err(|e| {
-            Error::InvalidInput(format!("{}: not a sightline shard manifest ({e})", manifest_path.display()))
-        })?;
-        if manifest.mode == "capture-only" {
+        if manifest.mode == ShardMode::CaptureOnly {
             return Err(Error::InvalidInput(format!(
                 "{}: shard {}/{} only captured; compare them with `sightline compare --captures <shard folders…>`",
                 folder.display(),

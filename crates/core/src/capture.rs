@@ -86,6 +86,14 @@ pub struct CaptureOutcome {
     pub diff_png: Option<Vec<u8>>,
 }
 
+impl CaptureOutcome {
+    /// Whether the test fails: the snapshot did not pass and no baseline was written for it
+    /// (under an update mode, writing the baseline is the outcome the user asked for).
+    pub fn fails_test(&self) -> bool {
+        self.evidence.failed() && !self.baseline_written
+    }
+}
+
 /// Records a capture in `store` and compares it with the baseline.
 pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Result<CaptureOutcome> {
     let CaptureRequest {

@@ -20,6 +20,70 @@ use crate::verdict::Tolerance;
 
 /// `.sightline/config.json`, with the spec's defaults for absent keys. Inside [`Settings`] it
 /// holds the values after a call's overrides.
+/// The spec's default style list as longhands (Chromium returns "" for a shorthand whose sides
+/// differ): what the matcher collects for every element unless `styleProperties` says otherwise.
+pub const DEFAULT_STYLE_PROPERTIES: [&str; 39] = [
+    "color",
+    "background-color",
+    "border-top-color",
+    "border-right-color",
+    "border-bottom-color",
+    "border-left-color",
+    "outline-color",
+    "fill",
+    "stroke",
+    "font-family",
+    "font-size",
+    "font-weight",
+    "font-style",
+    "line-height",
+    "letter-spacing",
+    "border-top-width",
+    "border-right-width",
+    "border-bottom-width",
+    "border-left-width",
+    "border-top-style",
+    "border-right-style",
+    "border-bottom-style",
+    "border-left-style",
+    "border-top-left-radius",
+    "border-top-right-radius",
+    "border-bottom-right-radius",
+    "border-bottom-left-radius",
+    "padding-top",
+    "padding-right",
+    "padding-bottom",
+    "padding-left",
+    "margin-top",
+    "margin-right",
+    "margin-bottom",
+    "margin-left",
+    "display",
+    "opacity",
+    "visibility",
+    "box-shadow",
+];
+
+/// Shorthands people are likely to list, with the longhands to use instead: Chromium serialises
+/// a shorthand as "" when its sides differ, which would hide real changes.
+const SHORTHANDS: [(&str, &str); 15] = [
+    ("margin", "margin-top, margin-right, margin-bottom, margin-left"),
+    ("padding", "padding-top, padding-right, padding-bottom, padding-left"),
+    ("border", "border-{top,right,bottom,left}-{width,style,color}"),
+    ("border-color", "border-{top,right,bottom,left}-color"),
+    ("border-width", "border-{top,right,bottom,left}-width"),
+    ("border-style", "border-{top,right,bottom,left}-style"),
+    ("border-radius", "border-{top-left,top-right,bottom-right,bottom-left}-radius"),
+    ("border-top", "border-top-width, border-top-style, border-top-color"),
+    ("border-right", "border-right-width, border-right-style, border-right-color"),
+    ("border-bottom", "border-bottom-width, border-bottom-style, border-bottom-color"),
+    ("border-left", "border-left-width, border-left-style, border-left-color"),
+    ("font", "font-family, font-size, font-weight, font-style, line-height"),
+    ("background", "background-color, background-image, …"),
+    ("outline", "outline-color, outline-width, outline-style"),
+    ("inset", "top, right, bottom, left"),
+];
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Config {
@@ -47,7 +111,7 @@ pub struct Config {
     pub ignore_selectors: Vec<String>,
     /// The MCP approve tools ask for a human's confirmation. Default true.
     pub mcp_approval_prompt: bool,
-    /// Computed-style longhands to digest; default the collector's list.
+    /// Computed-style longhands to digest; default [`DEFAULT_STYLE_PROPERTIES`].
     #[serde(deserialize_with = "optional_longhands", skip_serializing_if = "Option::is_none")]
     pub style_properties: Option<Vec<String>>,
     /// Write a baseline on a snapshot's first run. Default false.
@@ -186,6 +250,17 @@ pub fn load_settings(root: &Path, overrides: &Overrides) -> Result<Settings> {
     Ok(Settings { config, clip: o.clip, timeout: o.timeout, perceptual: o.perceptual.unwrap_or(false) })
 }
 
+impl Settings {
+    /// The computed-style longhands to collect for each element: `styleProperties` when set,
+    /// else [`DEFAULT_STYLE_PROPERTIES`].
+    pub fn style_properties(&self) -> Vec<String> {
+        match &self.config.style_properties {
+            Some(list) => list.clone(),
+            None => DEFAULT_STYLE_PROPERTIES.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+}
+
 /// The config file's settings alone (no call overrides): [`load_settings`] for the front-ends
 /// that have no call, such as the MCP server and the review commands.
 pub fn load_config(root: &Path) -> Result<Config> {
@@ -271,9 +346,18 @@ fn optional_millis<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Optio
 }
 
 fn optional_longhands<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Vec<String>>, D::Error> {
-    Option::<Vec<String>>::deserialize(d)?
-        .map(|v| if v.is_empty() { Err(out_of_range("a non-empty array of CSS longhand names", "[]")) } else { Ok(v) })
-        .transpose()
+    let Some(list) = Option::<Vec<String>>::deserialize(d)? else { return Ok(None) };
+    if list.is_empty() || list.iter().any(String::is_empty) {
+        let got = serde_json::to_string(&list).unwrap_or_default();
+        return Err(out_of_range("a non-empty array of CSS longhand names", got));
+    }
+    if let Some((name, longhands)) = list.iter().find_map(|p| SHORTHANDS.iter().find(|(s, _)| s == p)) {
+        return Err(<D::Error as serde::de::Error>::custom(format!(
+            "{MUST}longhand CSS property names: \"{name}\" is a shorthand, which Chromium reports as \"\" when \
+             sides differ; list the longhands instead: {longhands}"
+        )));
+    }
+    Ok(Some(list))
 }
 
 fn folder<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
@@ -392,6 +476,18 @@ mod tests {
     }
 
     #[test]
+    fn settings_style_properties_default_to_the_spec_list_and_a_set_list_wins() {
+        let root = Root::with("styles", "{}");
+        let settings = load_settings(&root.0, &Overrides::default()).unwrap();
+        assert_eq!(settings.style_properties().len(), 39);
+        assert_eq!(settings.style_properties()[..2], ["color", "background-color"]);
+        let overrides = Overrides::from_json(json!({"styleProperties": ["outline-style"]})).unwrap();
+        assert_eq!(load_settings(&root.0, &overrides).unwrap().style_properties(), ["outline-style"]);
+        // Unset, it stays out of results.json's run.config.
+        assert!(serde_json::to_value(&settings.config).unwrap().get("styleProperties").is_none());
+    }
+
+    #[test]
     fn settings_unknown_keys_name_the_key_and_list_the_known_ones() {
         let root = Root::with("unknown", r#"{"treshold": 0.2}"#);
         assert_eq!(
@@ -442,6 +538,13 @@ mod tests {
                 r#"{"styleProperties": []}"#,
                 "\"styleProperties\" must be a non-empty array of CSS longhand names, got []",
             ),
+            (
+                r#"{"styleProperties": ["color", "border-radius"]}"#,
+                "\"styleProperties\" must be longhand CSS property names: \"border-radius\" is a shorthand, which \
+                 Chromium reports as \"\" when sides differ; list the longhands instead: \
+                 border-{top-left,top-right,bottom-right,bottom-left}-radius",
+            ),
+            (r#"{"styleProperties": ["color", ""]}"#, "\"styleProperties\" must be a non-empty array of CSS longhand names, got [\"color\",\"\"]"),
             (r#"{"reportDir": ""}"#, "\"reportDir\" must be a folder path string, got \"\""),
             (r#"{"shardMode": "both"}"#, "\"shardMode\" must be \"compare\" or \"capture-only\", got \"both\""),
             (

@@ -172,7 +172,28 @@ impl ProjectStore {
     }
 
     fn temp_dir(&self, name: &str) -> PathBuf {
-        self.root.join(".sightline").join("temp").join(name)
+        self.temp_root().join(name)
+    }
+
+    /// `.sightline/temp`: this run's captures, evidence and diff images (a shard uploads it).
+    pub fn temp_root(&self) -> PathBuf {
+        self.root.join(".sightline").join("temp")
+    }
+
+    /// `.sightline/temp/shard.json`: which shard the run was, for the merge job.
+    pub fn shard_manifest_path(&self) -> PathBuf {
+        self.temp_root().join("shard.json")
+    }
+
+    /// Starts a run: what an earlier run left in `.sightline/temp` must not be reported as this
+    /// run's. Baselines are never touched.
+    pub fn clear_run(&self) -> Result<()> {
+        let temp = self.temp_root();
+        match std::fs::remove_dir_all(&temp) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(&temp, e)),
+        }
     }
 
     /// `.sightline/baselines/<name>/<project>.png`.

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::ImageComparison;
 use crate::dom::{DomComparison, StyleCheck};
-use crate::health::{AssetKind, CaptureHealth};
+use crate::health::CaptureHealth;
 use crate::regions::Region;
 use crate::shape::Shape;
 
@@ -285,23 +285,13 @@ fn pixel_only(pixel: &ImageComparison, shift: Option<String>) -> Verdict {
     Verdict { status: Status::Changed, auto_passed: false, kind, line }
 }
 
+/// The first three failures in their sentences (the same words the report and the MCP guidance
+/// use), then how many more.
 fn failed_assets(health: &CaptureHealth) -> String {
-    let list: Vec<String> = health
-        .reasons
-        .iter()
-        .take(3)
-        .map(|r| {
-            let kind = match r.kind {
-                AssetKind::Font => "font",
-                AssetKind::Stylesheet => "stylesheet",
-                AssetKind::Image => "image",
-            };
-            format!("{kind} {} ({})", r.url, r.detail)
-        })
-        .collect();
+    let list: Vec<String> = health.reasons.iter().take(3).map(ToString::to_string).collect();
     let more = health.reasons.len().saturating_sub(3);
     let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-    format!("{}{more} failed to load", list.join(", "))
+    format!("{}{more}", list.join(", "))
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -189,7 +189,7 @@ fn snapshot_failed_font_is_unhealthy_even_with_equal_pixels() {
     assert!(e.capture_health.unhealthy && !e.capture_health.same_on_both_sides);
     assert_eq!(
         e.verdict,
-        "Unhealthy capture: font Brand (font failed to load (FontFace status error)) failed to load; fix the page's assets and never approve this capture as a baseline"
+        "Unhealthy capture: font \"Brand\" failed to load (FontFace status error); fix the page's assets and never approve this capture as a baseline"
     );
 
     // the same failure in the baseline: tolerances apply again, the failure is still reported
@@ -198,7 +198,7 @@ fn snapshot_failed_font_is_unhealthy_even_with_equal_pixels() {
     assert!(e.capture_health.same_on_both_sides);
     assert_eq!(
         e.verdict,
-        "Passed: no pixel differs, but font Brand (font failed to load (FontFace status error)) failed to load (the baseline failed the same way)"
+        "Passed: no pixel differs, but font \"Brand\" failed to load (FontFace status error) (the baseline failed the same way)"
     );
 }
 
@@ -211,7 +211,7 @@ fn snapshot_network_failure_is_unhealthy() {
     assert_eq!(e.verdict_kind, VerdictKind::Unhealthy);
     assert_eq!(
         e.verdict,
-        "Unhealthy capture: stylesheet http://x/site.css (HTTP 404) failed to load; fix the page's assets and never \
+        "Unhealthy capture: stylesheet http://x/site.css: HTTP 404; fix the page's assets and never \
          approve this capture as a baseline"
     );
 }

@@ -323,7 +323,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
         };
         record_capture(&ProjectStore::new(&input.root), request)
     })?;
-    let failed = outcome.evidence.failed() && !outcome.baseline_written;
+    let failed = outcome.fails_test();
     Ok(CaptureResult {
         evidence: serde_json::to_value(&outcome.evidence).map_err(|e| Error::from_reason(e.to_string()))?,
         failed,
@@ -367,11 +367,14 @@ pub struct SettingsInput {
 /// `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
 /// by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
 #[napi(
-    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties?: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
+    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
 )]
 pub fn resolve_settings(input: SettingsInput) -> Result<serde_json::Value> {
     let settings = guarded(|| settings_of(&input.root, input.overrides.as_ref()))?;
-    serde_json::to_value(settings).map_err(|e| Error::from_reason(e.to_string()))
+    let mut value = serde_json::to_value(&settings).map_err(|e| Error::from_reason(e.to_string()))?;
+    // The capture needs the list even when the config leaves it to the default.
+    value["styleProperties"] = settings.style_properties().into();
+    Ok(value)
 }
 
 /// A `capture-only` shard: stores the capture in `.sightline/temp` and compares nothing; the
@@ -481,13 +484,46 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
                 filtered: input.filtered.unwrap_or(false),
             };
             let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
-            write_results(
-                &ProjectStore::new(&input.root),
-                std::path::Path::new(report_dir),
-                &run,
-            )
+            write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run)
         })?;
     serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
+}
+
+/// Starts a run: clears what an earlier run left in `<root>/.sightline/temp` (captures, evidence,
+/// diff images, shard manifest). Baselines are never touched.
+#[napi]
+pub fn clear_run_sync(root: String) -> Result<()> {
+    guarded(|| sightline_core::store::ProjectStore::new(&root).clear_run())
+}
+
+/// Which shard a run was, at its end.
+#[napi(object)]
+pub struct ShardInput {
+    /// Project root: `.sightline/` lives here.
+    pub root: String,
+    /// Playwright's `config.shard.current`.
+    pub current: u32,
+    /// Playwright's `config.shard.total`.
+    pub total: u32,
+    /// The config's `shardMode`: `compare` or `capture-only`.
+    pub mode: String,
+}
+
+/// The end of a shard's run: leaves `.sightline/temp` as the merge job needs it (a comparing
+/// shard drops the captures of passed snapshots) and writes `shard.json`; returns the manifest.
+#[napi(ts_return_type = "{ current: number; total: number; mode: 'compare' | 'capture-only'; captures: number }")]
+pub fn finish_shard_sync(input: ShardInput) -> Result<serde_json::Value> {
+    let manifest = guarded(|| {
+        let mode = serde_json::from_value(serde_json::Value::String(input.mode.clone())).map_err(|_| {
+            sightline_core::Error::InvalidInput(format!(
+                "shard mode {:?} is not one of compare, capture-only",
+                input.mode
+            ))
+        })?;
+        let store = sightline_core::store::ProjectStore::new(&input.root);
+        sightline_core::batch::finish_shard(&store, input.current, input.total, mode)
+    })?;
+    serde_json::to_value(manifest).map_err(|e| Error::from_reason(e.to_string()))
 }
 
 /// The approved baseline of `name` for `project`: its size and the capture data stored with it

@@ -91,6 +91,7 @@ pub async fn visual_check(
         "viewport": {"width": width, "height": height},
         "outDir": screenshot_dir(),
         "focus": focus,
+        "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES,
     });
     let result = worker.call("check", params, call_timeout()).await?;
     let dom =

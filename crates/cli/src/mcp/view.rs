@@ -4,9 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use sightline_core::batch::ShardManifest;
+use sightline_core::batch::{ShardManifest, list_captures};
+use sightline_core::config::ShardMode;
 use sightline_core::guidance::{guidance, missing_guidance};
 use sightline_core::snapshot::SnapshotFiles;
+use sightline_core::store::ProjectStore;
 use sightline_core::verdict::Status;
 
 /// The approval rule every summary ends with.
@@ -59,17 +61,17 @@ impl Project {
     /// Why there is no results.json: a capture-only shard, a comparing shard, captures not yet
     /// compared, or nothing at all.
     pub fn why_no_results(&self) -> String {
-        let temp = self.root.join(".sightline").join("temp");
-        let captures = count_captures(&temp);
+        let store = ProjectStore::new(&self.root);
+        let captures = list_captures(&store.temp_root()).map_or(0, |c| c.len());
         let rel = self.results_rel();
-        let manifest: Option<ShardManifest> =
-            std::fs::read(temp.join("shard.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
+        // An unreadable manifest tells nothing about the run: answered as if there were none.
+        let manifest = ShardManifest::read(&store).ok().flatten();
         let captures_text = match captures {
             1 => "1 capture is".to_string(),
             n => format!("{n} captures are"),
         };
         match manifest {
-            Some(m) if m.mode == "capture-only" => format!(
+            Some(m) if m.mode == ShardMode::CaptureOnly => format!(
                 "No results at {rel} because this is capture-only shard {}/{}. {captures_text} in .sightline/temp/, \
                  but no comparison ran here — a shard sees only its slice of the suite. The job that merges every \
                  shard produces the report (npx sightline compare --captures <each shard's .sightline/temp>).",
@@ -95,16 +97,6 @@ impl Project {
     fn abs(&self, rel: &str) -> String {
         self.root.join(rel).display().to_string()
     }
-}
-
-/// `.slcap` files anywhere under `dir`.
-fn count_captures(dir: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
-    entries
-        .flatten()
-        .map(|e| e.path())
-        .map(|p| if p.is_dir() { count_captures(&p) } else { usize::from(p.extension().is_some_and(|x| x == "slcap")) })
-        .sum()
 }
 
 /// `get_visual_results`: groups, one verdict line per snapshot (changed and new first), one line

@@ -58,7 +58,7 @@ mod attribution;
 mod comparison;
 /// Which baseline element is which current element: a line diff over the element tree.
 mod pairing;
-/// The record, its limits and validation.
+/// The record, its limits and validation, and trimming a record to a depth.
 mod record;
 #[cfg(test)]
 mod test_records;
@@ -70,5 +70,5 @@ pub use comparison::{
 };
 pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
-    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom,
+    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom, prune_depth,
 };

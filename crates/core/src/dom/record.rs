@@ -1,5 +1,5 @@
 //! The DOM record (format in the [module docs](super)): its types, the limits a record must
-//! keep, and [`parse_dom`]'s validation.
+//! keep, [`parse_dom`]'s validation, and [`prune_depth`], which trims a record to its top levels.
 
 use serde::{Deserialize, Serialize};
 
@@ -277,6 +277,32 @@ fn style_digest(values: &[String]) -> u64 {
     h
 }
 
+/// Keeps the elements at most `max_depth` levels below a root (a root is depth 0), renumbering
+/// parents; the rest of the record is untouched. `capture_dom_state`'s `max_depth` reads it.
+///
+/// Parents come before their children (as [`parse_dom`] checks), so one pass in document order
+/// knows each parent's depth and new index; a parent out of range counts as no parent rather
+/// than a panic.
+pub fn prune_depth(snapshot: &mut DomSnapshot, max_depth: usize) {
+    let n = snapshot.elements.len();
+    let mut depth = Vec::with_capacity(n);
+    let mut new_index = vec![None; n];
+    let mut kept = Vec::new();
+    for (i, e) in snapshot.elements.iter().enumerate() {
+        let parent = e.parent_index().filter(|&p| p < i);
+        let d = parent.map_or(0, |p| depth[p] + 1);
+        depth.push(d);
+        if d <= max_depth {
+            new_index[i] = Some(kept.len());
+            let mut e = e.clone();
+            // An element kept has its parent kept too: the parent is one level shallower.
+            e.parent = parent.and_then(|p| new_index[p]).map_or(-1, |p| p as i64);
+            kept.push(e);
+        }
+    }
+    snapshot.elements = kept;
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
@@ -423,5 +449,38 @@ mod tests {
         let s = parse(&v);
         let excluded: Vec<bool> = s.elements.iter().map(ElementRecord::is_excluded).collect();
         assert_eq!(excluded, [false, false, false, false, true, true, false, false, false]);
+    }
+
+    #[test]
+    fn dom_prune_depth_keeps_the_top_levels() {
+        let kept = |max_depth: usize| {
+            let mut s = parse(&page());
+            prune_depth(&mut s, max_depth);
+            s.elements.iter().map(|e| (e.selector.clone(), e.parent)).collect::<Vec<_>>()
+        };
+        let named = |list: &[(&str, i64)]| list.iter().map(|&(s, p)| (s.to_owned(), p)).collect::<Vec<_>>();
+        assert_eq!(kept(0), named(&[("body", -1)]));
+        assert_eq!(kept(1), named(&[("body", -1), ("body > header", 0), ("body > main", 0), ("body > footer", 0)]));
+        assert_eq!(
+            kept(2),
+            named(&[
+                ("body", -1),
+                ("body > header", 0),
+                ("body > header > h1", 1),
+                ("body > main", 0),
+                ("#card-a", 3),
+                ("#card-b", 3),
+                ("body > footer", 0),
+            ])
+        );
+        assert_eq!(kept(3).len(), 9);
+        // What is kept keeps its mask: the masked card stays excluded, its paragraph is gone.
+        let mut v = page();
+        v["elements"][4]["masked"] = json!(true);
+        let mut s = parse(&v);
+        prune_depth(&mut s, 2);
+        let excluded: Vec<bool> = s.elements.iter().map(ElementRecord::is_excluded).collect();
+        assert_eq!(excluded, [false, false, false, false, true, false, false]);
+        assert_eq!((s.url.as_str(), s.fonts.len(), s.style_properties.len()), ("http://localhost:3000/", 1, 3));
     }
 }

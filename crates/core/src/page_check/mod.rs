@@ -21,6 +21,23 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 use serde_json::Value;
 
+/// The computed styles the finders read: what the browser worker collects for every element of
+/// a checked page (`check` and `viewports` ask for exactly these).
+pub const CHECK_STYLE_PROPERTIES: [&str; 12] = [
+    "color",
+    "background-color",
+    "overflow-x",
+    "overflow-y",
+    "text-overflow",
+    "visibility",
+    "opacity",
+    "font-size",
+    "font-weight",
+    "font-family",
+    "position",
+    "display",
+];
+
 /// Broken images, failed web fonts and stylesheets.
 mod assets;
 /// Console errors and uncaught exceptions.
@@ -292,6 +309,38 @@ mod tests {
     use serde_json::json;
 
     use super::test_facts::{detail, element, facts, kinds};
+
+    #[test]
+    fn page_check_collects_every_style_a_finder_reads() {
+        // Every property name a finder passes to `Page::style` is one the worker collects.
+        let sources = [
+            include_str!("mod.rs"),
+            include_str!("assets.rs"),
+            include_str!("console.rs"),
+            include_str!("contrast.rs"),
+            include_str!("off_screen.rs"),
+            include_str!("overflow.rs"),
+            include_str!("tap_targets.rs"),
+            include_str!("text.rs"),
+            include_str!("viewports.rs"),
+        ];
+        let mut read = Vec::new();
+        for source in sources {
+            for (at, _) in source.match_indices("style(") {
+                let call = &source[at..source[at..].find(')').map_or(source.len(), |end| at + end)];
+                let name = call.split_once(", \"").and_then(|(_, rest)| rest.split('"').next());
+                if let Some(name) = name.filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_lowercase() || c == '-')) {
+                    read.push(name);
+                }
+            }
+        }
+        read.sort_unstable();
+        read.dedup();
+        assert!(read.len() >= 9, "{read:?}");
+        for name in read {
+            assert!(CHECK_STYLE_PROPERTIES.contains(&name), "{name} is read but not collected");
+        }
+    }
     use super::*;
     use crate::dom::FontStatus;
 

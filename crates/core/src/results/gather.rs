@@ -16,11 +16,7 @@ use crate::verdict::Status;
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
 /// diff PNGs under `<report_dir>/images/` for changed and new snapshots. `report_dir` is relative
 /// to the project root. Returns the summary.
-pub fn write_results(
-    store: &ProjectStore,
-    report_dir: &Path,
-    run: &RunInfo,
-) -> Result<Summary> {
+pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> Result<Summary> {
     let root = store.root();
     let out_dir = root.join(report_dir);
     let evidence_files = evidence_files(&root.join(".sightline").join("temp"))?;

@@ -85,7 +85,8 @@ impl SightlineServer {
         }
         let list: Vec<Value> = breakpoints.iter().map(|(w, h)| json!({"width": w, "height": h})).collect();
         let params =
-            json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": screenshot_dir()});
+            json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": screenshot_dir(),
+                   "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES});
         let timeout = call_timeout() * breakpoints.len() as u32;
         Ok(match self.live.worker.call("viewports", params, timeout).await {
             Ok(answer) => {

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sightline_core::artifact::{Capture, write_capture};
 use sightline_core::decode::decode_image;
-use sightline_core::dom::{DomSnapshot, compare_dom, parse_dom};
+use sightline_core::dom::{DomSnapshot, compare_dom, parse_dom, prune_depth};
 
 use super::super::{SightlineServer, failure};
 use super::{pretty, url_checked};
@@ -94,24 +94,6 @@ fn write_visual_state(screenshot: &std::path::Path, dom: &DomSnapshot) -> Result
     let capture_path = screenshot.with_extension("slcap");
     write_capture(&capture_path, &capture).map_err(|e| e.to_string())?;
     Ok((dom_path, capture_path))
-}
-
-/// Keeps the elements at most `max_depth` below a root, renumbering parents.
-fn prune_depth(dom: &mut DomSnapshot, max_depth: usize) {
-    let mut depth = Vec::with_capacity(dom.elements.len());
-    let mut new_index = vec![None; dom.elements.len()];
-    let mut kept = Vec::new();
-    for (i, e) in dom.elements.iter().enumerate() {
-        let d = e.parent_index().map_or(0, |p| depth[p] + 1);
-        depth.push(d);
-        if d <= max_depth {
-            new_index[i] = Some(kept.len());
-            let mut e = e.clone();
-            e.parent = e.parent_index().and_then(|p| new_index[p]).map_or(-1, |p| p as i64);
-            kept.push(e);
-        }
-    }
-    dom.elements = kept;
 }
 
 #[tool_router(router = snapshot_tool_router, vis = "pub(super)")]
@@ -208,7 +190,9 @@ impl SightlineServer {
 
 impl SightlineServer {
     /// One capture through the worker: the parsed DOM record and the screenshot path, if any.
-    async fn capture(&self, params: Value) -> Result<(DomSnapshot, Option<String>), String> {
+    async fn capture(&self, mut params: Value) -> Result<(DomSnapshot, Option<String>), String> {
+        // The same computed styles a toMatchVisual capture records by default.
+        params["styleProperties"] = json!(&sightline_core::config::DEFAULT_STYLE_PROPERTIES[..]);
         let wait = if params["scrollToLoad"] == json!(true) { Duration::from_secs(10) } else { Duration::ZERO };
         let answer = self.live.worker.call("capture", params, call_timeout() + wait).await?;
         let dom =
@@ -220,21 +204,6 @@ impl SightlineServer {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn prune_depth_renumbers_parents() {
-        let json = r#"{"version":1,"url":"u","viewport":{"width":10,"height":10},"devicePixelRatio":1,
-            "document":{"width":10,"height":10},"styleProperties":[],"elements":[
-            {"parent":-1,"tag":"body","selector":"body","box":[0,0,10,10],"text":null,"image":null,"styles":[]},
-            {"parent":0,"tag":"div","selector":"body > div","box":[0,0,10,10],"text":null,"image":null,"styles":[]},
-            {"parent":1,"tag":"p","selector":"body > div > p","box":[0,0,10,10],"text":null,"image":null,"styles":[]},
-            {"parent":0,"tag":"footer","selector":"body > footer","box":[0,0,10,10],"text":null,"image":null,"styles":[]}],
-            "fonts":[],"brokenImages":[]}"#;
-        let mut dom = parse_dom(json).unwrap();
-        prune_depth(&mut dom, 1);
-        let kept: Vec<(&str, i64)> = dom.elements.iter().map(|e| (e.selector.as_str(), e.parent)).collect();
-        assert_eq!(kept, vec![("body", -1), ("body > div", 0), ("body > footer", 0)]);
-    }
 
     #[test]
     fn visual_state_is_a_readable_capture_artifact() {
