@@ -1,5 +1,11 @@
-//! The in-memory image every comparator works on: tightly packed RGBA8 rows.
+//! The in-memory image every comparator works on: tightly packed RGBA8 rows, and the one
+//! resample ([`resize`]) every smaller or larger copy of an image goes through.
 
+use fast_image_resize::images::{TypedImage, TypedImageRef};
+use fast_image_resize::pixels::U8x4;
+use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
+
+use crate::crops::Rect;
 use crate::error::{Error, Result};
 
 /// Largest image the engine accepts: 2^28 pixels (1 GiB of RGBA), e.g. 1280 × 209,715.
@@ -158,5 +164,113 @@ impl RgbaImage {
     pub fn row(&self, y: u32) -> &[u8] {
         let stride = self.width as usize * 4;
         &self.data[y as usize * stride..(y as usize + 1) * stride]
+    }
+}
+
+/// How [`resize`] weighs the source pixels behind one output pixel. Both average every source
+/// pixel when shrinking, so thin text and one-pixel lines fade rather than alias away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    /// The mean of the source pixels the output pixel covers: a screenshot shown smaller
+    /// (MCP page views and crops) keeps flat colours exact and edges sharp.
+    Box,
+    /// A triangle (linear) filter, widened to the scale when shrinking: smooth in both
+    /// directions, so an upscaled design mock-up interpolates instead of showing blocks.
+    Triangle,
+}
+
+/// `area` of `src` resampled to `width × height` with `filter`; a copy when the sizes match.
+/// Pixels with alpha are averaged premultiplied, so a transparent pixel's hidden colour does not
+/// bleed into its neighbours. The output size is checked against [`MAX_PIXELS`] before anything
+/// is allocated; an empty or out-of-bounds `area` and a zero output size are errors.
+pub fn resize(src: ImageRef<'_>, area: Rect, width: u32, height: u32, filter: Filter) -> Result<RgbaImage> {
+    let fits = area.right() <= src.width() && area.bottom() <= src.height();
+    if area.width == 0 || area.height == 0 || !fits {
+        return Err(Error::InvalidInput(format!(
+            "cannot resize the area x={} y={} {}×{} of a {}×{} image: it must be non-empty and inside the image",
+            area.x,
+            area.y,
+            area.width,
+            area.height,
+            src.width(),
+            src.height()
+        )));
+    }
+    if width == 0 || height == 0 {
+        return Err(Error::InvalidInput(format!(
+            "cannot resize an image to {width}×{height}: both sides must be at least 1"
+        )));
+    }
+    let mut out = RgbaImage::transparent(width, height)?;
+    // Only the area's rows go to the resizer: premultiplying alpha copies its whole input.
+    let rows = src.rows(area.y, area.bottom());
+    let opaque = (0..rows.height())
+        .all(|y| rows.row(y)[area.x as usize * 4..area.right() as usize * 4].chunks_exact(4).all(|p| p[3] == 255));
+    let algorithm = ResizeAlg::Convolution(match filter {
+        Filter::Box => FilterType::Box,
+        Filter::Triangle => FilterType::Bilinear,
+    });
+    let options = ResizeOptions::new()
+        .resize_alg(algorithm)
+        .crop(f64::from(area.x), 0.0, f64::from(area.width), f64::from(area.height))
+        .use_alpha(!opaque);
+    let failed = |e: &dyn std::fmt::Display| Error::InvalidInput(format!("cannot resize an image: {e}"));
+    let src_view =
+        TypedImageRef::<U8x4>::from_buffer(rows.width(), rows.height(), rows.as_bytes()).map_err(|e| failed(&e))?;
+    let mut dst_view = TypedImage::<U8x4>::from_buffer(width, height, out.as_bytes_mut()).map_err(|e| failed(&e))?;
+    // The typed call, from this one non-generic function: fast_image_resize's dynamic API would
+    // compile every pixel type into each caller.
+    Resizer::new().resize_typed(&src_view, &mut dst_view, &options).map_err(|e| failed(&e))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `width × 1` image of grey levels.
+    fn greys(levels: &[u8]) -> RgbaImage {
+        let data = levels.iter().flat_map(|&v| [v, v, v, 255]).collect();
+        RgbaImage::from_raw(levels.len() as u32, 1, data).unwrap()
+    }
+
+    #[test]
+    fn resize_box_averages_the_pixels_each_output_pixel_covers() {
+        let image = greys(&[0, 0, 255, 255, 10, 30]);
+        let small = resize(image.view(), Rect::new(0, 0, 6, 1), 3, 1, Filter::Box).unwrap();
+        assert_eq!(small.as_bytes(), &[0, 0, 0, 255, 255, 255, 255, 255, 20, 20, 20, 255]);
+    }
+
+    #[test]
+    fn resize_copies_an_area_at_its_own_size() {
+        let image = greys(&[1, 2, 3, 4, 5]);
+        let cut = resize(image.view(), Rect::new(1, 0, 3, 1), 3, 1, Filter::Triangle).unwrap();
+        assert_eq!(cut.as_bytes(), greys(&[2, 3, 4]).as_bytes());
+    }
+
+    #[test]
+    fn resize_triangle_interpolates_an_upscale() {
+        let image = greys(&[0, 200]);
+        let wide = resize(image.view(), Rect::new(0, 0, 2, 1), 4, 1, Filter::Triangle).unwrap();
+        let levels: Vec<u8> = wide.as_bytes().chunks_exact(4).map(|p| p[0]).collect();
+        assert_eq!(levels, [0, 50, 150, 200]);
+    }
+
+    #[test]
+    fn resize_averages_transparent_pixels_premultiplied() {
+        // Opaque white beside transparent black: the mean is half-transparent white, not grey.
+        let image = RgbaImage::from_raw(2, 1, vec![255, 255, 255, 255, 0, 0, 0, 0]).unwrap();
+        let one = resize(image.view(), Rect::new(0, 0, 2, 1), 1, 1, Filter::Box).unwrap();
+        assert_eq!(one.as_bytes(), &[255, 255, 255, 128]);
+    }
+
+    #[test]
+    fn resize_refuses_bad_areas_and_sizes_before_allocating() {
+        let image = greys(&[0, 0]);
+        let full = Rect::new(0, 0, 2, 1);
+        assert!(matches!(resize(image.view(), full, 1 << 20, 1 << 20, Filter::Box), Err(Error::TooLarge { .. })));
+        assert!(matches!(resize(image.view(), full, 0, 1, Filter::Box), Err(Error::InvalidInput(_))));
+        assert!(matches!(resize(image.view(), Rect::new(1, 0, 2, 1), 1, 1, Filter::Box), Err(Error::InvalidInput(_))));
+        assert!(matches!(resize(image.view(), Rect::new(0, 0, 0, 1), 1, 1, Filter::Box), Err(Error::InvalidInput(_))));
     }
 }
