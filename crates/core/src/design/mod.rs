@@ -372,7 +372,8 @@ pub fn compare_design_images(
     let (comparison_key, run_key) =
         provenance::keys(provenance::pixel_hash(reference), provenance::pixel_hash(candidate), &settings);
 
-    let (mut a, mut b) = rayon::join(|| normalise(reference), || normalise(candidate));
+    let (a, b) = rayon::join(|| normalise(reference), || normalise(candidate));
+    let (mut a, mut b) = (a?, b?);
     let height = a.plane.height.max(b.plane.height);
     pad_to_height(&mut a, height);
     pad_to_height(&mut b, height);

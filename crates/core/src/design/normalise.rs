@@ -6,9 +6,10 @@ use std::io::Cursor;
 use std::path::Path;
 
 use crate::allowed_roots::check_allowed;
+use crate::crops::Rect as CropRect;
 use crate::decode::decode_image;
 use crate::error::{Error, Result};
-use crate::image::RgbaImage;
+use crate::image::{Filter, RgbaImage, resize};
 
 /// Width of the canvas both images are resampled to. Wide enough for text lines to survive,
 /// small enough that every dimension runs in milliseconds.
@@ -189,16 +190,23 @@ pub(crate) struct Normalised {
     pub background: [u8; 3],
 }
 
-/// Composites `image` over white and resamples it to [`CANONICAL_WIDTH`], keeping its aspect.
-pub(crate) fn normalise(image: &RgbaImage) -> Normalised {
-    let (w, h) = (image.width() as usize, image.height() as usize);
-    let rgb: Vec<[u8; 3]> = image.as_bytes().chunks_exact(4).map(|p| over_white([p[0], p[1], p[2], p[3]])).collect();
-    let source = Plane { width: w, height: h, rgb };
-    let scale = CANONICAL_WIDTH as f64 / w as f64;
-    let height = ((h as f64 * scale).round() as usize).max(1);
-    let plane = if w == CANONICAL_WIDTH { source } else { resample(&source, CANONICAL_WIDTH, height) };
+/// Composites `image` over white and resamples it to [`CANONICAL_WIDTH`], keeping its aspect,
+/// with a triangle filter: a downscale averages every source pixel (no aliasing of text) and an
+/// upscale interpolates.
+pub(crate) fn normalise(image: &RgbaImage) -> Result<Normalised> {
+    let (w, h) = (image.width(), image.height());
+    let composited: Vec<u8> =
+        image.as_bytes().chunks_exact(4).flat_map(|p| over_white([p[0], p[1], p[2], p[3]])).collect();
+    let mut canvas = RgbaImage::from_raw(w, h, composited)?;
+    let scale = CANONICAL_WIDTH as f64 / f64::from(w);
+    if w as usize != CANONICAL_WIDTH {
+        let height = ((f64::from(h) * scale).round() as u32).max(1);
+        canvas = resize(canvas.view(), CropRect::new(0, 0, w, h), CANONICAL_WIDTH as u32, height, Filter::Triangle)?;
+    }
+    let rgb = canvas.as_bytes().chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+    let plane = Plane { width: CANONICAL_WIDTH, height: canvas.height() as usize, rgb };
     let background = border_mode(&plane);
-    Normalised { content_height: plane.height, plane, scale, background }
+    Ok(Normalised { content_height: plane.height, plane, scale, background })
 }
 
 /// Pads `n` at the bottom with its background to `height` rows.
@@ -209,14 +217,14 @@ pub(crate) fn pad_to_height(n: &mut Normalised, height: usize) {
     }
 }
 
-/// An RGBA pixel as seen over a white page, rounded integer arithmetic.
-fn over_white([r, g, b, a]: [u8; 4]) -> [u8; 3] {
+/// An RGBA pixel as seen over a white page (so opaque), rounded integer arithmetic.
+fn over_white([r, g, b, a]: [u8; 4]) -> [u8; 4] {
     if a == 255 {
-        return [r, g, b];
+        return [r, g, b, a];
     }
     let a = u32::from(a);
     let blend = |c: u8| ((u32::from(c) * a + 255 * (255 - a) + 127) / 255) as u8;
-    [blend(r), blend(g), blend(b)]
+    [blend(r), blend(g), blend(b), 255]
 }
 
 /// The most common colour on the outermost ring of pixels; ties go to the smaller colour value
@@ -245,67 +253,6 @@ pub(crate) fn border_mode(plane: &Plane) -> [u8; 3] {
     best.1
 }
 
-/// Separable resampling with a triangle (linear) filter whose support widens when shrinking, so
-/// a downscale averages every source pixel (no aliasing of text) and an upscale interpolates.
-pub(crate) fn resample(src: &Plane, width: usize, height: usize) -> Plane {
-    let xs = filter_taps(src.width, width);
-    let ys = filter_taps(src.height, height);
-    // Horizontal pass into f32 rows of the output width, then the vertical pass.
-    let mut mid = vec![[0f32; 3]; width * src.height];
-    for y in 0..src.height {
-        let row = &src.rgb[y * src.width..(y + 1) * src.width];
-        for (x, (start, weights)) in xs.iter().enumerate() {
-            let mut acc = [0f32; 3];
-            for (k, &wt) in weights.iter().enumerate() {
-                let p = row[start + k];
-                for c in 0..3 {
-                    acc[c] += wt * f32::from(p[c]);
-                }
-            }
-            mid[y * width + x] = acc;
-        }
-    }
-    let mut rgb = vec![[0u8; 3]; width * height];
-    for (y, (start, weights)) in ys.iter().enumerate() {
-        for x in 0..width {
-            let mut acc = [0f32; 3];
-            for (k, &wt) in weights.iter().enumerate() {
-                let p = mid[(start + k) * width + x];
-                for c in 0..3 {
-                    acc[c] += wt * p[c];
-                }
-            }
-            rgb[y * width + x] = acc.map(|v| v.round().clamp(0.0, 255.0) as u8);
-        }
-    }
-    Plane { width, height, rgb }
-}
-
-/// For each output position: the first source index and the normalised filter weights.
-fn filter_taps(from: usize, to: usize) -> Vec<(usize, Vec<f32>)> {
-    let scale = to as f64 / from as f64;
-    let support = if scale < 1.0 { 1.0 / scale } else { 1.0 };
-    (0..to)
-        .map(|i| {
-            let centre = (i as f64 + 0.5) / scale;
-            let start = ((centre - support).floor().max(0.0) as usize).min(from - 1);
-            let end = ((centre + support).ceil() as usize).clamp(start + 1, from);
-            let mut weights: Vec<f64> =
-                (start..end).map(|j| (1.0 - ((j as f64 + 0.5 - centre) / support).abs()).max(0.0)).collect();
-            let sum: f64 = weights.iter().sum();
-            if sum <= 0.0 {
-                // The centre fell between taps of zero weight (tiny inputs): nearest pixel.
-                weights.iter_mut().for_each(|w| *w = 0.0);
-                let nearest = (centre.floor() as usize).clamp(start, end - 1) - start;
-                weights[nearest] = 1.0;
-            } else {
-                weights.iter_mut().for_each(|w| *w /= sum);
-            }
-            (start, weights.into_iter().map(|w| w as f32).collect())
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,7 +260,7 @@ mod tests {
     #[test]
     fn normalise_keeps_aspect_and_flat_colours() {
         let img = RgbaImage::filled(384, 100, [40, 120, 220, 255]).unwrap();
-        let n = normalise(&img);
+        let n = normalise(&img).unwrap();
         assert_eq!((n.plane.width, n.plane.height, n.content_height), (768, 200, 200));
         assert_eq!(n.scale, 2.0);
         assert!(n.plane.rgb.iter().all(|&p| p == [40, 120, 220]));
@@ -323,7 +270,7 @@ mod tests {
     #[test]
     fn normalise_composites_transparency_over_white() {
         let img = RgbaImage::filled(768, 10, [0, 0, 0, 0]).unwrap();
-        assert!(normalise(&img).plane.rgb.iter().all(|&p| p == [255, 255, 255]));
+        assert!(normalise(&img).unwrap().plane.rgb.iter().all(|&p| p == [255, 255, 255]));
     }
 
     #[test]
@@ -334,7 +281,7 @@ mod tests {
                 p.copy_from_slice(&[255, 255, 255, 255]);
             }
         }
-        let n = normalise(&img);
+        let n = normalise(&img).unwrap();
         assert_eq!((n.plane.width, n.plane.height), (768, 2));
         // Away from the edges every output pixel averages equal amounts of black and white.
         assert!(n.plane.rgb[10..758].iter().all(|p| (p[0] as i32 - 128).abs() <= 1), "{:?}", &n.plane.rgb[10..14]);
@@ -342,7 +289,7 @@ mod tests {
 
     #[test]
     fn pad_to_height_fills_with_background() {
-        let mut n = normalise(&RgbaImage::filled(768, 3, [9, 9, 9, 255]).unwrap());
+        let mut n = normalise(&RgbaImage::filled(768, 3, [9, 9, 9, 255]).unwrap()).unwrap();
         pad_to_height(&mut n, 5);
         assert_eq!(n.plane.rgb.len(), 768 * 5);
         assert_eq!(n.content_height, 3);
