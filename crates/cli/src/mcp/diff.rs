@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use rmcp::model::ContentBlock;
 use sightline_core::crops::{self, Budget, Crop, Rect, Region, Skipped};
 use sightline_core::decode::{encode_png, read_image};
-use sightline_core::image::RgbaImage;
+use sightline_core::image::{Filter, RgbaImage, resize};
 use sightline_core::regions::Classification;
 use sightline_core::results::{MissingBaseline, Results};
 use sightline_core::snapshot::{SnapshotEvidence, SnapshotFiles};
@@ -109,7 +109,7 @@ pub fn get_diff(
                     format!("{scale:.2} scale ({ow}×{oh})")
                 };
                 out.push(ContentBlock::text(format!("{}, whole page {w}×{h} shown at {shown}", l.kind)));
-                let sampled = sample(&l.image, Rect::new(0, 0, w, h), ow, oh);
+                let sampled = sample(&l.image, Rect::new(0, 0, w, h), ow, oh)?;
                 out.push(png_block(&sampled)?);
             }
             out.push(ContentBlock::text(region_list(found)));
@@ -151,7 +151,7 @@ fn missing_baseline(project: &Project, missing: &MissingBaseline) -> Result<Vec<
     let (w, h) = (image.width(), image.height());
     let scale = crops::page_scale(w, h);
     let (ow, oh) = crops::scaled(w, h, scale);
-    let sampled = sample(&image, Rect::new(0, 0, w, h), ow, oh);
+    let sampled = sample(&image, Rect::new(0, 0, w, h), ow, oh)?;
     Ok(vec![
         ContentBlock::text(format!(
             "{name} ({proj}) [missing]: a committed baseline with no capture in this run, so there is no current \
@@ -243,7 +243,7 @@ fn render_crop(
             ));
         }
         out.push(ContentBlock::text(what));
-        let sampled = sample(&l.image, cut, cut.width.div_ceil(crop.step), cut.height.div_ceil(crop.step));
+        let sampled = sample(&l.image, cut, cut.width.div_ceil(crop.step), cut.height.div_ceil(crop.step))?;
         out.push(png_block(&sampled)?);
     }
     Ok(())
@@ -251,41 +251,8 @@ fn render_crop(
 
 /// `area` of `image` as an `ow`×`oh` image: a copy at native size, else the average of the page
 /// pixels each image pixel covers (box filter).
-fn sample(image: &RgbaImage, area: Rect, ow: u32, oh: u32) -> RgbaImage {
-    let (ow, oh) = (ow.max(1), oh.max(1));
-    let span = |out: u32, len: u32, start: u32| -> Vec<(usize, usize)> {
-        (0..out)
-            .map(|o| {
-                let a = u64::from(o) * u64::from(len) / u64::from(out);
-                let b = (u64::from(o + 1) * u64::from(len) / u64::from(out)).max(a + 1);
-                ((start as u64 + a) as usize, (start as u64 + b) as usize)
-            })
-            .collect()
-    };
-    let xs = span(ow, area.width, area.x);
-    let ys = span(oh, area.height, area.y);
-    let mut data = Vec::with_capacity(ow as usize * oh as usize * 4);
-    let mut sums = vec![0u64; ow as usize * 4];
-    for &(y0, y1) in &ys {
-        sums.iter_mut().for_each(|s| *s = 0);
-        for y in y0..y1 {
-            let row = image.row(y as u32);
-            for (o, &(x0, x1)) in xs.iter().enumerate() {
-                for px in row[x0 * 4..x1 * 4].chunks_exact(4) {
-                    for c in 0..4 {
-                        sums[o * 4 + c] += u64::from(px[c]);
-                    }
-                }
-            }
-        }
-        for (o, &(x0, x1)) in xs.iter().enumerate() {
-            let n = ((x1 - x0) * (y1 - y0)) as u64;
-            for c in 0..4 {
-                data.push(((sums[o * 4 + c] + n / 2) / n) as u8);
-            }
-        }
-    }
-    RgbaImage::from_raw(ow, oh, data).expect("sampled buffer matches its size")
+fn sample(image: &RgbaImage, area: Rect, ow: u32, oh: u32) -> Result<RgbaImage, String> {
+    resize(image.view(), area, ow, oh, Filter::Box).map_err(|e| format!("cannot sample an image: {e}"))
 }
 
 pub(super) fn png_block(image: &RgbaImage) -> Result<ContentBlock, String> {
@@ -308,9 +275,9 @@ mod tests {
             }
         }
         let image = RgbaImage::from_raw(4, 2, data).unwrap();
-        let small = sample(&image, Rect::new(0, 0, 4, 2), 2, 1);
+        let small = sample(&image, Rect::new(0, 0, 4, 2), 2, 1).unwrap();
         assert_eq!(small.as_bytes(), &[0, 0, 0, 255, 255, 255, 255, 255]);
-        let cut = sample(&image, Rect::new(1, 0, 2, 2), 2, 2);
+        let cut = sample(&image, Rect::new(1, 0, 2, 2), 2, 2).unwrap();
         assert_eq!(cut.row(1), &[0, 0, 0, 255, 255, 255, 255, 255]);
     }
 }
