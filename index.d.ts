@@ -62,6 +62,11 @@ export interface CaptureResult {
   baselineWritten: boolean
   /** The diff image as PNG when the snapshot failed against a baseline. */
   diffPng?: Buffer
+  /**
+   * The lines a failing test prints under its verdict: the top regions with their elements,
+   * then the restyled properties (`from → to`).
+   */
+  explanation: Array<string>
 }
 
 /**
@@ -159,8 +164,6 @@ export interface ResultsInput {
   root: string
   /** Where results.json and the images go, relative to the root. Default the config's `reportDir`. */
   reportDir?: string
-  /** The effective config, recorded in results.json. Default the root's config file, resolved. */
-  config?: Record<string, unknown>
   /** `{current, total}` under `--shard`. */
   shard?: { current: number; total: number } | null
   /** Some tests were filtered out: missing baselines are not reported. */

@@ -59,19 +59,9 @@ function defaultName(testInfo) {
   return n === 1 ? base : `${base}-${n}`;
 }
 
-/** The failure message: the verdict, then the top regions and the restyled elements. */
-function failureMessage(name, evidence) {
-  const lines = [`toMatchVisual("${name}"): ${evidence.verdict}`];
-  const regions = evidence.layers?.pixel?.regions ?? [];
-  for (const r of regions.slice(0, 3)) {
-    const who = r.elements.map((e) => `${e.selector} (${e.role})`).join(', ');
-    lines.push(`  ${r.classification} ${r.width}×${r.height} at ${r.x},${r.y}: ${r.diffPixels} px${who ? ` — ${who}` : ''}`);
-  }
-  if (regions.length > 3) lines.push(`  … ${regions.length - 3} more regions`);
-  for (const p of (evidence.layers?.dom?.styleChanges?.properties ?? []).slice(0, 5)) {
-    lines.push(`  ${p.selector} ${p.property}: ${p.from} → ${p.to}`);
-  }
-  return lines.join('\n');
+/** The failure message: the verdict, then the core's explanation (top regions, restyled properties). */
+function failureMessage(name, result) {
+  return [`toMatchVisual("${name}"): ${result.evidence.verdict}`, ...result.explanation.map((line) => `  ${line}`)].join('\n');
 }
 
 async function toMatchVisual(target, nameOrOptions, maybeOptions) {
@@ -162,7 +152,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       ? () => `toMatchVisual("${name}"): baseline written (${evidence.files.baseline})`
       : pass
         ? () => `toMatchVisual("${name}"): expected a visual change, but ${evidence.verdict}`
-        : () => failureMessage(name, evidence);
+        : () => failureMessage(name, result);
     return { pass, message, name: 'toMatchVisual', expected: name, actual: evidence.status };
   } finally {
     await restoreAfterCapture(page);

@@ -378,13 +378,15 @@ describe('matcher options', { skip }, () => {
     });
   });
 
-  test('options: sightline compare on the antialiasing cases\' captures counts what the matcher counted, antialiasing false and default', () => {
+  test('options: sightline compare on the antialiasing and perceptual cases\' captures counts what the matcher counted (config and per-call options)', () => {
     // issue 14: the matcher and `sightline compare` resolve `antialiasing` from the same config.
     // compare rewrites the evidence it reads, so it runs on a copy of each case's root (config,
     // baselines and the changed run's captures); the matcher's evidence stays as the run left it.
     const expected = {
       antialiasing: { exit: 1, status: 'changed', diffPixels: 236, antialiasedPixels: 0, totalPixels: 20000 },
       'antialiasing-default': { exit: 0, status: 'passed', diffPixels: 0, antialiasedPixels: 236, totalPixels: 20000 },
+      // A per-call option (`perceptual: true`) travels with the capture: compare uses it too.
+      perceptual: { exit: 1, status: 'changed', diffPixels: 874, antialiasedPixels: 126, totalPixels: 20000 },
     };
     const counts = (e) => ({ status: e.status, diffPixels: e.layers.pixel.diffPixels, antialiasedPixels: e.layers.pixel.antialiasedPixels, totalPixels: e.layers.pixel.totalPixels });
     for (const [name, { exit, ...pinned }] of Object.entries(expected)) {
@@ -394,7 +396,7 @@ describe('matcher options', { skip }, () => {
       const run = spawnSync(sightlineBin, ['--root', copy, 'compare'], { encoding: 'utf8' });
       assert.equal(run.status, exit, `${name}: ${run.stdout}\n${run.stderr}`);
       const results = JSON.parse(readFileSync(path.join(copy, 'visual-report', 'results.json'), 'utf8'));
-      assert.equal(results.run.config.antialiasing, name === 'antialiasing' ? false : true, name);
+      assert.equal(results.run.config.antialiasing, name !== 'antialiasing', name);
       assert.deepEqual(results.snapshots.map((s) => [s.name, s.project]), [[name, 'chromium']]);
       assert.deepEqual(counts(results.snapshots[0]), matcher, `${name}: results.json`);
       assert.deepEqual(counts(optionsEvidence(path.dirname(copy), name)), matcher, `${name}: compare's evidence`);

@@ -156,24 +156,8 @@ pub fn run_explain(root: &Path, args: &ExplainArgs) -> Result<u8> {
     } else {
         for s in &matches {
             writeln!(stdout, "{}", snapshot_line(s))?;
-            let regions = s.layers.pixel.as_ref().map_or(&[][..], |p| &p.regions[..]);
-            for r in regions.iter().take(5) {
-                let who: Vec<String> = r.elements.iter().map(|e| format!("{} ({})", e.selector, e.role)).collect();
-                writeln!(
-                    stdout,
-                    "  {} {}×{} at {},{}: {} px  {}",
-                    r.classification,
-                    r.width,
-                    r.height,
-                    r.x,
-                    r.y,
-                    r.diff_pixels,
-                    who.join(", ")
-                )?;
-            }
-            let properties = s.layers.dom.as_ref().map_or(&[][..], |d| &d.style_changes.properties[..]);
-            for p in properties.iter().take(10) {
-                writeln!(stdout, "  {} {}: {} → {}", p.selector, p.property, p.from, p.to)?;
+            for line in s.explanation(5, 10) {
+                writeln!(stdout, "  {line}")?;
             }
             let files = [("baseline", &s.files.baseline), ("current", &s.files.current), ("diff", &s.files.diff)];
             for (key, file) in files {
@@ -229,9 +213,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
     use sightline_core::results::{RunInfo, write_results};
     use std::io::IsTerminal;
 
-    let settings = load_settings(root, &Overrides::default())?;
-    let options = settings.snapshot_options();
-    let config = settings.config;
+    let config = load_settings(root, &Overrides::default())?.config;
     let store = ProjectStore::new(root);
     if !args.captures.is_empty() {
         let n = merge_captures(&store, &args.captures)?;
@@ -244,7 +226,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
             eprint!("\rsightline: compared {done}/{total}");
         }
     };
-    let total = compare_captures(&store, &options, &progress)?;
+    let total = compare_captures(&store, &config, &progress)?;
     if tty && total > 0 {
         eprintln!();
     }
@@ -258,7 +240,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: serde_json::to_value(&config)?,
+        config: config.clone(),
         filtered: false,
     };
     let summary = write_results(&store, Path::new(&config.report_dir), &run)?;
@@ -314,7 +296,7 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: serde_json::to_value(&config)?,
+        config: config.clone(),
         filtered: !merged.complete,
     };
     let summary = write_results(&store, Path::new(&config.report_dir), &run)?;

@@ -67,7 +67,7 @@ fn review_explain_prints_the_evidence_as_text_and_json() {
     // The verdict, the region (no element: the capture has no DOM data), the files.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  change 30×20 at 10,10: 600 px  \n  baseline: visual-report/images/card/chromium-baseline.png\n  current: visual-report/images/card/chromium-current.png\n  diff: visual-report/images/card/chromium-diff.png\n"
+        "card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  change 30×20 at 10,10: 600 px\n  baseline: visual-report/images/card/chromium-baseline.png\n  current: visual-report/images/card/chromium-current.png\n  diff: visual-report/images/card/chromium-diff.png\n"
     );
     let out = sightline(&root, &["explain", "card", "--json"]);
     assert_eq!(out.status.code(), Some(1));

@@ -39,7 +39,7 @@ pub fn write_run_results(store: &ProjectStore, root: &Path) {
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: serde_json::Value::Null,
+        config: sightline_core::config::Config::default(),
         filtered: false,
     };
     write_results(store, Path::new("visual-report"), &run).unwrap();

@@ -6,10 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::config::ShardMode;
+use crate::config::{Config, Overrides, ShardMode};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
-use crate::snapshot::{CaptureSide, SnapshotOptions, compare_snapshot};
+use crate::snapshot::{CaptureSide, compare_snapshot};
 use crate::store::{ProjectStore, check_snapshot_name};
 use crate::verdict::Status;
 
@@ -75,10 +75,12 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
 }
 
 /// Compares every capture in `.sightline/temp` with its baseline, in parallel, writing each
-/// snapshot's evidence next to its capture. `progress(done, total)` is called as they finish.
+/// snapshot's evidence next to its capture. Each capture is compared with the options its
+/// `toMatchVisual` call used: `config` with the call's overrides stored in the capture, so the
+/// matcher and `sightline compare` agree. `progress(done, total)` is called as they finish.
 pub fn compare_captures(
     store: &ProjectStore,
-    options: &SnapshotOptions,
+    config: &Config,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<usize> {
     let temp = store.root().join(".sightline").join("temp");
@@ -98,7 +100,12 @@ pub fn compare_captures(
             dom: baseline_dom.as_ref(),
             failures: &b.data.failures,
         });
-        let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, options, true)?;
+        let overrides = match &capture.data.overrides {
+            Some(value) => Overrides::from_json(value.clone())?,
+            None => Overrides::default(),
+        };
+        let options = config.with_overrides(&overrides).snapshot_options();
+        let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
         store.write_diff(name, stem, diff.as_ref())?;
         let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();
         if baseline.is_some() {

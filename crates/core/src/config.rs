@@ -236,18 +236,25 @@ impl Settings {
 /// The settings for `root`: `<root>/.sightline/config.json` (a missing file means all
 /// defaults) with `overrides` on top.
 pub fn load_settings(root: &Path, overrides: &Overrides) -> Result<Settings> {
-    let mut config = read_config_file(root)?;
-    let o = overrides.clone();
-    // A call's value replaces the file's (lists too: a call's `mask` is the whole mask).
-    config.threshold = o.threshold.unwrap_or(config.threshold);
-    config.max_diff_pixels = o.max_diff_pixels.or(config.max_diff_pixels);
-    config.max_diff_pixel_ratio = o.max_diff_pixel_ratio.or(config.max_diff_pixel_ratio);
-    config.noise_auto_pass = o.noise_auto_pass.unwrap_or(config.noise_auto_pass);
-    config.full_page = o.full_page.unwrap_or(config.full_page);
-    config.mask = o.mask.unwrap_or(config.mask);
-    config.ignore_selectors = o.ignore_selectors.unwrap_or(config.ignore_selectors);
-    config.style_properties = o.style_properties.or(config.style_properties);
-    Ok(Settings { config, clip: o.clip, timeout: o.timeout, perceptual: o.perceptual.unwrap_or(false) })
+    Ok(read_config_file(root)?.with_overrides(overrides))
+}
+
+impl Config {
+    /// These settings with one call's `overrides` on top.
+    pub fn with_overrides(&self, overrides: &Overrides) -> Settings {
+        let mut config = self.clone();
+        let o = overrides.clone();
+        // A call's value replaces the file's (lists too: a call's `mask` is the whole mask).
+        config.threshold = o.threshold.unwrap_or(config.threshold);
+        config.max_diff_pixels = o.max_diff_pixels.or(config.max_diff_pixels);
+        config.max_diff_pixel_ratio = o.max_diff_pixel_ratio.or(config.max_diff_pixel_ratio);
+        config.noise_auto_pass = o.noise_auto_pass.unwrap_or(config.noise_auto_pass);
+        config.full_page = o.full_page.unwrap_or(config.full_page);
+        config.mask = o.mask.unwrap_or(config.mask);
+        config.ignore_selectors = o.ignore_selectors.unwrap_or(config.ignore_selectors);
+        config.style_properties = o.style_properties.or(config.style_properties);
+        Settings { config, clip: o.clip, timeout: o.timeout, perceptual: o.perceptual.unwrap_or(false) }
+    }
 }
 
 impl Settings {
@@ -544,7 +551,10 @@ mod tests {
                  Chromium reports as \"\" when sides differ; list the longhands instead: \
                  border-{top-left,top-right,bottom-right,bottom-left}-radius",
             ),
-            (r#"{"styleProperties": ["color", ""]}"#, "\"styleProperties\" must be a non-empty array of CSS longhand names, got [\"color\",\"\"]"),
+            (
+                r#"{"styleProperties": ["color", ""]}"#,
+                "\"styleProperties\" must be a non-empty array of CSS longhand names, got [\"color\",\"\"]",
+            ),
             (r#"{"reportDir": ""}"#, "\"reportDir\" must be a folder path string, got \"\""),
             (r#"{"shardMode": "both"}"#, "\"shardMode\" must be \"compare\" or \"capture-only\", got \"both\""),
             (

@@ -68,6 +68,30 @@ impl SnapshotEvidence {
     pub fn failed(&self) -> bool {
         self.status != Status::Passed
     }
+
+    /// The evidence under the verdict line, one line each, as a failing test and `sightline
+    /// explain` print it: the first `regions` regions with the elements they map to, then the
+    /// first `properties` restyled properties (`selector property: from → to`).
+    pub fn explanation(&self, regions: usize, properties: usize) -> Vec<String> {
+        let mut lines = Vec::new();
+        let found = self.layers.pixel.as_ref().map_or(&[][..], |p| &p.regions[..]);
+        for r in found.iter().take(regions) {
+            let who: Vec<String> = r.elements.iter().map(|e| format!("{} ({})", e.selector, e.role)).collect();
+            let who = if who.is_empty() { String::new() } else { format!(" — {}", who.join(", ")) };
+            lines.push(format!(
+                "{} {}×{} at {},{}: {} px{who}",
+                r.classification, r.width, r.height, r.x, r.y, r.diff_pixels
+            ));
+        }
+        if found.len() > regions {
+            lines.push(format!("… {} more regions", found.len() - regions));
+        }
+        let changed = self.layers.dom.as_ref().map_or(&[][..], |d| &d.style_changes.properties[..]);
+        for p in changed.iter().take(properties) {
+            lines.push(format!("{} {}: {} → {}", p.selector, p.property, p.from, p.to));
+        }
+        lines
+    }
 }
 
 fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {
@@ -198,4 +222,30 @@ pub fn compare_snapshot(
     };
     let baseline_size = Some(pixel.baseline_size);
     Ok((evidence(verdict, baseline_size, Layers { pixel: Some(pixel), dom }, health), diff))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapshot_explanation_lists_regions_with_their_elements_then_restyled_properties() {
+        let example: serde_json::Value =
+            serde_json::from_str(include_str!("../../../tests/golden/example-results.json")).unwrap();
+        let home: SnapshotEvidence = serde_json::from_value(example["snapshots"][2].clone()).unwrap();
+        assert_eq!(
+            home.explanation(2, 2),
+            [
+                "change 124×44 at 32,208: 4691 px — body > section.hero > a.btn (changed)",
+                "change 30×14 at 51,513: 118 px — body > div.grid > div.card:nth-of-type(1) > p.price (changed)",
+                "… 11 more regions",
+                "body > section.hero > a.btn background-color: rgb(37, 99, 235) → rgb(220, 38, 38)",
+                "body > div.grid > div.card:nth-of-type(1) > p.price color: rgb(37, 99, 235) → rgb(220, 38, 38)",
+            ]
+        );
+        // No regions (a new snapshot, say) and no DOM layer: nothing to add under the verdict.
+        let mut bare = home.clone();
+        bare.layers = Layers { pixel: None, dom: None };
+        assert!(bare.explanation(3, 5).is_empty());
+    }
 }

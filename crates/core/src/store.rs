@@ -74,6 +74,9 @@ pub struct CaptureData {
     pub device_scale_factor: f32,
     /// The Playwright project name as written (file names only keep a safe stem of it).
     pub project: Option<String>,
+    /// The `toMatchVisual` call's options (checked), so `sightline compare` compares the capture
+    /// with the options the matcher used, not only the config file's.
+    pub overrides: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -84,6 +87,8 @@ struct MetadataOut<'a> {
     failures: &'a [HealthReason],
     #[serde(skip_serializing_if = "Option::is_none")]
     project: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    overrides: Option<&'a serde_json::Value>,
     dom: Option<&'a RawValue>,
 }
 
@@ -96,6 +101,8 @@ struct MetadataIn<'a> {
     failures: Vec<HealthReason>,
     #[serde(default)]
     project: Option<String>,
+    #[serde(default)]
+    overrides: Option<serde_json::Value>,
     #[serde(borrow)]
     dom: Option<&'a RawValue>,
 }
@@ -118,6 +125,7 @@ impl CaptureData {
             device_scale_factor: self.device_scale_factor,
             failures: &self.failures,
             project: self.project.as_deref(),
+            overrides: self.overrides.as_ref(),
             dom: dom.as_deref(),
         };
         serde_json::to_vec(&out).map_err(|e| Error::InvalidInput(format!("capture metadata: {e}")))
@@ -136,6 +144,7 @@ impl CaptureData {
             failures: meta.failures,
             device_scale_factor: meta.device_scale_factor,
             project: meta.project,
+            overrides: meta.overrides,
         })
     }
 
@@ -337,6 +346,7 @@ mod tests {
             }],
             device_scale_factor: 2.0,
             project: Some("chromium".into()),
+            overrides: Some(serde_json::json!({"perceptual": true})),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
         let back = store.read_baseline("home", "chromium").unwrap().unwrap();
@@ -349,6 +359,7 @@ mod tests {
         let capture = store.read_capture("home", "chromium").unwrap();
         assert!(capture.image == image);
         assert_eq!(capture.data.dom.as_deref(), Some(dom));
+        assert_eq!(capture.data.overrides, data.overrides, "the call's options travel with the capture");
         let _ = std::fs::remove_dir_all(&root);
     }
 }

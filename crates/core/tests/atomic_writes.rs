@@ -208,7 +208,7 @@ fn gather(root: &Path) -> sightline_core::Result<sightline_core::results::Summar
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: serde_json::json!({}),
+        config: sightline_core::config::Config::default(),
         filtered: false,
     };
     write_results(&ProjectStore::new(root), Path::new("report"), &run)

@@ -60,7 +60,7 @@ fn child(root: &Path) {
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: serde_json::Value::Null,
+        config: sightline_core::config::Config::default(),
         filtered: false,
     };
     let before = comparisons_made();

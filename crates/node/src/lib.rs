@@ -260,6 +260,9 @@ pub struct CaptureResult {
     pub baseline_written: bool,
     /// The diff image as PNG when the snapshot failed against a baseline.
     pub diff_png: Option<Buffer>,
+    /// The lines a failing test prints under its verdict: the top regions with their elements,
+    /// then the restyled properties (`from → to`).
+    pub explanation: Vec<String>,
 }
 
 fn capture_failures(input: &CaptureInput) -> sightline_core::Result<Vec<sightline_core::health::HealthReason>> {
@@ -290,6 +293,8 @@ fn capture_data(input: &CaptureInput) -> sightline_core::Result<sightline_core::
         failures: capture_failures(input)?,
         device_scale_factor: input.device_scale_factor.unwrap_or(1.0) as f32,
         project: Some(input.project.clone()),
+        // Only a non-empty set: a call without options stores nothing.
+        overrides: input.overrides.clone().filter(|o| o.as_object().is_some_and(|m| !m.is_empty())),
     })
 }
 
@@ -329,6 +334,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
         failed,
         baseline_written: outcome.baseline_written,
         diff_png: outcome.diff_png.map(Buffer::from),
+        explanation: outcome.evidence.explanation(3, 5),
     })
 }
 
@@ -446,9 +452,6 @@ pub struct ResultsInput {
     pub root: String,
     /// Where results.json and the images go, relative to the root. Default the config's `reportDir`.
     pub report_dir: Option<String>,
-    /// The effective config, recorded in results.json. Default the root's config file, resolved.
-    #[napi(ts_type = "Record<string, unknown>")]
-    pub config: Option<serde_json::Value>,
     /// `{current, total}` under `--shard`.
     #[napi(ts_type = "{ current: number; total: number } | null")]
     pub shard: Option<serde_json::Value>,
@@ -466,15 +469,11 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     use sightline_core::results::{RunInfo, write_results};
     use sightline_core::store::ProjectStore;
 
-    let summary =
-        guarded(|| {
-            let settings = settings_of(&input.root, None)?;
-            let config = match &input.config {
-                Some(config) => config.clone(),
-                None => serde_json::to_value(&settings.config)
-                    .map_err(|e| sightline_core::Error::Internal(e.to_string()))?,
-            };
-            let run = RunInfo {
+    let summary = guarded(|| {
+        let settings = settings_of(&input.root, None)?;
+        let config = settings.config.clone();
+        let run =
+            RunInfo {
                 mode: "compare".into(),
                 shard: input.shard.clone().filter(|s| !s.is_null()).map(serde_json::from_value).transpose().map_err(
                     |e| sightline_core::Error::InvalidInput(format!("shard: {e}; expected {{current, total}}")),
@@ -483,9 +482,9 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
                 config,
                 filtered: input.filtered.unwrap_or(false),
             };
-            let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
-            write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run)
-        })?;
+        let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
+        write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run)
+    })?;
     serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
 }
 

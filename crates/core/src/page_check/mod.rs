@@ -329,7 +329,9 @@ mod tests {
             for (at, _) in source.match_indices("style(") {
                 let call = &source[at..source[at..].find(')').map_or(source.len(), |end| at + end)];
                 let name = call.split_once(", \"").and_then(|(_, rest)| rest.split('"').next());
-                if let Some(name) = name.filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_lowercase() || c == '-')) {
+                if let Some(name) =
+                    name.filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+                {
                     read.push(name);
                 }
             }

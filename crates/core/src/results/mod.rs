@@ -8,7 +8,8 @@ mod gather;
 mod read;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::config::Config;
 
 use crate::grouping::Group;
 use crate::snapshot::SnapshotEvidence;
@@ -41,15 +42,11 @@ impl Results {
     }
 }
 
-/// Snapshot entries with their keys in alphabetical order, as results.json has always written
-/// them (the entries were JSON values before they were types).
-fn keys_sorted<S: serde::Serializer>(snapshots: &[SnapshotEvidence], serializer: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::{Error, SerializeSeq};
-    let mut seq = serializer.serialize_seq(Some(snapshots.len()))?;
-    for snapshot in snapshots {
-        seq.serialize_element(&serde_json::to_value(snapshot).map_err(S::Error::custom)?)?;
-    }
-    seq.end()
+/// `value` with its keys in alphabetical order, as results.json has always written the snapshot
+/// entries and the config (they were JSON values before they were types).
+fn keys_sorted<T: Serialize, S: serde::Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::Error;
+    serde_json::to_value(value).map_err(S::Error::custom)?.serialize(serializer)
 }
 
 /// What wrote the file.
@@ -75,8 +72,9 @@ pub struct RunInfo {
     /// The shard this run was, under `--shard`; `None` for a whole run.
     pub shard: Option<ShardPosition>,
     pub root: String,
-    /// The effective `.sightline/config.json` settings.
-    pub config: Value,
+    /// The effective `.sightline/config.json` settings (unset optional keys left out).
+    #[serde(serialize_with = "keys_sorted")]
+    pub config: Config,
     /// Some tests were filtered out (grep, file arguments): missing baselines are not reported.
     pub filtered: bool,
 }
