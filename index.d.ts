@@ -50,6 +50,11 @@ export interface CaptureInput {
   testId?: string
   /** The test's title, for messages. */
   testTitle?: string
+  /**
+   * The shot may not be stable yet: decide, but write no baseline; `wouldWriteBaseline` says
+   * whether the update mode would write one. Default false.
+   */
+  provisional?: boolean
 }
 
 /** What `compareCapture` found. */
@@ -60,6 +65,8 @@ export interface CaptureResult {
   failed: boolean
   /** A baseline was written by this call. */
   baselineWritten: boolean
+  /** The update mode writes a baseline for this evidence (not written when `provisional`). */
+  wouldWriteBaseline: boolean
   /** The diff image as PNG when the snapshot failed against a baseline. */
   diffPng?: Buffer
   /**
@@ -98,6 +105,13 @@ export declare function comparePixels(baseline: Buffer, current: Buffer, width: 
  * diff image), on the calling thread.
  */
 export declare function comparePixelsSync(baseline: Buffer, current: Buffer, width: number, height: number, options?: DiffOptions | undefined | null): PixelResult
+
+/**
+ * How many image comparisons the engine has run in this process (the worker): a failing
+ * snapshot costs one, and a second only when the page changed between the stability shots.
+ * The bench and the matcher tests read it to prove that.
+ */
+export declare function comparisonsMade(): number
 
 /** Options of the pixel test (pixelmatch 7.2 names and defaults). */
 export interface DiffOptions {

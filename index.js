@@ -842,6 +842,7 @@ module.exports.compareImages = nativeBinding.compareImages
 module.exports.compareImagesSync = nativeBinding.compareImagesSync
 module.exports.comparePixels = nativeBinding.comparePixels
 module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
+module.exports.comparisonsMade = nativeBinding.comparisonsMade
 module.exports.finishShardSync = nativeBinding.finishShardSync
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.resolveSettings = nativeBinding.resolveSettings

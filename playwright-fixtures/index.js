@@ -121,10 +121,12 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       return { pass: true, message: () => `toMatchVisual("${name}"): captured for the merge job (capture-only shard)`, name: 'toMatchVisual' };
     }
 
-    // An unchanged page costs one shot: the first is checked against the baseline.
-    let shot = await screenshot(page, target, settings);
-    let result = await addon.compareCapture(input(shot, 'none'));
-    if (result.failed || update === 'all') {
+    // An unchanged page costs one shot: the first is checked against the baseline, provisionally
+    // (no baseline is written from a shot that may not be stable).
+    const first = await screenshot(page, target, settings);
+    let shot = first;
+    let result = await addon.compareCapture({ ...input(shot, update), provisional: true });
+    if (result.failed || result.wouldWriteBaseline) {
       // Otherwise wait until two consecutive shots agree, then decide on the stable one.
       const deadline = Date.now() + timeout;
       for (;;) {
@@ -135,7 +137,9 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
         }
         shot = next;
       }
-      result = await addon.compareCapture(input(shot, update));
+      // The first comparison stands when the settled shot is the one it compared and there is no
+      // baseline to write: a failing snapshot costs one comparison.
+      if (result.wouldWriteBaseline || !shot.equals(first)) result = await addon.compareCapture(input(shot, update));
     }
 
     const { evidence } = result;

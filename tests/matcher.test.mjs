@@ -566,9 +566,10 @@ describe('matcher options', { skip }, () => {
     assert.deepEqual(statuses(changed, ['reshot', 'reshot-settled']), { reshot: 'passed', 'reshot-settled': 'passed' }, changed.output);
     // the first shot (red) failed against the green baseline, so the matcher shot again until
     // two shots agreed (green, green) and compared the last; the settled page passed on its first
+    // two comparisons: the first shot's, and the settled shot's (the page changed in between)
     const shots = (title) => changed.tests.get(title).results[0].annotations;
-    assert.deepEqual(shots('reshot'), [{ type: 'shots', description: '3' }]);
-    assert.deepEqual(shots('reshot-settled'), [{ type: 'shots', description: '1' }]);
+    assert.deepEqual(shots('reshot'), [{ type: 'comparisons', description: '2' }, { type: 'shots', description: '3' }]);
+    assert.deepEqual(shots('reshot-settled'), [{ type: 'comparisons', description: '1' }, { type: 'shots', description: '1' }]);
     for (const name of ['reshot', 'reshot-settled']) {
       const e = optionsEvidence(base, name);
       assert.deepEqual(pixelFacts(e), {
@@ -578,11 +579,25 @@ describe('matcher options', { skip }, () => {
     }
   });
 
+  test('options: a failing snapshot costs one image comparison, a passing one one, a new one none', () => {
+    const comparisons = (title) => changed.tests.get(title).results[0].annotations.find((a) => a.type === 'comparisons')?.description;
+    const observed = Object.fromEntries(['max-diff-pixels-exceeded', 'mask-none', 'perceptual', 'max-diff-pixels', 'write-missing-baselines'].map((t) => [t, comparisons(t)]));
+    assert.deepEqual(statuses(changed, Object.keys(observed)), {
+      'max-diff-pixels-exceeded': 'failed', 'mask-none': 'failed', perceptual: 'failed', 'max-diff-pixels': 'passed', 'write-missing-baselines': 'passed',
+    });
+    // a failing page is shot again until two shots agree; the settled shot is the one compared,
+    // so the first comparison stands and draws the diff image
+    assert.deepEqual(observed, { 'max-diff-pixels-exceeded': '1', 'mask-none': '1', perceptual: '1', 'max-diff-pixels': '1', 'write-missing-baselines': '0' });
+  });
+
   test('options: timeout 0 per call ends the re-shots of a page that never settles after the second shot', () => {
     // approve: shot 1 (new), shot 2 differs and the time is up: shot 2's colour is the baseline;
     // changed run: shot 1 fails, shot 2 is again the second colour and passes
     assert.equal(statuses(changed, ['reshot-timeout'])['reshot-timeout'], 'passed');
-    assert.deepEqual(changed.tests.get('reshot-timeout').results[0].annotations, [{ type: 'shots', description: '2' }]);
+    assert.deepEqual(changed.tests.get('reshot-timeout').results[0].annotations, [
+      { type: 'comparisons', description: '2' },
+      { type: 'shots', description: '2' },
+    ]);
     assert.deepEqual(pixelFacts(optionsEvidence(base, 'reshot-timeout')), {
       status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 40000, size: [200, 200],
     });

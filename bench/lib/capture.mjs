@@ -88,7 +88,7 @@ function filesUnder(dir, base = dir) {
 /**
  * Runs the capture group. Returns `{ tools: { [name]: { kind, medianMs, samples, note } |
  * { kind, error } }, steps: { [step]: { medianMs, samples } }, stepsTotal, info, browser,
- * stored }`, or `{ missing }` when the addon is not built (the matcher cannot load without it).
+ * stored, failing: { ms, comparisons, verdict } | { error } }`, or `{ missing }` when the addon is not built (the matcher cannot load without it).
  */
 export function captureGroup({ root, workDir, chromiumPath, runs, addon }) {
   if (addon.missing) return { missing: addon.missing };
@@ -147,5 +147,5 @@ export function captureGroup({ root, workDir, chromiumPath, runs, addon }) {
   // What Sightline keeps on disk for the snapshot (baseline and the run's capture), for the
   // capture-artifact row of the spec: sizes next to the page's PNG.
   const stored = filesUnder(path.join(sightlineRoot, '.sightline'));
-  return { browser: raw.browser, tools, steps, stepsTotal, stepsError: stepRuns?.error ?? null, info, stored };
+  return { browser: raw.browser, tools, steps, stepsTotal, stepsError: stepRuns?.error ?? null, info, stored, failing: raw.failing ?? null };
 }

@@ -180,6 +180,12 @@ export function printCaptureGroup(title, capture) {
   if (capture.stored?.length) {
     console.log(`on disk in .sightline/: ${capture.stored.map((f) => `${f.file} ${fmtBytes(f.bytes)}`).join(', ')}`);
   }
+  const failing = capture.failing;
+  if (failing?.error) console.log(`a failing toMatchVisual: ${failing.error}`);
+  else if (failing) {
+    const one = failing.comparisons === 1 ? 'one, as it should' : 'expected one';
+    console.log(`a failing toMatchVisual (the first block recoloured, one call): ${fmtMs(failing.ms)} ms, ${failing.comparisons} image comparison${failing.comparisons === 1 ? '' : 's'} (${one}) — ${failing.verdict}`);
+  }
 }
 
 /** The spec's toMatchVisual target, checked against the capture group's medians. */

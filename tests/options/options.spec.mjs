@@ -1,9 +1,23 @@
 // One test per option case (cases.mjs). Each test points the matcher at its own project root
 // through SIGHTLINE_ROOT, which the matcher reads on every call, so each case has its own
 // `.sightline/config.json` within one Playwright run.
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test, expect } from 'sightline/playwright';
 import { cases, RESHOT, RESTLESS, PAGES } from './cases.mjs';
+
+// The matcher's own addon instance: its count of image comparisons is this worker's.
+const addon = createRequire(import.meta.url)('sightline');
+
+/** Runs `call` and records, as a `comparisons` annotation, how many image comparisons it cost. */
+async function counted(call) {
+  const before = addon.comparisonsMade();
+  try {
+    await call();
+  } finally {
+    test.info().annotations.push({ type: 'comparisons', description: String(addon.comparisonsMade() - before) });
+  }
+}
 
 const variant = process.env.SCENARIO_VARIANT ?? 'base';
 const base = process.env.OPTIONS_BASE;
@@ -20,7 +34,7 @@ for (const [name, { options, newInChangedRun, ...pages }] of Object.entries(case
   test(name, async ({ page }) => {
     test.skip(newInChangedRun && variant === 'base', 'no baseline before the changed run');
     await open(page, name, pages[variant]);
-    await expect(page).toMatchVisual(name, options);
+    await counted(() => expect(page).toMatchVisual(name, options));
   });
 }
 
@@ -45,7 +59,7 @@ const reshots = [
 for (const [name, html, options] of reshots) {
   test(name, async ({ page }) => {
     await open(page, name, html[variant]);
-    await expect(page).toMatchVisual(name, options);
+    await counted(() => expect(page).toMatchVisual(name, options));
     test.info().annotations.push({ type: 'shots', description: String(await page.evaluate(() => window.shots)) });
   });
 }

@@ -158,6 +158,27 @@ async function timeOnce(tool) {
 /** First line of an error, without the ANSI colours expect() puts in its messages. */
 const firstLine = (error) => String(error?.message ?? error).replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0];
 
+/**
+ * One failing toMatchVisual, last (it leaves the page changed): the page's first block is
+ * recoloured, so the call fails against the baseline. Counts the image comparisons the engine
+ * ran for it in this worker — one decides the snapshot and draws its diff image.
+ */
+async function failingCall(page) {
+  await page.addStyleTag({ content: 'body > :first-child { background: #dc2626 !important; }' });
+  const before = addon.comparisonsMade();
+  const started = performance.now();
+  let verdict = null;
+  try {
+    await expect(page).toMatchVisual(NAME);
+  } catch (error) {
+    verdict = firstLine(error);
+  }
+  const ms = performance.now() - started;
+  const comparisons = addon.comparisonsMade() - before;
+  if (verdict === null) return { error: 'the recoloured page passed toMatchVisual' };
+  return { ms, comparisons, verdict };
+}
+
 function writeAtomic(file, text) {
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, text);
@@ -210,5 +231,6 @@ test('capture', async ({ page }, testInfo) => {
     browser: page.context().browser()?.version(),
     runs: RUNS,
     tools: results,
+    failing: await failingCall(page),
   }, null, 2));
 });

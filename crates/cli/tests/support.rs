@@ -28,6 +28,7 @@ pub fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode)
         update,
         write_missing_baselines: false,
         want_diff_png: false,
+        provisional: false,
         owner: None,
     };
     record_capture(store, request).unwrap();

@@ -41,6 +41,18 @@ impl UpdateMode {
             ))),
         }
     }
+
+    /// Whether this mode writes a baseline for a snapshot whose evidence says `status`:
+    /// `write_missing_baselines` is the config key that lets the implicit default write new ones.
+    pub fn writes_baseline(self, status: Status, write_missing_baselines: bool) -> bool {
+        match self {
+            Self::All => true,
+            Self::Changed => status != Status::Passed,
+            Self::Default => write_missing_baselines && status == Status::New,
+            Self::Missing => status == Status::New,
+            Self::None => false,
+        }
+    }
 }
 
 /// Which test made a capture: two tests of one run writing the same snapshot is a mistake to
@@ -72,6 +84,9 @@ pub struct CaptureRequest<'a> {
     pub want_diff_png: bool,
     /// The test making the capture, when known.
     pub owner: Option<CaptureOwner>,
+    /// The shot may not be stable yet: decide the snapshot but write no baseline, only say in
+    /// [`CaptureOutcome::would_write_baseline`] whether the update mode would write one.
+    pub provisional: bool,
 }
 
 /// The outcome of [`record_capture`].
@@ -81,6 +96,9 @@ pub struct CaptureOutcome {
     pub evidence: SnapshotEvidence,
     /// A baseline was written by this call (update mode or `writeMissingBaselines`).
     pub baseline_written: bool,
+    /// The update mode writes a baseline for this evidence (written unless the call was
+    /// provisional): the matcher then waits for a stable shot before it lets the baseline be written.
+    pub would_write_baseline: bool,
     /// The diff image as PNG, when asked for and the snapshot failed.
     #[serde(skip)]
     pub diff_png: Option<Vec<u8>>,
@@ -106,6 +124,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         write_missing_baselines,
         want_diff_png,
         owner,
+        provisional,
     } = request;
     check_snapshot_name(name)?;
     if let Some(owner) = &owner {
@@ -145,13 +164,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let (mut evidence, diff) = compare_snapshot(name, project, baseline_side, current_side, &options, true)?;
     let diff_png = store.write_diff(name, project, diff.as_ref())?.filter(|_| want_diff_png);
 
-    let write_baseline = match update {
-        UpdateMode::All => true,
-        UpdateMode::Changed => evidence.status != Status::Passed,
-        UpdateMode::Default => write_missing_baselines && evidence.status == Status::New,
-        UpdateMode::Missing => evidence.status == Status::New,
-        UpdateMode::None => false,
-    };
+    let would_write_baseline = update.writes_baseline(evidence.status, write_missing_baselines);
+    let write_baseline = would_write_baseline && !provisional;
     if write_baseline {
         store.write_baseline(name, project, &image, &data)?;
     }
@@ -169,7 +183,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let evidence_json =
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
     write_atomic(&store.evidence_path(name, project)?, &evidence_json)?;
-    Ok(CaptureOutcome { evidence, baseline_written: write_baseline, diff_png })
+    Ok(CaptureOutcome { evidence, baseline_written: write_baseline, would_write_baseline, diff_png })
 }
 
 /// Claims `<name>/<project>` for `owner` in this run. The claim file is created with

@@ -43,6 +43,7 @@ fn capture(store: &ProjectStore, png: &[u8], update: UpdateMode) -> Option<Vec<u
         update,
         write_missing_baselines: false,
         want_diff_png: true,
+        provisional: false,
         owner: None,
     };
     record_capture(store, request).unwrap().diff_png

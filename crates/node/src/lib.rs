@@ -246,6 +246,9 @@ pub struct CaptureInput {
     pub test_id: Option<String>,
     /// The test's title, for messages.
     pub test_title: Option<String>,
+    /// The shot may not be stable yet: decide, but write no baseline; `wouldWriteBaseline` says
+    /// whether the update mode would write one. Default false.
+    pub provisional: Option<bool>,
 }
 
 /// What `compareCapture` found.
@@ -258,6 +261,8 @@ pub struct CaptureResult {
     pub failed: bool,
     /// A baseline was written by this call.
     pub baseline_written: bool,
+    /// The update mode writes a baseline for this evidence (not written when `provisional`).
+    pub would_write_baseline: bool,
     /// The diff image as PNG when the snapshot failed against a baseline.
     pub diff_png: Option<Buffer>,
     /// The lines a failing test prints under its verdict: the top regions with their elements,
@@ -324,6 +329,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             update: UpdateMode::parse(input.update_snapshots.as_deref().unwrap_or("default"))?,
             write_missing_baselines: settings.config.write_missing_baselines,
             want_diff_png: true,
+            provisional: input.provisional.unwrap_or(false),
             owner: capture_owner(input),
         };
         record_capture(&ProjectStore::new(&input.root), request)
@@ -333,6 +339,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
         evidence: serde_json::to_value(&outcome.evidence).map_err(|e| Error::from_reason(e.to_string()))?,
         failed,
         baseline_written: outcome.baseline_written,
+        would_write_baseline: outcome.would_write_baseline,
         diff_png: outcome.diff_png.map(Buffer::from),
         explanation: outcome.evidence.explanation(3, 5),
     })
@@ -523,6 +530,14 @@ pub fn finish_shard_sync(input: ShardInput) -> Result<serde_json::Value> {
         sightline_core::batch::finish_shard(&store, input.current, input.total, mode)
     })?;
     serde_json::to_value(manifest).map_err(|e| Error::from_reason(e.to_string()))
+}
+
+/// How many image comparisons the engine has run in this process (the worker): a failing
+/// snapshot costs one, and a second only when the page changed between the stability shots.
+/// The bench and the matcher tests read it to prove that.
+#[napi]
+pub fn comparisons_made() -> f64 {
+    compare::comparisons_made() as f64
 }
 
 /// The approved baseline of `name` for `project`: its size and the capture data stored with it
