@@ -170,7 +170,7 @@ export declare function readBaselineSync(root: string, name: string, project: st
  * `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
  * by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
  */
-export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
+export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
 
 /** What `writeResults` needs. */
 export interface ResultsInput {

@@ -20,8 +20,10 @@ export interface DomElement {
   image: string | null;
   /** Computed values of `styleProperties`, same order. */
   styles: string[];
-  /** Matched by a mask selector, or inside an element that is. */
+  /** Matched by a mask selector, or inside an element that is: the engine paints the top one's box with maskColor. */
   masked: boolean;
+  /** Matched by an ignore selector, or inside an element that is (left out, not painted); absent when false. */
+  ignored?: true;
 }
 
 /** What `collectDom` returns, once parsed. */
@@ -45,6 +47,8 @@ export interface CollectOptions {
   styleProperties: readonly string[];
   /** CSS selectors (not Locators) whose elements and descendants are recorded as masked. Default none. */
   mask?: readonly string[];
+  /** CSS selectors whose elements and descendants are recorded as ignored. Default none. */
+  ignore?: readonly string[];
   /**
    * Record only this element and its rendered descendants (for an element screenshot): the element is
    * the root (parent -1, full page selector), boxes are relative to its border box, `document` is its
@@ -60,6 +64,7 @@ export function collectDom(page: Page | Frame, options: CollectOptions): Promise
 export function collectInPage(args: {
   styleProperties: string[];
   mask: string[];
+  ignore?: string[];
   scope?: Element | null;
   /** Return only these elements' selectors (a JSON array, null for a disconnected element). */
   selectorsFor?: ArrayLike<Element | null>;

@@ -9,7 +9,11 @@
 //
 //   { version: 1, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
 //     styleProperties: [..], elements: [{parent, tag, selector, box: [x, y, w, h], text, image,
-//     styles: [..], masked}], fonts: [{family, status}], brokenImages: [url] }
+//     styles: [..], masked, ignored?}], fonts: [{family, status}], brokenImages: [url] }
+//
+// `masked`: matched by `mask` or inside such an element (the engine paints the top one's box
+// with maskColor); `ignored`: the same for `ignoreSelectors` (left out, not painted), only
+// written when true.
 //
 // Scoped capture (`scope`: one element, for `expect(locator).toMatchVisual()`): the record holds
 // that element (the root, parent -1, its full page selector) and its rendered descendants only;
@@ -36,7 +40,7 @@
  * Runs in the page. Walks the rendered elements from `body` (or from `args.scope`) in document
  * order (open shadow roots and same-origin iframes included) and returns the capture's DOM record
  * as one JSON string.
- * @param {{styleProperties: string[], mask: string[], scope?: Element | null,
+ * @param {{styleProperties: string[], mask: string[], ignore?: string[], scope?: Element | null,
  *   selectorsFor?: ArrayLike<Element | null>}} args `selectorsFor` returns only those elements'
  *   selectors instead (a JSON array, null for a disconnected element).
  * @returns {string}
@@ -45,6 +49,7 @@ function collectInPage(args) {
   const props = args.styleProperties;
   const propCount = props.length;
   const maskSelectors = args.mask;
+  const ignoreSelectors = args.ignore || [];
   const scopeElement = args.scope || null;
   // Never rendered (head-only HTML, SVG resources and metadata): skipped with their subtrees
   // before any style read. SVG <defs> and gradients pass checkVisibility(), hence the names.
@@ -116,20 +121,23 @@ function collectInPage(args) {
   function makeScope(root, win, offX, offY) {
     const idCounts = new Map();
     for (const e of root.querySelectorAll('[id]')) idCounts.set(e.id, (idCounts.get(e.id) || 0) + 1);
-    const masked = new Set();
-    for (const sel of maskSelectors) {
-      let found;
-      try {
-        found = root.querySelectorAll(sel);
-      } catch (err) {
-        throw new Error(
-          `sightline: mask selector ${JSON.stringify(sel)} is not a valid CSS selector (${err.message}); ` +
-            'pass CSS selectors such as ".ad" or "#clock"',
-        );
+    const matches = (selectors, option) => {
+      const found = new Set();
+      for (const sel of selectors) {
+        let list;
+        try {
+          list = root.querySelectorAll(sel);
+        } catch (err) {
+          throw new Error(
+            `sightline: ${option} selector ${JSON.stringify(sel)} is not a valid CSS selector (${err.message}); ` +
+              'pass CSS selectors such as ".ad" or "#clock"',
+          );
+        }
+        for (const e of list) found.add(e);
       }
-      for (const e of found) masked.add(e);
-    }
-    return { idCounts, masked, win, offX, offY };
+      return found;
+    };
+    return { idCounts, masked: matches(maskSelectors, 'mask'), ignored: matches(ignoreSelectors, 'ignoreSelectors'), win, offX, offY };
   }
 
   const unquote = (name) => name.trim().replace(/^["']|["']$/g, '');
@@ -159,7 +167,7 @@ function collectInPage(args) {
   // Depth-first, explicit stack (no recursion limit on deep pages). Each entry knows its parent's
   // record index and selector, the tree it is in, and its :nth-of-type index (0 = only one).
   const stack = [];
-  function pushChildren(list, parent, parentSel, prefix, scope, masked, slottedOnly) {
+  function pushChildren(list, parent, parentSel, prefix, scope, masked, ignored, slottedOnly) {
     const n = list.length;
     if (n === 0) return;
     let counts = null;
@@ -179,7 +187,7 @@ function collectInPage(args) {
         nth = (seen.get(el.localName) || 0) + 1;
         seen.set(el.localName, nth);
       }
-      entries[i] = { el, nth, parent, parentSel, prefix, scope, masked };
+      entries[i] = { el, nth, parent, parentSel, prefix, scope, masked, ignored };
     }
     for (let i = n - 1; i >= 0; i--) {
       // Light children of a shadow host render only through a slot.
@@ -241,16 +249,17 @@ function collectInPage(args) {
     if (!parent) return prefix + segmentOf(el, el.parentNode ? el.parentNode.children : [el]);
     return selectorOf(parent) + ' > ' + segmentOf(el, parent.children);
   }
-  // An element inside a masked element is masked: the scope's ancestors are checked too.
-  function maskedAbove(el) {
-    if (maskSelectors.length === 0) return false;
+  // An element inside a masked (ignored) element is masked (ignored): the scope's ancestors are
+  // checked too, against `selectors`.
+  function matchedAbove(el, selectors) {
+    if (selectors.length === 0) return false;
     for (let a = el; ; ) {
       const rootNode = a.getRootNode();
       let up = a.parentElement;
       if (!up) up = rootNode.nodeType === 11 && rootNode.host ? rootNode.host : frameElementOf(a.ownerDocument);
       if (!up) return false;
       a = up;
-      for (const sel of maskSelectors) {
+      for (const sel of selectors) {
         try {
           if (a.matches(sel)) return true;
         } catch (_) {
@@ -281,13 +290,13 @@ function collectInPage(args) {
     if (start) {
       stack.push({
         el: start, nth: 0, parent: -1, parentSel: null, prefix: treePrefix(start), scope: topScope,
-        masked: maskedAbove(start), selector: selectorOf(start),
+        masked: matchedAbove(start, maskSelectors), ignored: matchedAbove(start, ignoreSelectors), selector: selectorOf(start),
       });
     }
   } else {
     const topScope = makeScope(doc, window, window.scrollX, window.scrollY);
     addFonts(doc);
-    if (doc.body) stack.push({ el: doc.body, nth: 0, parent: -1, parentSel: null, prefix: '', scope: topScope, masked: false });
+    if (doc.body) stack.push({ el: doc.body, nth: 0, parent: -1, parentSel: null, prefix: '', scope: topScope, masked: false, ignored: false });
   }
 
   while (stack.length > 0) {
@@ -347,12 +356,15 @@ function collectInPage(args) {
     const image = source ? digest(source) : null;
 
     const masked = entry.masked || (scope.masked.size > 0 && scope.masked.has(el));
+    const ignored = entry.ignored || (scope.ignored.size > 0 && scope.ignored.has(el));
     if (usedFamilies) {
       for (const name of cs.getPropertyValue('font-family').split(',')) usedFamilies.add(unquote(name).toLowerCase());
     }
     const index = elements.length;
     // `styles` is filled after the walk (below); the key stays here for the JSON key order.
-    elements.push({ parent: entry.parent, tag, selector, box, text, image, styles: null, masked });
+    const record = { parent: entry.parent, tag, selector, box, text, image, styles: null, masked };
+    if (ignored) record.ignored = true;
+    elements.push(record);
     declarations.push(cs);
     displays.push(display);
 
@@ -371,7 +383,7 @@ function collectInPage(args) {
         const offY = r.top + scope.offY + px('border-top-width') + px('padding-top');
         addFonts(inner);
         const frameScope = makeScope(inner, inner.defaultView, offX, offY);
-        stack.push({ el: inner.body, nth: 0, parent: index, parentSel: null, prefix: selector + ENTER, scope: frameScope, masked });
+        stack.push({ el: inner.body, nth: 0, parent: index, parentSel: null, prefix: selector + ENTER, scope: frameScope, masked, ignored });
       }
       continue; // an iframe's own children are fallback content, never rendered
     }
@@ -379,11 +391,11 @@ function collectInPage(args) {
     if (shadow) {
       // Shadow tree first (it is what renders), then the light children that a slot shows; the
       // stack is LIFO, so the light children are pushed first.
-      pushChildren(el.children, index, selector, entry.prefix, scope, masked, true);
+      pushChildren(el.children, index, selector, entry.prefix, scope, masked, ignored, true);
       const shadowScope = makeScope(shadow, scope.win, scope.offX, scope.offY);
-      pushChildren(shadow.children, index, null, selector + ENTER, shadowScope, masked, false);
+      pushChildren(shadow.children, index, null, selector + ENTER, shadowScope, masked, ignored, false);
     } else {
-      pushChildren(el.children, index, selector, entry.prefix, scope, masked, false);
+      pushChildren(el.children, index, selector, entry.prefix, scope, masked, ignored, false);
     }
   }
 
@@ -454,15 +466,16 @@ function collectInPage(args) {
 async function collectDom(page, options = {}) {
   const { styleProperties } = options;
   const mask = options.mask ?? [];
+  const ignore = options.ignore ?? [];
   if (!Array.isArray(styleProperties) || styleProperties.some((p) => typeof p !== 'string' || p === '')) {
     throw new TypeError('sightline: styleProperties must be an array of CSS property names, e.g. ["color", "margin-top"]');
   }
-  if (!Array.isArray(mask) || mask.some((s) => typeof s !== 'string')) {
-    throw new TypeError(
-      'sightline: mask must be an array of CSS selector strings (Locators are not accepted here), e.g. [".ad", "#clock"]',
-    );
+  for (const [option, list] of [['mask', mask], ['ignore', ignore]]) {
+    if (!Array.isArray(list) || list.some((s) => typeof s !== 'string')) {
+      throw new TypeError(`sightline: collectDom's ${option} must be an array of CSS selector strings, e.g. [".ad", "#clock"]`);
+    }
   }
-  const args = { styleProperties: [...styleProperties], mask: [...mask] };
+  const args = { styleProperties: [...styleProperties], mask: [...mask], ignore: [...ignore] };
   const scope = options.scope;
   if (scope === undefined || scope === null) return page.evaluate(collectInPage, args);
   if (typeof scope.ownerFrame === 'function' && typeof scope.asElement === 'function') {

@@ -1,5 +1,5 @@
 // Types for `sightline/playwright`.
-import type { TestType, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, Expect } from '@playwright/test';
+import type { Locator, TestType, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, Expect } from '@playwright/test';
 
 /** Options of one `toMatchVisual` call; each overrides `.sightline/config.json` for this call. */
 export interface ToMatchVisualOptions {
@@ -13,8 +13,15 @@ export interface ToMatchVisualOptions {
   noiseAutoPass?: boolean;
   /** Full-page capture. Default true. */
   fullPage?: boolean;
-  /** CSS selectors excluded from the DOM/style check. */
-  mask?: string[];
+  /**
+   * What to hide, as toHaveScreenshot's `mask`: Locators, CSS selectors, or both. Each element's
+   * box is painted with `maskColor` in the capture and, before comparing, in the baseline too;
+   * the elements are left out of the DOM/style check. Replaces the config file's `mask`.
+   */
+  mask?: Array<Locator | string>;
+  /** The colour of the masked boxes, any CSS colour. Default `#FF00FF`, as Playwright's. */
+  maskColor?: string;
+  /** CSS selectors left out of the pixel and DOM/style checks, without painting. */
   ignoreSelectors?: string[];
   /** Computed-style longhands to digest. */
   styleProperties?: string[];

@@ -10,6 +10,7 @@ const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, restoreAfterCapture } = require('./stabilise.js');
 const { screenshot, isLocator } = require('./screenshot.js');
+const { splitMask, markLocators } = require('./mask.js');
 
 /** Asset failures seen on each page, filled by the `page` fixture's listeners. */
 const failuresByPage = new WeakMap();
@@ -66,14 +67,16 @@ function failureMessage(name, result) {
 
 async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const testInfo = test.info();
-  const [explicitName, options] =
+  const [explicitName, callOptions] =
     typeof nameOrOptions === 'string' ? [nameOrOptions, maybeOptions ?? {}] : [undefined, nameOrOptions ?? {}];
   const root = projectRoot(testInfo);
-  // The engine checks the call's options and resolves them over .sightline/config.json (an
-  // error names the key); the comparison itself resolves the same options again from `overrides`.
-  const settings = addon.resolveSettings({ root, overrides: options });
   const name = explicitName ?? defaultName(testInfo);
   const page = isLocator(target) ? target.page() : target;
+  // The mask's Locators stay here (marked in the page for the DOM walk); the engine checks the
+  // rest of the call's options and resolves them over .sightline/config.json (an error names the
+  // key); the comparison itself resolves the same options again from `options`.
+  const { overrides: options, locators: maskLocators } = splitMask(name, callOptions, page);
+  const settings = addon.resolveSettings({ root, overrides: options });
   const timeout = settings.timeout ?? this.timeout ?? 5000;
   const update = testInfo.config.updateSnapshots;
 
@@ -84,13 +87,16 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     // boxes relative to the element (so they line up with the element screenshot's pixels).
     const scope = isLocator(target) ? await target.elementHandle({ timeout }) : null;
     let dom;
+    const marked = await markLocators(maskLocators);
     try {
       dom = await collectDom(page, {
         styleProperties: settings.styleProperties,
-        mask: [...settings.mask, ...settings.ignoreSelectors],
+        mask: marked ? [...settings.mask, marked.selector] : settings.mask,
+        ignore: settings.ignoreSelectors,
         scope,
       });
     } finally {
+      await marked?.unmark();
       await scope?.dispose();
     }
     const input = (shot, updateSnapshots) => ({

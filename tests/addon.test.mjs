@@ -144,7 +144,7 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   const { styleProperties, ...rest } = resolved;
   assert.deepEqual(rest, {
     reportDir: 'out', threshold: 0, antialiasing: true, maxDiffPixels: 10, noiseAutoPass: false, fullPage: true, mask: [],
-    ignoreSelectors: [], mcpApprovalPrompt: true, writeMissingBaselines: false, shardMode: 'compare',
+    ignoreSelectors: [], maskColor: '#FF00FF', mcpApprovalPrompt: true, writeMissingBaselines: false, shardMode: 'compare',
     clip: { x: 0, y: 0, width: 10, height: 5 }, perceptual: false,
   });
   // Unset in the config: the spec's 39 longhands, as the capture collects them.
@@ -152,7 +152,7 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   assert.deepEqual(addon.resolveSettings({ root, overrides: { styleProperties: ['color'] } }).styleProperties, ['color']);
   assert.throws(() => addon.resolveSettings({ root, overrides: { treshold: 0 } }), {
     code: 'InvalidArg',
-    message: 'toMatchVisual options: unknown key "treshold"; known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, styleProperties, clip, timeout, perceptual',
+    message: 'toMatchVisual options: unknown key "treshold"; known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, perceptual',
   });
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   assert.throws(() => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, overrides: { maxDiffPixelRatio: 2 } }), {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { cases } from './options/cases.mjs';
+import { readPng } from './video/png.mjs';
 
 const addon = createRequire(import.meta.url)('../index.js');
 
@@ -316,11 +317,13 @@ describe('matcher options', { skip }, () => {
 
   test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {
     assert.equal(approveRun.status, 0, approveRun.output);
-    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option']), {
+    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option', 'mask-empty', 'mask-other-page']), {
       'write-missing-baselines': 'skipped',
       'update-new': 'skipped',
       timeout: 'skipped',
       'bad-option': 'skipped',
+      'mask-empty': 'skipped',
+      'mask-other-page': 'skipped',
     });
   });
 
@@ -479,6 +482,53 @@ describe('matcher options', { skip }, () => {
       status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 100, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
     });
     assert.deepEqual(unmasked.layers.dom.styleChanges.properties, [{ selector: '#ad', property: 'background-color', from: 'rgb(22, 163, 74)', to: 'rgb(220, 38, 38)' }]);
+  });
+
+  test('options: mask takes Locators, selectors and mixes; a masked advert whose words change passes', () => {
+    assert.deepEqual(statuses(changed, ['mask-locator', 'mask-mixed', 'mask-color', 'mask-unmasked']), {
+      'mask-locator': 'failed', 'mask-mixed': 'passed', 'mask-color': 'passed', 'mask-unmasked': 'failed',
+    });
+    // only the advert masked: its words are hidden, the badge's recolouring (400 px) is not
+    const locator = optionsEvidence(base, 'mask-locator');
+    assert.deepEqual(pixelFacts(locator), {
+      status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 400, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    // the selector masks the badge, the Locator the advert: nothing is left to differ
+    for (const root of ['mask-mixed', 'mask-color']) {
+      assert.deepEqual(pixelFacts(optionsEvidence(base, root)), {
+        status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+      }, root);
+    }
+    const unmasked = optionsEvidence(base, 'mask-unmasked');
+    assert.equal(unmasked.status, 'changed');
+    assert.ok(unmasked.layers.pixel.diffPixels > 400, `the words and the badge differ: ${unmasked.layers.pixel.diffPixels}`);
+  });
+
+  test('options: masked boxes are painted with maskColor (Playwright\'s #FF00FF by default) in the capture and the baseline; ignoreSelectors are not', () => {
+    const at = (root, x, y) => readPng(baselinePng(base, root)).pixel(x, y);
+    // the advert's box is 120..190 × 10..30, the badge's 120..140 × 60..80
+    assert.deepEqual(at('mask-locator', 120, 10), [255, 0, 255]);
+    assert.deepEqual(at('mask-locator', 189, 29), [255, 0, 255]);
+    assert.deepEqual(at('mask-locator', 190, 30), [255, 255, 255], 'just outside the box');
+    assert.deepEqual(at('mask-locator', 130, 70), [22, 163, 74], 'the badge is not masked');
+    assert.deepEqual(at('mask-color', 150, 20), [0, 255, 0]);
+    assert.deepEqual(at('mask-color', 130, 70), [0, 255, 0]);
+    assert.deepEqual(at('mask', 125, 45), [255, 0, 255], 'config mask selector');
+    assert.deepEqual(at('ignore-selectors', 125, 45), [22, 163, 74], 'ignoreSelectors: left out, not painted');
+    // the DOM record keeps the masked elements, marked; the page keeps no mark of its own
+    const { data } = addon.readBaselineSync(path.join(base, 'mask-mixed'), 'mask-mixed', 'chromium');
+    const byId = (id) => data.dom.elements.find((e) => e.selector === id);
+    assert.deepEqual([byId('#ad').masked, byId('#badge').masked, byId('#content').masked], [true, true, false]);
+    const ignored = addon.readBaselineSync(path.join(base, 'ignore-selectors'), 'ignore-selectors', 'chromium').data.dom;
+    assert.deepEqual([ignored.elements.find((e) => e.selector === '#ad').ignored, ignored.elements.find((e) => e.selector === '#ad').masked], [true, false]);
+  });
+
+  test('options: an empty mask list or a Locator of another page is refused, naming the entry, and nothing is captured', () => {
+    assert.deepEqual(statuses(changed, ['mask-empty', 'mask-other-page']), { 'mask-empty': 'failed', 'mask-other-page': 'failed' });
+    const message = (title) => changed.tests.get(title).results[0].errors[0].message.split('\n')[0];
+    assert.equal(message('mask-empty'), 'Error: toMatchVisual("mask-empty"): mask is an empty list: leave `mask` out to use .sightline/config.json\'s mask, or list what to hide');
+    assert.equal(message('mask-other-page'), 'Error: toMatchVisual("mask-other-page"): mask [1] is a Locator of another page: mask only Locators of the page being captured');
+    for (const root of ['mask-empty', 'mask-other-page']) assert.ok(!existsSync(path.join(base, root, '.sightline')), `${root}: nothing captured`);
   });
 
   test('options: styleProperties in config digests text-decoration-line, so an added underline is a style-only change', () => {

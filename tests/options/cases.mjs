@@ -128,4 +128,15 @@ const restless = page(
 export const RESTLESS = { base: restless, changed: restless };
 
 /** Pages of the tests that call the matcher their own way (`.not`, default names, update modes). */
-export const PAGES = { HUNDRED, ADVERT };
+// A text advert whose words change, and a badge that changes colour, next to content that does
+// not: what toHaveScreenshot's `mask` is for. The advert's box is fixed (70 × 20), so its text
+// changes the pixels inside it only.
+const textAdvert = (words, badge) =>
+  page(
+    block('content', [10, 10, 60, 60], '#0f172a') +
+      `<p id="ad" class="block" style="left: 120px; top: 10px; width: 70px; height: 20px; margin: 0; overflow: hidden; color: #111">${words}</p>` +
+      block('badge', [120, 60, 20, 20], badge),
+  );
+const TEXT_ADVERT = { base: textAdvert('Buy now', '#16a34a'), changed: textAdvert('Sale today', '#dc2626') };
+
+export const PAGES = { HUNDRED, ADVERT, TEXT_ADVERT };

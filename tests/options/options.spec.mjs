@@ -89,6 +89,34 @@ test('bad-option', async ({ page }) => {
   await expect(page).toMatchVisual('bad-option', { clip: { x: 0, y: 0, width: 0, height: 30 } });
 });
 
+// `mask` as toHaveScreenshot takes it: Locators, selectors, a mix, and `maskColor`.
+const masks = {
+  'mask-locator': (page) => ({ mask: [page.locator('#ad')] }),
+  'mask-mixed': (page) => ({ mask: ['#badge', page.locator('#ad')] }),
+  'mask-color': (page) => ({ mask: [page.locator('#ad'), page.locator('#badge')], maskColor: '#00ff00' }),
+  'mask-unmasked': () => ({}),
+};
+for (const [name, options] of Object.entries(masks)) {
+  test(name, async ({ page }) => {
+    await open(page, name, PAGES.TEXT_ADVERT[variant]);
+    await expect(page).toMatchVisual(name, options(page));
+  });
+}
+
+// Bad masks: refused before anything is captured.
+test('mask-empty', async ({ page }) => {
+  test.skip(variant === 'base', 'nothing to approve');
+  await open(page, 'mask-empty', PAGES.TEXT_ADVERT.base);
+  await expect(page).toMatchVisual('mask-empty', { mask: [] });
+});
+
+test('mask-other-page', async ({ page, context }) => {
+  test.skip(variant === 'base', 'nothing to approve');
+  await open(page, 'mask-other-page', PAGES.TEXT_ADVERT.base);
+  const other = await context.newPage();
+  await expect(page).toMatchVisual('mask-other-page', { mask: [page.locator('#badge'), other.locator('#ad')] });
+});
+
 // The call's timeout bounds the wait for a locator's element.
 test('timeout', async ({ page }) => {
   test.skip(variant === 'base', 'nothing to approve');

@@ -67,7 +67,7 @@ async function toMatchVisualSteps(page, testInfo) {
   await finishAnimations(page);
   lap('finishAnimations');
   try {
-    dom = await collectDom(page, { styleProperties: settings.styleProperties, mask: [...settings.mask, ...settings.ignoreSelectors] });
+    dom = await collectDom(page, { styleProperties: settings.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
     lap('collectDom');
     shot = await screenshot(page, page, settings);
     lap('screenshot');

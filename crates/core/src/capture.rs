@@ -147,7 +147,11 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             Ok((baseline, dom))
         },
     );
-    let ((image, current_dom), (baseline, baseline_dom)) = (current?, baseline?);
+    let ((mut image, current_dom), (baseline, baseline_dom)) = (current?, baseline?);
+    // The capture shows its mask from here on: stored, attached, reported, approved.
+    if let Some(dom) = &current_dom {
+        crate::mask::paint_capture(&mut image, dom, options.mask_color);
+    }
     data.project = Some(project.to_string());
     // The page knows its device pixel ratio best.
     if let Some(dom) = &current_dom {
@@ -227,15 +231,17 @@ pub fn store_capture_only(
     project: &str,
     screenshot_png: &[u8],
     mut data: CaptureData,
+    mask_color: [u8; 4],
     owner: Option<&CaptureOwner>,
 ) -> Result<()> {
     check_snapshot_name(name)?;
     if let Some(owner) = owner {
         claim_snapshot(store, name, project, owner)?;
     }
-    let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
+    let mut image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
     if let Some(dom) = data.parsed_dom()? {
         data.device_scale_factor = dom.device_pixel_ratio as f32;
+        crate::mask::paint_capture(&mut image, &dom, mask_color);
     }
     data.project = Some(project.to_string());
     store.write_capture(name, project, image, &data)?;

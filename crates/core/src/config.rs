@@ -105,10 +105,14 @@ pub struct Config {
     pub noise_auto_pass: bool,
     /// Capture the whole scrollable page. Default true.
     pub full_page: bool,
-    /// CSS selectors whose elements are left out of the pixel and DOM checks.
+    /// CSS selectors whose elements are painted over with `mask_color` on both images and left
+    /// out of the DOM check (a call's `mask` may also hold Locators; the matcher resolves them).
     pub mask: Vec<String>,
-    /// More such selectors, kept apart from `mask` for readability; the collector joins both.
+    /// CSS selectors whose elements are left out of the pixel and DOM checks, not painted.
     pub ignore_selectors: Vec<String>,
+    /// The colour masked boxes are painted with, any CSS colour. Default `#FF00FF` (Playwright's).
+    #[serde(deserialize_with = "css_color")]
+    pub mask_color: String,
     /// The MCP approve tools ask for a human's confirmation. Default true.
     pub mcp_approval_prompt: bool,
     /// Computed-style longhands to digest; default [`DEFAULT_STYLE_PROPERTIES`].
@@ -143,6 +147,7 @@ impl Default for Config {
             full_page: true,
             mask: Vec::new(),
             ignore_selectors: Vec::new(),
+            mask_color: DEFAULT_MASK_COLOR.into(),
             mcp_approval_prompt: true,
             style_properties: None,
             write_missing_baselines: false,
@@ -166,6 +171,8 @@ pub struct Overrides {
     pub full_page: Option<bool>,
     pub mask: Option<Vec<String>>,
     pub ignore_selectors: Option<Vec<String>>,
+    #[serde(deserialize_with = "optional_css_color")]
+    pub mask_color: Option<String>,
     #[serde(deserialize_with = "optional_longhands")]
     pub style_properties: Option<Vec<String>>,
     pub clip: Option<Clip>,
@@ -229,6 +236,7 @@ impl Settings {
                 max_diff_pixel_ratio: c.max_diff_pixel_ratio,
                 noise_auto_pass: c.noise_auto_pass,
             },
+            mask_color: parse_css_color(&c.mask_color).unwrap_or(DEFAULT_MASK_RGBA),
         }
     }
 }
@@ -252,6 +260,7 @@ impl Config {
         config.full_page = o.full_page.unwrap_or(config.full_page);
         config.mask = o.mask.unwrap_or(config.mask);
         config.ignore_selectors = o.ignore_selectors.unwrap_or(config.ignore_selectors);
+        config.mask_color = o.mask_color.unwrap_or(config.mask_color);
         config.style_properties = o.style_properties.or(config.style_properties);
         Settings { config, clip: o.clip, timeout: o.timeout, perceptual: o.perceptual.unwrap_or(false) }
     }
@@ -367,6 +376,29 @@ fn optional_longhands<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Op
     Ok(Some(list))
 }
 
+/// Playwright's default `maskColor`.
+pub const DEFAULT_MASK_COLOR: &str = "#FF00FF";
+const DEFAULT_MASK_RGBA: [u8; 4] = [255, 0, 255, 255];
+
+/// A CSS colour as RGBA bytes, `None` when it is not one.
+fn parse_css_color(text: &str) -> Option<[u8; 4]> {
+    csscolorparser::parse(text).ok().map(|c| c.to_rgba8())
+}
+
+fn css_color<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
+    let v = String::deserialize(d)?;
+    match parse_css_color(&v) {
+        Some(_) => Ok(v),
+        None => Err(out_of_range("a CSS colour such as \"#FF00FF\" or \"rgb(0 0 0 / 50%)\"", format!("{v:?}"))),
+    }
+}
+
+fn optional_css_color<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    struct Color(#[serde(deserialize_with = "css_color")] String);
+    Ok(Option::<Color>::deserialize(d)?.map(|c| c.0))
+}
+
 fn folder<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
     let v = String::deserialize(d)?;
     if v.is_empty() { Err(out_of_range("a folder path string", "\"\"")) } else { Ok(v) }
@@ -433,8 +465,8 @@ mod tests {
             serde_json::to_value(&settings.config).unwrap(),
             json!({
                 "reportDir": "visual-report", "threshold": 0.1, "antialiasing": true, "noiseAutoPass": false,
-                "fullPage": true, "mask": [], "ignoreSelectors": [], "mcpApprovalPrompt": true,
-                "writeMissingBaselines": false, "shardMode": "compare"
+                "fullPage": true, "mask": [], "ignoreSelectors": [], "maskColor": "#FF00FF",
+                "mcpApprovalPrompt": true, "writeMissingBaselines": false, "shardMode": "compare"
             })
         );
     }
@@ -495,18 +527,39 @@ mod tests {
     }
 
     #[test]
+    fn settings_mask_color_is_any_css_colour_checked_where_it_is_set() {
+        let root = Root::with("mask-color", r#"{"maskColor": "rgb(0 0 0 / 50%)"}"#);
+        assert_eq!(root.settings(json!(null)).unwrap().snapshot_options().mask_color, [0, 0, 0, 128]);
+        assert_eq!(
+            root.settings(json!({"maskColor": "lime"})).unwrap().snapshot_options().mask_color,
+            [0, 255, 0, 255]
+        );
+        assert_eq!(SnapshotOptions::default().mask_color, [255, 0, 255, 255]);
+        assert_eq!(
+            call_error(json!({"maskColor": "pinkish"})),
+            "toMatchVisual options: \"maskColor\" must be a CSS colour such as \"#FF00FF\" or \"rgb(0 0 0 / 50%)\", got \"pinkish\""
+        );
+        let bad = Root::with("mask-color-bad", r##"{"maskColor": "#12345"}"##);
+        assert_eq!(
+            bad.error(json!(null)),
+            "<config>: \"maskColor\" must be a CSS colour such as \"#FF00FF\" or \"rgb(0 0 0 / 50%)\", got \"#12345\""
+        );
+    }
+
+    #[test]
     fn settings_unknown_keys_name_the_key_and_list_the_known_ones() {
         let root = Root::with("unknown", r#"{"treshold": 0.2}"#);
         assert_eq!(
             root.error(json!(null)),
             "<config>: unknown key \"treshold\"; known keys are reportDir, threshold, antialiasing, \
-             maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, mcpApprovalPrompt, \
-             styleProperties, writeMissingBaselines, shardMode"
+             maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, \
+             mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode"
         );
         assert_eq!(
             call_error(json!({"reportDir": "x"})),
             "toMatchVisual options: unknown key \"reportDir\"; known keys are threshold, maxDiffPixels, \
-             maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, styleProperties, clip, timeout, perceptual"
+             maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
+             perceptual"
         );
         assert_eq!(
             call_error(json!({"clip": {"x": 0, "y": 0, "w": 1, "height": 1}})),

@@ -29,6 +29,7 @@ pub mod guidance;
 pub mod health;
 pub mod image;
 pub mod live;
+pub mod mask;
 pub mod motion;
 pub mod page_check;
 pub mod perceptual;

@@ -8,6 +8,7 @@ use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, reasons_from_dom};
 use crate::image::{ImageRef, RgbaImage};
+use crate::mask::masked_pair;
 use crate::shift::PageShift;
 use crate::verdict::{Status, Tolerance, Verdict, VerdictKind, decide, new_snapshot_verdict};
 
@@ -21,10 +22,19 @@ pub struct CaptureSide<'a> {
 }
 
 /// Options of [`compare_snapshot`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SnapshotOptions {
     pub compare: CompareOptions,
     pub tolerance: Tolerance,
+    /// RGBA painted over masked boxes on both images before they are compared.
+    pub mask_color: [u8; 4],
+}
+
+impl Default for SnapshotOptions {
+    /// The options of the default settings (no config file, no call options).
+    fn default() -> Self {
+        crate::config::Config::default().with_overrides(&crate::config::Overrides::default()).snapshot_options()
+    }
 }
 
 /// Paths (relative to the project root) of the images the report and MCP show.
@@ -117,45 +127,6 @@ fn shift_hints(dom: &DomComparison, dpr: f64) -> Vec<PageShift> {
         .collect()
 }
 
-/// The current image with the baseline's pixels under every masked element of either side, so
-/// what `mask` / `ignoreSelectors` cover is no pixel evidence (02-results.md); `None` when nothing
-/// is masked. Only the comparison sees this copy: the stored capture keeps the real pixels. Outside
-/// the baseline (a size change) the current pixels stay, as padding differs anyway.
-fn with_masks_filled(baseline: ImageRef<'_>, current: ImageRef<'_>, doms: [&DomSnapshot; 2]) -> Option<RgbaImage> {
-    let (wmax, hmax) = (baseline.width().min(current.width()), baseline.height().min(current.height()));
-    let boxes: Vec<[u32; 4]> = doms
-        .iter()
-        .flat_map(|dom| {
-            let scale = dom.device_pixel_ratio;
-            dom.elements.iter().filter(|e| e.is_excluded()).map(move |e| {
-                let [x, y, w, h] = e.bounds;
-                // Whole device pixels covering the box, clamped to the overlap of both images.
-                let edge = |v: f64, round: fn(f64) -> f64, limit: u32| round(v * scale).clamp(0.0, limit as f64) as u32;
-                [
-                    edge(x, f64::floor, wmax),
-                    edge(y, f64::floor, hmax),
-                    edge(x + w, f64::ceil, wmax),
-                    edge(y + h, f64::ceil, hmax),
-                ]
-            })
-        })
-        .filter(|[x0, y0, x1, y1]| x0 < x1 && y0 < y1)
-        .collect();
-    if boxes.is_empty() {
-        return None;
-    }
-    let mut out = current.as_bytes().to_vec();
-    let stride = current.width() as usize * 4;
-    for [x0, y0, x1, y1] in boxes {
-        let (from, to) = (x0 as usize * 4, x1 as usize * 4);
-        for y in y0..y1 {
-            let row = y as usize * stride;
-            out[row + from..row + to].copy_from_slice(&baseline.row(y)[from..to]);
-        }
-    }
-    RgbaImage::from_raw(current.width(), current.height(), out).ok()
-}
-
 /// Compares a capture with its baseline (`None`: a new snapshot). Returns the evidence and,
 /// when `diff_image` is set and the snapshot fails against a baseline, the diff image that same
 /// comparison drew: a failing snapshot costs one comparison, and its diff image comes from the
@@ -201,10 +172,15 @@ pub fn compare_snapshot(
     if let Some((comparison, b, _)) = &dom {
         compare_options.shift_hints = shift_hints(comparison, b.device_pixel_ratio);
     }
-    let unmasked = dom.as_ref().and_then(|(_, b, c)| with_masks_filled(baseline.image, current.image, [b, c]));
-    let current_pixels = unmasked.as_ref().map_or(current.image, RgbaImage::view);
+    // What `mask` covers on either side is painted alike on both: no pixel evidence there.
+    let masked =
+        dom.as_ref().and_then(|(_, b, c)| masked_pair(baseline.image, current.image, [b, c], options.mask_color));
+    let (baseline_pixels, current_pixels) = match &masked {
+        Some((b, c)) => (b.view(), c.view()),
+        None => (baseline.image, current.image),
+    };
     let drawing = if diff_image { DiffDrawing::WhenDifferent } else { DiffDrawing::Never };
-    let (mut pixel, diff) = compare_images_drawing(baseline.image, current_pixels, &compare_options, drawing)?;
+    let (mut pixel, diff) = compare_images_drawing(baseline_pixels, current_pixels, &compare_options, drawing)?;
     let dom = dom.map(|(comparison, b, c)| {
         let attributed = attribute_regions(&pixel.regions, b, c, &comparison, pixel.shift);
         for (region, elements) in pixel.regions.iter_mut().zip(attributed) {
@@ -218,7 +194,7 @@ pub fn compare_snapshot(
         (false, _) => None,
         (true, Some(diff)) => Some(diff),
         // Identical pixels failing (an unhealthy capture): nothing to mark, the faded baseline.
-        (true, None) => Some(faded_image(baseline.image, &compare_options)?),
+        (true, None) => Some(faded_image(baseline_pixels, &compare_options)?),
     };
     let baseline_size = Some(pixel.baseline_size);
     Ok((evidence(verdict, baseline_size, Layers { pixel: Some(pixel), dom }, health), diff))

@@ -349,13 +349,14 @@ fn store_only(input: &CaptureInput) -> Result<()> {
     use sightline_core::store::ProjectStore;
     guarded(|| {
         // Checked like a comparing call's, so a bad option fails the same way in every shard mode.
-        settings_of(&input.root, input.overrides.as_ref())?;
+        let settings = settings_of(&input.root, input.overrides.as_ref())?;
         sightline_core::capture::store_capture_only(
             &ProjectStore::new(&input.root),
             &input.name,
             &input.project,
             &input.screenshot,
             capture_data(input)?,
+            settings.snapshot_options().mask_color,
             capture_owner(input).as_ref(),
         )
     })
@@ -380,7 +381,7 @@ pub struct SettingsInput {
 /// `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
 /// by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
 #[napi(
-    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
+    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
 )]
 pub fn resolve_settings(input: SettingsInput) -> Result<serde_json::Value> {
     let settings = guarded(|| settings_of(&input.root, input.overrides.as_ref()))?;

@@ -43,8 +43,10 @@
 //!   an `<img>`'s `currentSrc` or a `background-image`; `null` when there is none.
 //! - `styles` holds the computed values of `styleProperties`, in that order (longhands only).
 //!   An empty `styleProperties` means styles were not collected.
-//! - `masked` marks elements matched by `mask` / `ignoreSelectors`; they and their descendants
-//!   take no part in any check.
+//! - `masked` marks elements matched by `mask` (and their descendants): they take no part in any
+//!   check, and the top element's box is painted with `maskColor` on both images before the
+//!   pixels are compared. `ignored` (absent when false) marks `ignoreSelectors` matches: left out
+//!   of every check the same way, not painted.
 //! - `fonts[].status` is the `FontFace` status: `loaded`, `error`, `unloaded` or `loading`.
 //!
 //! Limits (a record beyond them is rejected by [`parse_dom`]): [`MAX_DOM_BYTES`] of JSON,

@@ -70,9 +70,14 @@ pub struct ElementRecord {
     pub image: Option<String>,
     /// Computed values aligned with [`DomSnapshot::style_properties`].
     pub styles: Vec<String>,
-    /// Matched by a mask or ignore selector.
+    /// Matched by `mask` (a selector or a Locator), or inside such an element: the top element
+    /// of each masked subtree is painted over with `maskColor` on both sides before comparing.
     #[serde(default)]
     pub masked: bool,
+    /// Matched by `ignoreSelectors`, or inside such an element: left out of every check, not
+    /// painted over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignored: bool,
     /// Hash of `styles`, computed by [`parse_dom`].
     #[serde(skip)]
     style_digest: u64,
@@ -92,9 +97,31 @@ impl ElementRecord {
         self.style_digest
     }
 
-    /// True when the element or one of its ancestors is masked: it takes no part in any check.
+    /// True when the element or one of its ancestors is masked or ignored: it takes no part in
+    /// any check.
     pub fn is_excluded(&self) -> bool {
         self.excluded
+    }
+}
+
+impl DomSnapshot {
+    /// The boxes painted over with `maskColor`: each element matched by `mask` whose parent is
+    /// not masked (a masked subtree is painted as its top element's box, as Playwright paints a
+    /// matched element's box), in CSS pixels.
+    pub fn mask_boxes(&self) -> impl Iterator<Item = [f64; 4]> + '_ {
+        self.elements
+            .iter()
+            .filter(|e| e.masked && !e.parent_index().is_some_and(|p| self.elements[p].masked))
+            .map(|e| e.bounds)
+    }
+
+    /// The boxes of the top elements matched by `ignoreSelectors`, in CSS pixels: their pixels
+    /// are no evidence, and nothing is painted over them.
+    pub fn ignore_boxes(&self) -> impl Iterator<Item = [f64; 4]> + '_ {
+        self.elements
+            .iter()
+            .filter(|e| e.ignored && !e.parent_index().is_some_and(|p| self.elements[p].ignored))
+            .map(|e| e.bounds)
     }
 }
 
@@ -160,7 +187,7 @@ fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
     let mut excluded = Vec::with_capacity(snapshot.elements.len());
     for e in &mut snapshot.elements {
         // Parents come first (validated), so the parent's flag is already known.
-        e.excluded = e.masked || e.parent_index().is_some_and(|p| excluded[p]);
+        e.excluded = e.masked || e.ignored || e.parent_index().is_some_and(|p| excluded[p]);
         e.style_digest = style_digest(&e.styles);
         excluded.push(e.excluded);
     }
