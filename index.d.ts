@@ -55,6 +55,14 @@ export interface CaptureInput {
    * whether the update mode would write one. Default false.
    */
   provisional?: boolean
+  /**
+   * The page never settled: the shot before `screenshot` (PNG), which still differed from it
+   * when the time was up. The snapshot fails as unstable, naming what kept changing, and no
+   * baseline is written in any update mode.
+   */
+  unsettledAfter?: Buffer
+  /** How long the matcher shot for, in ms (with `unsettledAfter`). */
+  waitedMs?: number
 }
 
 /** What `compareCapture` found. */

@@ -65,6 +65,31 @@ function failureMessage(name, result) {
   return [`toMatchVisual("${name}"): ${result.evidence.verdict}`, ...result.explanation.map((line) => `  ${line}`)].join('\n');
 }
 
+/** Pauses between re-shots, as toHaveScreenshot's: then the last one, until the timeout. */
+const RESHOT_BACKOFF_MS = [0, 100, 250, 500];
+
+/**
+ * Shoots after `first` until two consecutive shots agree, backing off between tries, for at most
+ * `timeout` ms (always at least one more shot). Returns the last shot, the one before it, whether
+ * they agreed, and how long it took.
+ */
+async function settle(page, target, settings, first, timeout) {
+  const started = Date.now();
+  const deadline = started + timeout;
+  let previous = first;
+  let shot = first;
+  for (let attempt = 0; ; attempt++) {
+    const pause = RESHOT_BACKOFF_MS[Math.min(attempt, RESHOT_BACKOFF_MS.length - 1)];
+    if (attempt > 0 && Date.now() + pause > deadline) break;
+    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    previous = shot;
+    shot = await screenshot(page, target, settings);
+    if (shot.equals(previous)) return { shot, previous, settled: true, waitedMs: Date.now() - started };
+    if (Date.now() >= deadline) break;
+  }
+  return { shot, previous, settled: false, waitedMs: Date.now() - started };
+}
+
 async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const testInfo = test.info();
   const [explicitName, callOptions] =
@@ -116,36 +141,32 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
 
     // A capture-only shard stores a stable shot and compares nothing: the merge job does.
     if (settings.shardMode === 'capture-only' && testInfo.config.shard) {
-      let stable = await screenshot(page, target, settings);
-      const deadline = Date.now() + timeout;
-      for (;;) {
-        const next = await screenshot(page, target, settings);
-        if (next.equals(stable) || Date.now() > deadline) break;
-        stable = next;
+      const settled = await settle(page, target, settings, await screenshot(page, target, settings), timeout);
+      if (!settled.settled) {
+        const message = () => `toMatchVisual("${name}"): Unstable page: two consecutive screenshots never matched within ${settled.waitedMs} ms; nothing was stored for the merge job`;
+        return { pass: false, message, name: 'toMatchVisual' };
       }
-      await addon.storeCapture(input(stable, 'none'));
+      await addon.storeCapture(input(settled.shot, 'none'));
       return { pass: true, message: () => `toMatchVisual("${name}"): captured for the merge job (capture-only shard)`, name: 'toMatchVisual' };
     }
 
     // An unchanged page costs one shot: the first is checked against the baseline, provisionally
     // (no baseline is written from a shot that may not be stable).
     const first = await screenshot(page, target, settings);
+    let result = await addon.compareCapture({ ...input(first, update), provisional: true });
     let shot = first;
-    let result = await addon.compareCapture({ ...input(shot, update), provisional: true });
     if (result.failed || result.wouldWriteBaseline) {
-      // Otherwise wait until two consecutive shots agree, then decide on the stable one.
-      const deadline = Date.now() + timeout;
-      for (;;) {
-        const next = await screenshot(page, target, settings);
-        if (next.equals(shot) || Date.now() > deadline) {
-          shot = next;
-          break;
-        }
-        shot = next;
+      // Otherwise shoot until two consecutive shots agree, and decide on the settled one.
+      const settled = await settle(page, target, settings, first, timeout);
+      shot = settled.shot;
+      if (!settled.settled) {
+        // The core names what kept changing and writes no baseline, in any update mode.
+        result = await addon.compareCapture({ ...input(shot, update), unsettledAfter: settled.previous, waitedMs: settled.waitedMs });
+      } else if (result.wouldWriteBaseline || !shot.equals(first)) {
+        // The first comparison stands when the settled shot is the one it compared and there is
+        // no baseline to write: a failing snapshot costs one comparison.
+        result = await addon.compareCapture(input(shot, update));
       }
-      // The first comparison stands when the settled shot is the one it compared and there is no
-      // baseline to write: a failing snapshot costs one comparison.
-      if (result.wouldWriteBaseline || !shot.equals(first)) result = await addon.compareCapture(input(shot, update));
     }
 
     const { evidence } = result;

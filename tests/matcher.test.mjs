@@ -640,17 +640,27 @@ describe('matcher options', { skip }, () => {
     assert.deepEqual(observed, { 'max-diff-pixels-exceeded': '1', 'mask-none': '1', perceptual: '1', 'max-diff-pixels': '1', 'write-missing-baselines': '0' });
   });
 
-  test('options: timeout 0 per call ends the re-shots of a page that never settles after the second shot', () => {
-    // approve: shot 1 (new), shot 2 differs and the time is up: shot 2's colour is the baseline;
-    // changed run: shot 1 fails, shot 2 is again the second colour and passes
-    assert.equal(statuses(changed, ['reshot-timeout'])['reshot-timeout'], 'passed');
-    assert.deepEqual(changed.tests.get('reshot-timeout').results[0].annotations, [
-      { type: 'comparisons', description: '2' },
+  test('options: a page that never settles fails as unstable, naming what kept changing, and no update mode writes its baseline', () => {
+    // timeout 0: the first shot and one more, which differs; a ticking clock: shots for 1.5 s
+    for (const run of [approveRun, changed]) {
+      assert.deepEqual(statuses(run, ['reshot-timeout', 'ticking-clock']), { 'reshot-timeout': 'failed', 'ticking-clock': 'failed' });
+    }
+    const message = (title) => changed.tests.get(title).results[0].errors[0].message.split('\n')[0];
+    assert.match(
+      message('reshot-timeout'),
+      /^Error: toMatchVisual\("reshot-timeout"\): Unstable page: two consecutive screenshots never matched within \d+ ms; the area 200×200 at 0,0 \(#light\) kept changing; hide it with mask or wait for it to settle — never approve this capture as a baseline$/,
+    );
+    assert.match(message('ticking-clock'), /^Error: toMatchVisual\("ticking-clock"\): Unstable page: two consecutive screenshots never matched within (1[5-9]\d\d|[2-9]\d\d\d) ms; the area \d+×\d+ at \d+,\d+ \(#clock\) kept changing;/);
+    assert.deepEqual(changed.tests.get('reshot-timeout').results[0].annotations.map(({ type, description }) => ({ type, description })), [
+      { type: 'fail', description: 'the page never settles: the call fails as unstable' },
+      { type: 'comparisons', description: '1' },
       { type: 'shots', description: '2' },
     ]);
-    assert.deepEqual(pixelFacts(optionsEvidence(base, 'reshot-timeout')), {
-      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 40000, size: [200, 200],
-    });
+    for (const root of ['reshot-timeout', 'ticking-clock']) {
+      assert.ok(!existsSync(baselinePng(base, root)), `${root}: no baseline, even under --update-snapshots=all`);
+      const e = optionsEvidence(base, root);
+      assert.deepEqual([e.status, e.verdictKind], ['changed', 'unstable'], root);
+    }
   });
 
   test('options: .not.toMatchVisual passes on a changed page and fails on an unchanged one, saying why', () => {

@@ -127,6 +127,15 @@ const restless = page(
 );
 export const RESTLESS = { base: restless, changed: restless };
 
+/** A clock that shows the milliseconds, redrawn every frame: it never settles. */
+export const CLOCK = page(
+  `<p id="clock" class="block" style="left: 10px; top: 10px; width: 120px; height: 20px; margin: 0; color: #111"></p><script>
+  const clock = document.getElementById('clock');
+  const tick = () => { clock.textContent = performance.now().toFixed(1); requestAnimationFrame(tick); };
+  tick();
+</script>`,
+);
+
 /** Pages of the tests that call the matcher their own way (`.not`, default names, update modes). */
 // A text advert whose words change, and a badge that changes colour, next to content that does
 // not: what toHaveScreenshot's `mask` is for. The advert's box is fixed (70 × 20), so its text

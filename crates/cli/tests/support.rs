@@ -29,6 +29,7 @@ pub fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode)
         write_missing_baselines: false,
         want_diff_png: false,
         provisional: false,
+        unsettled: None,
         owner: None,
     };
     record_capture(store, request).unwrap();

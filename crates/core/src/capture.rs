@@ -87,6 +87,18 @@ pub struct CaptureRequest<'a> {
     /// The shot may not be stable yet: decide the snapshot but write no baseline, only say in
     /// [`CaptureOutcome::would_write_baseline`] whether the update mode would write one.
     pub provisional: bool,
+    /// The page never settled: this shot and the one before it still differed when the time was
+    /// up. The snapshot fails as unstable and no baseline is written, in any update mode.
+    pub unsettled: Option<Unsettled<'a>>,
+}
+
+/// The last shots of a page that never settled (see [`CaptureRequest::unsettled`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Unsettled<'a> {
+    /// The shot before this one (PNG).
+    pub previous_png: &'a [u8],
+    /// How long the matcher shot for, in ms.
+    pub waited_ms: u64,
 }
 
 /// The outcome of [`record_capture`].
@@ -125,6 +137,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         want_diff_png,
         owner,
         provisional,
+        unsettled,
     } = request;
     check_snapshot_name(name)?;
     if let Some(owner) = &owner {
@@ -168,7 +181,14 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let (mut evidence, diff) = compare_snapshot(name, project, baseline_side, current_side, &options, true)?;
     let diff_png = store.write_diff(name, project, diff.as_ref())?.filter(|_| want_diff_png);
 
-    let would_write_baseline = update.writes_baseline(evidence.status, write_missing_baselines);
+    if let Some(Unsettled { previous_png, waited_ms }) = unsettled {
+        let previous = decode_image(previous_png, std::path::Path::new(&format!("earlier screenshot of {name}")))?;
+        let area = crate::stability::unsettled_area(previous.view(), image.view(), current_dom.as_ref())?;
+        let verdict = crate::verdict::unstable_verdict(waited_ms, &area);
+        (evidence.status, evidence.verdict_kind, evidence.verdict) = (verdict.status, verdict.kind, verdict.line);
+        evidence.auto_passed = false;
+    }
+    let would_write_baseline = unsettled.is_none() && update.writes_baseline(evidence.status, write_missing_baselines);
     let write_baseline = would_write_baseline && !provisional;
     if write_baseline {
         store.write_baseline(name, project, &image, &data)?;

@@ -178,7 +178,8 @@ fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
         | VerdictKind::Unhealthy
         | VerdictKind::Structural
         | VerdictKind::Concentrated
-        | VerdictKind::New => return None,
+        | VerdictKind::New
+        | VerdictKind::Unstable => return None,
     }
     let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
     Some(Candidate { member, restyled, signals })

@@ -40,6 +40,7 @@ pub mod results;
 pub mod shape;
 pub mod shift;
 pub mod snapshot;
+pub mod stability;
 pub mod store;
 pub mod verdict;
 pub mod video;

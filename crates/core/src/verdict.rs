@@ -63,6 +63,9 @@ pub enum VerdictKind {
     Large,
     LikelyNoise,
     New,
+    /// The page never settled: two consecutive screenshots never agreed within the timeout. The
+    /// capture is no baseline, whatever the update mode.
+    Unstable,
 }
 
 /// The decision and its one line.
@@ -108,6 +111,20 @@ pub fn new_snapshot_verdict(name: &str) -> Verdict {
         kind: VerdictKind::New,
         line: format!(
             "New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve {name}, or run with --update-snapshots)"
+        ),
+    }
+}
+
+/// The verdict of a page that never settled: `waited_ms` of shots, and `area` (what kept
+/// changing between the last two, e.g. `62×20 at 10,10 (#clock)`).
+pub fn unstable_verdict(waited_ms: u64, area: &str) -> Verdict {
+    Verdict {
+        status: Status::Changed,
+        auto_passed: false,
+        kind: VerdictKind::Unstable,
+        line: format!(
+            "Unstable page: two consecutive screenshots never matched within {waited_ms} ms; {area} kept changing; \
+             hide it with mask or wait for it to settle — never approve this capture as a baseline"
         ),
     }
 }

@@ -44,6 +44,7 @@ fn capture(store: &ProjectStore, png: &[u8], update: UpdateMode) -> Option<Vec<u
         write_missing_baselines: false,
         want_diff_png: true,
         provisional: false,
+        unsettled: None,
         owner: None,
     };
     record_capture(store, request).unwrap().diff_png

@@ -249,6 +249,12 @@ pub struct CaptureInput {
     /// The shot may not be stable yet: decide, but write no baseline; `wouldWriteBaseline` says
     /// whether the update mode would write one. Default false.
     pub provisional: Option<bool>,
+    /// The page never settled: the shot before `screenshot` (PNG), which still differed from it
+    /// when the time was up. The snapshot fails as unstable, naming what kept changing, and no
+    /// baseline is written in any update mode.
+    pub unsettled_after: Option<Buffer>,
+    /// How long the matcher shot for, in ms (with `unsettledAfter`).
+    pub waited_ms: Option<f64>,
 }
 
 /// What `compareCapture` found.
@@ -330,6 +336,10 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             write_missing_baselines: settings.config.write_missing_baselines,
             want_diff_png: true,
             provisional: input.provisional.unwrap_or(false),
+            unsettled: input.unsettled_after.as_ref().map(|previous| sightline_core::capture::Unsettled {
+                previous_png: previous,
+                waited_ms: input.waited_ms.unwrap_or(0.0).max(0.0) as u64,
+            }),
             owner: capture_owner(input),
         };
         record_capture(&ProjectStore::new(&input.root), request)
