@@ -78,6 +78,11 @@ export interface CaptureResult {
   /** The diff image as PNG when the snapshot failed against a baseline. */
   diffPng?: Buffer
   /**
+   * The capture as compared (masks painted), as a compressed PNG, when the test fails: the
+   * `-actual.png` attachment.
+   */
+  actualPng?: Buffer
+  /**
    * The lines a failing test prints under its verdict: the top regions with their elements,
    * then the restyled properties (`from → to`).
    */

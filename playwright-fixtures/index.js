@@ -4,6 +4,7 @@
 // addon). Public Playwright APIs only.
 'use strict';
 
+const fs = require('node:fs');
 const path = require('node:path');
 const { test: base, expect: baseExpect } = require('@playwright/test');
 const addon = require('../addon.js');
@@ -175,8 +176,11 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       if (evidence.files.baseline) {
         await testInfo.attach(`${name}-expected.png`, { path: path.join(root, evidence.files.baseline), contentType: 'image/png' });
       }
-      await testInfo.attach(`${name}-actual.png`, { body: shot, contentType: 'image/png' });
-      if (result.diffPng) await testInfo.attach(`${name}-diff.png`, { body: result.diffPng, contentType: 'image/png' });
+      // The capture as compared (masks painted, compressed like the baseline) and the diff, as
+      // files in the test's output folder: attached by path, Playwright's reporters print
+      // Expected / Received / Diff paths, as they do for toHaveScreenshot.
+      await attachFile(testInfo, `${name}-actual.png`, result.actualPng ?? shot);
+      if (result.diffPng) await attachFile(testInfo, `${name}-diff.png`, result.diffPng);
     }
     const pass = !result.failed;
     const message = result.baselineWritten
@@ -188,6 +192,14 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   } finally {
     await restoreAfterCapture(page);
   }
+}
+
+/** Writes `body` as `file` in the test's output folder and attaches it by path. */
+async function attachFile(testInfo, file, body) {
+  const where = testInfo.outputPath(file);
+  await fs.promises.mkdir(path.dirname(where), { recursive: true });
+  await fs.promises.writeFile(where, body);
+  await testInfo.attach(file, { path: where, contentType: 'image/png' });
 }
 
 const expect = baseExpect.extend({ toMatchVisual });

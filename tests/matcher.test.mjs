@@ -49,7 +49,8 @@ before(() => {
   if (skip) return;
   const approve = playwright('base', ['--update-snapshots=all']);
   assert.equal(approve.status, 0, approve.output);
-  changedRun = playwright('changed', ['--reporter=line,json']);
+  // its own output folder: the other runs here clear the default one, and the attachments with it
+  changedRun = playwright('changed', ['--reporter=line,json', '--output', path.join(root, 'test-results')]);
 });
 
 test('matcher: first run without -u fails a new snapshot and says how to approve', { skip }, () => {
@@ -99,6 +100,14 @@ test('matcher: the changed run fails with one-line verdicts', { skip }, () => {
   const attachments = (title) => specs.find((spec) => spec.title === title).tests[0].results[0].attachments.map((a) => a.name);
   assert.deepEqual(attachments('style-token'), ['style-token-evidence.json', 'style-token-expected.png', 'style-token-actual.png', 'style-token-diff.png', 'error-context']);
   assert.deepEqual(attachments('identical'), ['identical-evidence.json']);
+  // the actual image is compressed like the baseline (it was the browser's uncompressed shot, ~45×)
+  // (the JSON report keeps an attachment by path, or, given as a body, inline in base64)
+  const attached = Object.fromEntries(specs.find((spec) => spec.title === 'style-token').tests[0].results[0].attachments.map((a) => [a.name, a]));
+  const bytesOf = (a) => (a.path ? readFileSync(a.path) : Buffer.from(a.body, 'base64')).length;
+  const [expectedBytes, actualBytes] = ['style-token-expected.png', 'style-token-actual.png'].map((n) => bytesOf(attached[n]));
+  assert.ok(actualBytes < 2 * expectedBytes, `actual ${actualBytes} bytes, expected (baseline) ${expectedBytes} bytes`);
+  // attached as files, so Playwright's reporters print where they are, as for toHaveScreenshot
+  assert.match(changedRun.output, /^ +Expected: \S*style-token-expected\S*\.png\n +Received: \S*style-token-actual\S*\.png\n +Diff: +\S*style-token-diff\S*\.png$/m);
 });
 
 test('scenario: identical pages pass', { skip }, () => {

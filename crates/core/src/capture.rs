@@ -114,6 +114,10 @@ pub struct CaptureOutcome {
     /// The diff image as PNG, when asked for and the snapshot failed.
     #[serde(skip)]
     pub diff_png: Option<Vec<u8>>,
+    /// The capture as the comparison saw it (masks painted), compressed like a baseline: the
+    /// test's `-actual.png`, when asked for with the diff and the test fails.
+    #[serde(skip)]
+    pub current_png: Option<Vec<u8>>,
 }
 
 impl CaptureOutcome {
@@ -203,11 +207,16 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         evidence.files.baseline = Some(relative(store.baseline_png(name, project)?));
     }
     evidence.files.current = Some(relative(store.capture_path(name, project)?));
-    store.write_capture(name, project, image, &data)?;
+    let image = store.write_capture(name, project, image, &data)?;
+    let current_png = if want_diff_png && evidence.failed() && !write_baseline {
+        Some(crate::decode::encode_png(&image, false)?)
+    } else {
+        None
+    };
     let evidence_json =
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
     write_atomic(&store.evidence_path(name, project)?, &evidence_json)?;
-    Ok(CaptureOutcome { evidence, baseline_written: write_baseline, would_write_baseline, diff_png })
+    Ok(CaptureOutcome { evidence, baseline_written: write_baseline, would_write_baseline, diff_png, current_png })
 }
 
 /// Claims `<name>/<project>` for `owner` in this run. The claim file is created with

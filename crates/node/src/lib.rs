@@ -271,6 +271,9 @@ pub struct CaptureResult {
     pub would_write_baseline: bool,
     /// The diff image as PNG when the snapshot failed against a baseline.
     pub diff_png: Option<Buffer>,
+    /// The capture as compared (masks painted), as a compressed PNG, when the test fails: the
+    /// `-actual.png` attachment.
+    pub actual_png: Option<Buffer>,
     /// The lines a failing test prints under its verdict: the top regions with their elements,
     /// then the restyled properties (`from → to`).
     pub explanation: Vec<String>,
@@ -351,6 +354,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
         baseline_written: outcome.baseline_written,
         would_write_baseline: outcome.would_write_baseline,
         diff_png: outcome.diff_png.map(Buffer::from),
+        actual_png: outcome.current_png.map(Buffer::from),
         explanation: outcome.evidence.explanation(3, 5),
     })
 }
