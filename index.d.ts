@@ -51,6 +51,15 @@ export interface CaptureInput {
   /** The test's title, for messages. */
   testTitle?: string
   /**
+   * The test's spec file (`testInfo.file`): the baseline remembers its test, so a later run
+   * tells a removed call (missing) from a test it did not select.
+   */
+  testFile?: string
+  /** The describe titles and the test's title (`testInfo.titlePath` without the file). */
+  testTitlePath?: Array<string>
+  /** The test's line in its file. */
+  testLine?: number
+  /**
    * The shot may not be stable yet: decide, but write no baseline; `wouldWriteBaseline` says
    * whether the update mode would write one. Default false.
    */
@@ -156,6 +165,36 @@ export interface ImageEvidence {
   diffImage?: RawImage
 }
 
+/** The tests a run selected and how it selected them. */
+export interface LedgerInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  /**
+   * Tests were selected within files (`-g`, `--grep-invert`, `test.only`, `file:line`,
+   * `--last-failed`, `--only-changed`, a test list).
+   */
+  narrowed: boolean
+  /**
+   * Nothing was left out: no file arguments, every project ran, not narrowed, no project
+   * skipped visual assertions.
+   */
+  complete: boolean
+  tests: Array<LedgerTestInput>
+}
+
+/** One test of the run, as the reporter saw it. */
+export interface LedgerTestInput {
+  /** The Playwright project name. */
+  project: string
+  /** The spec file (absolute, or relative to the root). */
+  file: string
+  /** The describe titles and the test's title. */
+  title: Array<string>
+  line?: number
+  /** The test ran its body to the end (passed, or failed only on visual assertions). */
+  finished: boolean
+}
+
 /** Result of the pixel test on two RGBA buffers. */
 export interface PixelResult {
   /** Differing pixels (pixelmatch's return value). */
@@ -180,6 +219,13 @@ export interface RawImage {
 export declare function readBaselineSync(root: string, name: string, project: string): { width: number; height: number; data: { version: number; deviceScaleFactor: number; failures: unknown[]; dom: Record<string, any> | null } } | null
 
 /**
+ * Leaves the run's ledger in `.sightline/temp/run.json` (before `writeResultsSync` or
+ * `finishShardSync`): a baseline is missing only when its test ran to its end without capturing
+ * it, or is gone from the suite.
+ */
+export declare function recordRunSync(input: LedgerInput): void
+
+/**
  * `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
  * by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
  */
@@ -193,7 +239,11 @@ export interface ResultsInput {
   reportDir?: string
   /** `{current, total}` under `--shard`. */
   shard?: { current: number; total: number } | null
-  /** Some tests were filtered out: missing baselines are not reported. */
+  /**
+   * Part of the suite was left out (file arguments, `-g`, `--project`, `test.only`): recorded
+   * in results.json; which baselines are missing is decided from the run's ledger
+   * (`recordRunSync`).
+   */
   filtered?: boolean
 }
 

@@ -845,6 +845,7 @@ module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
 module.exports.comparisonsMade = nativeBinding.comparisonsMade
 module.exports.finishShardSync = nativeBinding.finishShardSync
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
+module.exports.recordRunSync = nativeBinding.recordRunSync
 module.exports.resolveSettings = nativeBinding.resolveSettings
 module.exports.storeCapture = nativeBinding.storeCapture
 module.exports.storeCaptureSync = nativeBinding.storeCaptureSync

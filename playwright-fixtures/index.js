@@ -97,6 +97,11 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     typeof nameOrOptions === 'string' ? [nameOrOptions, maybeOptions ?? {}] : [undefined, nameOrOptions ?? {}];
   const root = projectRoot(testInfo);
   const name = explicitName ?? defaultName(testInfo);
+  // `--ignore-snapshots` (or a project's `ignoreSnapshots`) skips visual assertions, as it skips
+  // toHaveScreenshot: nothing is captured or compared.
+  if (testInfo.project.ignoreSnapshots) {
+    return { pass: !this.isNot, message: () => `toMatchVisual("${name}"): skipped (ignoreSnapshots)`, name: 'toMatchVisual' };
+  }
   const page = isLocator(target) ? target.page() : target;
   // The mask's Locators stay here (marked in the page for the DOM walk); the engine checks the
   // rest of the call's options and resolves them over .sightline/config.json (an error names the
@@ -138,6 +143,10 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       runId: `${process.ppid}`,
       testId: testInfo.testId,
       testTitle: testInfo.titlePath.slice(1).join(' › '),
+      // The baseline remembers its test: a later run that did not select it stays quiet.
+      testFile: testInfo.file,
+      testTitlePath: testInfo.titlePath.slice(1),
+      testLine: testInfo.line,
     });
 
     // A capture-only shard stores a stable shot and compares nothing: the merge job does.

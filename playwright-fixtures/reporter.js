@@ -5,20 +5,12 @@
 
 const path = require('node:path');
 const addon = require('../addon.js');
-
-/** Whether this run saw only part of the suite, so absent snapshots are not "missing". */
-function isFiltered(config) {
-  const grepAll = (g) => (Array.isArray(g) ? g : [g]).every((r) => r instanceof RegExp && r.source === '.*');
-  if (!grepAll(config.grep) || config.grepInvert) return true;
-  if (config.shard) return true;
-  // Positional file filters and --last-failed / --only-changed narrow the run too.
-  const args = process.argv.slice(process.argv.indexOf('test') + 1);
-  return args.some((a, i) => a === '--last-failed' || a.startsWith('--only-changed') || (!a.startsWith('-') && !/^-/.test(args[i - 1] ?? '-')));
-}
+const { beginLedger, ranToEnd } = require('./selection.js');
 
 class SightlineReporter {
-  onBegin(config) {
+  onBegin(config, suite) {
     this.config = config;
+    this.ledger = beginLedger(config, suite);
     this.root = process.env.SIGHTLINE_ROOT
       ? path.resolve(process.env.SIGHTLINE_ROOT)
       : config.configFile
@@ -28,8 +20,16 @@ class SightlineReporter {
     addon.clearRunSync(this.root);
   }
 
+  onTestEnd(test, result) {
+    const entry = this.ledger.tests.get(test.id);
+    if (entry && ranToEnd(result)) entry.finished = true;
+  }
+
   onEnd() {
     const settings = addon.resolveSettings({ root: this.root });
+    // Which tests ran, so only a baseline whose test ran (or is gone) can be called missing.
+    const { narrowed, complete, tests } = this.ledger;
+    addon.recordRunSync({ root: this.root, narrowed, complete, tests: [...tests.values()] });
     const shard = this.config.shard ?? null;
     if (shard && settings.shardMode === 'capture-only') {
       // Only captures: the merge job runs `sightline compare --captures <shard folders…>`.
@@ -41,7 +41,7 @@ class SightlineReporter {
       root: this.root,
       reportDir: settings.reportDir,
       shard,
-      filtered: isFiltered(this.config),
+      filtered: !complete,
     });
     const where = path.join(settings.reportDir, 'results.json');
     // A comparing shard uploads evidence, not every capture: passed snapshots drop theirs.

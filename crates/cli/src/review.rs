@@ -60,7 +60,7 @@ fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Re
         writeln!(out, "  {}", snapshot_line(snap))?;
     }
     for m in &results.missing_baselines {
-        writeln!(out, "  {} ({}) [missing]: committed baseline with no capture in this run", m.name, m.project)?;
+        writeln!(out, "  {} ({}) [missing]: {}", m.name, m.project, m.verdict())?;
     }
     Ok(())
 }

@@ -32,7 +32,7 @@ fn project(tag: &str) -> PathBuf {
 }
 
 /// The lines under a summary: one per snapshot that needs a person, the passed one left out.
-const ATTENTION: &str = "  card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  fresh (chromium) [new]: New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve fresh, or run with --update-snapshots)\n  gone (chromium) [missing]: committed baseline with no capture in this run\n";
+const ATTENTION: &str = "  card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  fresh (chromium) [new]: New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve fresh, or run with --update-snapshots)\n  gone (chromium) [missing]: Missing snapshot: a baseline is committed but this run captured none; no capture in a full run\n";
 
 #[test]
 fn review_list_shows_every_baseline() {

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use crate::config::{Config, Overrides, ShardMode};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
+use crate::results::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::snapshot::{CaptureSide, compare_snapshot};
 use crate::store::{ProjectStore, check_snapshot_name};
 use crate::verdict::Status;
@@ -63,6 +64,11 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
             seen.push((key, folder));
         }
     }
+    // Whether every shard is here, when the shards said which they were.
+    let manifests: Option<Vec<_>> =
+        folders.iter().map(|f| read_manifest(&f.join("shard.json"))).collect::<Result<Vec<_>>>()?.into_iter().collect();
+    let complete = manifests.is_some_and(|m| all_shards(&m));
+    merge_ledgers(store, folders, complete)?;
     for ((name, stem), folder) in &seen {
         let from = folder.join(name).join(format!("{stem}.slcap"));
         let to = store.capture_path(name, stem)?;
@@ -184,6 +190,28 @@ struct EvidenceStatus {
     status: Status,
 }
 
+/// Whether `shards` are every shard 1..=total of one run.
+fn all_shards(shards: &[ShardManifest]) -> bool {
+    let total = shards.first().map_or(0, |s| s.total);
+    total > 0 && shards.iter().all(|s| s.total == total) && (1..=total).all(|n| shards.iter().any(|s| s.current == n))
+}
+
+/// One run ledger for the store from the shard folders' ledgers (each shard's reporter left
+/// one): their union, partial unless `complete` (every shard is here). When a folder has none,
+/// the store keeps none either, so no test is taken for gone on a guess.
+fn merge_ledgers(store: &ProjectStore, folders: &[PathBuf], complete: bool) -> Result<()> {
+    let ledgers: Option<Vec<_>> =
+        folders.iter().map(|f| read_ledger(f)).collect::<Result<Vec<_>>>()?.into_iter().collect();
+    match ledgers.and_then(RunLedger::union) {
+        Some(ledger) => write_ledger(store, &if complete { ledger } else { ledger.partial() }),
+        None => match std::fs::remove_file(ledger_path(store)) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(ledger_path(store), e)),
+        },
+    }
+}
+
 /// The outcome of [`merge_shards`].
 #[derive(Debug, Clone)]
 pub struct MergedShards {
@@ -241,10 +269,8 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
         }
         shards.push(manifest);
     }
-    let total = shards.first().map_or(0, |s| s.total);
-    let complete = total > 0
-        && shards.iter().all(|s| s.total == total)
-        && (1..=total).all(|n| shards.iter().any(|s| s.current == n));
+    let complete = all_shards(&shards);
+    merge_ledgers(store, folders, complete)?;
     for ((name, stem), folder) in &files {
         let target_dir = store.root().join(".sightline").join("temp").join(name);
         crate::decode::create_dir_all(&target_dir)?;

@@ -60,10 +60,13 @@ fn changed_guidance(snapshot: &SnapshotEvidence, g: &mut Vec<String>) {
 }
 
 /// Sentences for a committed baseline that had no capture in the run.
-pub fn missing_guidance(_missing: &MissingBaseline) -> Vec<String> {
+pub fn missing_guidance(missing: &MissingBaseline) -> Vec<String> {
     vec![
-        "Missing baseline: a committed baseline had no capture in this run, so there is nothing to approve.".into(),
-        "Check whether the test was removed or renamed (then delete its baseline directory .sightline/baselines/<name>/ in the same change) or broke before it captured (check the test log).".into(),
+        format!("{}; there is nothing to approve.", missing.verdict()),
+        format!(
+            "If the toMatchVisual call was removed or renamed on purpose, delete {} in the same change; otherwise find out why the test no longer captures it.",
+            missing.files.baseline
+        ),
     ]
 }
 

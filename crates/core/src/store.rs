@@ -23,6 +23,7 @@ use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
+use crate::results::ledger::TestRef;
 
 /// The PNG chunk that carries a baseline's capture data: ancillary, private, safe to copy.
 pub const BASELINE_CHUNK: [u8; 4] = *b"slDm";
@@ -77,6 +78,9 @@ pub struct CaptureData {
     /// The `toMatchVisual` call's options (checked), so `sightline compare` compares the capture
     /// with the options the matcher used, not only the config file's.
     pub overrides: Option<serde_json::Value>,
+    /// The test that made the capture; an approved baseline keeps it, so a later run can tell a
+    /// removed `toMatchVisual` call from a test it did not select.
+    pub test: Option<TestRef>,
 }
 
 #[derive(Serialize)]
@@ -89,6 +93,8 @@ struct MetadataOut<'a> {
     project: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     overrides: Option<&'a serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<&'a TestRef>,
     dom: Option<&'a RawValue>,
 }
 
@@ -103,6 +109,8 @@ struct MetadataIn<'a> {
     project: Option<String>,
     #[serde(default)]
     overrides: Option<serde_json::Value>,
+    #[serde(default)]
+    test: Option<TestRef>,
     #[serde(borrow)]
     dom: Option<&'a RawValue>,
 }
@@ -126,6 +134,7 @@ impl CaptureData {
             failures: &self.failures,
             project: self.project.as_deref(),
             overrides: self.overrides.as_ref(),
+            test: self.test.as_ref(),
             dom: dom.as_deref(),
         };
         serde_json::to_vec(&out).map_err(|e| Error::InvalidInput(format!("capture metadata: {e}")))
@@ -145,6 +154,7 @@ impl CaptureData {
             device_scale_factor: meta.device_scale_factor,
             project: meta.project,
             overrides: meta.overrides,
+            test: meta.test,
         })
     }
 
@@ -152,6 +162,21 @@ impl CaptureData {
     pub fn parsed_dom(&self) -> Result<Option<DomSnapshot>> {
         self.dom.as_deref().map(parse_dom).transpose()
     }
+}
+
+/// The capture data a baseline PNG (`bytes`, read from `png`) carries in its data chunk.
+fn baseline_data(bytes: &[u8], png: &Path) -> Result<CaptureData> {
+    Ok(match find_png_chunk(bytes, BASELINE_CHUNK) {
+        Some(chunk) => {
+            let json = zstd::bulk::decompress(chunk, MAX_BASELINE_DATA).map_err(|e| Error::BadArtifact {
+                path: png.to_path_buf(),
+                detail: format!("the baseline's DOM data chunk is corrupt ({e})"),
+            })?;
+            CaptureData::from_json(&json, png)?
+        }
+        // A PNG alone (e.g. copied in by hand) is still a baseline, without DOM data.
+        None => CaptureData { device_scale_factor: 1.0, ..Default::default() },
+    })
 }
 
 /// A capture read back from disk: pixels and data.
@@ -258,18 +283,18 @@ impl ProjectStore {
             Err(e) => return Err(Error::io(&png, e)),
         };
         let image = decode_image(&bytes, &png)?;
-        let data = match find_png_chunk(&bytes, BASELINE_CHUNK) {
-            Some(chunk) => {
-                let json = zstd::bulk::decompress(chunk, MAX_BASELINE_DATA).map_err(|e| Error::BadArtifact {
-                    path: png.clone(),
-                    detail: format!("the baseline's DOM data chunk is corrupt ({e})"),
-                })?;
-                CaptureData::from_json(&json, &png)?
-            }
-            // A PNG alone (e.g. copied in by hand) is still a baseline, without DOM data.
-            None => CaptureData { device_scale_factor: 1.0, ..Default::default() },
-        };
+        let data = baseline_data(&bytes, &png)?;
         Ok(Some(StoredCapture { image, data }))
+    }
+
+    /// The approved baseline's data without decoding its pixels, or `None` when there is none.
+    pub fn read_baseline_data(&self, name: &str, project: &str) -> Result<Option<CaptureData>> {
+        let png = self.baseline_png(name, project)?;
+        match std::fs::read(&png) {
+            Ok(bytes) => baseline_data(&bytes, &png).map(Some),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io(&png, e)),
+        }
     }
 
     /// Writes a baseline: pixels and capture data in one PNG, written atomically.
@@ -347,10 +372,14 @@ mod tests {
             device_scale_factor: 2.0,
             project: Some("chromium".into()),
             overrides: Some(serde_json::json!({"perceptual": true})),
+            test: Some(TestRef { file: "tests/home.spec.ts".into(), title: vec!["home".into()], line: Some(4) }),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
         let back = store.read_baseline("home", "chromium").unwrap().unwrap();
         assert!(back.image == image);
+        assert_eq!(back.data.test, data.test, "the baseline remembers its test");
+        let data_only = store.read_baseline_data("home", "chromium").unwrap().unwrap();
+        assert_eq!(data_only.test, data.test);
         assert_eq!(back.data.dom.as_deref(), Some(dom));
         assert_eq!(back.data.failures, data.failures);
         assert_eq!(back.data.device_scale_factor, 2.0);

@@ -246,6 +246,13 @@ pub struct CaptureInput {
     pub test_id: Option<String>,
     /// The test's title, for messages.
     pub test_title: Option<String>,
+    /// The test's spec file (`testInfo.file`): the baseline remembers its test, so a later run
+    /// tells a removed call (missing) from a test it did not select.
+    pub test_file: Option<String>,
+    /// The describe titles and the test's title (`testInfo.titlePath` without the file).
+    pub test_title_path: Option<Vec<String>>,
+    /// The test's line in its file.
+    pub test_line: Option<u32>,
     /// The shot may not be stable yet: decide, but write no baseline; `wouldWriteBaseline` says
     /// whether the update mode would write one. Default false.
     pub provisional: Option<bool>,
@@ -309,6 +316,14 @@ fn capture_data(input: &CaptureInput) -> sightline_core::Result<sightline_core::
         project: Some(input.project.clone()),
         // Only a non-empty set: a call without options stores nothing.
         overrides: input.overrides.clone().filter(|o| o.as_object().is_some_and(|m| !m.is_empty())),
+        test: input.test_file.as_ref().map(|file| {
+            sightline_core::results::ledger::TestRef::new(
+                std::path::Path::new(&input.root),
+                file,
+                input.test_title_path.clone().unwrap_or_default(),
+                input.test_line,
+            )
+        }),
     })
 }
 
@@ -477,7 +492,9 @@ pub struct ResultsInput {
     /// `{current, total}` under `--shard`.
     #[napi(ts_type = "{ current: number; total: number } | null")]
     pub shard: Option<serde_json::Value>,
-    /// Some tests were filtered out: missing baselines are not reported.
+    /// Part of the suite was left out (file arguments, `-g`, `--project`, `test.only`): recorded
+    /// in results.json; which baselines are missing is decided from the run's ledger
+    /// (`recordRunSync`).
     pub filtered: Option<bool>,
 }
 
@@ -508,6 +525,58 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
         write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run)
     })?;
     serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
+}
+
+/// One test of the run, as the reporter saw it.
+#[napi(object)]
+pub struct LedgerTestInput {
+    /// The Playwright project name.
+    pub project: String,
+    /// The spec file (absolute, or relative to the root).
+    pub file: String,
+    /// The describe titles and the test's title.
+    pub title: Vec<String>,
+    pub line: Option<u32>,
+    /// The test ran its body to the end (passed, or failed only on visual assertions).
+    pub finished: bool,
+}
+
+/// The tests a run selected and how it selected them.
+#[napi(object)]
+pub struct LedgerInput {
+    /// Project root: `.sightline/` lives here.
+    pub root: String,
+    /// Tests were selected within files (`-g`, `--grep-invert`, `test.only`, `file:line`,
+    /// `--last-failed`, `--only-changed`, a test list).
+    pub narrowed: bool,
+    /// Nothing was left out: no file arguments, every project ran, not narrowed, no project
+    /// skipped visual assertions.
+    pub complete: bool,
+    pub tests: Vec<LedgerTestInput>,
+}
+
+/// Leaves the run's ledger in `.sightline/temp/run.json` (before `writeResultsSync` or
+/// `finishShardSync`): a baseline is missing only when its test ran to its end without capturing
+/// it, or is gone from the suite.
+#[napi]
+pub fn record_run_sync(input: LedgerInput) -> Result<()> {
+    use sightline_core::results::ledger::{LEDGER_VERSION, LedgerTest, RunLedger, TestRef, write_ledger};
+    let root = std::path::Path::new(&input.root);
+    let ledger = RunLedger {
+        version: LEDGER_VERSION,
+        narrowed: input.narrowed,
+        complete: input.complete,
+        tests: input
+            .tests
+            .into_iter()
+            .map(|t| LedgerTest {
+                project: t.project,
+                test: TestRef::new(root, &t.file, t.title, t.line),
+                finished: t.finished,
+            })
+            .collect(),
+    };
+    guarded(|| write_ledger(&sightline_core::store::ProjectStore::new(root), &ledger))
 }
 
 /// Starts a run: clears what an earlier run left in `<root>/.sightline/temp` (captures, evidence,

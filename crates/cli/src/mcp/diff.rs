@@ -154,8 +154,8 @@ fn missing_baseline(project: &Project, missing: &MissingBaseline) -> Result<Vec<
     let sampled = sample(&image, Rect::new(0, 0, w, h), ow, oh)?;
     Ok(vec![
         ContentBlock::text(format!(
-            "{name} ({proj}) [missing]: a committed baseline with no capture in this run, so there is no current \
-             image or diff.\ncommitted baseline {}, whole page {w}×{h} shown at {}",
+            "{name} ({proj}) [missing]: {}, so there is no current image or diff.\ncommitted baseline {}, whole page {w}×{h} shown at {}",
+            missing.verdict(),
             path.display(),
             if (ow, oh) == (w, h) { "native scale".to_string() } else { format!("{scale:.2} scale ({ow}×{oh})") }
         )),

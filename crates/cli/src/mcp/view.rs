@@ -118,7 +118,7 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results) ->
             snapshots.len()
         ));
     } else if results.run.filtered {
-        out.push("Filtered run: only part of the suite ran, so absent snapshots are not reported missing.".into());
+        out.push(sightline_core::results::FILTERED_RUN_NOTE.into());
     }
     if !results.groups.is_empty() {
         out.push(String::new());

@@ -324,9 +324,10 @@ pub(super) fn missing_card(out: &mut String, index: usize, entry: &MissingBaseli
     );
     w!(
         out,
-        "<p class=\"verdict\">A baseline is committed but this run captured no snapshot with this name. If the \
-         snapshot was removed on purpose, delete its baseline directory <code>.sightline/baselines/{name}/</code> in the \
-         same change; otherwise find out why its test no longer runs. Approving does nothing for it.</p>\n"
+        "<p class=\"verdict\">{}. If the call was removed on purpose, delete <code>{}</code> in the same change; \
+         otherwise find out why its test no longer captures it. Approving does nothing for it.</p>\n",
+        escape_html(&entry.verdict()),
+        escape_html(&entry.files.baseline)
     );
     if let Some(src) = dir.src(&entry.files.baseline) {
         out.push_str(

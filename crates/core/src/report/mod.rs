@@ -366,10 +366,7 @@ fn summary(out: &mut String, results: &Results) {
     }
     out.push_str("</div>\n");
     if run.filtered {
-        out.push_str(
-            "<p class=\"note\">Some tests were filtered out of this run (grep or file arguments), so baselines \
-             without a capture are not reported as missing.</p>\n",
-        );
+        w!(out, "<p class=\"note\">{}</p>\n", escape_html(crate::results::FILTERED_RUN_NOTE));
     }
     if run.shard.is_some() {
         out.push_str(

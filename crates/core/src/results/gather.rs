@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::ledger::{RunLedger, missing_reason, read_ledger};
 use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool};
 use crate::decode::{encode_png, write_atomic};
 use crate::error::{Error, Result};
@@ -40,7 +41,9 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
         .collect::<Result<_>>()?;
     snapshots.sort_by(|a, b| (&a.name, &a.project).cmp(&(&b.name, &b.project)));
 
-    let missing = if run.filtered { Vec::new() } else { missing_baselines(store, &snapshots)? };
+    // A shard holds part of the suite: its ledger cannot say a test is gone.
+    let ledger = read_ledger(&store.temp_root())?.map(|l| if run.shard.is_some() { l.partial() } else { l });
+    let missing = missing_baselines(store, &snapshots, ledger.as_ref(), !run.filtered && run.shard.is_none())?;
     let mut summary = Summary { total: snapshots.len(), missing: missing.len(), ..Summary::default() };
     for snapshot in &snapshots {
         match snapshot.status {
@@ -125,8 +128,15 @@ fn write_images(
     Ok(files)
 }
 
-/// Baselines committed under `.sightline/baselines` with no snapshot in this run.
-fn missing_baselines(store: &ProjectStore, seen: &[SnapshotEvidence]) -> Result<Vec<MissingBaseline>> {
+/// Baselines committed under `.sightline/baselines` with no snapshot in this run whose
+/// `toMatchVisual` call is gone ([`missing_reason`]); `full_run` decides when no reporter left a
+/// ledger.
+fn missing_baselines(
+    store: &ProjectStore,
+    seen: &[SnapshotEvidence],
+    ledger: Option<&RunLedger>,
+    full_run: bool,
+) -> Result<Vec<MissingBaseline>> {
     let dir = store.root().join(".sightline").join("baselines");
     let mut missing = Vec::new();
     let entries = match std::fs::read_dir(&dir) {
@@ -144,12 +154,22 @@ fn missing_baselines(store: &ProjectStore, seen: &[SnapshotEvidence]) -> Result<
             };
             let captured =
                 seen.iter().any(|h| h.name == name && crate::store::project_file_stem(&h.project) == project);
-            if !captured {
+            if captured {
+                continue;
+            }
+            // The baseline's data is read only when a ledger can use the test it names.
+            let test = match ledger {
+                Some(_) => store.read_baseline_data(&name, project)?.and_then(|data| data.test),
+                None => None,
+            };
+            if let Some(reason) = missing_reason(test.as_ref(), project, ledger, full_run, store.root()) {
                 let rel = path.strip_prefix(store.root()).unwrap_or(&path).to_string_lossy().into_owned();
                 missing.push(MissingBaseline {
                     name: name.clone(),
                     project: project.to_string(),
                     files: MissingFiles { baseline: rel },
+                    reason,
+                    test,
                 });
             }
         }

@@ -5,6 +5,7 @@
 //! by name and none recomputes a verdict.
 
 mod gather;
+pub mod ledger;
 mod read;
 
 use serde::{Deserialize, Serialize};
@@ -75,9 +76,15 @@ pub struct RunInfo {
     /// The effective `.sightline/config.json` settings (unset optional keys left out).
     #[serde(serialize_with = "keys_sorted")]
     pub config: Config,
-    /// Some tests were filtered out (grep, file arguments): missing baselines are not reported.
+    /// Part of the suite was left out (file arguments, `-g`, `--project`, a shard, `test.only`):
+    /// only baselines whose test is known to be gone are reported missing.
     pub filtered: bool,
 }
+
+/// What a filtered run ([`RunInfo::filtered`]) means for missing baselines, as the report and
+/// the MCP server say it.
+pub const FILTERED_RUN_NOTE: &str = "Part of the suite was left out of this run (file arguments, -g, a project, \
+     test.only): a baseline is reported missing only when its test ran without capturing it, or is gone.";
 
 /// Which shard of how many (`--shard=current/total`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,12 +105,28 @@ pub struct Summary {
     pub auto_passed: usize,
 }
 
-/// A committed baseline with no capture in a full run.
+/// A committed baseline whose `toMatchVisual` call is gone: its test ran to its end without
+/// capturing it, or the test itself is gone ([`ledger::missing_reason`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MissingBaseline {
     pub name: String,
     pub project: String,
     pub files: MissingFiles,
+    /// Why it is missing, e.g. `its test tests/home.spec.ts › home ran to its end without
+    /// capturing it`.
+    #[serde(default)]
+    pub reason: String,
+    /// The test that made the baseline, when it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test: Option<ledger::TestRef>,
+}
+
+impl MissingBaseline {
+    /// The one sentence every front-end shows for it: what is missing and why.
+    pub fn verdict(&self) -> String {
+        let why = if self.reason.is_empty() { "no capture in a full run" } else { &self.reason };
+        format!("Missing snapshot: a baseline is committed but this run captured none; {why}")
+    }
 }
 
 /// Where a missing snapshot's baseline is, relative to the project root.
