@@ -163,7 +163,11 @@ fn report_shows_a_missing_baseline_and_how_to_remove_it() {
     assert!(missing.contains("data-status=\"missing\""));
     // the one file, not the folder: other projects' baselines of the name live there too
     assert!(missing.contains("delete <code>.sightline/baselines/old-page/chromium.png</code> in the same change"));
-    assert!(missing.contains("Missing snapshot: a baseline is committed but this run captured none; no capture in a full run."));
+    assert!(
+        missing.contains(
+            "Missing snapshot: a baseline is committed but this run captured none; no capture in a full run."
+        )
+    );
     assert!(missing.contains("src=\"../.sightline/baselines/old-page/chromium.png\""));
 }
 
