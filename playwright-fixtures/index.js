@@ -39,11 +39,27 @@ function watchPage(page) {
   });
 }
 
+// New snapshots of each test, failed softly: the test goes on to its later calls and fails at
+// its end, naming every new snapshot (as toHaveScreenshot fails on a missing snapshot).
+const newSnapshotsByTest = new WeakMap();
+
 const test = base.extend({
   page: async ({ page }, use) => {
     watchPage(page);
     await use(page);
   },
+  _sightlineNewSnapshots: [
+    async ({}, use, testInfo) => {
+      await use();
+      const calls = newSnapshotsByTest.get(testInfo);
+      if (!calls?.length) return;
+      // Reported at the first new call's line in the test, not here.
+      const error = new Error(calls.map((c) => c.message).join('\n'));
+      error.stack = `Error: ${error.message}\n${calls[0].frames}`;
+      throw error;
+    },
+    { auto: true },
+  ],
 });
 
 /** The project root: where `.sightline/` lives (next to the Playwright config). */
@@ -80,8 +96,10 @@ async function settle(page, target, settings, first, timeout) {
   let previous = first;
   let shot = first;
   for (let attempt = 0; ; attempt++) {
-    const pause = RESHOT_BACKOFF_MS[Math.min(attempt, RESHOT_BACKOFF_MS.length - 1)];
-    if (attempt > 0 && Date.now() + pause > deadline) break;
+    // The last pause is cut to the time left, so a never-settling page is shot until the timeout.
+    const left = deadline - Date.now();
+    if (attempt > 0 && left <= 0) break;
+    const pause = Math.min(RESHOT_BACKOFF_MS[Math.min(attempt, RESHOT_BACKOFF_MS.length - 1)], Math.max(left, 0));
     if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     previous = shot;
     shot = await screenshot(page, target, settings);
@@ -191,6 +209,14 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       await attachFile(testInfo, `${name}-actual.png`, result.actualPng ?? shot);
       if (result.diffPng) await attachFile(testInfo, `${name}-diff.png`, result.diffPng);
     }
+    if (evidence.status === 'new' && !this.isNot) {
+      // Nothing to compare yet, so nothing the rest of the test depends on: it runs on, and its
+      // end fails with this message.
+      const calls = newSnapshotsByTest.get(testInfo) ?? [];
+      calls.push({ message: failureMessage(name, result), frames: callerFrames() });
+      newSnapshotsByTest.set(testInfo, calls);
+      return { pass: true, message: () => failureMessage(name, result), name: 'toMatchVisual', expected: name, actual: evidence.status };
+    }
     const pass = !result.failed;
     const message = result.baselineWritten
       ? () => `toMatchVisual("${name}"): baseline written (${evidence.files.baseline})`
@@ -201,6 +227,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   } finally {
     await restoreAfterCapture(page);
   }
+}
+
+/** The stack frames of the current call outside this package's fixtures: the test's own line
+ *  comes first (Playwright drops its own frames). */
+function callerFrames() {
+  const lines = (new Error().stack ?? '').split('\n').slice(1);
+  return lines.filter((line) => !line.includes(__dirname + path.sep)).join('\n');
 }
 
 /** Writes `body` as `file` in the test's output folder and attaches it by path. */

@@ -46,8 +46,11 @@ class SightlineReporter {
     const where = path.join(settings.reportDir, 'results.json');
     // A comparing shard uploads evidence, not every capture: passed snapshots drop theirs.
     if (shard) addon.finishShardSync({ root: this.root, ...shard, mode: 'compare' });
+    // As Playwright says which snapshots it wrote: one line per baseline an update run wrote.
+    for (const line of summary.writtenBaselines) process.stderr.write(`sightline: ${line}\n`);
+    const written = summary.written > 0 ? `, ${summary.written} written` : '';
     process.stderr.write(
-      `sightline: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new, ${summary.missing} missing → ${where}\n`,
+      `sightline: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new${written}, ${summary.missing} missing → ${where}\n`,
     );
   }
 

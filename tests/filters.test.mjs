@@ -21,7 +21,7 @@ function run(args, env = {}) {
   const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
   const child = spawnSync(process.execPath, [cli, 'test', ...args], {
     cwd: project,
-    env: { ...process.env, SIGHTLINE_ROOT: '', DROP_MENU_CALL: '', RENAME_CARD: '', SKIP_FOOTER: '', FAIL_PRICE: '', CHANGE_FOOTER: '', ...env },
+    env: { ...process.env, SIGHTLINE_ROOT: '', NEW_CALLS: '', DROP_MENU_CALL: '', RENAME_CARD: '', SKIP_FOOTER: '', FAIL_PRICE: '', CHANGE_FOOTER: '', ...env },
     encoding: 'utf8',
   });
   const output = `${child.stdout}\n${child.stderr}`;
@@ -166,6 +166,39 @@ test('filters: a removed call, a renamed test and a deleted spec file are still 
   } finally {
     renameSync(path.join(project, 'card.spec.bak'), path.join(project, 'card.spec.mjs'));
   }
+});
+
+test('filters: new snapshots fail softly, and an update run prints and marks each baseline it wrote', { skip }, () => {
+  const fresh = run(['-g', 'hero', '--project', 'desktop'], { NEW_CALLS: '1' });
+  assert.equal(fresh.status, 1, fresh.output);
+  // both calls ran and are named in the one failure, after the test's end
+  for (const name of ['hero-extra-1', 'hero-extra-2']) {
+    assert.match(fresh.output, new RegExp(`^ {4}Error: toMatchVisual\\("${name}"\\): New snapshot: no baseline yet|^ {4}toMatchVisual\\("${name}"\\): New snapshot: no baseline yet`, 'm'), fresh.output);
+  }
+  assert.equal(fresh.results.summary.new, 2);
+  assert.equal(fresh.results.summary.passed, 1);
+
+  const written = run(['-g', 'hero', '--project', 'desktop', '--update-snapshots=missing'], { NEW_CALLS: '1' });
+  assert.equal(written.status, 0, written.output);
+  for (const name of ['hero-extra-1', 'hero-extra-2']) {
+    assert.match(written.output, new RegExp(`^sightline: \\.sightline/baselines/${name}/desktop\\.png — Baseline written by --update-snapshots: a new snapshot$`, 'm'));
+  }
+  assert.match(written.output, /^sightline: 3 snapshots — 1 passed, 0 changed, 0 new, 2 written, 0 missing → /m);
+  assert.deepEqual(written.results.snapshots.map((s) => [s.name, s.status]), [['hero', 'passed'], ['hero-extra-1', 'written'], ['hero-extra-2', 'written']]);
+  assert.equal(written.results.summary.written, 2);
+  const report = readFileSync(path.join(project, 'visual-report', 'index.html'), 'utf8');
+  assert.ok(report.includes('data-section="written"'), 'the report lists written baselines apart');
+  for (const name of ['hero-extra-1', 'hero-extra-2']) rmSync(path.join(project, '.sightline', 'baselines', name), { recursive: true });
+
+  // a changed snapshot written by -u changed says what it replaced
+  const changed = run(['-g', 'footer', '--project', 'desktop', '--update-snapshots=changed'], { CHANGE_FOOTER: '1' });
+  assert.equal(changed.status, 0, changed.output);
+  const [footer] = changed.results.snapshots;
+  assert.equal(footer.status, 'written');
+  assert.match(footer.verdict, /^Baseline written by --update-snapshots, replacing the old one: /);
+  const restored = run(['-g', 'footer', '--project', 'desktop', '--update-snapshots=changed']);
+  assert.equal(restored.results.snapshots[0].status, 'written');
+  assert.equal(run(['-g', 'footer']).results.summary.passed, 2);
 });
 
 test('filters: cleanup', { skip }, () => {

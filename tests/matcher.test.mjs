@@ -563,7 +563,9 @@ describe('matcher options', { skip }, () => {
   test('options: writeMissingBaselines writes a new snapshot\'s baseline on its first run, which then passes', () => {
     assert.equal(statuses(changed, ['write-missing-baselines'])['write-missing-baselines'], 'passed');
     const e = optionsEvidence(base, 'write-missing-baselines');
-    assert.equal(e.status, 'new');
+    // written, not new: nothing is left to approve
+    assert.equal(e.status, 'written');
+    assert.equal(e.verdict, 'Baseline written by --update-snapshots: a new snapshot');
     assert.equal(e.files.baseline, '.sightline/baselines/write-missing-baselines/chromium.png');
     const written = addon.readBaselineSync(path.join(base, 'write-missing-baselines'), 'write-missing-baselines', 'chromium');
     assert.deepEqual([written.width, written.height], [200, 100]);
@@ -577,7 +579,7 @@ describe('matcher options', { skip }, () => {
     const root = path.join(base, 'report-dir');
     assert.match(changed.output, /^sightline: 1 snapshots — 0 passed, 1 changed, 0 new, 0 missing → out\/visual\/results\.json$/m);
     const results = JSON.parse(readFileSync(path.join(root, 'out', 'visual', 'results.json'), 'utf8'));
-    assert.deepEqual(results.summary, { total: 1, passed: 0, changed: 1, new: 0, missing: 0, autoPassed: 0 });
+    assert.deepEqual(results.summary, { total: 1, passed: 0, changed: 1, new: 0, missing: 0, autoPassed: 0, written: 0 });
     assert.deepEqual(results.snapshots.map((s) => [s.name, s.status]), [['report-dir', 'changed']]);
     const images = 'out/visual/images/report-dir';
     const files = { baseline: `${images}/chromium-baseline.png`, current: `${images}/chromium-current.png`, diff: `${images}/chromium-diff.png` };

@@ -455,7 +455,7 @@ test('mcp: get_visual_results lists the snapshots that share one signal as a gro
   assert.equal(changed.status, 1, changed.output);
 
   const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
-  assert.deepEqual(results.summary, { total: 6, passed: 2, changed: 4, new: 0, missing: 0, autoPassed: 0 });
+  assert.deepEqual(results.summary, { total: 6, passed: 2, changed: 4, new: 0, missing: 0, autoPassed: 0, written: 0 });
   assert.deepEqual(results.groups, [
     {
       signal: 'pageShift',

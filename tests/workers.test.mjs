@@ -68,6 +68,6 @@ test('workers: a second 4-worker run passes all 48 (no pixels under another name
   assert.equal(again.status, 0, again.output);
   assert.equal(workersUsed().size, 4);
   const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
-  assert.deepEqual(results.summary, { total: SNAPSHOTS, passed: SNAPSHOTS, changed: 0, new: 0, missing: 0, autoPassed: 0 });
+  assert.deepEqual(results.summary, { total: SNAPSHOTS, passed: SNAPSHOTS, changed: 0, new: 0, missing: 0, autoPassed: 0, written: 0 });
   assert.deepEqual(results.missingBaselines, []);
 });

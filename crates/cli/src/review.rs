@@ -9,7 +9,6 @@ use clap::Args;
 use sightline_core::results::Results;
 use sightline_core::snapshot::SnapshotEvidence;
 use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines};
-use sightline_core::verdict::Status;
 
 use crate::exit;
 
@@ -56,7 +55,7 @@ fn snapshot_line(snapshot: &SnapshotEvidence) -> String {
 
 /// One line per snapshot that needs a person: changed, new, and baselines with no capture.
 fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Result<()> {
-    for snap in results.snapshots.iter().filter(|s| s.status != Status::Passed) {
+    for snap in results.snapshots.iter().filter(|s| s.status.needs_review()) {
         writeln!(out, "  {}", snapshot_line(snap))?;
     }
     for m in &results.missing_baselines {
@@ -167,7 +166,7 @@ pub fn run_explain(root: &Path, args: &ExplainArgs) -> Result<u8> {
             }
         }
     }
-    let changed = matches.iter().any(|s| s.status != Status::Passed);
+    let changed = matches.iter().any(|s| s.failed());
     Ok(if changed { exit::CHANGED } else { exit::OK })
 }
 
@@ -243,7 +242,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         config: config.clone(),
         filtered: false,
     };
-    let summary = write_results(&store, Path::new(&config.report_dir), &run)?;
+    let summary = write_results(&store, Path::new(&config.report_dir), &run)?.summary;
     report_written_run(root, &config, &summary, "")
 }
 
@@ -299,6 +298,6 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         config: config.clone(),
         filtered: !merged.complete,
     };
-    let summary = write_results(&store, Path::new(&config.report_dir), &run)?;
+    let summary = write_results(&store, Path::new(&config.report_dir), &run)?.summary;
     report_written_run(root, &config, &summary, &format!(" from {} shards", merged.shards.len()))
 }

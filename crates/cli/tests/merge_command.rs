@@ -93,7 +93,7 @@ fn merge_of_two_compare_shards_equals_the_unsharded_run() {
     let expected = results(&unsharded);
     assert_eq!(
         expected["summary"],
-        json!({"total": 3, "passed": 1, "changed": 1, "new": 1, "missing": 1, "autoPassed": 0})
+        json!({"total": 3, "passed": 1, "changed": 1, "new": 1, "missing": 1, "autoPassed": 0, "written": 0})
     );
 
     let one = shard("shard-1", 1, 2, &["same", "card"]);
@@ -150,7 +150,10 @@ fn merge_of_one_shard_of_two_reports_no_missing_baselines_and_says_why() {
     let got = results(&merged);
     assert_eq!(got["run"]["filtered"], true);
     assert_eq!(got["missingBaselines"], json!([]));
-    assert_eq!(got["summary"], json!({"total": 2, "passed": 1, "changed": 1, "new": 0, "missing": 0, "autoPassed": 0}));
+    assert_eq!(
+        got["summary"],
+        json!({"total": 2, "passed": 1, "changed": 1, "new": 0, "missing": 0, "autoPassed": 0, "written": 0})
+    );
 }
 
 #[test]

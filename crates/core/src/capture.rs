@@ -196,6 +196,11 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let write_baseline = would_write_baseline && !provisional;
     if write_baseline {
         store.write_baseline(name, project, &image, &data)?;
+        // Nothing is left to approve: the snapshot says it was written, and what it was.
+        if matches!(evidence.status, Status::New | Status::Changed) {
+            evidence.verdict = crate::verdict::written_verdict(evidence.status, &evidence.verdict);
+            evidence.status = Status::Written;
+        }
     }
 
     let relative = |p: std::path::PathBuf| {

@@ -26,6 +26,9 @@ pub fn guidance(snapshot: &SnapshotEvidence) -> Vec<String> {
         ),
         Status::Changed => changed_guidance(snapshot, &mut g),
         Status::Missing => {}
+        Status::Written => g.push(
+            "Written: an update run (--update-snapshots) made this capture the baseline; nothing to approve. Review the baseline change in the commit.".into(),
+        ),
     }
     if matches!(snapshot.status, Status::Changed | Status::New) {
         g.push("Approve only after a human confirms (approve_snapshot).".into());

@@ -76,7 +76,7 @@ pub struct SnapshotEvidence {
 impl SnapshotEvidence {
     /// Whether the test should fail.
     pub fn failed(&self) -> bool {
-        self.status != Status::Passed
+        matches!(self.status, Status::Changed | Status::New | Status::Missing)
     }
 
     /// The evidence under the verdict line, one line each, as a failing test and `sightline

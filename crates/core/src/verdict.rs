@@ -21,6 +21,9 @@ pub enum Status {
     New,
     /// A committed baseline with no capture in a full run.
     Missing,
+    /// An update run (`--update-snapshots`) wrote this capture as the baseline of a new or
+    /// changed snapshot: nothing is left to approve; the change is reviewed in the commit.
+    Written,
 }
 
 impl Status {
@@ -31,6 +34,7 @@ impl Status {
             Status::Changed => "changed",
             Status::New => "new",
             Status::Missing => "missing",
+            Status::Written => "written",
         }
     }
 
@@ -43,6 +47,19 @@ impl Status {
 impl std::fmt::Display for Status {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The verdict of a new or changed snapshot whose capture an update run wrote as the baseline:
+/// what it was, without the advice to approve (`previous` is its verdict before writing).
+pub fn written_verdict(was: Status, previous: &str) -> String {
+    match was {
+        Status::New => "Baseline written by --update-snapshots: a new snapshot".to_string(),
+        _ => {
+            // The verdict's first clause says what changed; the rest is advice for a reviewer.
+            let what = previous.split("; ").next().unwrap_or(previous);
+            format!("Baseline written by --update-snapshots, replacing the old one: {what}")
+        }
     }
 }
 

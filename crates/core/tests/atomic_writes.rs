@@ -211,7 +211,7 @@ fn gather(root: &Path) -> sightline_core::Result<sightline_core::results::Summar
         config: sightline_core::config::Config::default(),
         filtered: false,
     };
-    write_results(&ProjectStore::new(root), Path::new("report"), &run)
+    write_results(&ProjectStore::new(root), Path::new("report"), &run).map(|r| r.summary)
 }
 
 #[test]

@@ -500,15 +500,16 @@ pub struct ResultsInput {
 
 /// Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
 /// baseline / current / diff PNGs of changed and new snapshots (the diff image is the one the
-/// deciding comparison drew); returns the summary counts.
+/// deciding comparison drew); returns the summary counts and, for each baseline an update run
+/// wrote, a line naming it and what it was (`writtenBaselines`).
 #[napi(
-    ts_return_type = "{ total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number }"
+    ts_return_type = "{ total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number; written: number; writtenBaselines: string[] }"
 )]
 pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     use sightline_core::results::{RunInfo, write_results};
     use sightline_core::store::ProjectStore;
 
-    let summary = guarded(|| {
+    let results = guarded(|| {
         let settings = settings_of(&input.root, None)?;
         let config = settings.config.clone();
         let run =
@@ -524,7 +525,15 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
         let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
         write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run)
     })?;
-    serde_json::to_value(summary).map_err(|e| Error::from_reason(e.to_string()))
+    let written: Vec<String> = results
+        .snapshots
+        .iter()
+        .filter(|s| s.status == sightline_core::verdict::Status::Written)
+        .map(|s| format!("{} — {}", s.files.baseline.as_deref().unwrap_or(&s.name), s.verdict))
+        .collect();
+    let mut summary = serde_json::to_value(&results.summary).map_err(|e| Error::from_reason(e.to_string()))?;
+    summary["writtenBaselines"] = written.into();
+    Ok(summary)
 }
 
 /// One test of the run, as the reporter saw it.

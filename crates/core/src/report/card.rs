@@ -67,6 +67,7 @@ fn status_class(status: Status) -> &'static str {
         Status::Passed => "s-passed",
         Status::New => "s-new",
         Status::Missing => "s-missing",
+        Status::Written => "s-written",
         Status::Changed => "s-changed",
     }
 }

@@ -67,7 +67,8 @@ pub fn render_report(results: &Results, report_dir: &str) -> String {
 
     // Changed and new first (they need a decision), then passed (collapsed), then missing.
     let mut shown = 0;
-    for (key, title) in [("changed", "Changed"), ("new", "New"), ("passed", "Passed")] {
+    for (key, title) in [("changed", "Changed"), ("new", "New"), ("written", "Baselines written"), ("passed", "Passed")]
+    {
         let members: Vec<(usize, &SnapshotEvidence)> =
             snapshots.iter().enumerate().filter(|(_, s)| section(s.status) == key).collect();
         if members.is_empty() {
@@ -109,6 +110,7 @@ fn section(status: Status) -> &'static str {
         Status::Passed => "passed",
         Status::New => "new",
         Status::Changed | Status::Missing => "changed",
+        Status::Written => "written",
     }
 }
 
@@ -229,6 +231,7 @@ impl Word for Status {
             Status::Changed => "changed",
             Status::New => "new",
             Status::Missing => "missing",
+            Status::Written => "written",
         }
     }
 }
@@ -353,6 +356,7 @@ fn summary(out: &mut String, results: &Results) {
         ("s-changed", s.changed, "changed", ""),
         ("s-new", s.new, "new", ""),
         ("s-missing", s.missing, "missing", ""),
+        ("s-written", s.written, "written", " title=\"baselines written by --update-snapshots\""),
         (
             "s-auto",
             s.auto_passed,
@@ -361,6 +365,10 @@ fn summary(out: &mut String, results: &Results) {
         ),
     ];
     for (class, n, label, title) in pills {
+        // Only an update run writes baselines: other runs do not mention it.
+        if class == "s-written" && n == 0 {
+            continue;
+        }
         let zero = if n == 0 { " zero" } else { "" };
         w!(out, "<span class=\"pill {class}{zero}\"{title}>{n} {label}</span>");
     }
@@ -385,11 +393,15 @@ fn toolbar(out: &mut String, counts: &Summary) {
     let filters = [
         ("changed", "Changed", counts.changed),
         ("new", "New", counts.new),
+        ("written", "Written", counts.written),
         ("passed", "Passed", counts.passed),
         ("auto", "Auto-passed", counts.auto_passed),
         ("missing", "Missing", counts.missing),
     ];
     for (key, label, n) in filters {
+        if key == "written" && n == 0 {
+            continue;
+        }
         let disabled = if n == 0 { " disabled" } else { "" };
         w!(
             out,

@@ -16,8 +16,8 @@ use crate::verdict::Status;
 
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
 /// diff PNGs under `<report_dir>/images/` for changed and new snapshots. `report_dir` is relative
-/// to the project root. Returns the summary.
-pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> Result<Summary> {
+/// to the project root. Returns what it wrote.
+pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> Result<Results> {
     let root = store.root();
     let out_dir = root.join(report_dir);
     let evidence_files = evidence_files(&root.join(".sightline").join("temp"))?;
@@ -33,7 +33,7 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
                     path.display()
                 ))
             })?;
-            if matches!(evidence.status, Status::Changed | Status::New) {
+            if matches!(evidence.status, Status::Changed | Status::New | Status::Written) {
                 evidence.files = write_images(store, report_dir, &out_dir, &evidence)?;
             }
             Ok(evidence)
@@ -51,6 +51,7 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
             Status::Changed => summary.changed += 1,
             Status::New => summary.new += 1,
             Status::Missing => summary.missing += 1,
+            Status::Written => summary.written += 1,
         }
         summary.auto_passed += usize::from(snapshot.auto_passed);
     }
@@ -60,7 +61,7 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
         created_at: now_rfc3339(),
         tool: Tool::this(),
         run: run.clone(),
-        summary: summary.clone(),
+        summary,
         snapshots,
         groups,
         missing_baselines: missing,
@@ -70,7 +71,7 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
     write_atomic(&out_dir.join("results.json"), &json)?;
     let html = crate::report::render_report(&results, &report_dir.to_string_lossy());
     write_atomic(&out_dir.join("index.html"), html.as_bytes())?;
-    Ok(summary)
+    Ok(results)
 }
 
 /// Every `<name>/<project>.json` under `.sightline/temp`.

@@ -103,6 +103,9 @@ pub struct Summary {
     pub new: usize,
     pub missing: usize,
     pub auto_passed: usize,
+    /// Baselines an update run wrote (new or changed snapshots); not in `passed`.
+    #[serde(default)]
+    pub written: usize,
 }
 
 /// A committed baseline whose `toMatchVisual` call is gone: its test ran to its end without
