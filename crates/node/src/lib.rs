@@ -525,12 +525,18 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
         let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
         write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run)
     })?;
+    // The committed baseline's path (the snapshot's `files` point at the report's copies).
+    let store = sightline_core::store::ProjectStore::new(&input.root);
     let written: Vec<String> = results
         .snapshots
         .iter()
         .filter(|s| s.status == sightline_core::verdict::Status::Written)
-        .map(|s| format!("{} — {}", s.files.baseline.as_deref().unwrap_or(&s.name), s.verdict))
-        .collect();
+        .map(|s| {
+            let png = store.baseline_png(&s.name, &s.project).map_err(|e| Error::from_reason(e.to_string()))?;
+            let png = png.strip_prefix(store.root()).unwrap_or(&png).display().to_string();
+            Ok(format!("{png} — {}", s.verdict))
+        })
+        .collect::<Result<_>>()?;
     let mut summary = serde_json::to_value(&results.summary).map_err(|e| Error::from_reason(e.to_string()))?;
     summary["writtenBaselines"] = written.into();
     Ok(summary)
