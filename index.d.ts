@@ -169,6 +169,8 @@ export interface ImageEvidence {
 export interface LedgerInput {
   /** Project root: `.sightline/` lives here. */
   root: string
+  /** The folder the spec files are relative to (the Playwright config's `rootDir`). */
+  rootDir?: string
   /**
    * Tests were selected within files (`-g`, `--grep-invert`, `test.only`, `file:line`,
    * `--last-failed`, `--only-changed`, a test list).

@@ -162,7 +162,8 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       testId: testInfo.testId,
       testTitle: testInfo.titlePath.slice(1).join(' › '),
       // The baseline remembers its test: a later run that did not select it stays quiet.
-      testFile: testInfo.file,
+      // relative to the Playwright config's folder: the same on every checkout
+      testFile: path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/'),
       testTitlePath: testInfo.titlePath.slice(1),
       testLine: testInfo.line,
     });

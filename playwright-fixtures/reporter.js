@@ -28,8 +28,8 @@ class SightlineReporter {
   onEnd() {
     const settings = addon.resolveSettings({ root: this.root });
     // Which tests ran, so only a baseline whose test ran (or is gone) can be called missing.
-    const { narrowed, complete, tests } = this.ledger;
-    addon.recordRunSync({ root: this.root, narrowed, complete, tests: [...tests.values()] });
+    const { narrowed, complete, rootDir, tests } = this.ledger;
+    addon.recordRunSync({ root: this.root, rootDir, narrowed, complete, tests: [...tests.values()] });
     const shard = this.config.shard ?? null;
     if (shard && settings.shardMode === 'capture-only') {
       // Only captures: the merge job runs `sightline compare --captures <shard folders…>`.

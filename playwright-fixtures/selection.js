@@ -4,6 +4,8 @@
 // test ran to its end without capturing it, or is gone, never because this run left it out.
 'use strict';
 
+const path = require('node:path');
+
 // `playwright test` options that take a value (the next argument when not written `--x=v`);
 // variadic ones take every argument up to the next option. The rest are flags, and any other
 // argument is a file filter. (Playwright does not tell a reporter its CLI filters.)
@@ -80,9 +82,10 @@ function beginLedger(config, suite, argv = process.argv) {
     const project = test.parent.project()?.name ?? '';
     if (ignoring.has(project)) continue;
     // titlePath(): ['', project, file, …describes, title]
-    tests.set(test.id, { project, file: test.location.file, title: test.titlePath().slice(3), line: test.location.line, finished: false });
+    const file = path.relative(config.rootDir, test.location.file).split(path.sep).join('/');
+    tests.set(test.id, { project, file, title: test.titlePath().slice(3), line: test.location.line, finished: false });
   }
-  return { narrowed, complete, tests };
+  return { narrowed, complete, rootDir: config.rootDir, tests };
 }
 
 /** Whether a finished attempt ran its test's body to the end, so every `toMatchVisual` call in

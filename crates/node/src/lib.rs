@@ -561,6 +561,8 @@ pub struct LedgerTestInput {
 pub struct LedgerInput {
     /// Project root: `.sightline/` lives here.
     pub root: String,
+    /// The folder the spec files are relative to (the Playwright config's `rootDir`).
+    pub root_dir: Option<String>,
     /// Tests were selected within files (`-g`, `--grep-invert`, `test.only`, `file:line`,
     /// `--last-failed`, `--only-changed`, a test list).
     pub narrowed: bool,
@@ -579,6 +581,7 @@ pub fn record_run_sync(input: LedgerInput) -> Result<()> {
     let root = std::path::Path::new(&input.root);
     let ledger = RunLedger {
         version: LEDGER_VERSION,
+        root_dir: input.root_dir.clone(),
         narrowed: input.narrowed,
         complete: input.complete,
         tests: input

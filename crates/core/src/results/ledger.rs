@@ -69,6 +69,10 @@ pub struct LedgerTest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunLedger {
     pub version: u32,
+    /// The folder the tests' files are relative to (the Playwright config's folder), when not
+    /// the project root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_dir: Option<String>,
     /// Tests were selected within files (`-g`, `--grep-invert`, `test.only`, `file:line`,
     /// `--last-failed`, `--only-changed`, a test list, a shard): a test of a file in this run may
     /// exist without being in [`RunLedger::tests`].
@@ -156,7 +160,8 @@ pub fn missing_reason(
         // Which test made it is not known: only a run of the whole suite can tell.
         return ledger.complete.then(|| "no capture in a full run (approved before its test was recorded)".to_string());
     };
-    if !root.join(&owner.file).is_file() {
+    let spec_root = ledger.root_dir.as_deref().map_or(root, Path::new);
+    if !spec_root.join(&owner.file).is_file() {
         return Some(format!("its test file {} no longer exists", owner.file));
     }
     let in_project = |t: &&LedgerTest| project_file_stem(&t.project) == stem;
@@ -179,6 +184,7 @@ mod tests {
     fn ledger(tests: &[(&str, &str, bool)], narrowed: bool, complete: bool) -> RunLedger {
         RunLedger {
             version: LEDGER_VERSION,
+            root_dir: None,
             narrowed,
             complete,
             tests: tests
