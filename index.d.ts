@@ -39,6 +39,11 @@ export interface CaptureInput {
    * overrides `.sightline/config.json` for this call; the engine validates them.
    */
   overrides?: Record<string, unknown>
+  /**
+   * Playwright's `expect.toHaveScreenshot` config for the test's project: defaults under
+   * `.sightline/config.json` (threshold, maxDiffPixels, animations, …).
+   */
+  playwrightDefaults?: Record<string, unknown>
   /** Playwright's `updateSnapshots`: `none`, `default` (the implicit one), `missing`, `changed`, `all`. */
   updateSnapshots?: string
   /**
@@ -228,10 +233,11 @@ export declare function readBaselineSync(root: string, name: string, project: st
 export declare function recordRunSync(input: LedgerInput): void
 
 /**
- * `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
+ * `.sightline/config.json` (defaults for absent keys, Playwright's `expect.toHaveScreenshot`
+ * under it) with a call's overrides applied, checked
  * by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
  */
-export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
+export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
 
 /** What `writeResults` needs. */
 export interface ResultsInput {
@@ -255,6 +261,8 @@ export interface SettingsInput {
   root: string
   /** A `toMatchVisual` call's options, each overriding the config file for this call. */
   overrides?: Record<string, unknown>
+  /** Playwright's `expect.toHaveScreenshot` config: defaults under the config file. */
+  playwrightDefaults?: Record<string, unknown>
 }
 
 /** Which shard a run was, at its end. */

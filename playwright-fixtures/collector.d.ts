@@ -55,6 +55,8 @@ export interface CollectOptions {
    * size. A Locator must resolve to one element. Default: the whole page.
    */
   scope?: ElementHandle | Locator;
+  /** The screenshot's scale: `css` records a pixel ratio of 1 whatever the device's. Default `device`. */
+  scale?: 'css' | 'device';
 }
 
 /** Collects the DOM record with one `page.evaluate`; resolves to the JSON text of a `DomCapture`. */
@@ -66,6 +68,7 @@ export function collectInPage(args: {
   mask: string[];
   ignore?: string[];
   scope?: Element | null;
+  scale?: 'css' | 'device';
   /** Return only these elements' selectors (a JSON array, null for a disconnected element). */
   selectorsFor?: ArrayLike<Element | null>;
 }): string;

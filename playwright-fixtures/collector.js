@@ -41,7 +41,7 @@
  * order (open shadow roots and same-origin iframes included) and returns the capture's DOM record
  * as one JSON string.
  * @param {{styleProperties: string[], mask: string[], ignore?: string[], scope?: Element | null,
- *   selectorsFor?: ArrayLike<Element | null>}} args `selectorsFor` returns only those elements'
+ *   scale?: 'css' | 'device', selectorsFor?: ArrayLike<Element | null>}} args `selectorsFor` returns only those elements'
  *   selectors instead (a JSON array, null for a disconnected element).
  * @returns {string}
  */
@@ -437,7 +437,8 @@ function collectInPage(args) {
     version: 1,
     url: location.href,
     viewport: { width: window.innerWidth, height: window.innerHeight },
-    devicePixelRatio: window.devicePixelRatio,
+    // Image pixels per CSS pixel: 1 for a `scale: 'css'` capture whatever the device's.
+    devicePixelRatio: args.scale === 'css' ? 1 : window.devicePixelRatio,
     document: scopeRect
       ? { width: round(scopeRect.width), height: round(scopeRect.height) }
       : {
@@ -460,7 +461,8 @@ function collectInPage(args) {
  *   them (`resolveSettings().styleProperties`; the live tools' lists come from the binary);
  *   `mask`: CSS selectors whose elements (and descendants) are recorded as masked, default none;
  *   `scope`: record only this element and its descendants, boxes relative to its border box (see
- *   "Scoped capture" at the top), default the whole page.
+ *   "Scoped capture" at the top), default the whole page; `scale`: the screenshot's, `css`
+ *   records a pixel ratio of 1, default the device's.
  * @returns {Promise<string>} the JSON string, unparsed: it goes to the Rust core as is.
  */
 async function collectDom(page, options = {}) {
@@ -475,7 +477,7 @@ async function collectDom(page, options = {}) {
       throw new TypeError(`sightline: collectDom's ${option} must be an array of CSS selector strings, e.g. [".ad", "#clock"]`);
     }
   }
-  const args = { styleProperties: [...styleProperties], mask: [...mask], ignore: [...ignore] };
+  const args = { styleProperties: [...styleProperties], mask: [...mask], ignore: [...ignore], scale: options.scale ?? 'device' };
   const scope = options.scope;
   if (scope === undefined || scope === null) return page.evaluate(collectInPage, args);
   if (typeof scope.ownerFrame === 'function' && typeof scope.asElement === 'function') {

@@ -31,6 +31,16 @@ export interface ToMatchVisualOptions {
   timeout?: number;
   /** Use the perceptual comparator. Default false. */
   perceptual?: boolean;
+  /** `"disabled"` (default) stops CSS animations, transitions and Web Animations while capturing; `"allow"` leaves them. */
+  animations?: 'disabled' | 'allow';
+  /** `"hide"` (default) hides the text caret while capturing; `"initial"` leaves it. */
+  caret?: 'hide' | 'initial';
+  /** `"css"` (default): one image pixel per CSS pixel; `"device"`: one per device pixel. */
+  scale?: 'css' | 'device';
+  /** Capture with a transparent page background. Default false. */
+  omitBackground?: boolean;
+  /** CSS files applied while capturing (the DOM/style check sees them too), relative to the folder the tests run in. */
+  stylePath?: string | string[];
 }
 
 declare global {

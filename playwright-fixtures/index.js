@@ -77,6 +77,30 @@ function defaultName(testInfo) {
   return n === 1 ? base : `${base}-${n}`;
 }
 
+/**
+ * The project's `expect.toHaveScreenshot` from playwright.config (stylePath already resolved
+ * against the config's folder by Playwright), or undefined. Playwright exposes the project's
+ * `expect` settings to no public API; this is the one internal field the matcher reads, and
+ * tests/options pins it.
+ */
+function playwrightScreenshotConfig(testInfo) {
+  return testInfo._projectInternal?.expect?.toHaveScreenshot;
+}
+
+/** The `stylePath` files' CSS, joined (read as toHaveScreenshot reads them: relative paths from
+ *  the folder the tests run in). */
+async function readStyles(name, stylePaths) {
+  if (!stylePaths?.length) return '';
+  const texts = await Promise.all(
+    stylePaths.map((file) =>
+      fs.promises.readFile(file, 'utf8').catch((err) => {
+        throw new Error(`toMatchVisual("${name}"): stylePath ${JSON.stringify(file)} cannot be read (${err.code ?? err.message}): give the path of a CSS file, relative to ${process.cwd()} or absolute`);
+      }),
+    ),
+  );
+  return texts.map((t) => t.trim()).join('\n');
+}
+
 /** The failure message: the verdict, then the core's explanation (top regions, restyled properties). */
 function failureMessage(name, result) {
   return [`toMatchVisual("${name}"): ${result.evidence.verdict}`, ...result.explanation.map((line) => `  ${line}`)].join('\n');
@@ -125,12 +149,14 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   // rest of the call's options and resolves them over .sightline/config.json (an error names the
   // key); the comparison itself resolves the same options again from `options`.
   const { overrides: options, locators: maskLocators } = splitMask(name, callOptions, page);
-  const settings = addon.resolveSettings({ root, overrides: options });
+  const playwrightDefaults = playwrightScreenshotConfig(testInfo);
+  const settings = addon.resolveSettings({ root, playwrightDefaults, overrides: options });
   const timeout = settings.timeout ?? this.timeout ?? 5000;
   const update = testInfo.config.updateSnapshots;
+  const css = await readStyles(name, settings.stylePath);
 
-  await prepareForCapture(page);
-  await finishAnimations(page);
+  await prepareForCapture(page, { animations: settings.animations, caret: settings.caret, css });
+  if (settings.animations === 'disabled') await finishAnimations(page);
   try {
     // A Locator capture is only the element's box: its DOM record is only the element's subtree,
     // boxes relative to the element (so they line up with the element screenshot's pixels).
@@ -143,6 +169,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
         mask: marked ? [...settings.mask, marked.selector] : settings.mask,
         ignore: settings.ignoreSelectors,
         scope,
+        scale: settings.scale,
       });
     } finally {
       await marked?.unmark();
@@ -156,6 +183,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       dom,
       failures: failuresByPage.get(page) ?? [],
       overrides: options,
+      playwrightDefaults,
       updateSnapshots,
       // Workers are children of the test runner: its pid identifies the run.
       runId: `${process.ppid}`,

@@ -6,7 +6,8 @@ function isLocator(target) {
   return Boolean(target) && typeof target.boundingBox === 'function' && typeof target.page === 'function';
 }
 
-/** One CDP session per page, reused for every full-page shot of that page. */
+/** One CDP session per page, reused for every full-page shot of that page, with the page's
+ *  device pixel ratio (fixed for its context). */
 const cdpSessions = new WeakMap();
 
 function isChromium(page) {
@@ -16,16 +17,27 @@ function isChromium(page) {
 /**
  * A full-page shot straight from Chromium's compositor with `optimizeForSpeed`: about 3× faster
  * than `page.screenshot({ fullPage })` on a long page (TOOLCHAIN.md: 318 vs 883 ms), lossless,
- * only a larger PNG. Animations and the caret are already stopped by `prepareForCapture`.
+ * only a larger PNG. Animations and the caret are already stopped by `prepareForCapture`. The
+ * clip's scale is image pixels per CSS pixel (not multiplied by the device's ratio), so `device`
+ * asks for the page's ratio.
  */
-async function chromiumFullPage(page) {
-  let session = cdpSessions.get(page);
-  if (!session) {
-    session = await page.context().newCDPSession(page);
-    cdpSessions.set(page, session);
+async function chromiumFullPage(page, scale) {
+  let entry = cdpSessions.get(page);
+  if (!entry) {
+    const session = await page.context().newCDPSession(page);
+    const { result } = await session.send('Runtime.evaluate', { expression: 'window.devicePixelRatio', returnByValue: true });
+    entry = { session, ratio: Number(result.value) || 1 };
+    cdpSessions.set(page, entry);
   }
+  const { session, ratio } = entry;
   const { cssContentSize } = await session.send('Page.getLayoutMetrics');
-  const clip = { x: 0, y: 0, width: Math.ceil(cssContentSize.width), height: Math.ceil(cssContentSize.height), scale: 1 };
+  const clip = {
+    x: 0,
+    y: 0,
+    width: Math.ceil(cssContentSize.width),
+    height: Math.ceil(cssContentSize.height),
+    scale: scale === 'device' ? ratio : 1,
+  };
   const { data } = await session.send('Page.captureScreenshot', {
     format: 'png',
     captureBeyondViewport: true,
@@ -35,11 +47,15 @@ async function chromiumFullPage(page) {
   return Buffer.from(data, 'base64');
 }
 
+/**
+ * One shot of `target` with the resolved settings' `scale`, `omitBackground`, `fullPage` and
+ * `clip` (animations and the caret are prepareForCapture's, as `settings` asks).
+ */
 async function screenshot(page, target, settings) {
-  const shotOptions = { animations: 'disabled', caret: 'hide', scale: 'device' };
+  const shotOptions = { animations: settings.animations, caret: settings.caret, scale: settings.scale, omitBackground: settings.omitBackground };
   if (isLocator(target)) return target.screenshot(shotOptions);
-  // Firefox and WebKit, and clipped or viewport-only shots, take Playwright's path.
-  if (settings.fullPage && !settings.clip && isChromium(page)) return chromiumFullPage(page);
+  // Firefox and WebKit, and clipped, viewport-only or transparent shots, take Playwright's path.
+  if (settings.fullPage && !settings.clip && !settings.omitBackground && isChromium(page)) return chromiumFullPage(page, settings.scale);
   return page.screenshot({ ...shotOptions, fullPage: settings.fullPage, clip: settings.clip });
 }
 

@@ -1,11 +1,23 @@
 // Types for stabilise.js (making a page repeatable to capture).
 import type { Page } from '@playwright/test';
 
-/** CSS that stops transitions and CSS animations and hides the caret. */
+export interface CaptureStyleOptions {
+  /** `disabled` (default) stops transitions and CSS animations; `allow` leaves them running. */
+  animations?: 'disabled' | 'allow';
+  /** `hide` (default) makes the caret transparent; `initial` leaves it. */
+  caret?: 'hide' | 'initial';
+  /** Extra CSS applied while capturing (toHaveScreenshot's `stylePath` files). */
+  css?: string;
+}
+
+/** The stylesheet applied while capturing. */
+export function captureStyle(options?: CaptureStyleOptions): string;
+
+/** CSS that stops transitions and CSS animations and hides the caret: `captureStyle()`. */
 export const stabilisationStyle: string;
 
-/** Adopts `stabilisationStyle` in every frame and open shadow root, then awaits `document.fonts.ready`. */
-export function prepareForCapture(page: Page): Promise<void>;
+/** Adopts `captureStyle(options)` in every frame and open shadow root, then awaits `document.fonts.ready`. */
+export function prepareForCapture(page: Page, options?: CaptureStyleOptions): Promise<void>;
 
 /** Finishes finite animations and cancels infinite ones in every frame, as toHaveScreenshot does. */
 export function finishAnimations(page: Page): Promise<{ finished: number; cancelled: number }>;

@@ -10,18 +10,27 @@
  * What `animations: 'disabled'` and `caret: 'hide'` do in toHaveScreenshot, as one stylesheet:
  * transitions jump to their end, CSS animations run zero-length once (finite ones end on their
  * final frame with `forwards`, infinite ones drop to the base style), the caret is transparent and
- * smooth scrolling is off so scrolls land at once.
+ * smooth scrolling is off so scrolls land at once. `animations: 'allow'` keeps the first two,
+ * `caret: 'initial'` the caret; `css` (the `stylePath` files) is appended.
+ * @param {{animations?: 'disabled' | 'allow', caret?: 'hide' | 'initial', css?: string}} [options]
  */
-const stabilisationStyle = `*, *::before, *::after, *::marker {
-  transition-duration: 0s !important;
-  transition-delay: 0s !important;
-  animation-duration: 0s !important;
-  animation-delay: 0s !important;
-  animation-iteration-count: 1 !important;
-  caret-color: transparent !important;
-  scroll-behavior: auto !important;
+function captureStyle({ animations = 'disabled', caret = 'hide', css = '' } = {}) {
+  const rules = ['scroll-behavior: auto !important;'];
+  if (animations === 'disabled') {
+    rules.push(
+      'transition-duration: 0s !important;',
+      'transition-delay: 0s !important;',
+      'animation-duration: 0s !important;',
+      'animation-delay: 0s !important;',
+      'animation-iteration-count: 1 !important;',
+    );
+  }
+  if (caret === 'hide') rules.push('caret-color: transparent !important;');
+  return `*, *::before, *::after, *::marker {\n${rules.map((r) => `  ${r}`).join('\n')}\n}\n${css}`;
 }
-`;
+
+/** The stylesheet for toHaveScreenshot's defaults. */
+const stabilisationStyle = captureStyle();
 
 // Runs in each frame. A constructed stylesheet (not a <style> tag) because a page's CSP can block
 // inline <style> but not adopted sheets, and one sheet object can be adopted by every open shadow
@@ -107,12 +116,13 @@ async function inEveryFrame(page, fn, arg) {
 }
 
 /**
- * Makes the page repeatable to capture: adopts `stabilisationStyle` in every frame and open shadow
- * root, then waits for `document.fonts.ready`. Undo with `restoreAfterCapture`.
+ * Makes the page repeatable to capture: adopts `captureStyle(options)` in every frame and open
+ * shadow root, then waits for `document.fonts.ready`. Undo with `restoreAfterCapture`.
  * @param {import('@playwright/test').Page} page
+ * @param {Parameters<typeof captureStyle>[0]} [options]
  */
-async function prepareForCapture(page) {
-  await inEveryFrame(page, stabiliseInPage, stabilisationStyle);
+async function prepareForCapture(page, options) {
+  await inEveryFrame(page, stabiliseInPage, captureStyle(options));
 }
 
 /**
@@ -142,6 +152,7 @@ async function restoreAfterCapture(page) {
 }
 
 module.exports = {
+  captureStyle,
   stabilisationStyle,
   prepareForCapture,
   finishAnimations,

@@ -591,6 +591,24 @@ if (missing) {
     });
   });
 
+  test('stabilise: caret initial keeps the caret, animations allow keeps transitions, and extra css applies while capturing', async () => {
+    const html = `<style>.move { transition: margin-left 10s linear } input { caret-color: rgb(255, 0, 0) }</style>
+      <div class="move">m</div><input value="x"><p id="ad">ad</p>`;
+    await withPage(html, async (page) => {
+      await stabilise.prepareForCapture(page, { animations: 'allow', caret: 'initial', css: '#ad { visibility: hidden }' });
+      await page.evaluate(() => (document.querySelector('.move').style.marginLeft = '100px'));
+      const [caret, margin, ad] = await page.evaluate(() => {
+        const cs = (s) => getComputedStyle(document.querySelector(s));
+        return [cs('input').caretColor, parseFloat(cs('.move').marginLeft), cs('#ad').visibility];
+      });
+      assert.equal(caret, 'rgb(255, 0, 0)');
+      assert.ok(margin < 100, `the transition still runs: ${margin}px`);
+      assert.equal(ad, 'hidden');
+      await stabilise.restoreAfterCapture(page);
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#ad')).visibility), 'visible');
+    });
+  });
+
   test('stabilise: finishAnimations finishes finite animations and cancels infinite ones; restore replays them', async () => {
     const html = `<style>
         @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { cases } from './options/cases.mjs';
+import { cases, defaultsCases } from './options/cases.mjs';
 import { readPng } from './video/png.mjs';
 
 const addon = createRequire(import.meta.url)('../index.js');
@@ -199,14 +199,14 @@ test('scenario: a locator captures only its element and passes when unchanged', 
   assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(card.box[2]), Math.round(card.box[3])]);
 });
 
-test('matcher: two tests capturing one snapshot name is an error naming both', { skip }, () => {
+test('matcher: two tests capturing one snapshot name is an error naming both, with their files and lines', { skip }, () => {
   const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-collision-'));
   const env = { SIGHTLINE_ROOT: fresh, SCENARIO_COLLISION: '1', SCENARIO_VARIANT: 'base' };
   const run = runPlaywright('tests/scenarios/playwright.config.mjs', ['collision', '--update-snapshots=all'], env);
   assert.equal(run.status, 1, run.output);
   assert.match(
     run.output,
-    /snapshot "shared-name" \(chromium\) is captured by two tests in this run: "first user of the name" and "second user of the name"; give each toMatchVisual call its own name/,
+    /snapshot "shared-name" \(chromium\) is captured by two tests in this run: "first user of the name" \(collision\.spec\.mjs:8\) and "second user of the name" \(collision\.spec\.mjs:8\); give each toMatchVisual call its own name/,
   );
 });
 
@@ -273,10 +273,10 @@ function statuses(run, titles) {
   return Object.fromEntries(titles.map((title) => [title, run.tests.get(title)?.results[0].status]));
 }
 
-const optionsEvidence = (base, root, name = root) =>
-  JSON.parse(readFileSync(path.join(base, root, '.sightline', 'temp', name, 'chromium.json'), 'utf8'));
+const optionsEvidence = (base, root, name = root, project = 'chromium') =>
+  JSON.parse(readFileSync(path.join(base, root, '.sightline', 'temp', name, `${project}.json`), 'utf8'));
 
-const baselinePng = (base, root, name = root) => path.join(base, root, '.sightline', 'baselines', name, 'chromium.png');
+const baselinePng = (base, root, name = root, project = 'chromium') => path.join(base, root, '.sightline', 'baselines', name, `${project}.png`);
 
 /** Status, verdict kind and the pixel layer's counts and size: what the option cases pin. */
 function pixelFacts(e) {
@@ -301,9 +301,10 @@ describe('matcher options', { skip }, () => {
   const updates = {};
 
   before(() => {
-    for (const [name, { config }] of Object.entries(cases)) {
+    for (const [name, { config, files = {} }] of Object.entries({ ...cases, ...defaultsCases })) {
       mkdirSync(path.join(base, name, '.sightline'), { recursive: true });
       if (config) writeFileSync(path.join(base, name, '.sightline', 'config.json'), JSON.stringify(config));
+      for (const [file, text] of Object.entries(files)) writeFileSync(path.join(base, name, file), text);
     }
     approveRun = optionsRun(base, 'base', ['--update-snapshots=all']);
     // The update-mode runs start from these approved baselines, untouched by later runs.
@@ -326,7 +327,8 @@ describe('matcher options', { skip }, () => {
 
   test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {
     assert.equal(approveRun.status, 0, approveRun.output);
-    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option', 'mask-empty', 'mask-other-page']), {
+    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option', 'mask-empty', 'mask-other-page', 'style-path-missing']), {
+      'style-path-missing': 'skipped',
       'write-missing-baselines': 'skipped',
       'update-new': 'skipped',
       timeout: 'skipped',
@@ -572,6 +574,76 @@ describe('matcher options', { skip }, () => {
     // without the key the same first run fails and writes nothing (update-new, below)
     assert.equal(statuses(changed, ['update-new'])['update-new'], 'failed');
     assert.ok(!existsSync(baselinePng(base, 'update-new')));
+  });
+
+  test('options: omitBackground captures a page without a background of its own as transparent; by default it is white', () => {
+    assert.deepEqual(statuses(changed, ['omit-background', 'omit-background-default']), { 'omit-background': 'passed', 'omit-background-default': 'passed' });
+    const png = (root) => readPng(baselinePng(base, root));
+    assert.deepEqual(png('omit-background').rgba(100, 50)[3], 0, 'transparent where the page paints nothing');
+    assert.deepEqual(png('omit-background').rgba(15, 15), [17, 17, 17, 255], 'the block stays opaque');
+    assert.deepEqual(png('omit-background-default').rgba(100, 50), [255, 255, 255, 255]);
+  });
+
+  test('options: stylePath in the config file is read from the project root and applied while capturing, so a hidden advert\'s change passes', () => {
+    assert.equal(statuses(changed, ['style-path'])['style-path'], 'passed');
+    assert.deepEqual(pixelFacts(optionsEvidence(base, 'style-path')), {
+      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    // the DOM walk saw the stylesheet too: the advert is recorded hidden, so its colour is no style change
+    const { data } = addon.readBaselineSync(path.join(base, 'style-path'), 'style-path', 'chromium');
+    const ad = data.dom.elements.find((e) => e.selector === '#ad');
+    assert.equal(ad.styles[data.dom.styleProperties.indexOf('visibility')], 'hidden');
+    assert.equal(readPng(baselinePng(base, 'style-path')).pixel(125, 45).join(), '255,255,255', 'the advert is not in the pixels');
+  });
+
+  test('options: a stylePath that cannot be read is refused, naming the file, and nothing is captured', () => {
+    assert.equal(statuses(changed, ['style-path-missing'])['style-path-missing'], 'failed');
+    const message = changed.tests.get('style-path-missing').results[0].errors[0].message.split('\n')[0];
+    assert.equal(message, `Error: toMatchVisual("style-path-missing"): stylePath "no-such-file.css" cannot be read (ENOENT): give the path of a CSS file, relative to ${repo.replace(/\/$/, '')} or absolute`);
+    assert.ok(!existsSync(path.join(base, 'style-path-missing', '.sightline')), 'nothing captured');
+  });
+
+  test('options: scale is css by default on a 2× device and device when asked, and the mask covers the advert at both', () => {
+    assert.deepEqual(statuses(changed, ['scale-css', 'scale-device']), { 'scale-css': 'passed', 'scale-device': 'passed' });
+    const size = (root) => { const png = readPng(baselinePng(base, root)); return [png.width, png.height]; };
+    assert.deepEqual(size('scale-css'), [200, 100]);
+    assert.deepEqual(size('scale-device'), [400, 200]);
+    // the advert's box, 120..130 × 40..50 in CSS pixels, painted at each scale
+    assert.deepEqual(readPng(baselinePng(base, 'scale-css')).pixel(129, 49), [255, 0, 255]);
+    assert.deepEqual(readPng(baselinePng(base, 'scale-device')).pixel(259, 99), [255, 0, 255]);
+    assert.deepEqual(readPng(baselinePng(base, 'scale-device')).pixel(261, 101), [255, 255, 255], 'just outside the box at 2×');
+    assert.equal(optionsEvidence(base, 'scale-device').layers.pixel.diffPixels, 0);
+  });
+
+  test('options: animations are finished by default, so a slow fade is captured solid; with animations: allow it is captured as it runs', () => {
+    for (const run of [approveRun, changed]) {
+      assert.deepEqual(statuses(run, ['animations-disabled', 'animations-allow']), { 'animations-disabled': 'passed', 'animations-allow': 'passed' });
+    }
+    assert.deepEqual(readPng(baselinePng(base, 'animations-disabled')).pixel(30, 30), [17, 17, 17]);
+    const [r, g, b] = readPng(baselinePng(base, 'animations-allow')).pixel(30, 30);
+    assert.ok(Math.min(r, g, b) >= 250, `at the fade's start the block is almost white: ${[r, g, b]}`);
+  });
+
+  test('options: playwright.config expect.toHaveScreenshot applies under .sightline/config.json and the call', () => {
+    assert.deepEqual(statuses(changed, ['pw-max-diff-pixels', 'pw-under-config', 'pw-under-call', 'pw-style-path']), {
+      'pw-max-diff-pixels': 'passed', 'pw-under-config': 'failed', 'pw-under-call': 'failed', 'pw-style-path': 'passed',
+    });
+    const evidence = (name) => optionsEvidence(base, name, name, 'pw-defaults');
+    assert.equal(evidence('pw-max-diff-pixels').verdict, 'Passed: 100 pixels differ (0.500 %), within the allowed 100');
+    for (const name of ['pw-under-config', 'pw-under-call']) assert.equal(evidence(name).status, 'changed', name);
+    // Playwright's stylePath (relative to its config) hid the badge; the call's mask the advert
+    assert.deepEqual(pixelFacts(evidence('pw-style-path')), {
+      status: 'passed', kind: 'identical', autoPassed: false, diffPixels: 0, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+    });
+    // `sightline compare` on the captures resolves the same settings: Playwright's defaults travel with each capture
+    for (const [name, exit] of [['pw-max-diff-pixels', 0], ['pw-under-config', 1]]) {
+      const copy = path.join(temps.make('sightline-options-compare-'), name);
+      cpSync(path.join(base, name), copy, { recursive: true });
+      const run = spawnSync(sightlineBin, ['--root', copy, 'compare'], { encoding: 'utf8' });
+      assert.equal(run.status, exit, `${name}: ${run.stdout}\n${run.stderr}`);
+      const results = JSON.parse(readFileSync(path.join(copy, 'visual-report', 'results.json'), 'utf8'));
+      assert.equal(results.snapshots[0].layers.pixel.diffPixels, 100, name);
+    }
   });
 
   test('options: reportDir in config puts results.json and the images in that folder', () => {

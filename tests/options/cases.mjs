@@ -55,7 +55,17 @@ const label = (decoration) =>
   page(`<p id="label" class="block" style="left: 10px; top: 10px; margin: 0; color: #111; text-decoration-line: ${decoration}">Sale</p>`);
 const LABEL = { base: label('none'), changed: label('underline') };
 
-/** Config-file cases: `config` goes to `<root>/.sightline/config.json`, `options` to the call. */
+// A page that paints no background of its own: `omitBackground` leaves it transparent.
+const bare = `<!doctype html><html><head><style>
+  body { margin: 0; width: ${VIEWPORT.width}px; height: ${VIEWPORT.height}px; position: relative; overflow: hidden; }
+  .block { position: absolute; }
+</style></head><body>${block('mark', [10, 10, 20, 20], '#111111')}</body></html>`;
+const BARE = { base: bare, changed: bare };
+
+/**
+ * Config-file cases: `config` goes to `<root>/.sightline/config.json`, `files` next to it (in
+ * the root), `options` to the call; `deviceScaleFactor` sets the page's.
+ */
 export const cases = {
   threshold: { config: { threshold: 0 }, ...GREY },
   'threshold-default': { ...GREY },
@@ -84,7 +94,17 @@ export const cases = {
   'write-missing-baselines': { config: { writeMissingBaselines: true }, newInChangedRun: true, ...HUNDRED },
   // The run's own root (the reporter's): results go to the configured folder.
   'report-dir': { config: { reportDir: 'out/visual' }, ...HUNDRED },
+  // toHaveScreenshot's capture options.
+  'omit-background': { options: { omitBackground: true }, ...BARE },
+  'omit-background-default': { ...BARE },
+  // The config file's stylesheet is the root's: hiding the advert hides its change.
+  'style-path': { config: { stylePath: 'hide-ad.css' }, files: { 'hide-ad.css': '#ad { visibility: hidden; }' }, ...ADVERT },
+  // On a 2× device: one image pixel per CSS pixel by default, per device pixel with `device`;
+  // the mask covers the advert at either scale.
+  'scale-css': { deviceScaleFactor: 2, options: { mask: ['#ad'] }, ...ADVERT },
+  'scale-device': { deviceScaleFactor: 2, options: { mask: ['#ad'], scale: 'device' }, ...ADVERT },
 };
+
 
 /**
  * The re-shot page: a canvas that shows red until the second full-page shot, then green for good.
@@ -149,3 +169,26 @@ const textAdvert = (words, badge) =>
 const TEXT_ADVERT = { base: textAdvert('Buy now', '#16a34a'), changed: textAdvert('Sale today', '#dc2626') };
 
 export const PAGES = { HUNDRED, ADVERT, TEXT_ADVERT };
+
+/**
+ * The cases of the `pw-defaults` project, whose playwright.config sets
+ * `expect.toHaveScreenshot: { maxDiffPixels: 100, stylePath: './hide-badge.css' }`: Playwright's
+ * settings apply under the config file and the call.
+ */
+export const defaultsCases = {
+  'pw-max-diff-pixels': { ...HUNDRED },
+  'pw-under-config': { config: { maxDiffPixels: 0 }, ...HUNDRED },
+  'pw-under-call': { options: { maxDiffPixels: 0 }, ...HUNDRED },
+  // The text advert masked, the badge hidden by Playwright's stylePath: nothing left to change.
+  'pw-style-path': { options: { mask: ['#ad'] }, ...TEXT_ADVERT },
+};
+
+/**
+ * A block fading in over ten minutes: stopped (`animations: 'disabled'`), the animation ends on
+ * its last frame and the block is solid; allowed, the capture shows it at the start, nearly
+ * transparent. One opacity level takes over two seconds, so either way the page settles.
+ */
+export const FADE = page(
+  `<style>@keyframes fade { from { opacity: 0; } to { opacity: 1; } }</style>` +
+    `<div id="fader" class="block" style="left: 10px; top: 10px; width: 40px; height: 40px; background: #111111; animation: fade 600s linear both"></div>`,
+);

@@ -2,9 +2,9 @@
 // through SIGHTLINE_ROOT, which the matcher reads on every call, so each case has its own
 // `.sightline/config.json` within one Playwright run.
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { test, expect } from 'sightline/playwright';
-import { cases, CLOCK, RESHOT, RESTLESS, PAGES } from './cases.mjs';
+import { cases, CLOCK, RESHOT, RESTLESS, PAGES, FADE } from './cases.mjs';
+import { open, variant } from './open.mjs';
 
 // The matcher's own addon instance: its count of image comparisons is this worker's.
 const addon = createRequire(import.meta.url)('sightline');
@@ -19,24 +19,31 @@ async function counted(call) {
   }
 }
 
-const variant = process.env.SCENARIO_VARIANT ?? 'base';
-const base = process.env.OPTIONS_BASE;
-if (!base) throw new Error('OPTIONS_BASE must name the folder holding one project root per case');
-
-/** Serves `html` at a loopback URL no request leaves the browser for, with this test's root. */
-async function open(page, name, html) {
-  process.env.SIGHTLINE_ROOT = path.join(base, name);
-  await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ contentType: 'text/html', body: html }));
-  await page.goto(`http://127.0.0.1:9/${name}`);
-}
-
-for (const [name, { options, newInChangedRun, ...pages }] of Object.entries(cases)) {
-  test(name, async ({ page }) => {
-    test.skip(newInChangedRun && variant === 'base', 'no baseline before the changed run');
-    await open(page, name, pages[variant]);
-    await counted(() => expect(page).toMatchVisual(name, options));
+for (const [name, { options, newInChangedRun, deviceScaleFactor, config, files, ...pages }] of Object.entries(cases)) {
+  test.describe(() => {
+    if (deviceScaleFactor) test.use({ deviceScaleFactor });
+    test(name, async ({ page }) => {
+      test.skip(newInChangedRun && variant === 'base', 'no baseline before the changed run');
+      await open(page, name, pages[variant]);
+      await counted(() => expect(page).toMatchVisual(name, options));
+    });
   });
 }
+
+// `animations`: a slow fade is finished by default and captured as it runs with `allow`.
+for (const [name, options] of [['animations-disabled', {}], ['animations-allow', { animations: 'allow' }]]) {
+  test(name, async ({ page }) => {
+    await open(page, name, FADE);
+    await expect(page).toMatchVisual(name, options);
+  });
+}
+
+// A stylesheet that cannot be read: refused before anything is captured, naming the file.
+test('style-path-missing', async ({ page }) => {
+  test.skip(variant === 'base', 'nothing to approve');
+  await open(page, 'style-path-missing', PAGES.ADVERT.base);
+  await expect(page).toMatchVisual('style-path-missing', { stylePath: 'no-such-file.css' });
+});
 
 // The update-mode cases: run alone once per `--update-snapshots` mode on fresh baselines.
 // `update-passed` stays within its tolerance, `update-changed` does not, `update-new` has none.

@@ -13,5 +13,13 @@ export default defineConfig({
     viewport: VIEWPORT,
     launchOptions: { executablePath: process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium' },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium', testIgnore: 'defaults.spec.mjs' },
+    // Playwright's own screenshot settings, as a suite moving from toHaveScreenshot has them.
+    {
+      name: 'pw-defaults',
+      testMatch: 'defaults.spec.mjs',
+      expect: { toHaveScreenshot: { maxDiffPixels: 100, stylePath: './hide-badge.css' } },
+    },
+  ],
 });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 
-/** { width, height, pixel(x, y) → [r, g, b] } of the PNG at `file`. */
+/** { width, height, pixel(x, y) → [r, g, b], rgba(x, y) → [r, g, b, a] } of the PNG at `file`. */
 export function readPng(file) {
   const bytes = readFileSync(file);
   if (bytes.subarray(1, 4).toString('latin1') !== 'PNG') throw new Error(`${file} is not a PNG`);
@@ -49,5 +49,6 @@ export function readPng(file) {
     width,
     height,
     pixel: (x, y) => [...pixels.subarray(y * stride + x * channels, y * stride + x * channels + 3)],
+    rgba: (x, y) => (channels === 4 ? [...pixels.subarray(y * stride + x * 4, y * stride + x * 4 + 4)] : [...pixels.subarray(y * stride + x * 3, y * stride + x * 3 + 3), 255]),
   };
 }

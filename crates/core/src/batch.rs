@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::config::{Config, Overrides, ShardMode};
+use crate::config::{Config, Overrides, PlaywrightDefaults, ShardMode};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 use crate::results::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
@@ -82,8 +82,8 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
 
 /// Compares every capture in `.sightline/temp` with its baseline, in parallel, writing each
 /// snapshot's evidence next to its capture. Each capture is compared with the options its
-/// `toMatchVisual` call used: `config` with the call's overrides stored in the capture, so the
-/// matcher and `sightline compare` agree. `progress(done, total)` is called as they finish.
+/// `toMatchVisual` call used: `config` over the Playwright defaults and under the call's
+/// overrides, both stored in the capture, so the matcher and `sightline compare` agree. `progress(done, total)` is called as they finish.
 pub fn compare_captures(
     store: &ProjectStore,
     config: &Config,
@@ -110,7 +110,11 @@ pub fn compare_captures(
             Some(value) => Overrides::from_json(value.clone())?,
             None => Overrides::default(),
         };
-        let options = config.with_overrides(&overrides).snapshot_options();
+        let playwright = match &capture.data.playwright_defaults {
+            Some(value) => PlaywrightDefaults::from_json(value.clone())?,
+            None => PlaywrightDefaults::default(),
+        };
+        let options = config.under_playwright(&playwright).with_overrides(&overrides).snapshot_options();
         let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
         store.write_diff(name, stem, diff.as_ref())?;
         let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();

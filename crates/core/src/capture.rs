@@ -66,6 +66,19 @@ pub struct CaptureOwner {
     pub test_id: String,
     /// The test's title, for the error message.
     pub title: String,
+    /// Where the test is (`spec file:line`), for the error message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+impl CaptureOwner {
+    /// The test as a message names it: its title, then where it is.
+    fn described(&self) -> String {
+        match &self.location {
+            Some(location) => format!("{:?} ({location})", self.title),
+            None => format!("{:?}", self.title),
+        }
+    }
 }
 
 /// One capture to record and compare.
@@ -243,8 +256,9 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
                     Some(other) if other.run_id == owner.run_id && other.test_id == owner.test_id => return Ok(()),
                     Some(other) if other.run_id == owner.run_id => {
                         return Err(Error::InvalidInput(format!(
-                            "snapshot {name:?} ({project}) is captured by two tests in this run: {:?} and {:?}; give each toMatchVisual call its own name",
-                            other.title, owner.title
+                            "snapshot {name:?} ({project}) is captured by two tests in this run: {} and {}; give each toMatchVisual call its own name",
+                            other.described(),
+                            owner.described()
                         )));
                     }
                     // Left by an earlier run (or unreadable): take it over.

@@ -122,6 +122,54 @@ pub struct Config {
     pub write_missing_baselines: bool,
     /// What a shard does. Default `compare`.
     pub shard_mode: ShardMode,
+    /// Stop CSS animations, transitions and Web Animations before capturing. Default `disabled`.
+    pub animations: Animations,
+    /// Hide the text caret. Default `hide`.
+    pub caret: Caret,
+    /// One image pixel per CSS pixel, or per device pixel. Default `css`.
+    pub scale: Scale,
+    /// Capture with a transparent page background. Default false.
+    pub omit_background: bool,
+    /// Stylesheets applied while capturing (the DOM walk sees them too). Relative paths in the
+    /// config file are resolved against the project root when it is read.
+    #[serde(deserialize_with = "paths", skip_serializing_if = "Vec::is_empty")]
+    pub style_path: Vec<String>,
+    /// The keys the config file itself set: Playwright's defaults apply only under the others.
+    #[serde(skip)]
+    pub file_keys: Vec<String>,
+}
+
+/// toHaveScreenshot's `animations`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Animations {
+    /// Finite animations finish, infinite ones are cancelled, transitions jump to their end.
+    #[default]
+    Disabled,
+    /// The page is captured as it moves.
+    Allow,
+}
+
+/// toHaveScreenshot's `caret`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Caret {
+    /// The caret is transparent while capturing.
+    #[default]
+    Hide,
+    /// The caret is left as the page draws it.
+    Initial,
+}
+
+/// toHaveScreenshot's `scale`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Scale {
+    /// One image pixel per CSS pixel, whatever the device scale factor.
+    #[default]
+    Css,
+    /// One image pixel per device pixel.
+    Device,
 }
 
 /// What a shard does (01-product.md, sharding).
@@ -152,6 +200,12 @@ impl Default for Config {
             style_properties: None,
             write_missing_baselines: false,
             shard_mode: ShardMode::Compare,
+            animations: Animations::Disabled,
+            caret: Caret::Hide,
+            scale: Scale::Css,
+            omit_background: false,
+            style_path: Vec::new(),
+            file_keys: Vec::new(),
         }
     }
 }
@@ -179,6 +233,54 @@ pub struct Overrides {
     #[serde(deserialize_with = "optional_millis")]
     pub timeout: Option<f64>,
     pub perceptual: Option<bool>,
+    pub animations: Option<Animations>,
+    pub caret: Option<Caret>,
+    pub scale: Option<Scale>,
+    pub omit_background: Option<bool>,
+    #[serde(deserialize_with = "optional_paths")]
+    pub style_path: Option<Vec<String>>,
+}
+
+/// Playwright's `expect.toHaveScreenshot` settings (playwright.config, the project's or the
+/// config's): defaults under `.sightline/config.json` and a call's options, so a suite moving
+/// from toHaveScreenshot keeps its tolerances. Only the keys both matchers share are read; the
+/// others (`pathTemplate`, `type`, `_comparator`) are Playwright's own.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlaywrightDefaults {
+    overrides: Overrides,
+    json: Option<serde_json::Value>,
+}
+
+/// The `expect.toHaveScreenshot` keys that are also settings here.
+pub const PLAYWRIGHT_KEYS: [&str; 7] =
+    ["threshold", "maxDiffPixels", "maxDiffPixelRatio", "animations", "caret", "scale", "stylePath"];
+
+impl PlaywrightDefaults {
+    /// `expect.toHaveScreenshot` as Playwright resolved it (`null` for none), checked like a
+    /// call's options: an error names `playwright.config expect.toHaveScreenshot` and the key.
+    pub fn from_json(value: serde_json::Value) -> Result<Self> {
+        const PLACE: &str = "playwright.config expect.toHaveScreenshot";
+        let object = match value {
+            serde_json::Value::Null => return Ok(Self::default()),
+            serde_json::Value::Object(object) => object,
+            _ => return Err(Error::InvalidInput(format!("{PLACE}: expected an object of toHaveScreenshot options"))),
+        };
+        let picked: serde_json::Map<String, serde_json::Value> = object
+            .into_iter()
+            .filter(|(key, value)| PLAYWRIGHT_KEYS.contains(&key.as_str()) && !value.is_null())
+            .collect();
+        if picked.is_empty() {
+            return Ok(Self::default());
+        }
+        let json = serde_json::Value::Object(picked);
+        Ok(Self { overrides: checked(json.clone(), PLACE)?, json: Some(json) })
+    }
+
+    /// The keys read, as JSON (stored with a capture, so `sightline compare` resolves the same
+    /// settings); `None` when there are none.
+    pub fn json(&self) -> Option<&serde_json::Value> {
+        self.json.as_ref()
+    }
 }
 
 /// The area of the page to capture, in CSS pixels (Playwright's `clip`).
@@ -244,10 +346,46 @@ impl Settings {
 /// The settings for `root`: `<root>/.sightline/config.json` (a missing file means all
 /// defaults) with `overrides` on top.
 pub fn load_settings(root: &Path, overrides: &Overrides) -> Result<Settings> {
-    Ok(read_config_file(root)?.with_overrides(overrides))
+    load_call_settings(root, &PlaywrightDefaults::default(), overrides)
+}
+
+/// One `toMatchVisual` call's settings, lowest first: the built-in defaults, Playwright's
+/// `expect.toHaveScreenshot`, `.sightline/config.json`, the call's options.
+pub fn load_call_settings(root: &Path, playwright: &PlaywrightDefaults, overrides: &Overrides) -> Result<Settings> {
+    Ok(read_config_file(root)?.under_playwright(playwright).with_overrides(overrides))
 }
 
 impl Config {
+    /// These settings over Playwright's `expect.toHaveScreenshot`: each key it sets applies
+    /// unless the config file set that key itself.
+    pub fn under_playwright(&self, playwright: &PlaywrightDefaults) -> Config {
+        let mut config = self.clone();
+        let o = &playwright.overrides;
+        let free = |key: &str| !self.file_keys.iter().any(|k| k == key);
+        if let (Some(v), true) = (o.threshold, free("threshold")) {
+            config.threshold = v;
+        }
+        if let (Some(v), true) = (o.max_diff_pixels, free("maxDiffPixels")) {
+            config.max_diff_pixels = Some(v);
+        }
+        if let (Some(v), true) = (o.max_diff_pixel_ratio, free("maxDiffPixelRatio")) {
+            config.max_diff_pixel_ratio = Some(v);
+        }
+        if let (Some(v), true) = (o.animations, free("animations")) {
+            config.animations = v;
+        }
+        if let (Some(v), true) = (o.caret, free("caret")) {
+            config.caret = v;
+        }
+        if let (Some(v), true) = (o.scale, free("scale")) {
+            config.scale = v;
+        }
+        if let (Some(v), true) = (&o.style_path, free("stylePath")) {
+            config.style_path = v.clone();
+        }
+        config
+    }
+
     /// These settings with one call's `overrides` on top.
     pub fn with_overrides(&self, overrides: &Overrides) -> Settings {
         let mut config = self.clone();
@@ -262,6 +400,11 @@ impl Config {
         config.ignore_selectors = o.ignore_selectors.unwrap_or(config.ignore_selectors);
         config.mask_color = o.mask_color.unwrap_or(config.mask_color);
         config.style_properties = o.style_properties.or(config.style_properties);
+        config.animations = o.animations.unwrap_or(config.animations);
+        config.caret = o.caret.unwrap_or(config.caret);
+        config.scale = o.scale.unwrap_or(config.scale);
+        config.omit_background = o.omit_background.unwrap_or(config.omit_background);
+        config.style_path = o.style_path.unwrap_or(config.style_path);
         Settings { config, clip: o.clip, timeout: o.timeout, perceptual: o.perceptual.unwrap_or(false) }
     }
 }
@@ -296,7 +439,15 @@ fn read_config_file(root: &Path) -> Result<Config> {
             path.display()
         ))
     })?;
-    checked(value, &path.display().to_string())
+    let mut config: Config = checked(value.clone(), &path.display().to_string())?;
+    config.file_keys = value.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+    // The file's stylesheets are the project's: relative to the root, not to where tests run.
+    for style in &mut config.style_path {
+        if Path::new(style.as_str()).is_relative() {
+            *style = root.join(&*style).display().to_string();
+        }
+    }
+    Ok(config)
 }
 
 /// Deserialises one settings object; an error names `place`, the key path and what it expects.
@@ -404,6 +555,31 @@ fn folder<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Err
     if v.is_empty() { Err(out_of_range("a folder path string", "\"\"")) } else { Ok(v) }
 }
 
+/// toHaveScreenshot's `stylePath`: one path or a list of them.
+fn paths<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    let list = match OneOrMany::deserialize(d) {
+        Ok(OneOrMany::One(path)) => vec![path],
+        Ok(OneOrMany::Many(list)) => list,
+        Err(_) => return Err(out_of_range("a CSS file path or an array of them", "another type")),
+    };
+    if list.iter().any(String::is_empty) {
+        return Err(out_of_range("a CSS file path or an array of them", "an empty path"));
+    }
+    Ok(list)
+}
+
+fn optional_paths<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    #[derive(Deserialize)]
+    struct Paths(#[serde(deserialize_with = "paths")] Vec<String>);
+    Ok(Option::<Paths>::deserialize(d)?.map(|p| p.0))
+}
+
 fn positive<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
     let v = f64::deserialize(d)?;
     if v > 0.0 { Ok(v) } else { Err(out_of_range("a number above 0", v)) }
@@ -466,7 +642,8 @@ mod tests {
             json!({
                 "reportDir": "visual-report", "threshold": 0.1, "antialiasing": true, "noiseAutoPass": false,
                 "fullPage": true, "mask": [], "ignoreSelectors": [], "maskColor": "#FF00FF",
-                "mcpApprovalPrompt": true, "writeMissingBaselines": false, "shardMode": "compare"
+                "mcpApprovalPrompt": true, "writeMissingBaselines": false, "shardMode": "compare",
+                "animations": "disabled", "caret": "hide", "scale": "css", "omitBackground": false
             })
         );
     }
@@ -553,17 +730,86 @@ mod tests {
             root.error(json!(null)),
             "<config>: unknown key \"treshold\"; known keys are reportDir, threshold, antialiasing, \
              maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, \
-             mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode"
+             mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, \
+             omitBackground, stylePath"
         );
         assert_eq!(
             call_error(json!({"reportDir": "x"})),
             "toMatchVisual options: unknown key \"reportDir\"; known keys are threshold, maxDiffPixels, \
              maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
-             perceptual"
+             perceptual, animations, caret, scale, omitBackground, stylePath"
         );
         assert_eq!(
             call_error(json!({"clip": {"x": 0, "y": 0, "w": 1, "height": 1}})),
             "toMatchVisual options: unknown key \"clip.w\"; known keys are x, y, width, height"
+        );
+    }
+
+    fn playwright(value: serde_json::Value) -> PlaywrightDefaults {
+        PlaywrightDefaults::from_json(value).unwrap()
+    }
+
+    #[test]
+    fn settings_layer_playwright_defaults_under_the_config_file_and_the_call() {
+        let root = Root::with("playwright-layers", r#"{"threshold": 0.3, "scale": "device", "stylePath": "hide.css"}"#);
+        let pw = playwright(json!({
+            "threshold": 0.2, "maxDiffPixels": 100, "caret": "initial", "scale": "css",
+            "stylePath": ["/abs/pw.css"], "pathTemplate": "{arg}{ext}", "_comparator": "ssim-cie94"
+        }));
+        let call = |o: serde_json::Value| load_call_settings(&root.0, &pw, &Overrides::from_json(o).unwrap()).unwrap();
+        let settings = call(json!(null));
+        // The file beats Playwright; Playwright beats the built-in defaults.
+        assert_eq!(settings.config.threshold, 0.3);
+        assert_eq!(settings.config.scale, Scale::Device);
+        assert_eq!(settings.config.max_diff_pixels, Some(100));
+        assert_eq!(settings.config.caret, Caret::Initial);
+        assert_eq!(settings.config.animations, Animations::Disabled);
+        // The file's stylesheet is the project's, relative to the root.
+        assert_eq!(settings.config.style_path, vec![root.0.join("hide.css").display().to_string()]);
+        // The call beats both.
+        let settings = call(json!({"threshold": 0, "maxDiffPixels": 5, "caret": "hide", "stylePath": "call.css"}));
+        assert_eq!(
+            (settings.config.threshold, settings.config.max_diff_pixels, settings.config.caret),
+            (0.0, Some(5), Caret::Hide)
+        );
+        assert_eq!(settings.config.style_path, vec!["call.css".to_string()]);
+        // Only the shared keys are read and stored.
+        assert_eq!(
+            pw.json().unwrap(),
+            &json!({"threshold": 0.2, "maxDiffPixels": 100, "caret": "initial", "scale": "css", "stylePath": ["/abs/pw.css"]})
+        );
+        // Without a config file, Playwright's stylesheet stands.
+        let none = load_call_settings(Path::new("/nonexistent"), &pw, &Overrides::default()).unwrap();
+        assert_eq!((none.config.threshold, none.config.style_path.clone()), (0.2, vec!["/abs/pw.css".to_string()]));
+        assert_eq!(playwright(json!(null)), PlaywrightDefaults::default());
+        assert_eq!(playwright(json!({"pathTemplate": "x"})).json(), None);
+    }
+
+    #[test]
+    fn settings_bad_playwright_defaults_and_capture_options_name_the_place_and_the_key() {
+        assert_eq!(
+            PlaywrightDefaults::from_json(json!({"maxDiffPixels": -1})).unwrap_err().to_string(),
+            "playwright.config expect.toHaveScreenshot: \"maxDiffPixels\" must be a whole number ≥ 0, got -1"
+        );
+        assert_eq!(
+            call_error(json!({"animations": "paused"})),
+            "toMatchVisual options: \"animations\" must be \"disabled\" or \"allow\", got \"paused\""
+        );
+        assert_eq!(
+            call_error(json!({"scale": "retina"})),
+            "toMatchVisual options: \"scale\" must be \"css\" or \"device\", got \"retina\""
+        );
+        assert_eq!(
+            call_error(json!({"stylePath": 3})),
+            "toMatchVisual options: \"stylePath\" must be a CSS file path or an array of them, got another type"
+        );
+        assert_eq!(
+            call_error(json!({"stylePath": ["a.css", ""]})),
+            "toMatchVisual options: \"stylePath\" must be a CSS file path or an array of them, got an empty path"
+        );
+        assert_eq!(
+            call_error(json!({"omitBackground": "yes"})),
+            "toMatchVisual options: \"omitBackground\" has the wrong type (invalid type: string \"yes\", expected a boolean)"
         );
     }
 

@@ -78,6 +78,9 @@ pub struct CaptureData {
     /// The `toMatchVisual` call's options (checked), so `sightline compare` compares the capture
     /// with the options the matcher used, not only the config file's.
     pub overrides: Option<serde_json::Value>,
+    /// Playwright's `expect.toHaveScreenshot` keys that applied to the call (under the config
+    /// file), for the same reason.
+    pub playwright_defaults: Option<serde_json::Value>,
     /// The test that made the capture; an approved baseline keeps it, so a later run can tell a
     /// removed `toMatchVisual` call from a test it did not select.
     pub test: Option<TestRef>,
@@ -93,6 +96,8 @@ struct MetadataOut<'a> {
     project: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     overrides: Option<&'a serde_json::Value>,
+    #[serde(rename = "playwrightDefaults", skip_serializing_if = "Option::is_none")]
+    playwright_defaults: Option<&'a serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     test: Option<&'a TestRef>,
     dom: Option<&'a RawValue>,
@@ -109,6 +114,8 @@ struct MetadataIn<'a> {
     project: Option<String>,
     #[serde(default)]
     overrides: Option<serde_json::Value>,
+    #[serde(rename = "playwrightDefaults", default)]
+    playwright_defaults: Option<serde_json::Value>,
     #[serde(default)]
     test: Option<TestRef>,
     #[serde(borrow)]
@@ -134,6 +141,7 @@ impl CaptureData {
             failures: &self.failures,
             project: self.project.as_deref(),
             overrides: self.overrides.as_ref(),
+            playwright_defaults: self.playwright_defaults.as_ref(),
             test: self.test.as_ref(),
             dom: dom.as_deref(),
         };
@@ -154,6 +162,7 @@ impl CaptureData {
             device_scale_factor: meta.device_scale_factor,
             project: meta.project,
             overrides: meta.overrides,
+            playwright_defaults: meta.playwright_defaults,
             test: meta.test,
         })
     }
@@ -372,6 +381,7 @@ mod tests {
             device_scale_factor: 2.0,
             project: Some("chromium".into()),
             overrides: Some(serde_json::json!({"perceptual": true})),
+            playwright_defaults: Some(serde_json::json!({"maxDiffPixels": 10})),
             test: Some(TestRef { file: "tests/home.spec.ts".into(), title: vec!["home".into()], line: Some(4) }),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
@@ -389,6 +399,7 @@ mod tests {
         assert!(capture.image == image);
         assert_eq!(capture.data.dom.as_deref(), Some(dom));
         assert_eq!(capture.data.overrides, data.overrides, "the call's options travel with the capture");
+        assert_eq!(capture.data.playwright_defaults, data.playwright_defaults, "and Playwright's defaults");
         let _ = std::fs::remove_dir_all(&root);
     }
 }

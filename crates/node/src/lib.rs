@@ -6,7 +6,7 @@
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sightline_core::compare::{self, Comparator, CompareOptions};
-use sightline_core::config::{Overrides, Settings, load_settings};
+use sightline_core::config::{Overrides, PlaywrightDefaults, Settings, load_call_settings};
 use sightline_core::image::ImageRef;
 use sightline_core::pixel::{self, PixelOptions};
 
@@ -237,6 +237,10 @@ pub struct CaptureInput {
     /// overrides `.sightline/config.json` for this call; the engine validates them.
     #[napi(ts_type = "Record<string, unknown>")]
     pub overrides: Option<serde_json::Value>,
+    /// Playwright's `expect.toHaveScreenshot` config for the test's project: defaults under
+    /// `.sightline/config.json` (threshold, maxDiffPixels, animations, …).
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub playwright_defaults: Option<serde_json::Value>,
     /// Playwright's `updateSnapshots`: `none`, `default` (the implicit one), `missing`, `changed`, `all`.
     pub update_snapshots: Option<String>,
     /// Identifies the test run (all workers share it): with `testId`, detects two tests
@@ -316,6 +320,7 @@ fn capture_data(input: &CaptureInput) -> sightline_core::Result<sightline_core::
         project: Some(input.project.clone()),
         // Only a non-empty set: a call without options stores nothing.
         overrides: input.overrides.clone().filter(|o| o.as_object().is_some_and(|m| !m.is_empty())),
+        playwright_defaults: playwright_defaults(input.playwright_defaults.as_ref())?.json().cloned(),
         test: input.test_file.as_ref().map(|file| {
             sightline_core::results::ledger::TestRef::new(
                 std::path::Path::new(&input.root),
@@ -333,6 +338,10 @@ fn capture_owner(input: &CaptureInput) -> Option<sightline_core::capture::Captur
             run_id: run_id.clone(),
             test_id: test_id.clone(),
             title: input.test_title.clone().unwrap_or_default(),
+            location: input.test_file.as_ref().map(|file| match input.test_line {
+                Some(line) => format!("{file}:{line}"),
+                None => file.clone(),
+            }),
         }),
         _ => None,
     }
@@ -343,7 +352,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
     use sightline_core::store::ProjectStore;
 
     let outcome = guarded(|| {
-        let settings = settings_of(&input.root, input.overrides.as_ref())?;
+        let settings = settings_of(&input.root, input.playwright_defaults.as_ref(), input.overrides.as_ref())?;
         let request = CaptureRequest {
             name: &input.name,
             project: &input.project,
@@ -378,7 +387,7 @@ fn store_only(input: &CaptureInput) -> Result<()> {
     use sightline_core::store::ProjectStore;
     guarded(|| {
         // Checked like a comparing call's, so a bad option fails the same way in every shard mode.
-        let settings = settings_of(&input.root, input.overrides.as_ref())?;
+        let settings = settings_of(&input.root, input.playwright_defaults.as_ref(), input.overrides.as_ref())?;
         sightline_core::capture::store_capture_only(
             &ProjectStore::new(&input.root),
             &input.name,
@@ -391,10 +400,19 @@ fn store_only(input: &CaptureInput) -> Result<()> {
     })
 }
 
-/// The core's settings for `root` with a call's overrides (JSON object or nothing).
-fn settings_of(root: &str, overrides: Option<&serde_json::Value>) -> sightline_core::Result<Settings> {
+/// The core's settings for `root` over Playwright's `expect.toHaveScreenshot` and under a call's
+/// overrides (each a JSON object or nothing).
+fn settings_of(
+    root: &str,
+    playwright: Option<&serde_json::Value>,
+    overrides: Option<&serde_json::Value>,
+) -> sightline_core::Result<Settings> {
     let overrides = Overrides::from_json(overrides.cloned().unwrap_or(serde_json::Value::Null))?;
-    load_settings(std::path::Path::new(root), &overrides)
+    load_call_settings(std::path::Path::new(root), &playwright_defaults(playwright)?, &overrides)
+}
+
+fn playwright_defaults(value: Option<&serde_json::Value>) -> sightline_core::Result<PlaywrightDefaults> {
+    PlaywrightDefaults::from_json(value.cloned().unwrap_or(serde_json::Value::Null))
 }
 
 /// What `resolveSettings` needs.
@@ -405,15 +423,19 @@ pub struct SettingsInput {
     /// A `toMatchVisual` call's options, each overriding the config file for this call.
     #[napi(ts_type = "Record<string, unknown>")]
     pub overrides: Option<serde_json::Value>,
+    /// Playwright's `expect.toHaveScreenshot` config: defaults under the config file.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub playwright_defaults: Option<serde_json::Value>,
 }
 
-/// `.sightline/config.json` (defaults for absent keys) with a call's overrides applied, checked
+/// `.sightline/config.json` (defaults for absent keys, Playwright's `expect.toHaveScreenshot`
+/// under it) with a call's overrides applied, checked
 /// by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
 #[napi(
-    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
+    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
 )]
 pub fn resolve_settings(input: SettingsInput) -> Result<serde_json::Value> {
-    let settings = guarded(|| settings_of(&input.root, input.overrides.as_ref()))?;
+    let settings = guarded(|| settings_of(&input.root, input.playwright_defaults.as_ref(), input.overrides.as_ref()))?;
     let mut value = serde_json::to_value(&settings).map_err(|e| Error::from_reason(e.to_string()))?;
     // The capture needs the list even when the config leaves it to the default.
     value["styleProperties"] = settings.style_properties().into();
@@ -510,7 +532,7 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     use sightline_core::store::ProjectStore;
 
     let results = guarded(|| {
-        let settings = settings_of(&input.root, None)?;
+        let settings = settings_of(&input.root, None, None)?;
         let config = settings.config.clone();
         let run =
             RunInfo {
