@@ -202,6 +202,18 @@ export interface LedgerTestInput {
   finished: boolean
 }
 
+/** What `snapshotName` needs: the call's name, or the test an unnamed call is named after. */
+export interface NameInput {
+  /** The call's name: a string or Playwright's name array (nested folders); `.png` may end it. */
+  name?: string | string[]
+  /** For an unnamed call: the spec file, relative to the Playwright config's folder. */
+  testFile?: string
+  /** For an unnamed call: the describe titles and the test's title. */
+  titlePath?: Array<string>
+  /** For an unnamed call: which of the test's unnamed calls this is, from 1. */
+  index?: number
+}
+
 /** Result of the pixel test on two RGBA buffers. */
 export interface PixelResult {
   /** Differing pixels (pixelmatch's return value). */
@@ -276,6 +288,12 @@ export interface ShardInput {
   /** The config's `shardMode`: `compare` or `capture-only`. */
   mode: string
 }
+
+/**
+ * The snapshot name of one `toMatchVisual` call, checked by the engine: a given name (string
+ * or array, `.png` dropped) or, for an unnamed call, `<spec file>/<titles>[-n]`.
+ */
+export declare function snapshotName(input: NameInput): string
 
 /** Async twin of `storeCaptureSync`. */
 export declare function storeCapture(input: CaptureInput): Promise<void>

@@ -847,6 +847,7 @@ module.exports.finishShardSync = nativeBinding.finishShardSync
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.recordRunSync = nativeBinding.recordRunSync
 module.exports.resolveSettings = nativeBinding.resolveSettings
+module.exports.snapshotName = nativeBinding.snapshotName
 module.exports.storeCapture = nativeBinding.storeCapture
 module.exports.storeCaptureSync = nativeBinding.storeCaptureSync
 module.exports.writeResultsSync = nativeBinding.writeResultsSync

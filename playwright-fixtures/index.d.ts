@@ -1,5 +1,5 @@
 // Types for `sightline/playwright`.
-import type { Locator, TestType, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, Expect } from '@playwright/test';
+import type { Page, Locator, TestType, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, Expect, MatcherReturnType } from '@playwright/test';
 
 /** Options of one `toMatchVisual` call; each overrides `.sightline/config.json` for this call. */
 export interface ToMatchVisualOptions {
@@ -43,15 +43,25 @@ export interface ToMatchVisualOptions {
   stylePath?: string | string[];
 }
 
-declare global {
-  namespace PlaywrightTest {
-    interface Matchers<R> {
-      /** Captures pixels + DOM + styles and compares them with the approved baseline `name`. */
-      toMatchVisual(name?: string, options?: ToMatchVisualOptions): Promise<R>;
-      toMatchVisual(options?: ToMatchVisualOptions): Promise<R>;
-    }
-  }
+/**
+ * A snapshot's name, as toHaveScreenshot takes it: a string, or an array of folders and a name
+ * (`['cards', 'lamp']` is `cards/lamp`); a trailing `.png` is dropped. Unnamed, a call is named
+ * after its spec file and test.
+ */
+export type SnapshotName = string | string[];
+
+/**
+ * `expect(page | locator).toMatchVisual(name?, options?)` (or `toMatchVisual({ name, ...options })`):
+ * captures pixels + DOM + styles and compares them with the approved baseline. Typed for a Page
+ * or a Locator only, so `expect(buffer).toMatchVisual()` does not type-check.
+ */
+export interface VisualMatchers {
+  toMatchVisual: (
+    receiver: Page | Locator,
+    nameOrOptions?: SnapshotName | (ToMatchVisualOptions & { name?: SnapshotName }),
+    options?: ToMatchVisualOptions,
+  ) => Promise<MatcherReturnType>;
 }
 
 export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
-export const expect: Expect<{}>;
+export const expect: Expect<VisualMatchers>;

@@ -6,7 +6,8 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { test: base, expect: baseExpect } = require('@playwright/test');
+const { runnerPlaywright } = require('./runner.js');
+const { test: base, expect: baseExpect } = runnerPlaywright();
 const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, restoreAfterCapture } = require('./stabilise.js');
@@ -68,13 +69,26 @@ function projectRoot(testInfo) {
   return testInfo.config.configFile ? path.dirname(testInfo.config.configFile) : testInfo.config.rootDir;
 }
 
-/** `<test title path>` as a safe snapshot name, numbered when a test takes several. */
-function defaultName(testInfo) {
-  const counters = (testInfo._sightlineCounters ??= new Map());
-  const base = testInfo.titlePath.slice(1).join('-').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 180) || 'snapshot';
-  const n = (counters.get(base) ?? 0) + 1;
-  counters.set(base, n);
-  return n === 1 ? base : `${base}-${n}`;
+/** How many unnamed calls each test (each attempt: a retry has a new testInfo) has made. */
+const unnamedCalls = new WeakMap();
+
+/**
+ * The snapshot name of this call, as the engine gives it: the call's name (a string or
+ * Playwright's name array, `.png` dropped) or, unnamed, `<spec file>/<test titles>`, numbered
+ * from the test's second unnamed call on. A bad name fails here, before anything is captured.
+ */
+function snapshotName(testInfo, name, testFile) {
+  let input = { name };
+  if (name === undefined) {
+    const index = (unnamedCalls.get(testInfo) ?? 0) + 1;
+    unnamedCalls.set(testInfo, index);
+    input = { testFile, titlePath: testInfo.titlePath.slice(1), index };
+  }
+  try {
+    return addon.snapshotName(input);
+  } catch (err) {
+    throw new Error(`toMatchVisual: ${err.message}`);
+  }
 }
 
 /**
@@ -135,10 +149,13 @@ async function settle(page, target, settings, first, timeout) {
 
 async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const testInfo = test.info();
-  const [explicitName, callOptions] =
-    typeof nameOrOptions === 'string' ? [nameOrOptions, maybeOptions ?? {}] : [undefined, nameOrOptions ?? {}];
+  // As toHaveScreenshot: `(name, options)`, or `(options)` with the name, if any, among them.
+  const named = typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions);
+  const { name: optionsName, ...callOptions } = (named ? maybeOptions : nameOrOptions) ?? {};
   const root = projectRoot(testInfo);
-  const name = explicitName ?? defaultName(testInfo);
+  // The spec file relative to the Playwright config's folder: the same on every checkout.
+  const testFile = path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/');
+  const name = snapshotName(testInfo, named ? nameOrOptions : optionsName, testFile);
   // `--ignore-snapshots` (or a project's `ignoreSnapshots`) skips visual assertions, as it skips
   // toHaveScreenshot: nothing is captured or compared.
   if (testInfo.project.ignoreSnapshots) {
@@ -190,8 +207,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       testId: testInfo.testId,
       testTitle: testInfo.titlePath.slice(1).join(' › '),
       // The baseline remembers its test: a later run that did not select it stays quiet.
-      // relative to the Playwright config's folder: the same on every checkout
-      testFile: path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/'),
+      testFile,
       testTitlePath: testInfo.titlePath.slice(1),
       testLine: testInfo.line,
     });

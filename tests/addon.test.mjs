@@ -127,7 +127,7 @@ test('addon: compareCapture refuses unsafe names and bad modes before writing an
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   assert.throws(
     () => addon.compareCaptureSync({ root, name: '../escape', project: 'p', screenshot: png }),
-    { code: 'InvalidArg', message: `snapshot name "../escape" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. "checkout-page"` },
+    { code: 'InvalidArg', message: `snapshot name "../escape" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. "checkout-page" or "cards/lamp"` },
   );
   assert.throws(() => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, updateSnapshots: 'sometimes' }), {
     code: 'InvalidArg',

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,9 +26,9 @@ let project;
 let tarballs;
 
 /** Runs a command in the temp project with the repository out of reach: no SIGHTLINE_* overrides. */
-function inProject(cmd, args, extraEnv = {}) {
+function inProject(cmd, args, extraEnv = {}, cwd = project) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SIGHTLINE_') && key !== 'NODE_PATH'));
-  return spawnSync(cmd, args, { cwd: project, encoding: 'utf8', env: { ...env, SIGHTLINE_CHROMIUM: chromium, ...extraEnv }, timeout: 300_000 });
+  return spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...env, SIGHTLINE_CHROMIUM: chromium, ...extraEnv }, timeout: 300_000 });
 }
 
 function output(result) {
@@ -110,6 +110,27 @@ test('install: toMatchVisual in the new project writes the baseline, passes, the
     /^ {4}Error: toMatchVisual\("home"\): Style-only change: 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m,
   );
   assert.match(changed.stderr, /1 snapshots — 0 passed, 1 changed/);
+});
+
+test('install: npm i -D <clone> into a project with its own @playwright/test runs toMatchVisual with the runner\'s Playwright', { skip }, () => {
+  // The README's other install path: the package is a symlink to this checkout, whose own
+  // node_modules hold a second @playwright/test; the fixture must use the project's.
+  const clone = path.join(work, 'from-clone');
+  mkdirSync(clone);
+  writeFileSync(path.join(clone, 'package.json'), `${JSON.stringify({ name: 'clone-install-project', private: true }, null, 2)}\n`);
+  writeFileSync(path.join(clone, 'playwright.config.js'), CONFIG);
+  writeFileSync(path.join(clone, 'home.spec.js'), SPEC);
+  const run = (args, extraEnv) => inProject(args[0], args.slice(1), extraEnv, clone);
+  const install = run(['npm', 'install', '--no-audit', '--no-fund', '--save-dev', repo, `@playwright/test@${playwrightVersion}`]);
+  assert.equal(install.status, 0, `npm install of the clone failed:\n${output(install)}`);
+  assert.ok(lstatSync(path.join(clone, 'node_modules', 'sightline')).isSymbolicLink(), 'npm links a folder dependency');
+  const approve = run(['npx', 'playwright', 'test', '--update-snapshots=all']);
+  assert.equal(approve.status, 0, output(approve));
+  assert.doesNotMatch(approve.stdout + approve.stderr, /second time/);
+  assert.deepEqual(readdirSync(path.join(clone, '.sightline', 'baselines', 'home')), ['default.png']);
+  const same = run(['npx', 'playwright', 'test']);
+  assert.equal(same.status, 0, output(same));
+  assert.match(same.stderr, /1 snapshots — 1 passed, 0 changed/);
 });
 
 test('install: npx sightline compare reports the changed snapshot and exits 1', { skip }, () => {

@@ -327,8 +327,9 @@ describe('matcher options', { skip }, () => {
 
   test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {
     assert.equal(approveRun.status, 0, approveRun.output);
-    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option', 'mask-empty', 'mask-other-page', 'style-path-missing']), {
+    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option', 'mask-empty', 'mask-other-page', 'style-path-missing', 'name-escapes']), {
       'style-path-missing': 'skipped',
+      'name-escapes': 'skipped',
       'write-missing-baselines': 'skipped',
       'update-new': 'skipped',
       timeout: 'skipped',
@@ -753,13 +754,37 @@ describe('matcher options', { skip }, () => {
     assert.equal(error.message.split('\n')[0], 'Error: toMatchVisual("not-unchanged"): expected a visual change, but Passed: no pixel differs');
   });
 
-  test('options: unnamed calls are named after the test, numbered from the second call', () => {
-    assert.equal(statuses(changed, ['default names'])['default names'], 'passed');
-    const snapshots = readdirSync(path.join(base, 'default-names', '.sightline', 'baselines')).sort();
-    assert.deepEqual(snapshots, ['default-names', 'default-names-2']);
-    assert.deepEqual(optionsEvidence(base, 'default-names', 'default-names').currentSize, { width: 200, height: 100 });
+  /** The names `sightline list` gives for a case root's baselines. */
+  const listedNames = (root) =>
+    spawnSync(sightlineBin, ['--root', path.join(base, root), 'list'], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')
+      .map((line) => line.split('\t')[0]);
+
+  test('options: unnamed calls are named after the spec file and the test, numbered from the second call; the same title in two files keeps two baselines', () => {
+    const listed = listedNames('default-names');
+    assert.deepEqual(listed, ['names.spec.mjs/default-names', 'options.spec.mjs/default-names', 'options.spec.mjs/default-names-2']);
+    for (const name of listed) assert.equal(optionsEvidence(base, 'default-names', name).status, 'passed', name);
+    assert.deepEqual(optionsEvidence(base, 'default-names', 'options.spec.mjs/default-names').currentSize, { width: 200, height: 100 });
     // the second call captured the 60 × 60 #content block
-    assert.deepEqual(optionsEvidence(base, 'default-names', 'default-names-2').currentSize, { width: 60, height: 60 });
+    assert.deepEqual(optionsEvidence(base, 'default-names', 'options.spec.mjs/default-names-2').currentSize, { width: 60, height: 60 });
+  });
+
+  test('options: names as toHaveScreenshot takes them: arrays are folders, .png is dropped, the name may sit among the options', () => {
+    assert.equal(statuses(changed, ['names']).names, 'passed');
+    assert.deepEqual(listedNames('names'), ['cards/content', 'cards/lamp', 'hero']);
+    assert.ok(existsSync(baselinePng(base, 'names', 'cards/lamp')));
+    assert.deepEqual(optionsEvidence(base, 'names', 'cards/content').currentSize, { width: 60, height: 60 });
+    // the reporter's results hold the nested names too
+    const results = addon.writeResultsSync({ root: path.join(base, 'names') });
+    assert.deepEqual([results.total, results.passed], [3, 3]);
+  });
+
+  test('options: a name that climbs out of the baselines folder is refused before anything is captured', () => {
+    assert.equal(statuses(changed, ['name-escapes'])['name-escapes'], 'failed');
+    const message = changed.tests.get('name-escapes').results[0].errors[0].message.split('\n')[0];
+    assert.equal(message, 'Error: toMatchVisual: snapshot name "../../etc" contains \'..\'; use letters, digits, \'-\', \'_\' and \'.\', with \'/\' between folders, e.g. "checkout-page" or "cards/lamp"');
+    assert.ok(!existsSync(path.join(base, 'name-escapes', '.sightline')), 'nothing captured');
   });
 
   test('options: a bad call option fails the call with the engine\'s message naming the nested key', () => {

@@ -274,7 +274,7 @@ test('mcp: bad arguments are errors and the server keeps serving', { skip }, asy
     // Refused before the tool runs: JSON-RPC invalid params (-32602) naming what is wrong.
     assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: '../x' } })), {
       code: -32602,
-      text: `MCP error -32602: name: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. "checkout-page"`,
+      text: `MCP error -32602: name: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. "checkout-page" or "cards/lamp"`,
     });
     assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 42 } })), {
       code: -32602,
@@ -548,7 +548,7 @@ test('mcp: prompts/get returns one user message with the rules', async () => {
 
     await assert.rejects(client.getPrompt({ name: 'triage-visual-diff', arguments: { snapshot: '../x' } }), {
       code: -32602,
-      message: `MCP error -32602: snapshot: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. "checkout-page"`,
+      message: `MCP error -32602: snapshot: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. "checkout-page" or "cards/lamp"`,
     });
     assert.equal(await callText(client, 'get_visual_results'), notRunYet, 'still serving');
   });

@@ -94,7 +94,8 @@ test('not-unchanged', async ({ page }) => {
   await (variant === 'base' ? expect(page) : expect(page).not).toMatchVisual('not-unchanged');
 });
 
-// Unnamed calls: named after the test's title, numbered from the second call on.
+// Unnamed calls: named after the spec file and the test's title, numbered from the second call
+// on. names.spec.mjs has a test of the same title: each file keeps its own baselines.
 test('default names', async ({ page }) => {
   await open(page, 'default-names', PAGES.ADVERT.base);
   await expect(page).toMatchVisual();

@@ -77,25 +77,25 @@ const CASES: &[Case] = &[
         what: "name with ..",
         setup: |_| {},
         args: &["approve", "../x"],
-        says: "snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+        says: "snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"",
     },
     Case {
         what: "absolute name",
         setup: |_| {},
         args: &["approve", "/etc/passwd"],
-        says: "snapshot name \"/etc/passwd\" contains '/'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+        says: "snapshot name \"/etc/passwd\" starts with '/'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"",
     },
     Case {
         what: "backslash name",
         setup: |_| {},
         args: &["approve", "a\\b"],
-        says: "snapshot name \"a\\\\b\" contains '\\\\'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+        says: "snapshot name \"a\\\\b\" contains '\\\\'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"",
     },
     Case {
         what: "empty name",
         setup: |_| {},
         args: &["approve", ""],
-        says: "snapshot name \"\" is empty; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+        says: "snapshot name \"\" is empty; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"",
     },
     Case {
         what: "name too long",
@@ -104,7 +104,7 @@ const CASES: &[Case] = &[
             "approve",
             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
         ],
-        says: "snapshot name \"…\" is 244 bytes, above the limit of 200; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+        says: "snapshot name \"…\" is 244 bytes, above the limit of 200; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"",
     },
     Case {
         what: "truncated capture, approve",

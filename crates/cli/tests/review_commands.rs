@@ -129,12 +129,12 @@ fn review_approve_refuses_bad_names_and_missing_snapshots_without_writing() {
     for (args, message) in [
         (
             vec!["approve", "../etc"],
-            "snapshot name \"../etc\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+            "snapshot name \"../etc\" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"",
         ),
         // `card` alone could be approved: the bad name after it stops both before any write.
         (
-            vec!["approve", "card", "a/b"],
-            "snapshot name \"a/b\" contains '/'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"",
+            vec!["approve", "card", "a//b"],
+            "snapshot name \"a//b\" has an empty folder name; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"",
         ),
         (
             vec!["approve", "gone"],

@@ -11,32 +11,24 @@ use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 use crate::results::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::snapshot::{CaptureSide, compare_snapshot};
-use crate::store::{ProjectStore, check_snapshot_name};
+use crate::store::{ProjectStore, snapshot_files};
 use crate::verdict::Status;
 
 /// Every `(name, project stem)` with a capture under `temp` (`<name>/<stem>.slcap`), sorted.
 pub fn list_captures(temp: &Path) -> Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    let entries = match std::fs::read_dir(temp) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(Error::io(temp, e)),
-    };
-    for entry in entries {
-        let dir = entry.map_err(|e| Error::io(temp, e))?.path();
-        let Some(name) = dir.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
-        if !dir.is_dir() || check_snapshot_name(&name).is_err() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-            let path = file.map_err(|e| Error::io(&dir, e))?.path();
-            if let Some(stem) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".slcap")) {
-                out.push((name.clone(), stem.to_string()));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
+    Ok(snapshot_files(temp, ".slcap")?.into_iter().map(|f| (f.name, f.stem)).collect())
+}
+
+/// One snapshot (name, project stem) found in two shard folders: two shards must never have run
+/// the same test. `found` says how it was found there ("is in", "was captured in").
+fn in_two_shards(key: &(String, String), first: &Path, second: &Path, found: &str) -> Error {
+    Error::InvalidInput(format!(
+        "snapshot {:?} ({}) {found} both {} and {}; two shards ran the same test",
+        key.0,
+        key.1,
+        first.display(),
+        second.display()
+    ))
 }
 
 /// Copies the captures of shard folders (each a copy of a shard's `.sightline/temp`) into the
@@ -53,13 +45,7 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
         }
         for key in list_captures(folder)? {
             if let Some((_, other)) = seen.iter().find(|(k, _)| *k == key) {
-                return Err(Error::InvalidInput(format!(
-                    "snapshot {:?} ({}) was captured in both {} and {}; two shards ran the same test",
-                    key.0,
-                    key.1,
-                    other.display(),
-                    folder.display()
-                )));
+                return Err(in_two_shards(&key, other, folder, "was captured in"));
             }
             seen.push((key, folder));
         }
@@ -247,29 +233,12 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
                 manifest.total
             )));
         }
-        for entry in std::fs::read_dir(folder).map_err(|e| Error::io(folder, e))? {
-            let dir = entry.map_err(|e| Error::io(folder, e))?.path();
-            let Some(name) = dir.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
-            if !dir.is_dir() || check_snapshot_name(&name).is_err() {
-                continue;
+        for file in snapshot_files(folder, ".json")? {
+            let key = (file.name, file.stem);
+            if let Some((_, other)) = files.iter().find(|(k, _)| *k == key) {
+                return Err(in_two_shards(&key, other, folder, "is in"));
             }
-            for file in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-                let path = file.map_err(|e| Error::io(&dir, e))?.path();
-                let Some(stem) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".json")) else {
-                    continue;
-                };
-                let key = (name.clone(), stem.to_string());
-                if let Some((_, other)) = files.iter().find(|(k, _)| *k == key) {
-                    return Err(Error::InvalidInput(format!(
-                        "snapshot {:?} ({}) is in both {} and {}; two shards ran the same test",
-                        key.0,
-                        key.1,
-                        other.display(),
-                        folder.display()
-                    )));
-                }
-                files.push((key, folder));
-            }
+            files.push((key, folder));
         }
         shards.push(manifest);
     }

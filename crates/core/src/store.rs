@@ -34,10 +34,17 @@ const MAX_BASELINE_DATA: usize = 256 << 20;
 /// Longest snapshot name, in bytes.
 pub const MAX_NAME_BYTES: usize = 200;
 
-/// Checks that `name` is a safe path segment: letters, digits, `-`, `_`, `.`; not `.`/`..`;
-/// at most 200 bytes.
+/// What a file in a snapshot's folder may end with: a nested snapshot's folder must not look
+/// like one of them.
+const SNAPSHOT_FILE_SUFFIXES: [&str; 4] = [".png", ".slcap", ".json", ".owner"];
+
+/// Checks that `name` is a safe relative path: segments of letters, digits, `-`, `_`, `.`,
+/// separated by `/` (a nested name, as Playwright's name arrays make); no `..`, no empty or
+/// absolute segments; at most 200 bytes. A folder below the first may not end like a
+/// snapshot's own files (`.png`, `.slcap`, `.json`, `.owner`), which sit beside it.
 pub fn check_snapshot_name(name: &str) -> Result<()> {
-    let fix = "use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\"";
+    let fix =
+        "use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"";
     let bad = |why: &str| Err(Error::InvalidInput(format!("snapshot name {name:?} {why}; {fix}")));
     if name.is_empty() {
         return bad("is empty");
@@ -45,13 +52,143 @@ pub fn check_snapshot_name(name: &str) -> Result<()> {
     if name.len() > MAX_NAME_BYTES {
         return bad(&format!("is {} bytes, above the limit of {MAX_NAME_BYTES}", name.len()));
     }
-    if name == "." || name == ".." || name.contains("..") {
+    if name.contains("..") {
         return bad("contains '..'");
     }
-    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
+    if name.starts_with('/') {
+        return bad("starts with '/'");
+    }
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))) {
         return bad(&format!("contains {c:?}"));
     }
+    for (i, segment) in name.split('/').enumerate() {
+        if segment.is_empty() {
+            return bad("has an empty folder name");
+        }
+        if segment == "." {
+            return bad("has a folder named '.'");
+        }
+        if i > 0 && SNAPSHOT_FILE_SUFFIXES.iter().any(|suffix| segment.ends_with(suffix)) {
+            return bad(&format!("has a folder {segment:?} that would sit among its parent's files"));
+        }
+    }
     Ok(())
+}
+
+/// How a `toMatchVisual` call names its snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallName {
+    /// A name given by the call: a string is one element, Playwright's name array several
+    /// (nested folders). A trailing `.png` is dropped: toHaveScreenshot names carry it.
+    Given(Vec<String>),
+    /// No name: the test's spec file (relative to the config's folder, `/` separated) and its
+    /// title path; `index` counts the test's unnamed calls from 1.
+    Unnamed { test_file: String, title_path: Vec<String>, index: u32 },
+}
+
+/// The snapshot name of one call, checked ([`check_snapshot_name`]). An unnamed call is named
+/// after its spec file and test, as toHaveScreenshot's are (`<file>/<titles>`, `-2` from the
+/// test's second unnamed call on), so the same title in two files keeps two baselines.
+pub fn call_snapshot_name(name: &CallName) -> Result<String> {
+    let name = match name {
+        CallName::Given(parts) => {
+            if parts.is_empty() || parts.iter().any(String::is_empty) {
+                let got = serde_json::to_string(parts).unwrap_or_default();
+                return Err(Error::InvalidInput(format!(
+                    "snapshot name {got} has an empty part; name the snapshot, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
+                )));
+            }
+            let joined = parts.join("/");
+            joined.strip_suffix(".png").filter(|rest| !rest.is_empty()).unwrap_or(&joined).to_string()
+        }
+        CallName::Unnamed { test_file, title_path, index } => {
+            let folders: Vec<String> = test_file.split('/').map(file_segment).filter(|s| !s.is_empty()).collect();
+            let prefix = folders.join("/");
+            let suffix = if *index > 1 { format!("-{index}") } else { String::new() };
+            // The title gives way to the file's folders under the length limit.
+            let room = MAX_NAME_BYTES.saturating_sub(prefix.len() + 1 + suffix.len()).max(16);
+            let mut title = title_segment(&title_path.join("-"));
+            title.truncate(room);
+            let title = title.trim_end_matches('-');
+            let title = if title.is_empty() { "snapshot" } else { title };
+            if prefix.is_empty() { format!("{title}{suffix}") } else { format!("{prefix}/{title}{suffix}") }
+        }
+    };
+    check_snapshot_name(&name)?;
+    Ok(name)
+}
+
+/// A spec file's path segment as a name's folder: unsafe characters become `-`, dot runs one dot.
+fn file_segment(segment: &str) -> String {
+    let safe: String = segment
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '-' })
+        .collect();
+    let mut out = String::with_capacity(safe.len());
+    for c in safe.chars() {
+        if !(c == '.' && out.ends_with('.')) {
+            out.push(c);
+        }
+    }
+    out.trim_matches(|c| c == '-' || c == '.').to_string()
+}
+
+/// Test titles as a name's last segment: runs of anything but letters, digits, `_` and `-`
+/// become one `-` (no dots, so it never ends like a snapshot's own files).
+fn title_segment(title: &str) -> String {
+    let mut out = String::with_capacity(title.len());
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// One file in a snapshot's folder under `base` (`.sightline/baselines`, `.sightline/temp` or a
+/// shard's copy of it): `<name>/<stem><suffix>`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SnapshotFile {
+    /// The snapshot's name: its folder relative to `base`, `/` between nested folders.
+    pub name: String,
+    /// The file name without `suffix`: a project's file stem.
+    pub stem: String,
+    pub path: PathBuf,
+}
+
+/// Every `<name>/<stem><suffix>` under `base`, nested names included, sorted by name and stem.
+/// Folders whose path is not a snapshot name are skipped; a missing `base` has none.
+pub fn snapshot_files(base: &Path, suffix: &str) -> Result<Vec<SnapshotFile>> {
+    let mut out = Vec::new();
+    // (folder, its name relative to base); base itself holds no snapshot's files.
+    let mut folders = vec![(base.to_path_buf(), String::new())];
+    while let Some((folder, name)) = folders.pop() {
+        let entries = match std::fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && name.is_empty() => return Ok(out),
+            Err(e) => return Err(Error::io(&folder, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&folder, e))?;
+            let path = entry.path();
+            let Some(file_name) = path.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
+            let is_dir = entry.file_type().map_err(|e| Error::io(&path, e))?.is_dir();
+            if is_dir {
+                let child = if name.is_empty() { file_name } else { format!("{name}/{file_name}") };
+                if check_snapshot_name(&child).is_ok() {
+                    folders.push((path, child));
+                }
+            } else if !name.is_empty()
+                && let Some(stem) = file_name.strip_suffix(suffix)
+            {
+                out.push(SnapshotFile { name: name.clone(), stem: stem.to_string(), path });
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// The file stem for a Playwright project name ("Mobile Safari" → "Mobile_Safari"; "" →
@@ -342,18 +479,113 @@ mod tests {
 
     #[test]
     fn store_rejects_unsafe_names_before_touching_the_disk() {
-        for bad in ["", "..", "../x", "a/b", "a\\b", "a\0b", "/abs", "x..y", "sp ace", &"x".repeat(201)] {
+        let bad_names = [
+            "",
+            "..",
+            "../x",
+            "a/../b",
+            "a//b",
+            "a/",
+            "./a",
+            "a/./b",
+            "a\\b",
+            "a\0b",
+            "/abs",
+            "x..y",
+            "sp ace",
+            "home/chromium.png",
+            "home/chromium.slcap",
+            "a/b.json",
+            "a/b.owner",
+            &"x".repeat(201),
+        ];
+        for bad in bad_names {
             let err = check_snapshot_name(bad).unwrap_err().to_string();
             assert!(err.contains("use letters, digits"), "{bad:?}: {err}");
         }
-        for good in ["home", "checkout-page", "card_1.hover", &"x".repeat(200)] {
+        for good in
+            ["home", "checkout-page", "card_1.hover", "cards/lamp", "home.spec.ts/hero-2", "x.png", &"x".repeat(200)]
+        {
             check_snapshot_name(good).unwrap();
         }
         let store = ProjectStore::new("/nonexistent");
+        let fix =
+            "use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"";
         assert_eq!(
             store.baseline_png("../etc", "chromium").unwrap_err().to_string(),
-            "snapshot name \"../etc\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+            format!("snapshot name \"../etc\" contains '..'; {fix}")
         );
+        assert_eq!(
+            check_snapshot_name("home/chromium.png").unwrap_err().to_string(),
+            format!(
+                "snapshot name \"home/chromium.png\" has a folder \"chromium.png\" that would sit among its parent's files; {fix}"
+            )
+        );
+        assert_eq!(
+            check_snapshot_name("a//b").unwrap_err().to_string(),
+            format!("snapshot name \"a//b\" has an empty folder name; {fix}")
+        );
+    }
+
+    #[test]
+    fn store_call_names_as_to_have_screenshot_gives_them() {
+        let given =
+            |parts: &[&str]| call_snapshot_name(&CallName::Given(parts.iter().map(|p| p.to_string()).collect()));
+        assert_eq!(given(&["home"]).unwrap(), "home");
+        assert_eq!(given(&["home.png"]).unwrap(), "home");
+        assert_eq!(given(&["cards", "lamp.png"]).unwrap(), "cards/lamp");
+        assert_eq!(given(&["cards/lamp"]).unwrap(), "cards/lamp");
+        assert_eq!(given(&[".png"]).unwrap(), ".png");
+        assert!(given(&["..", "x"]).unwrap_err().to_string().contains("contains '..'"));
+        assert_eq!(
+            given(&["cards", ""]).unwrap_err().to_string(),
+            "snapshot name [\"cards\",\"\"] has an empty part; name the snapshot, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
+        );
+        assert!(given(&[]).is_err());
+        let unnamed = |file: &str, titles: &[&str], index| {
+            call_snapshot_name(&CallName::Unnamed {
+                test_file: file.into(),
+                title_path: titles.iter().map(|t| t.to_string()).collect(),
+                index,
+            })
+            .unwrap()
+        };
+        assert_eq!(unnamed("home.spec.ts", &["home"], 1), "home.spec.ts/home");
+        assert_eq!(
+            unnamed("pages/home.spec.ts", &["checkout", "pays by card"], 2),
+            "pages/home.spec.ts/checkout-pays-by-card-2"
+        );
+        assert_eq!(unnamed("a b/x..spec.ts", &["logo.png ✓"], 1), "a-b/x.spec.ts/logo-png");
+        assert_eq!(unnamed("", &["!!"], 1), "snapshot");
+        let long = unnamed("home.spec.ts", &[&"t".repeat(400)], 12);
+        assert_eq!(long.len(), MAX_NAME_BYTES);
+        assert!(long.starts_with("home.spec.ts/ttt") && long.ends_with("t-12"), "{long}");
+    }
+
+    #[test]
+    fn store_snapshot_files_walk_nested_names_and_skip_what_is_not_a_snapshot() {
+        let base = std::env::temp_dir().join(format!("sightline-snapshot-files-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        for file in [
+            "home/chromium.png",
+            "home/chromium.slcap",
+            "cards/lamp/chromium.png",
+            "cards/lamp/Mobile_Safari.png",
+            "cards/chromium.png",
+            "bad name/chromium.png",
+        ] {
+            let path = base.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, b"").unwrap();
+        }
+        std::fs::write(base.join("run.json"), b"{}").unwrap();
+        let found: Vec<(String, String)> =
+            snapshot_files(&base, ".png").unwrap().into_iter().map(|f| (f.name, f.stem)).collect();
+        let expected =
+            [("cards", "chromium"), ("cards/lamp", "Mobile_Safari"), ("cards/lamp", "chromium"), ("home", "chromium")];
+        assert_eq!(found, expected.map(|(n, s)| (n.to_string(), s.to_string())));
+        assert_eq!(snapshot_files(&base.join("absent"), ".png").unwrap(), vec![]);
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]
@@ -481,25 +713,5 @@ pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>) -> Resul
 /// Every baseline: (name, project file stem), sorted.
 pub fn list_baselines(store: &ProjectStore) -> Result<Vec<(String, String)>> {
     let dir = store.root().join(".sightline").join("baselines");
-    let mut out = Vec::new();
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(Error::io(&dir, e)),
-    };
-    for entry in entries {
-        let snapshot = entry.map_err(|e| Error::io(&dir, e))?.path();
-        let Some(name) = snapshot.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
-        if check_snapshot_name(&name).is_err() || !snapshot.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&snapshot).map_err(|e| Error::io(&snapshot, e))? {
-            let path = file.map_err(|e| Error::io(&snapshot, e))?.path();
-            if let Some(project) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".png")) {
-                out.push((name.clone(), project.to_string()));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
+    Ok(snapshot_files(&dir, ".png")?.into_iter().map(|f| (f.name, f.stem)).collect())
 }

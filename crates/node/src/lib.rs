@@ -415,6 +415,54 @@ fn playwright_defaults(value: Option<&serde_json::Value>) -> sightline_core::Res
     PlaywrightDefaults::from_json(value.cloned().unwrap_or(serde_json::Value::Null))
 }
 
+/// What `snapshotName` needs: the call's name, or the test an unnamed call is named after.
+#[napi(object)]
+pub struct NameInput {
+    /// The call's name: a string or Playwright's name array (nested folders); `.png` may end it.
+    #[napi(ts_type = "string | string[]")]
+    pub name: Option<serde_json::Value>,
+    /// For an unnamed call: the spec file, relative to the Playwright config's folder.
+    pub test_file: Option<String>,
+    /// For an unnamed call: the describe titles and the test's title.
+    pub title_path: Option<Vec<String>>,
+    /// For an unnamed call: which of the test's unnamed calls this is, from 1.
+    pub index: Option<u32>,
+}
+
+/// The snapshot name of one `toMatchVisual` call, checked by the engine: a given name (string
+/// or array, `.png` dropped) or, for an unnamed call, `<spec file>/<titles>[-n]`.
+#[napi]
+pub fn snapshot_name(input: NameInput) -> Result<String> {
+    use sightline_core::store::{CallName, call_snapshot_name};
+    guarded(|| {
+        let name = match input.name {
+            None | Some(serde_json::Value::Null) => CallName::Unnamed {
+                test_file: input.test_file.unwrap_or_default(),
+                title_path: input.title_path.unwrap_or_default(),
+                index: input.index.unwrap_or(1),
+            },
+            Some(serde_json::Value::String(name)) => CallName::Given(vec![name]),
+            Some(serde_json::Value::Array(parts)) => CallName::Given(
+                parts
+                    .into_iter()
+                    .map(|part| match part {
+                        serde_json::Value::String(part) => Ok(part),
+                        other => Err(sightline_core::Error::InvalidInput(format!(
+                            "snapshot name array holds {other}; every part must be a string, e.g. [\"cards\", \"lamp\"]"
+                        ))),
+                    })
+                    .collect::<sightline_core::Result<_>>()?,
+            ),
+            Some(other) => {
+                return Err(sightline_core::Error::InvalidInput(format!(
+                    "snapshot name {other} must be a string or an array of strings, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
+                )));
+            }
+        };
+        call_snapshot_name(&name)
+    })
+}
+
 /// What `resolveSettings` needs.
 #[napi(object)]
 pub struct SettingsInput {

@@ -409,7 +409,7 @@ mod tests {
         };
         assert_eq!(
             rejected("../x", None),
-            "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+            "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\""
         );
         assert_eq!(rejected("home", Some("a/b")), "project: \"a/b\" is not a Playwright project name");
         assert_eq!(rejected("home", Some("..")), "project: \"..\" is not a Playwright project name");
@@ -481,7 +481,7 @@ mod in_process {
             .await;
         assert_eq!(
             invalid_params(unsafe_name),
-            "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+            "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\""
         );
         // No arguments at all reach rmcp's extractor, which answers a tool error, not invalid_params.
         let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await.unwrap();
@@ -518,7 +518,7 @@ mod in_process {
             .await;
         assert_eq!(
             invalid_params(bad),
-            "snapshot: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.' only, e.g. \"checkout-page\""
+            "snapshot: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\""
         );
 
         client.cancel().await.unwrap();

@@ -74,27 +74,9 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
     Ok(results)
 }
 
-/// Every `<name>/<project>.json` under `.sightline/temp`.
+/// Every `<name>/<project>.json` under `.sightline/temp`, nested names included.
 fn evidence_files(temp: &Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let entries = match std::fs::read_dir(temp) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
-        Err(e) => return Err(Error::io(temp, e)),
-    };
-    for entry in entries {
-        let dir = entry.map_err(|e| Error::io(temp, e))?.path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-            let path = file.map_err(|e| Error::io(&dir, e))?.path();
-            if path.extension().is_some_and(|x| x == "json") {
-                files.push(path);
-            }
-        }
-    }
-    Ok(files)
+    Ok(crate::store::snapshot_files(temp, ".json")?.into_iter().map(|f| f.path).collect())
 }
 
 /// Writes the images of one changed or new snapshot; returns its `files` object.
@@ -140,39 +122,26 @@ fn missing_baselines(
 ) -> Result<Vec<MissingBaseline>> {
     let dir = store.root().join(".sightline").join("baselines");
     let mut missing = Vec::new();
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(missing),
-        Err(e) => return Err(Error::io(&dir, e)),
-    };
-    for entry in entries {
-        let snapshot_dir = entry.map_err(|e| Error::io(&dir, e))?.path();
-        let Some(name) = snapshot_dir.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
-        for file in std::fs::read_dir(&snapshot_dir).map_err(|e| Error::io(&snapshot_dir, e))? {
-            let path = file.map_err(|e| Error::io(&snapshot_dir, e))?.path();
-            let Some(project) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".png")) else {
-                continue;
-            };
-            let captured =
-                seen.iter().any(|h| h.name == name && crate::store::project_file_stem(&h.project) == project);
-            if captured {
-                continue;
-            }
-            // The baseline's data is read only when a ledger can use the test it names.
-            let test = match ledger {
-                Some(_) => store.read_baseline_data(&name, project)?.and_then(|data| data.test),
-                None => None,
-            };
-            if let Some(reason) = missing_reason(test.as_ref(), project, ledger, full_run, store.root()) {
-                let rel = path.strip_prefix(store.root()).unwrap_or(&path).to_string_lossy().into_owned();
-                missing.push(MissingBaseline {
-                    name: name.clone(),
-                    project: project.to_string(),
-                    files: MissingFiles { baseline: rel },
-                    reason,
-                    test,
-                });
-            }
+    for crate::store::SnapshotFile { name, stem: project, path } in crate::store::snapshot_files(&dir, ".png")? {
+        let project = project.as_str();
+        let captured = seen.iter().any(|h| h.name == name && crate::store::project_file_stem(&h.project) == project);
+        if captured {
+            continue;
+        }
+        // The baseline's data is read only when a ledger can use the test it names.
+        let test = match ledger {
+            Some(_) => store.read_baseline_data(&name, project)?.and_then(|data| data.test),
+            None => None,
+        };
+        if let Some(reason) = missing_reason(test.as_ref(), project, ledger, full_run, store.root()) {
+            let rel = path.strip_prefix(store.root()).unwrap_or(&path).to_string_lossy().into_owned();
+            missing.push(MissingBaseline {
+                name: name.clone(),
+                project: project.to_string(),
+                files: MissingFiles { baseline: rel },
+                reason,
+                test,
+            });
         }
     }
     missing.sort_by(|a, b| (&a.name, &a.project).cmp(&(&b.name, &b.project)));

@@ -1,0 +1,35 @@
+// Type-checked (never run) by tests/types.test.mjs under each moduleResolution: the matcher is
+// typed for a Page or a Locator with toHaveScreenshot's option names.
+import { test, expect } from 'sightline/playwright';
+import type { ToMatchVisualOptions } from 'sightline/playwright';
+
+const options: ToMatchVisualOptions = {
+  animations: 'disabled',
+  caret: 'hide',
+  scale: 'css',
+  omitBackground: false,
+  maskColor: '#FF00FF',
+  stylePath: ['hide.css'],
+  clip: { x: 0, y: 0, width: 10, height: 10 },
+  fullPage: true,
+  threshold: 0.2,
+  maxDiffPixels: 10,
+  maxDiffPixelRatio: 0.01,
+  timeout: 5000,
+};
+
+test('typed', async ({ page }) => {
+  await expect(page).toMatchVisual();
+  await expect(page).toMatchVisual('home', options);
+  await expect(page).toMatchVisual(['cards', 'lamp.png']);
+  await expect(page).toMatchVisual({ name: 'home', mask: [page.locator('#ad'), '.clock'] });
+  await expect(page.locator('#card')).toMatchVisual('card');
+  await expect(page).not.toMatchVisual('other');
+  await expect.soft(page).toMatchVisual('soft');
+  // @ts-expect-error the matcher takes a Page or a Locator, not a screenshot buffer
+  await expect(new Uint8Array(0)).toMatchVisual();
+  // @ts-expect-error an option toHaveScreenshot does not have
+  await expect(page).toMatchVisual('home', { colour: 'red' });
+  // @ts-expect-error animations is 'disabled' or 'allow'
+  await expect(page).toMatchVisual('home', { animations: 'paused' });
+});
