@@ -156,6 +156,32 @@ export interface DiffOptions {
   perceptual?: boolean
 }
 
+/** Which snapshot of which test's attempt `earlierNewSnapshotSync` looks for. */
+export interface EarlierInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  name: string
+  /** Playwright project name. */
+  project: string
+  /** The test run (as `compareCapture`'s `runId`). */
+  runId: string
+  /** Playwright's `testInfo.testId` (the same on every retry). */
+  testId: string
+}
+
+/** A new snapshot an earlier attempt of the test reported. */
+export interface EarlierNew {
+  evidence: Record<string, any>
+  /** The lines under the verdict, as `compareCapture` gives them. */
+  explanation: Array<string>
+}
+
+/**
+ * On a retry: the evidence of this snapshot when an earlier attempt of the same test in this
+ * run found it only `new`, so the retry reports it again without shooting; `null` otherwise.
+ */
+export declare function earlierNewSnapshotSync(input: EarlierInput): EarlierNew | null
+
 /**
  * The end of a shard's run: leaves `.sightline/temp` as the merge job needs it (a comparing
  * shard drops the captures of passed snapshots) and writes `shard.json`; returns the manifest.
@@ -249,7 +275,7 @@ export declare function recordRunSync(input: LedgerInput): void
  * under it) with a call's overrides applied, checked
  * by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
  */
-export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
+export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; waitForImages: boolean; waitForAriaBusy: boolean; hideScrollbars: boolean; clearHover: boolean; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
 
 /** What `writeResults` needs. */
 export interface ResultsInput {

@@ -843,6 +843,7 @@ module.exports.compareImagesSync = nativeBinding.compareImagesSync
 module.exports.comparePixels = nativeBinding.comparePixels
 module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
 module.exports.comparisonsMade = nativeBinding.comparisonsMade
+module.exports.earlierNewSnapshotSync = nativeBinding.earlierNewSnapshotSync
 module.exports.finishShardSync = nativeBinding.finishShardSync
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.recordRunSync = nativeBinding.recordRunSync

@@ -41,6 +41,14 @@ export interface ToMatchVisualOptions {
   omitBackground?: boolean;
   /** CSS files applied while capturing (the DOM/style check sees them too), relative to the folder the tests run in. */
   stylePath?: string | string[];
+  /** Wait for the page's images to load and decode before capturing. Default true. */
+  waitForImages?: boolean;
+  /** Wait until no element has `aria-busy="true"`; a page that stays busy fails, naming the element. Default true. */
+  waitForAriaBusy?: boolean;
+  /** Hide scrollbars while capturing. Default true. */
+  hideScrollbars?: boolean;
+  /** Move the mouse off the page first, so nothing shows its hover state (the mouse stays there). Default false. */
+  clearHover?: boolean;
 }
 
 /**

@@ -10,7 +10,7 @@ const { runnerPlaywright } = require('./runner.js');
 const { test: base, expect: baseExpect } = runnerPlaywright();
 const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
-const { prepareForCapture, finishAnimations, restoreAfterCapture } = require('./stabilise.js');
+const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
 const { screenshot, isLocator } = require('./screenshot.js');
 const { splitMask, markLocators } = require('./mask.js');
 
@@ -161,6 +161,17 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   if (testInfo.project.ignoreSnapshots) {
     return { pass: !this.isNot, message: () => `toMatchVisual("${name}"): skipped (ignoreSnapshots)`, name: 'toMatchVisual' };
   }
+  // Workers are children of the test runner: its pid identifies the run.
+  const runId = `${process.ppid}`;
+  // A retry cannot give a new snapshot a baseline: when an earlier attempt of this test found
+  // only that, it is reported again, softly, without shooting.
+  if (testInfo.retry > 0 && !this.isNot) {
+    const earlier = addon.earlierNewSnapshotSync({ root, name, project: testInfo.project.name, runId, testId: testInfo.testId });
+    if (earlier) {
+      failNewSnapshotAtEnd(testInfo, failureMessage(name, earlier));
+      return { pass: true, message: () => failureMessage(name, earlier), name: 'toMatchVisual', expected: name, actual: 'new' };
+    }
+  }
   const page = isLocator(target) ? target.page() : target;
   // The mask's Locators stay here (marked in the page for the DOM walk); the engine checks the
   // rest of the call's options and resolves them over .sightline/config.json (an error names the
@@ -172,9 +183,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const update = testInfo.config.updateSnapshots;
   const css = await readStyles(name, settings.stylePath);
 
-  await prepareForCapture(page, { animations: settings.animations, caret: settings.caret, css });
-  if (settings.animations === 'disabled') await finishAnimations(page);
+  if (settings.clearHover) await page.mouse.move(-1, -1);
+  await prepareForCapture(page, { animations: settings.animations, caret: settings.caret, hideScrollbars: settings.hideScrollbars, css });
   try {
+    if (settings.animations === 'disabled') await finishAnimations(page);
+    await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout }).catch((err) => {
+      throw new Error(`toMatchVisual("${name}"): ${err.message}`);
+    });
     // A Locator capture is only the element's box: its DOM record is only the element's subtree,
     // boxes relative to the element (so they line up with the element screenshot's pixels).
     const scope = isLocator(target) ? await target.elementHandle({ timeout }) : null;
@@ -202,8 +217,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       overrides: options,
       playwrightDefaults,
       updateSnapshots,
-      // Workers are children of the test runner: its pid identifies the run.
-      runId: `${process.ppid}`,
+      runId,
       testId: testInfo.testId,
       testTitle: testInfo.titlePath.slice(1).join(' › '),
       // The baseline remembers its test: a later run that did not select it stays quiet.
@@ -257,9 +271,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     if (evidence.status === 'new' && !this.isNot) {
       // Nothing to compare yet, so nothing the rest of the test depends on: it runs on, and its
       // end fails with this message.
-      const calls = newSnapshotsByTest.get(testInfo) ?? [];
-      calls.push({ message: failureMessage(name, result), frames: callerFrames() });
-      newSnapshotsByTest.set(testInfo, calls);
+      failNewSnapshotAtEnd(testInfo, failureMessage(name, result));
       return { pass: true, message: () => failureMessage(name, result), name: 'toMatchVisual', expected: name, actual: evidence.status };
     }
     const pass = !result.failed;
@@ -272,6 +284,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   } finally {
     await restoreAfterCapture(page);
   }
+}
+
+/** Records a new snapshot's message: the test runs on and fails at its end with it. */
+function failNewSnapshotAtEnd(testInfo, message) {
+  const calls = newSnapshotsByTest.get(testInfo) ?? [];
+  calls.push({ message, frames: callerFrames() });
+  newSnapshotsByTest.set(testInfo, calls);
 }
 
 /** The stack frames of the current call outside this package's fixtures: the test's own line

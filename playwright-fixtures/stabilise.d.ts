@@ -6,9 +6,17 @@ export interface CaptureStyleOptions {
   animations?: 'disabled' | 'allow';
   /** `hide` (default) makes the caret transparent; `initial` leaves it. */
   caret?: 'hide' | 'initial';
+  /** Hide scrollbars. Default false here (the matcher's `hideScrollbars` setting is true). */
+  hideScrollbars?: boolean;
   /** Extra CSS applied while capturing (toHaveScreenshot's `stylePath` files). */
   css?: string;
 }
+
+/**
+ * Waits, within `timeout` ms, for images to load and decode and for no element to be
+ * `aria-busy="true"`, in every frame; throws, naming the element, when one stays busy.
+ */
+export function waitForContent(page: Page, options: { images: boolean; ariaBusy: boolean; timeout: number }): Promise<void>;
 
 /** The stylesheet applied while capturing. */
 export function captureStyle(options?: CaptureStyleOptions): string;

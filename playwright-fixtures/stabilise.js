@@ -11,11 +11,13 @@
  * transitions jump to their end, CSS animations run zero-length once (finite ones end on their
  * final frame with `forwards`, infinite ones drop to the base style), the caret is transparent and
  * smooth scrolling is off so scrolls land at once. `animations: 'allow'` keeps the first two,
- * `caret: 'initial'` the caret; `css` (the `stylePath` files) is appended.
- * @param {{animations?: 'disabled' | 'allow', caret?: 'hide' | 'initial', css?: string}} [options]
+ * `caret: 'initial'` the caret; `hideScrollbars` hides scrollbars (headless Chromium already
+ * does); `css` (the `stylePath` files) is appended.
+ * @param {{animations?: 'disabled' | 'allow', caret?: 'hide' | 'initial', hideScrollbars?: boolean, css?: string}} [options]
  */
-function captureStyle({ animations = 'disabled', caret = 'hide', css = '' } = {}) {
+function captureStyle({ animations = 'disabled', caret = 'hide', hideScrollbars = false, css = '' } = {}) {
   const rules = ['scroll-behavior: auto !important;'];
+  if (hideScrollbars) rules.push('scrollbar-width: none !important;');
   if (animations === 'disabled') {
     rules.push(
       'transition-duration: 0s !important;',
@@ -26,7 +28,8 @@ function captureStyle({ animations = 'disabled', caret = 'hide', css = '' } = {}
     );
   }
   if (caret === 'hide') rules.push('caret-color: transparent !important;');
-  return `*, *::before, *::after, *::marker {\n${rules.map((r) => `  ${r}`).join('\n')}\n}\n${css}`;
+  const scrollbars = hideScrollbars ? '::-webkit-scrollbar { display: none !important; }\n' : '';
+  return `*, *::before, *::after, *::marker {\n${rules.map((r) => `  ${r}`).join('\n')}\n}\n${scrollbars}${css}`;
 }
 
 /** The stylesheet for toHaveScreenshot's defaults. */
@@ -100,6 +103,30 @@ function restoreInPage() {
   delete window.__sightlineCapture;
 }
 
+// Runs in each frame: resolves when every image that is loading has loaded (or failed) and every
+// loaded one is decoded, so the shot never catches a half-drawn image. Lazy images the page has
+// not asked for yet are left alone (they may never load).
+function imagesReadyInPage() {
+  const images = [...document.images];
+  const loading = images.filter((img) => !img.complete && img.loading !== 'lazy');
+  const loaded = (img) => new Promise((resolve) => {
+    img.addEventListener('load', resolve, { once: true });
+    img.addEventListener('error', resolve, { once: true });
+  });
+  return Promise.all(loading.map(loaded)).then(() =>
+    Promise.all(images.filter((img) => img.complete && img.naturalWidth > 0).map((img) => img.decode().catch(() => {}))).then(() => undefined),
+  );
+}
+
+// Runs in each frame: the first element still marked `aria-busy="true"`, described, or null.
+function busyElementInPage() {
+  const busy = document.querySelector('[aria-busy="true"]');
+  if (!busy) return null;
+  const id = busy.id ? `#${busy.id}` : '';
+  const classes = [...busy.classList].slice(0, 2).map((c) => `.${c}`).join('');
+  return `${busy.localName}${id}${classes}`;
+}
+
 // Runs `fn` in every frame of the page (cross-origin frames render into the screenshot too).
 // A child frame that detaches or navigates meanwhile is skipped; the main frame's errors surface.
 async function inEveryFrame(page, fn, arg) {
@@ -123,6 +150,31 @@ async function inEveryFrame(page, fn, arg) {
  */
 async function prepareForCapture(page, options) {
   await inEveryFrame(page, stabiliseInPage, captureStyle(options));
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits, within `timeout` ms, for the page's images to load and decode (`images`) and for no
+ * element to be `aria-busy="true"` (`ariaBusy`), in every frame. Images still loading at the
+ * deadline are captured as they are; an element still busy throws, naming it.
+ * @param {import('@playwright/test').Page} page
+ * @param {{images: boolean, ariaBusy: boolean, timeout: number}} options
+ */
+async function waitForContent(page, { images, ariaBusy, timeout }) {
+  const deadline = Date.now() + timeout;
+  if (images) await Promise.race([inEveryFrame(page, imagesReadyInPage), sleep(timeout)]);
+  if (!ariaBusy) return;
+  for (;;) {
+    const busy = (await inEveryFrame(page, busyElementInPage)).find(Boolean);
+    if (!busy) return;
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `the page stayed busy: ${busy} still has aria-busy="true" after ${timeout} ms; wait for it to finish, or pass waitForAriaBusy: false`,
+      );
+    }
+    await sleep(Math.min(50, Math.max(deadline - Date.now(), 0)));
+  }
 }
 
 /**
@@ -153,6 +205,7 @@ async function restoreAfterCapture(page) {
 
 module.exports = {
   captureStyle,
+  waitForContent,
   stabilisationStyle,
   prepareForCapture,
   finishAnimations,

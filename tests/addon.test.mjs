@@ -145,14 +145,24 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   assert.deepEqual(rest, {
     reportDir: 'out', threshold: 0, antialiasing: true, maxDiffPixels: 10, noiseAutoPass: false, fullPage: true, mask: [],
     ignoreSelectors: [], maskColor: '#FF00FF', mcpApprovalPrompt: true, writeMissingBaselines: false, shardMode: 'compare',
+    animations: 'disabled', caret: 'hide', scale: 'css', omitBackground: false,
+    waitForImages: true, waitForAriaBusy: true, hideScrollbars: true, clearHover: false,
     clip: { x: 0, y: 0, width: 10, height: 5 }, perceptual: false,
+  });
+  // Playwright's expect.toHaveScreenshot sits under the config file: its threshold loses to the
+  // file's, its caret applies; the call still wins over both.
+  const layered = addon.resolveSettings({ root, playwrightDefaults: { threshold: 0.3, caret: 'initial', pathTemplate: '{arg}{ext}' } });
+  assert.deepEqual([layered.threshold, layered.caret, layered.maxDiffPixels], [0.2, 'initial', 10]);
+  assert.throws(() => addon.resolveSettings({ root, playwrightDefaults: { scale: 'retina' } }), {
+    code: 'InvalidArg',
+    message: 'playwright.config expect.toHaveScreenshot: "scale" must be "css" or "device", got "retina"',
   });
   // Unset in the config: the spec's 39 longhands, as the capture collects them.
   assert.deepEqual([styleProperties.length, styleProperties[0], styleProperties.at(-1)], [39, 'color', 'box-shadow']);
   assert.deepEqual(addon.resolveSettings({ root, overrides: { styleProperties: ['color'] } }).styleProperties, ['color']);
   assert.throws(() => addon.resolveSettings({ root, overrides: { treshold: 0 } }), {
     code: 'InvalidArg',
-    message: 'toMatchVisual options: unknown key "treshold"; known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, perceptual',
+    message: 'toMatchVisual options: unknown key "treshold"; known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, hideScrollbars, clearHover',
   });
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   assert.throws(() => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, overrides: { maxDiffPixelRatio: 2 } }), {

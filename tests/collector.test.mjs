@@ -591,16 +591,19 @@ if (missing) {
     });
   });
 
-  test('stabilise: caret initial keeps the caret, animations allow keeps transitions, and extra css applies while capturing', async () => {
+  test('stabilise: caret initial keeps the caret, animations allow keeps transitions, hideScrollbars hides them, and extra css applies while capturing', async () => {
     const html = `<style>.move { transition: margin-left 10s linear } input { caret-color: rgb(255, 0, 0) }</style>
       <div class="move">m</div><input value="x"><p id="ad">ad</p>`;
     await withPage(html, async (page) => {
-      await stabilise.prepareForCapture(page, { animations: 'allow', caret: 'initial', css: '#ad { visibility: hidden }' });
+      const scrollbars = () => page.evaluate(() => getComputedStyle(document.documentElement).scrollbarWidth);
+      assert.equal(await scrollbars(), 'auto');
+      await stabilise.prepareForCapture(page, { animations: 'allow', caret: 'initial', hideScrollbars: true, css: '#ad { visibility: hidden }' });
       await page.evaluate(() => (document.querySelector('.move').style.marginLeft = '100px'));
       const [caret, margin, ad] = await page.evaluate(() => {
         const cs = (s) => getComputedStyle(document.querySelector(s));
         return [cs('input').caretColor, parseFloat(cs('.move').marginLeft), cs('#ad').visibility];
       });
+      assert.equal(await scrollbars(), 'none');
       assert.equal(caret, 'rgb(255, 0, 0)');
       assert.ok(margin < 100, `the transition still runs: ${margin}px`);
       assert.equal(ad, 'hidden');

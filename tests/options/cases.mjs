@@ -192,3 +192,30 @@ export const FADE = page(
   `<style>@keyframes fade { from { opacity: 0; } to { opacity: 1; } }</style>` +
     `<div id="fader" class="block" style="left: 10px; top: 10px; width: 40px; height: 40px; background: #111111; animation: fade 600s linear both"></div>`,
 );
+
+/**
+ * An image the page adds once it has loaded, served 800 ms late from another origin (the spec
+ * routes it): the shot either waits for it (`waitForImages`, the default) or catches it missing.
+ */
+export const LATE_IMAGE = page(
+  `<img id="pic" class="block" style="left: 10px; top: 10px; width: 40px; height: 40px" alt=""><script>
+  addEventListener('load', () => setTimeout(() => { document.getElementById('pic').src = 'http://127.0.0.1:8/late.svg'; }, 0));
+</script>`,
+);
+export const LATE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#16a34a"/></svg>';
+
+/** A feed marked busy (red) until 400 ms after it loads, then ready (green); or busy for good. */
+const feed = (readyAfterMs) =>
+  page(
+    `<div id="feed" class="block" aria-busy="true" style="left: 10px; top: 10px; width: 60px; height: 40px; background: #dc2626"></div>` +
+      (readyAfterMs === null
+        ? ''
+        : `<script>setTimeout(() => { const f = document.getElementById('feed'); f.style.background = '#16a34a'; f.removeAttribute('aria-busy'); }, ${readyAfterMs});</script>`),
+  );
+export const BUSY_FEED = feed(400);
+export const STUCK_FEED = feed(null);
+
+/** A block that turns red under the mouse. */
+export const HOVER_BLOCK = page(
+  `<style>#target:hover { background: #dc2626 !important; }</style>` + block('target', [0, 0, 200, 100], '#1d4ed8'),
+);

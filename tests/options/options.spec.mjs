@@ -3,7 +3,7 @@
 // `.sightline/config.json` within one Playwright run.
 import { createRequire } from 'node:module';
 import { test, expect } from 'sightline/playwright';
-import { cases, CLOCK, RESHOT, RESTLESS, PAGES, FADE } from './cases.mjs';
+import { cases, CLOCK, RESHOT, RESTLESS, PAGES, FADE, LATE_IMAGE, LATE_SVG, BUSY_FEED, STUCK_FEED, HOVER_BLOCK } from './cases.mjs';
 import { open, variant } from './open.mjs';
 
 // The matcher's own addon instance: its count of image comparisons is this worker's.
@@ -34,6 +34,40 @@ for (const [name, { options, newInChangedRun, deviceScaleFactor, config, files, 
 for (const [name, options] of [['animations-disabled', {}], ['animations-allow', { animations: 'allow' }]]) {
   test(name, async ({ page }) => {
     await open(page, name, FADE);
+    await expect(page).toMatchVisual(name, options);
+  });
+}
+
+// Stabilisation beyond toHaveScreenshot: a late image is waited for unless switched off.
+for (const [name, options] of [['wait-for-images', {}], ['wait-for-images-off', { waitForImages: false }]]) {
+  test(name, async ({ page }) => {
+    await page.route('http://127.0.0.1:8/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.fulfill({ contentType: 'image/svg+xml', body: LATE_SVG }).catch(() => {});
+    });
+    await open(page, name, LATE_IMAGE);
+    await page.waitForFunction(() => document.getElementById('pic').getAttribute('src'));
+    await expect(page).toMatchVisual(name, options);
+  });
+}
+
+// A busy feed is waited for; one that stays busy fails the call, naming it.
+test('aria-busy', async ({ page }) => {
+  await open(page, 'aria-busy', BUSY_FEED);
+  await expect(page).toMatchVisual('aria-busy');
+});
+
+test('aria-busy-stuck', async ({ page }) => {
+  test.skip(variant === 'base', 'nothing to approve');
+  await open(page, 'aria-busy-stuck', STUCK_FEED);
+  await expect(page).toMatchVisual('aria-busy-stuck', { timeout: 300 });
+});
+
+// The mouse left on an element: its hover state is captured unless clearHover moves it away.
+for (const [name, options] of [['hover-kept', {}], ['clear-hover', { clearHover: true }]]) {
+  test(name, async ({ page }) => {
+    await open(page, name, HOVER_BLOCK);
+    await page.hover('#target');
     await expect(page).toMatchVisual(name, options);
   });
 }
@@ -74,6 +108,21 @@ for (const [name, html, options] of reshots) {
     }
   });
 }
+
+// A new snapshot on a retry: the earlier attempt's report stands and the retry does not shoot.
+// The page counts its full-page shots; each attempt attaches its count.
+test.describe(() => {
+  test.describe.configure({ retries: 1 });
+  test('new-on-retry', async ({ page }) => {
+    test.skip(variant === 'base', 'no baseline before the changed run');
+    await open(page, 'new-on-retry', RESHOT.base);
+    try {
+      await expect(page).toMatchVisual('new-on-retry');
+    } finally {
+      await test.info().attach('shots', { body: String(await page.evaluate(() => window.shots)) });
+    }
+  });
+});
 
 // A ticking clock: toHaveScreenshot's "Failed to take two consecutive stable screenshots". The
 // call fails as unstable in every update mode and writes no baseline.

@@ -271,6 +271,29 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
     Err(Error::InvalidInput(format!("snapshot {name:?} ({project}): could not claim {}", path.display())))
 }
 
+/// On a retry: the evidence an earlier attempt of the same test left for `<name>/<project>` in
+/// this run, when all it said was `new` (no baseline, nothing compared). A retry cannot change
+/// that, so the matcher reports it again without shooting. `None` when this test holds no claim
+/// on the snapshot in this run or its evidence says anything else.
+pub fn earlier_new_snapshot(
+    store: &ProjectStore,
+    name: &str,
+    project: &str,
+    owner: &CaptureOwner,
+) -> Result<Option<SnapshotEvidence>> {
+    let claim = store.capture_path(name, project)?.with_extension("owner");
+    let claimed: Option<CaptureOwner> =
+        std::fs::read(&claim).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    if !claimed.is_some_and(|c| c.run_id == owner.run_id && c.test_id == owner.test_id) {
+        return Ok(None);
+    }
+    let path = store.evidence_path(name, project)?;
+    let Ok(bytes) = std::fs::read(&path) else { return Ok(None) };
+    let evidence: SnapshotEvidence = serde_json::from_slice(&bytes)
+        .map_err(|e| Error::BadArtifact { path: path.clone(), detail: format!("not snapshot evidence ({e})") })?;
+    Ok((evidence.status == Status::New).then_some(evidence))
+}
+
 /// A shard in `capture-only` mode: decode and store the capture, compare nothing (the merge job
 /// runs `sightline compare --captures`).
 pub fn store_capture_only(

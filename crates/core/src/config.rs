@@ -134,6 +134,16 @@ pub struct Config {
     /// config file are resolved against the project root when it is read.
     #[serde(deserialize_with = "paths", skip_serializing_if = "Vec::is_empty")]
     pub style_path: Vec<String>,
+    /// Wait for the page's images to load and decode before capturing. Default true.
+    pub wait_for_images: bool,
+    /// Wait until no element has `aria-busy="true"` before capturing; a page that stays busy
+    /// fails the call, naming the element. Default true.
+    pub wait_for_aria_busy: bool,
+    /// Hide scrollbars while capturing. Default true.
+    pub hide_scrollbars: bool,
+    /// Move the mouse off the page before capturing, so no element shows its hover state; the
+    /// mouse stays there. Default false: a test that hovers on purpose captures the hover.
+    pub clear_hover: bool,
     /// The keys the config file itself set: Playwright's defaults apply only under the others.
     #[serde(skip)]
     pub file_keys: Vec<String>,
@@ -205,6 +215,10 @@ impl Default for Config {
             scale: Scale::Css,
             omit_background: false,
             style_path: Vec::new(),
+            wait_for_images: true,
+            wait_for_aria_busy: true,
+            hide_scrollbars: true,
+            clear_hover: false,
             file_keys: Vec::new(),
         }
     }
@@ -239,6 +253,10 @@ pub struct Overrides {
     pub omit_background: Option<bool>,
     #[serde(deserialize_with = "optional_paths")]
     pub style_path: Option<Vec<String>>,
+    pub wait_for_images: Option<bool>,
+    pub wait_for_aria_busy: Option<bool>,
+    pub hide_scrollbars: Option<bool>,
+    pub clear_hover: Option<bool>,
 }
 
 /// Playwright's `expect.toHaveScreenshot` settings (playwright.config, the project's or the
@@ -405,6 +423,10 @@ impl Config {
         config.scale = o.scale.unwrap_or(config.scale);
         config.omit_background = o.omit_background.unwrap_or(config.omit_background);
         config.style_path = o.style_path.unwrap_or(config.style_path);
+        config.wait_for_images = o.wait_for_images.unwrap_or(config.wait_for_images);
+        config.wait_for_aria_busy = o.wait_for_aria_busy.unwrap_or(config.wait_for_aria_busy);
+        config.hide_scrollbars = o.hide_scrollbars.unwrap_or(config.hide_scrollbars);
+        config.clear_hover = o.clear_hover.unwrap_or(config.clear_hover);
         Settings { config, clip: o.clip, timeout: o.timeout, perceptual: o.perceptual.unwrap_or(false) }
     }
 }
@@ -643,7 +665,8 @@ mod tests {
                 "reportDir": "visual-report", "threshold": 0.1, "antialiasing": true, "noiseAutoPass": false,
                 "fullPage": true, "mask": [], "ignoreSelectors": [], "maskColor": "#FF00FF",
                 "mcpApprovalPrompt": true, "writeMissingBaselines": false, "shardMode": "compare",
-                "animations": "disabled", "caret": "hide", "scale": "css", "omitBackground": false
+                "animations": "disabled", "caret": "hide", "scale": "css", "omitBackground": false,
+                "waitForImages": true, "waitForAriaBusy": true, "hideScrollbars": true, "clearHover": false
             })
         );
     }
@@ -731,13 +754,14 @@ mod tests {
             "<config>: unknown key \"treshold\"; known keys are reportDir, threshold, antialiasing, \
              maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, \
              mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, \
-             omitBackground, stylePath"
+             omitBackground, stylePath, waitForImages, waitForAriaBusy, hideScrollbars, clearHover"
         );
         assert_eq!(
             call_error(json!({"reportDir": "x"})),
             "toMatchVisual options: unknown key \"reportDir\"; known keys are threshold, maxDiffPixels, \
              maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
-             perceptual, animations, caret, scale, omitBackground, stylePath"
+             perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, \
+             hideScrollbars, clearHover"
         );
         assert_eq!(
             call_error(json!({"clip": {"x": 0, "y": 0, "w": 1, "height": 1}})),

@@ -415,6 +415,53 @@ fn playwright_defaults(value: Option<&serde_json::Value>) -> sightline_core::Res
     PlaywrightDefaults::from_json(value.cloned().unwrap_or(serde_json::Value::Null))
 }
 
+/// Which snapshot of which test's attempt `earlierNewSnapshotSync` looks for.
+#[napi(object)]
+pub struct EarlierInput {
+    /// Project root: `.sightline/` lives here.
+    pub root: String,
+    pub name: String,
+    /// Playwright project name.
+    pub project: String,
+    /// The test run (as `compareCapture`'s `runId`).
+    pub run_id: String,
+    /// Playwright's `testInfo.testId` (the same on every retry).
+    pub test_id: String,
+}
+
+/// A new snapshot an earlier attempt of the test reported.
+#[napi(object)]
+pub struct EarlierNew {
+    #[napi(ts_type = "Record<string, any>")]
+    pub evidence: serde_json::Value,
+    /// The lines under the verdict, as `compareCapture` gives them.
+    pub explanation: Vec<String>,
+}
+
+/// On a retry: the evidence of this snapshot when an earlier attempt of the same test in this
+/// run found it only `new`, so the retry reports it again without shooting; `null` otherwise.
+#[napi]
+pub fn earlier_new_snapshot_sync(input: EarlierInput) -> Result<Option<EarlierNew>> {
+    use sightline_core::capture::{CaptureOwner, earlier_new_snapshot};
+    let owner = CaptureOwner { run_id: input.run_id, test_id: input.test_id, title: String::new(), location: None };
+    let found = guarded(|| {
+        earlier_new_snapshot(
+            &sightline_core::store::ProjectStore::new(&input.root),
+            &input.name,
+            &input.project,
+            &owner,
+        )
+    })?;
+    found
+        .map(|evidence| {
+            Ok(EarlierNew {
+                explanation: evidence.explanation(3, 5),
+                evidence: serde_json::to_value(&evidence).map_err(|e| Error::from_reason(e.to_string()))?,
+            })
+        })
+        .transpose()
+}
+
 /// What `snapshotName` needs: the call's name, or the test an unnamed call is named after.
 #[napi(object)]
 pub struct NameInput {
@@ -480,7 +527,7 @@ pub struct SettingsInput {
 /// under it) with a call's overrides applied, checked
 /// by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
 #[napi(
-    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
+    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; waitForImages: boolean; waitForAriaBusy: boolean; hideScrollbars: boolean; clearHover: boolean; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
 )]
 pub fn resolve_settings(input: SettingsInput) -> Result<serde_json::Value> {
     let settings = guarded(|| settings_of(&input.root, input.playwright_defaults.as_ref(), input.overrides.as_ref()))?;
