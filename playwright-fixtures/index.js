@@ -168,8 +168,9 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   if (testInfo.retry > 0 && !this.isNot) {
     const earlier = addon.earlierNewSnapshotSync({ root, name, project: testInfo.project.name, runId, testId: testInfo.testId });
     if (earlier) {
-      failNewSnapshotAtEnd(testInfo, failureMessage(name, earlier));
-      return { pass: true, message: () => failureMessage(name, earlier), name: 'toMatchVisual', expected: name, actual: 'new' };
+      const message = failureMessage(name, earlier);
+      failNewSnapshotAtEnd(testInfo, message);
+      return { pass: true, message: () => message, name: 'toMatchVisual', expected: name, actual: 'new' };
     }
   }
   const page = isLocator(target) ? target.page() : target;

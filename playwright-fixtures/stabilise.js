@@ -163,7 +163,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function waitForContent(page, { images, ariaBusy, timeout }) {
   const deadline = Date.now() + timeout;
-  if (images) await Promise.race([inEveryFrame(page, imagesReadyInPage), sleep(timeout)]);
+  if (images) {
+    // The deadline's timer is cleared once the images are ready, so no wait outlives the call.
+    let timer;
+    const deadlinePassed = new Promise((resolve) => (timer = setTimeout(resolve, timeout)));
+    await Promise.race([inEveryFrame(page, imagesReadyInPage), deadlinePassed]).finally(() => clearTimeout(timer));
+  }
   if (!ariaBusy) return;
   for (;;) {
     const busy = (await inEveryFrame(page, busyElementInPage)).find(Boolean);
