@@ -230,9 +230,11 @@ export interface LedgerTestInput {
 
 /** What `snapshotName` needs: the call's name, or the test an unnamed call is named after. */
 export interface NameInput {
+  /** Project root: its `baselinePath` decides whether a given name belongs to its spec file. */
+  root?: string
   /** The call's name: a string or Playwright's name array (nested folders); `.png` may end it. */
   name?: string | string[]
-  /** For an unnamed call: the spec file, relative to the Playwright config's folder. */
+  /** The spec file, relative to the Playwright config's folder. */
   testFile?: string
   /** For an unnamed call: the describe titles and the test's title. */
   titlePath?: Array<string>
@@ -317,7 +319,8 @@ export interface ShardInput {
 
 /**
  * The snapshot name of one `toMatchVisual` call, checked by the engine: a given name (string
- * or array, `.png` dropped) or, for an unnamed call, `<spec file>/<titles>[-n]`.
+ * or array, `.png` dropped; in its spec file's folder under a `{testFile}/{name}` layout) or,
+ * for an unnamed call, `<spec file>/<titles>[-n]`.
  */
 export declare function snapshotName(input: NameInput): string
 

@@ -74,15 +74,16 @@ const unnamedCalls = new WeakMap();
 
 /**
  * The snapshot name of this call, as the engine gives it: the call's name (a string or
- * Playwright's name array, `.png` dropped) or, unnamed, `<spec file>/<test titles>`, numbered
- * from the test's second unnamed call on. A bad name fails here, before anything is captured.
+ * Playwright's name array, `.png` dropped; in its spec file's folder when `baselinePath` starts
+ * `{testFile}/{name}`) or, unnamed, `<spec file>/<test titles>`, numbered from the test's second
+ * unnamed call on. A bad name fails here, before anything is captured.
  */
-function snapshotName(testInfo, name, testFile) {
-  let input = { name };
+function snapshotName(testInfo, root, name, testFile) {
+  let input = { root, name, testFile };
   if (name === undefined) {
     const index = (unnamedCalls.get(testInfo) ?? 0) + 1;
     unnamedCalls.set(testInfo, index);
-    input = { testFile, titlePath: testInfo.titlePath.slice(1), index };
+    input = { root, testFile, titlePath: testInfo.titlePath.slice(1), index };
   }
   try {
     return addon.snapshotName(input);
@@ -155,7 +156,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const root = projectRoot(testInfo);
   // The spec file relative to the Playwright config's folder: the same on every checkout.
   const testFile = path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/');
-  const name = snapshotName(testInfo, named ? nameOrOptions : optionsName, testFile);
+  const name = snapshotName(testInfo, root, named ? nameOrOptions : optionsName, testFile);
   // `--ignore-snapshots` (or a project's `ignoreSnapshots`) skips visual assertions, as it skips
   // toHaveScreenshot: nothing is captured or compared.
   if (testInfo.project.ignoreSnapshots) {

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { cases, defaultsCases } from './options/cases.mjs';
+import { cases, defaultsCases, layoutCases } from './options/cases.mjs';
 import { readPng } from './video/png.mjs';
 
 const addon = createRequire(import.meta.url)('../index.js');
@@ -301,7 +301,7 @@ describe('matcher options', { skip }, () => {
   const updates = {};
 
   before(() => {
-    for (const [name, { config, files = {} }] of Object.entries({ ...cases, ...defaultsCases })) {
+    for (const [name, { config, files = {} }] of Object.entries({ ...cases, ...defaultsCases, ...layoutCases })) {
       mkdirSync(path.join(base, name, '.sightline'), { recursive: true });
       if (config) writeFileSync(path.join(base, name, '.sightline', 'config.json'), JSON.stringify(config));
       for (const [file, text] of Object.entries(files)) writeFileSync(path.join(base, name, file), text);
@@ -801,6 +801,31 @@ describe('matcher options', { skip }, () => {
     // the reporter's results hold the nested names too
     const results = addon.writeResultsSync({ root: path.join(base, 'names') });
     assert.deepEqual([results.total, results.passed], [3, 3]);
+  });
+
+  test('options: baselinePath {name}/{project}-{platform} keeps one baseline per operating system, and another system\'s is neither read nor missing', () => {
+    const root = path.join(base, 'per-os-layout');
+    const written = path.join(root, '.sightline', 'baselines', 'home', `chromium-${process.platform}.png`);
+    assert.ok(existsSync(written), 'the approve run wrote the per-OS baseline');
+    assert.ok(!existsSync(baselinePng(base, 'per-os-layout', 'home')), 'and not the default layout\'s');
+    // the changed run compared against it: a change, not a new snapshot
+    const evidence = optionsEvidence(base, 'per-os-layout', 'home');
+    assert.deepEqual([evidence.status, evidence.files.baseline], ['changed', `.sightline/baselines/home/chromium-${process.platform}.png`]);
+    const other = process.platform === 'darwin' ? 'linux' : 'darwin';
+    writeFileSync(path.join(root, '.sightline', 'baselines', 'home', `chromium-${other}.png`), readFileSync(written));
+    assert.deepEqual(listedNames('per-os-layout'), ['home']);
+    const results = addon.writeResultsSync({ root });
+    assert.deepEqual([results.total, results.changed, results.missing], [1, 1, 0]);
+  });
+
+  test('options: baselinePath {testFile}/{name}/{project} keeps a given name per spec file, as toHaveScreenshot does', () => {
+    assert.deepEqual(listedNames('per-file-names'), ['names.spec.mjs/home', 'options.spec.mjs/home']);
+    const at = ['names.spec.mjs/home', 'options.spec.mjs/home'].map((name) => {
+      assert.equal(optionsEvidence(base, 'per-file-names', name).status, 'passed', name);
+      return readPng(baselinePng(base, 'per-file-names', name)).pixel(25, 25);
+    });
+    // each file's own page: the advert page's dark content block, the hundred page's blue spot
+    assert.deepEqual(at, [[15, 23, 42], [29, 78, 216]]);
   });
 
   test('options: a retry reports a new snapshot again without shooting it', () => {

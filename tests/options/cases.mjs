@@ -171,6 +171,16 @@ const TEXT_ADVERT = { base: textAdvert('Buy now', '#16a34a'), changed: textAdver
 export const PAGES = { HUNDRED, ADVERT, TEXT_ADVERT };
 
 /**
+ * `baselinePath` layouts, each its own root (names.spec.mjs; options.spec.mjs has the second
+ * spec file's call of `per-file-names`): one baseline per operating system, and given names
+ * kept per spec file as toHaveScreenshot keeps them.
+ */
+export const layoutCases = {
+  'per-os-layout': { config: { baselinePath: '{name}/{project}-{platform}' } },
+  'per-file-names': { config: { baselinePath: '{testFile}/{name}/{project}' } },
+};
+
+/**
  * The cases of the `pw-defaults` project, whose playwright.config sets
  * `expect.toHaveScreenshot: { maxDiffPixels: 100, stylePath: './hide-badge.css' }`: Playwright's
  * settings apply under the config file and the call.

@@ -17,6 +17,20 @@ test('names', async ({ page }) => {
   await expect(page.locator('#content')).toMatchVisual({ name: ['cards', 'content'], maxDiffPixels: 0 });
 });
 
+// One baseline per operating system: the changed run finds the approved one and fails on the
+// advert's change.
+test('per-os-layout', async ({ page }) => {
+  await open(page, 'per-os-layout', PAGES.ADVERT[variant]);
+  await expect(page).toMatchVisual('home');
+});
+
+// Given names per spec file: options.spec.mjs calls toMatchVisual('home') in this root too, on
+// another page, and each file keeps its own baseline.
+test('per-file names', async ({ page }) => {
+  await open(page, 'per-file-names', PAGES.ADVERT.base);
+  await expect(page).toMatchVisual('home');
+});
+
 // A name that climbs out of the baselines folder: refused before anything is captured.
 test('name-escapes', async ({ page }) => {
   test.skip(variant === 'base', 'nothing to approve');

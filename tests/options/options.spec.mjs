@@ -151,6 +151,13 @@ test('default names', async ({ page }) => {
   await expect(page.locator('#content')).toMatchVisual();
 });
 
+// The second spec file's toMatchVisual('home') in the per-file-names root (names.spec.mjs has
+// the first), on another page.
+test('per-file names', async ({ page }) => {
+  await open(page, 'per-file-names', PAGES.HUNDRED.base);
+  await expect(page).toMatchVisual('home');
+});
+
 // A call option out of range: the engine refuses it before anything is captured.
 test('bad-option', async ({ page }) => {
   test.skip(variant === 'base', 'nothing to approve');

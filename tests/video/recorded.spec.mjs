@@ -1,7 +1,7 @@
-// A square sliding back and forth, and the same square standing still; each held for 2 s so the
-// recordings cover the window the test samples. Playwright's recorder only writes a frame when
+// A square sliding back and forth, and the same square standing still; each held for 2.5 s so the
+// recordings cover the window the test samples (1 s to 2 s). Playwright's recorder only writes a frame when
 // the page repaints, so the still page blinks a 2 px dot in a corner: the recording then lasts
-// the whole 2 s while its motion (4 pixels of 76,800) stays far below the "moves" threshold.
+// the whole time while its motion (4 pixels of 76,800) stays far below the "moves" threshold.
 import { test } from '@playwright/test';
 
 const page = (animation) => `<style>body { margin: 0 }
@@ -13,10 +13,10 @@ const page = (animation) => `<style>body { margin: 0 }
 
 test('animated', async ({ page: tab }) => {
   await tab.setContent(page('slide 1s linear infinite alternate'));
-  await tab.waitForTimeout(2000);
+  await tab.waitForTimeout(2500);
 });
 
 test('still', async ({ page: tab }) => {
   await tab.setContent(page('none'));
-  await tab.waitForTimeout(2000);
+  await tab.waitForTimeout(2500);
 });

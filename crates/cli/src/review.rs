@@ -80,7 +80,7 @@ fn read_results(root: &Path) -> Result<(PathBuf, Results)> {
 }
 
 pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
-    let store = ProjectStore::new(root);
+    let store = ProjectStore::open(root)?;
     let names: Vec<String> = if args.all {
         // Every changed or new snapshot of the last run, as results.json lists them.
         let (_, results) = read_results(root)?;
@@ -128,7 +128,7 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
 }
 
 pub fn run_list(root: &Path) -> Result<u8> {
-    let store = ProjectStore::new(root);
+    let store = ProjectStore::open(root)?;
     let mut stdout = std::io::stdout().lock();
     let baselines = list_baselines(&store)?;
     if baselines.is_empty() {
@@ -213,7 +213,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
     use std::io::IsTerminal;
 
     let config = load_settings(root, &Overrides::default())?.config;
-    let store = ProjectStore::new(root);
+    let store = ProjectStore::with_layout(root, config.baseline_path.clone());
     if !args.captures.is_empty() {
         let n = merge_captures(&store, &args.captures)?;
         eprintln!("sightline: merged {n} captures from {} folders", args.captures.len());
@@ -285,7 +285,7 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
 
     let settings = load_settings(root, &Overrides::default())?;
     let config = settings.config;
-    let store = ProjectStore::new(root);
+    let store = ProjectStore::with_layout(root, config.baseline_path.clone());
     let merged = merge_shards(&store, &args.folders)?;
     if !merged.complete {
         let have: Vec<String> = merged.shards.iter().map(|s| format!("{}/{}", s.current, s.total)).collect();

@@ -79,6 +79,11 @@ impl CaptureOwner {
             None => format!("{:?}", self.title),
         }
     }
+
+    /// The spec file of [`CaptureOwner::location`].
+    fn file(&self) -> Option<&str> {
+        self.location.as_deref().map(|l| l.rsplit_once(':').map_or(l, |(file, _)| file))
+    }
 }
 
 /// One capture to record and compare.
@@ -255,8 +260,14 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
                 match existing {
                     Some(other) if other.run_id == owner.run_id && other.test_id == owner.test_id => return Ok(()),
                     Some(other) if other.run_id == owner.run_id => {
+                        // toHaveScreenshot keeps a given name per spec file; here that is a layout.
+                        let per_file = if other.file() != owner.file() && !store.layout().per_file_names() {
+                            ", or keep given names per spec file as toHaveScreenshot does: \"baselinePath\": \"{testFile}/{name}/{project}\" in .sightline/config.json".to_string()
+                        } else {
+                            String::new()
+                        };
                         return Err(Error::InvalidInput(format!(
-                            "snapshot {name:?} ({project}) is captured by two tests in this run: {} and {}; give each toMatchVisual call its own name",
+                            "snapshot {name:?} ({project}) is captured by two tests in this run: {} and {}; give each toMatchVisual call its own name{per_file}",
                             other.described(),
                             owner.described()
                         )));
@@ -317,4 +328,41 @@ pub fn store_capture_only(
     data.project = Some(project.to_string());
     store.write_capture(name, project, image, &data)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::BaselineLayout;
+
+    fn owner(test_id: &str, title: &str, location: &str) -> CaptureOwner {
+        CaptureOwner {
+            run_id: "run".into(),
+            test_id: test_id.into(),
+            title: title.into(),
+            location: Some(location.into()),
+        }
+    }
+
+    #[test]
+    fn a_name_two_spec_files_give_points_at_the_per_file_layout() {
+        let root = std::env::temp_dir().join(format!("sightline-claim-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = ProjectStore::new(&root);
+        claim_snapshot(&store, "home", "chromium", &owner("a", "home", "a.spec.ts:3")).unwrap();
+        // The same test claiming again (a second call, a retry) is its own.
+        claim_snapshot(&store, "home", "chromium", &owner("a", "home", "a.spec.ts:3")).unwrap();
+        let err = claim_snapshot(&store, "home", "chromium", &owner("b", "home", "b.spec.ts:9")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "snapshot \"home\" (chromium) is captured by two tests in this run: \"home\" (a.spec.ts:3) and \"home\" (b.spec.ts:9); give each toMatchVisual call its own name, or keep given names per spec file as toHaveScreenshot does: \"baselinePath\": \"{testFile}/{name}/{project}\" in .sightline/config.json"
+        );
+        // Within one file, or under the per-file layout already, only the rename is offered.
+        let same_file = claim_snapshot(&store, "home", "chromium", &owner("c", "again", "a.spec.ts:20")).unwrap_err();
+        assert!(same_file.to_string().ends_with("give each toMatchVisual call its own name"), "{same_file}");
+        let per_file = ProjectStore::with_layout(&root, BaselineLayout::parse("{testFile}/{name}/{project}").unwrap());
+        let err = claim_snapshot(&per_file, "home", "chromium", &owner("b", "home", "b.spec.ts:9")).unwrap_err();
+        assert!(err.to_string().ends_with("give each toMatchVisual call its own name"), "{err}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::{Comparator, CompareOptions};
 use crate::error::{Error, Result};
+use crate::layout::BaselineLayout;
 use crate::pixel::PixelOptions;
 use crate::snapshot::SnapshotOptions;
 use crate::verdict::Tolerance;
@@ -144,6 +145,9 @@ pub struct Config {
     /// Move the mouse off the page before capturing, so no element shows its hover state; the
     /// mouse stays there. Default false: a test that hovers on purpose captures the hover.
     pub clear_hover: bool,
+    /// Where approved baselines live under `.sightline/baselines` (a template of `{name}`,
+    /// `{project}`, `{platform}`, `{testFile}`). Default `{name}/{project}`.
+    pub baseline_path: BaselineLayout,
     /// The keys the config file itself set: Playwright's defaults apply only under the others.
     #[serde(skip)]
     pub file_keys: Vec<String>,
@@ -219,6 +223,7 @@ impl Default for Config {
             wait_for_aria_busy: true,
             hide_scrollbars: true,
             clear_hover: false,
+            baseline_path: BaselineLayout::default(),
             file_keys: Vec::new(),
         }
     }
@@ -448,6 +453,11 @@ pub fn load_config(root: &Path) -> Result<Config> {
     Ok(load_settings(root, &Overrides::default())?.config)
 }
 
+/// The config file's `baselinePath`: where this project's baselines live.
+pub fn baseline_layout(root: &Path) -> Result<BaselineLayout> {
+    Ok(read_config_file(root)?.baseline_path)
+}
+
 fn read_config_file(root: &Path) -> Result<Config> {
     let path = root.join(".sightline").join("config.json");
     let bytes = match std::fs::read(&path) {
@@ -666,7 +676,8 @@ mod tests {
                 "fullPage": true, "mask": [], "ignoreSelectors": [], "maskColor": "#FF00FF",
                 "mcpApprovalPrompt": true, "writeMissingBaselines": false, "shardMode": "compare",
                 "animations": "disabled", "caret": "hide", "scale": "css", "omitBackground": false,
-                "waitForImages": true, "waitForAriaBusy": true, "hideScrollbars": true, "clearHover": false
+                "waitForImages": true, "waitForAriaBusy": true, "hideScrollbars": true, "clearHover": false,
+                "baselinePath": "{name}/{project}"
             })
         );
     }
@@ -747,6 +758,19 @@ mod tests {
     }
 
     #[test]
+    fn settings_a_baseline_path_that_cannot_read_back_is_refused_naming_the_key() {
+        let root = Root::with("layout", r#"{"baselinePath": "{name}-{project}"}"#);
+        assert_eq!(
+            root.error(json!(null)),
+            "<config>: \"baselinePath\" must be a path template of {name}, {project}, {platform} and {testFile}, got \"{name}-{project}\", which has {name} inside a folder name; {name} must be a whole folder; e.g. \"{name}/{project}-{platform}\" or \"{testFile}/{name}/{project}\""
+        );
+        let good = Root::with("layout-ok", r#"{"baselinePath": "{name}/{project}-{platform}"}"#);
+        assert_eq!(baseline_layout(&good.0).unwrap().template(), "{name}/{project}-{platform}");
+        // A call cannot move the baselines.
+        assert!(good.error(json!({"baselinePath": "{name}/{project}"})).contains("unknown key \"baselinePath\""));
+    }
+
+    #[test]
     fn settings_unknown_keys_name_the_key_and_list_the_known_ones() {
         let root = Root::with("unknown", r#"{"treshold": 0.2}"#);
         assert_eq!(
@@ -754,7 +778,7 @@ mod tests {
             "<config>: unknown key \"treshold\"; known keys are reportDir, threshold, antialiasing, \
              maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, \
              mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, \
-             omitBackground, stylePath, waitForImages, waitForAriaBusy, hideScrollbars, clearHover"
+             omitBackground, stylePath, waitForImages, waitForAriaBusy, hideScrollbars, clearHover, baselinePath"
         );
         assert_eq!(
             call_error(json!({"reportDir": "x"})),

@@ -28,6 +28,7 @@ pub mod grouping;
 pub mod guidance;
 pub mod health;
 pub mod image;
+pub mod layout;
 pub mod live;
 pub mod mask;
 pub mod motion;

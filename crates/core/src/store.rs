@@ -8,6 +8,9 @@
 //! .sightline/temp/<name>/<project>.json        this run's evidence, for the reporter
 //! ```
 //!
+//! The baselines' layout is the project's `baselinePath` ([`crate::layout`]); the one above is
+//! the default. `.sightline/temp` always has this layout: it is this run's, never committed.
+//!
 //! Every write is atomic (temp file + rename in the same folder), and names are checked before
 //! anything touches the disk. A baseline is ONE file, so approving it is one rename: a process
 //! killed mid-way leaves the old baseline whole, never new pixels with old DOM data.
@@ -23,6 +26,7 @@ use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
+use crate::layout::BaselineLayout;
 use crate::results::ledger::TestRef;
 
 /// The PNG chunk that carries a baseline's capture data: ancillary, private, safe to copy.
@@ -80,7 +84,8 @@ pub fn check_snapshot_name(name: &str) -> Result<()> {
 pub enum CallName {
     /// A name given by the call: a string is one element, Playwright's name array several
     /// (nested folders). A trailing `.png` is dropped: toHaveScreenshot names carry it.
-    Given(Vec<String>),
+    /// `test_file` is the spec file, as below: a `{testFile}/{name}` layout puts the name in it.
+    Given { parts: Vec<String>, test_file: String },
     /// No name: the test's spec file (relative to the config's folder, `/` separated) and its
     /// title path; `index` counts the test's unnamed calls from 1.
     Unnamed { test_file: String, title_path: Vec<String>, index: u32 },
@@ -88,10 +93,12 @@ pub enum CallName {
 
 /// The snapshot name of one call, checked ([`check_snapshot_name`]). An unnamed call is named
 /// after its spec file and test, as toHaveScreenshot's are (`<file>/<titles>`, `-2` from the
-/// test's second unnamed call on), so the same title in two files keeps two baselines.
-pub fn call_snapshot_name(name: &CallName) -> Result<String> {
+/// test's second unnamed call on), so the same title in two files keeps two baselines. A given
+/// name is the project's, or its spec file's (`<file>/<name>`) when the layout is
+/// `{testFile}/{name}` ([`BaselineLayout::per_file_names`]).
+pub fn call_snapshot_name(name: &CallName, layout: &BaselineLayout) -> Result<String> {
     let name = match name {
-        CallName::Given(parts) => {
+        CallName::Given { parts, test_file } => {
             if parts.is_empty() || parts.iter().any(String::is_empty) {
                 let got = serde_json::to_string(parts).unwrap_or_default();
                 return Err(Error::InvalidInput(format!(
@@ -99,11 +106,12 @@ pub fn call_snapshot_name(name: &CallName) -> Result<String> {
                 )));
             }
             let joined = parts.join("/");
-            joined.strip_suffix(".png").filter(|rest| !rest.is_empty()).unwrap_or(&joined).to_string()
+            let given = joined.strip_suffix(".png").filter(|rest| !rest.is_empty()).unwrap_or(&joined);
+            let prefix = if layout.per_file_names() { file_folders(test_file) } else { String::new() };
+            if prefix.is_empty() { given.to_string() } else { format!("{prefix}/{given}") }
         }
         CallName::Unnamed { test_file, title_path, index } => {
-            let folders: Vec<String> = test_file.split('/').map(file_segment).filter(|s| !s.is_empty()).collect();
-            let prefix = folders.join("/");
+            let prefix = file_folders(test_file);
             let suffix = if *index > 1 { format!("-{index}") } else { String::new() };
             // The title gives way to the file's folders under the length limit.
             let room = MAX_NAME_BYTES.saturating_sub(prefix.len() + 1 + suffix.len()).max(16);
@@ -116,6 +124,12 @@ pub fn call_snapshot_name(name: &CallName) -> Result<String> {
     };
     check_snapshot_name(&name)?;
     Ok(name)
+}
+
+/// A spec file's path as a name's folders (`tests/home.spec.ts` stays as it is).
+fn file_folders(test_file: &str) -> String {
+    let folders: Vec<String> = test_file.split('/').map(file_segment).filter(|s| !s.is_empty()).collect();
+    folders.join("/")
 }
 
 /// A spec file's path segment as a name's folder: unsafe characters become `-`, dot runs one dot.
@@ -161,29 +175,43 @@ pub struct SnapshotFile {
 /// Every `<name>/<stem><suffix>` under `base`, nested names included, sorted by name and stem.
 /// Folders whose path is not a snapshot name are skipped; a missing `base` has none.
 pub fn snapshot_files(base: &Path, suffix: &str) -> Result<Vec<SnapshotFile>> {
+    walk_files(
+        base,
+        |folder| check_snapshot_name(folder).is_ok(),
+        |relative| {
+            let (name, file) = relative.rsplit_once('/')?;
+            Some((name.to_string(), file.strip_suffix(suffix)?.to_string()))
+        },
+    )
+}
+
+/// The files under `base` that `read` names (`(name, stem)` from the path relative to `base`,
+/// `/` separated), in the folders `descend` allows (given their relative path); sorted. A
+/// missing `base` has none.
+fn walk_files(
+    base: &Path,
+    descend: impl Fn(&str) -> bool,
+    read: impl Fn(&str) -> Option<(String, String)>,
+) -> Result<Vec<SnapshotFile>> {
     let mut out = Vec::new();
-    // (folder, its name relative to base); base itself holds no snapshot's files.
     let mut folders = vec![(base.to_path_buf(), String::new())];
-    while let Some((folder, name)) = folders.pop() {
+    while let Some((folder, relative)) = folders.pop() {
         let entries = match std::fs::read_dir(&folder) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && name.is_empty() => return Ok(out),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && relative.is_empty() => return Ok(out),
             Err(e) => return Err(Error::io(&folder, e)),
         };
         for entry in entries {
             let entry = entry.map_err(|e| Error::io(&folder, e))?;
             let path = entry.path();
-            let Some(file_name) = path.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
-            let is_dir = entry.file_type().map_err(|e| Error::io(&path, e))?.is_dir();
-            if is_dir {
-                let child = if name.is_empty() { file_name } else { format!("{name}/{file_name}") };
-                if check_snapshot_name(&child).is_ok() {
+            let Some(file_name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+            let child = if relative.is_empty() { file_name.to_string() } else { format!("{relative}/{file_name}") };
+            if entry.file_type().map_err(|e| Error::io(&path, e))?.is_dir() {
+                if descend(&child) {
                     folders.push((path, child));
                 }
-            } else if !name.is_empty()
-                && let Some(stem) = file_name.strip_suffix(suffix)
-            {
-                out.push(SnapshotFile { name: name.clone(), stem: stem.to_string(), path });
+            } else if let Some((name, stem)) = read(&child) {
+                out.push(SnapshotFile { name, stem, path });
             }
         }
     }
@@ -336,19 +364,48 @@ pub struct StoredCapture {
 #[derive(Debug, Clone)]
 pub struct ProjectStore {
     root: PathBuf,
+    layout: BaselineLayout,
 }
 
 impl ProjectStore {
+    /// The store of `root` with the default baseline layout; a front-end opens the project's
+    /// own with [`ProjectStore::open`].
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+        Self::with_layout(root, BaselineLayout::default())
+    }
+
+    /// The store of `root` with the layout its `.sightline/config.json` sets (`baselinePath`);
+    /// a bad config file is an error that names it.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
+        let root = root.into();
+        let layout = crate::config::baseline_layout(&root)?;
+        Ok(Self::with_layout(root, layout))
+    }
+
+    pub fn with_layout(root: impl Into<PathBuf>, layout: BaselineLayout) -> Self {
+        Self { root: root.into(), layout }
     }
 
     pub fn root(&self) -> &Path {
         &self.root
     }
 
-    fn baseline_dir(&self, name: &str) -> PathBuf {
-        self.root.join(".sightline").join("baselines").join(name)
+    pub fn layout(&self) -> &BaselineLayout {
+        &self.layout
+    }
+
+    /// `.sightline/baselines`.
+    pub fn baselines_root(&self) -> PathBuf {
+        self.root.join(".sightline").join("baselines")
+    }
+
+    /// Every baseline of this layout under `.sightline/baselines` (`stem`: the project's file
+    /// stem), sorted by name and project. Files the layout cannot read back (another platform's,
+    /// stray files) are not this project's baselines and are skipped.
+    pub fn baselines(&self) -> Result<Vec<SnapshotFile>> {
+        // No layout writes a path longer than a name and its template.
+        let plausible = |relative: &str| relative.len() <= 2 * MAX_NAME_BYTES;
+        walk_files(&self.baselines_root(), plausible, |relative| self.layout.parse_path(relative.strip_suffix(".png")?))
     }
 
     fn temp_dir(&self, name: &str) -> PathBuf {
@@ -376,10 +433,9 @@ impl ProjectStore {
         }
     }
 
-    /// `.sightline/baselines/<name>/<project>.png`.
+    /// The baseline's file: `.sightline/baselines/<name>/<project>.png` in the default layout.
     pub fn baseline_png(&self, name: &str, project: &str) -> Result<PathBuf> {
-        check_snapshot_name(name)?;
-        Ok(self.baseline_dir(name).join(format!("{}.png", project_file_stem(project))))
+        Ok(self.baselines_root().join(self.layout.relative_path(name, project)?))
     }
 
     /// `.sightline/temp/<name>/<project>.slcap`.
@@ -446,8 +502,9 @@ impl ProjectStore {
     /// Writes a baseline: pixels and capture data in one PNG, written atomically.
     pub fn write_baseline(&self, name: &str, project: &str, image: &RgbaImage, data: &CaptureData) -> Result<()> {
         let png_path = self.baseline_png(name, project)?;
-        let dir = self.baseline_dir(name);
-        crate::decode::create_dir_all(&dir)?;
+        if let Some(dir) = png_path.parent() {
+            crate::decode::create_dir_all(dir)?;
+        }
         let chunk = zstd::bulk::compress(&data.to_json()?, 3)
             .map_err(|e| Error::InvalidInput(format!("compressing the baseline's DOM data: {e}")))?;
         let png = encode_png_with_chunk(image, false, Some((BASELINE_CHUNK, &chunk)))?;
@@ -529,8 +586,11 @@ mod tests {
 
     #[test]
     fn store_call_names_as_to_have_screenshot_gives_them() {
-        let given =
-            |parts: &[&str]| call_snapshot_name(&CallName::Given(parts.iter().map(|p| p.to_string()).collect()));
+        let default = BaselineLayout::default();
+        let given = |parts: &[&str]| {
+            let parts = parts.iter().map(|p| p.to_string()).collect();
+            call_snapshot_name(&CallName::Given { parts, test_file: "pages/home.spec.ts".into() }, &default)
+        };
         assert_eq!(given(&["home"]).unwrap(), "home");
         assert_eq!(given(&["home.png"]).unwrap(), "home");
         assert_eq!(given(&["cards", "lamp.png"]).unwrap(), "cards/lamp");
@@ -543,11 +603,14 @@ mod tests {
         );
         assert!(given(&[]).is_err());
         let unnamed = |file: &str, titles: &[&str], index| {
-            call_snapshot_name(&CallName::Unnamed {
-                test_file: file.into(),
-                title_path: titles.iter().map(|t| t.to_string()).collect(),
-                index,
-            })
+            call_snapshot_name(
+                &CallName::Unnamed {
+                    test_file: file.into(),
+                    title_path: titles.iter().map(|t| t.to_string()).collect(),
+                    index,
+                },
+                &default,
+            )
             .unwrap()
         };
         assert_eq!(unnamed("home.spec.ts", &["home"], 1), "home.spec.ts/home");
@@ -560,6 +623,62 @@ mod tests {
         let long = unnamed("home.spec.ts", &[&"t".repeat(400)], 12);
         assert_eq!(long.len(), MAX_NAME_BYTES);
         assert!(long.starts_with("home.spec.ts/ttt") && long.ends_with("t-12"), "{long}");
+
+        // A `{testFile}/{name}` layout keeps a given name in its spec file; unnamed names are
+        // already there.
+        let per_file = BaselineLayout::parse("{testFile}/{name}/{project}").unwrap();
+        let in_file = |parts: Vec<String>, file: &str| {
+            call_snapshot_name(&CallName::Given { parts, test_file: file.into() }, &per_file).unwrap()
+        };
+        assert_eq!(in_file(vec!["home.png".into()], "pages/home.spec.ts"), "pages/home.spec.ts/home");
+        assert_eq!(in_file(vec!["cards".into(), "lamp".into()], "a b.spec.ts"), "a-b.spec.ts/cards/lamp");
+        let unnamed_per_file =
+            CallName::Unnamed { test_file: "home.spec.ts".into(), title_path: vec!["home".into()], index: 1 };
+        assert_eq!(call_snapshot_name(&unnamed_per_file, &per_file).unwrap(), "home.spec.ts/home");
+    }
+
+    #[test]
+    fn store_a_layout_places_reads_and_lists_baselines() {
+        let root = std::env::temp_dir().join(format!("sightline-layout-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let layout = BaselineLayout::parse("{name}/{project}-{platform}").unwrap();
+        let store = ProjectStore::with_layout(&root, layout);
+        let platform = crate::layout::current_platform();
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        let image = RgbaImage::from_raw(2, 2, vec![7; 16]).unwrap();
+        store.write_baseline("cards/lamp", "Mobile Safari", &image, &data).unwrap();
+        let png = root.join(format!(".sightline/baselines/cards/lamp/Mobile_Safari-{platform}.png"));
+        assert_eq!(store.baseline_png("cards/lamp", "Mobile Safari").unwrap(), png);
+        assert!(png.is_file());
+        assert_eq!(store.read_baseline("cards/lamp", "Mobile_Safari").unwrap().unwrap().image, image);
+        // Another platform's baseline and the default layout's file are not this layout's.
+        std::fs::write(root.join(".sightline/baselines/cards/lamp/chromium-otheros.png"), b"").unwrap();
+        std::fs::write(root.join(".sightline/baselines/cards/lamp/chromium.png"), b"").unwrap();
+        assert_eq!(list_baselines(&store).unwrap(), vec![("cards/lamp".to_string(), "Mobile_Safari".to_string())]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn store_approve_says_what_is_there_when_nothing_can_be_approved() {
+        let root = std::env::temp_dir().join(format!("sightline-approve-errors-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = ProjectStore::new(&root);
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        let image = RgbaImage::from_raw(1, 1, vec![1; 4]).unwrap();
+        store.write_baseline("home", "chromium", &image, &data).unwrap();
+        store.write_baseline("home/hero", "chromium", &image, &data).unwrap();
+        store.write_capture("home", "firefox", image.clone(), &data).unwrap();
+        // A wrong project names the ones captured, not a missing snapshot.
+        let wrong = approve(&store, "home", Some("webkit")).unwrap_err().to_string();
+        assert_eq!(
+            wrong,
+            "no capture of \"home\" for project \"webkit\" in this run; it was captured for firefox: name one of them, or leave the project out to approve every capture of it"
+        );
+        // A missing snapshot points at its own file, not at the folder that holds home/hero too.
+        std::fs::remove_dir_all(store.temp_root()).unwrap();
+        let missing = approve(&store, "home", None).unwrap_err().to_string();
+        assert!(missing.ends_with("delete .sightline/baselines/home/chromium.png in the same change"), "{missing}");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
@@ -681,11 +800,25 @@ pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>) -> Resul
     let available = captured_projects(store, name)?;
     let wanted: Vec<&String> = projects.iter().filter(|p| available.contains(p)).collect();
     if wanted.is_empty() {
-        let baseline_dir = store.baseline_dir(name);
-        let rel = baseline_dir.strip_prefix(store.root()).unwrap_or(&baseline_dir).display().to_string();
-        return Err(Error::InvalidInput(if baseline_dir.is_dir() {
+        if let Some(p) = project
+            && !available.is_empty()
+        {
+            return Err(Error::InvalidInput(format!(
+                "no capture of {name:?} for project {p:?} in this run; it was captured for {}: name one of them, or leave the project out to approve every capture of it",
+                available.join(", ")
+            )));
+        }
+        // Only this snapshot's own files: its folder may hold nested snapshots' baselines too.
+        let committed: Vec<String> = store
+            .baselines()?
+            .into_iter()
+            .filter(|b| b.name == name)
+            .map(|b| b.path.strip_prefix(store.root()).unwrap_or(&b.path).display().to_string())
+            .collect();
+        return Err(Error::InvalidInput(if !committed.is_empty() {
             format!(
-                "{name:?} has a baseline but no capture in this run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {rel}/ in the same change"
+                "{name:?} has a baseline but no capture in this run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {} in the same change",
+                committed.join(" and ")
             )
         } else {
             format!(
@@ -712,6 +845,5 @@ pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>) -> Resul
 
 /// Every baseline: (name, project file stem), sorted.
 pub fn list_baselines(store: &ProjectStore) -> Result<Vec<(String, String)>> {
-    let dir = store.root().join(".sightline").join("baselines");
-    Ok(snapshot_files(&dir, ".png")?.into_iter().map(|f| (f.name, f.stem)).collect())
+    Ok(store.baselines()?.into_iter().map(|f| (f.name, f.stem)).collect())
 }

@@ -369,7 +369,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             }),
             owner: capture_owner(input),
         };
-        record_capture(&ProjectStore::new(&input.root), request)
+        record_capture(&ProjectStore::open(&input.root)?, request)
     })?;
     let failed = outcome.fails_test();
     Ok(CaptureResult {
@@ -389,7 +389,7 @@ fn store_only(input: &CaptureInput) -> Result<()> {
         // Checked like a comparing call's, so a bad option fails the same way in every shard mode.
         let settings = settings_of(&input.root, input.playwright_defaults.as_ref(), input.overrides.as_ref())?;
         sightline_core::capture::store_capture_only(
-            &ProjectStore::new(&input.root),
+            &ProjectStore::open(&input.root)?,
             &input.name,
             &input.project,
             &input.screenshot,
@@ -446,7 +446,7 @@ pub fn earlier_new_snapshot_sync(input: EarlierInput) -> Result<Option<EarlierNe
     let owner = CaptureOwner { run_id: input.run_id, test_id: input.test_id, title: String::new(), location: None };
     let found = guarded(|| {
         earlier_new_snapshot(
-            &sightline_core::store::ProjectStore::new(&input.root),
+            &sightline_core::store::ProjectStore::open(&input.root)?,
             &input.name,
             &input.project,
             &owner,
@@ -465,10 +465,12 @@ pub fn earlier_new_snapshot_sync(input: EarlierInput) -> Result<Option<EarlierNe
 /// What `snapshotName` needs: the call's name, or the test an unnamed call is named after.
 #[napi(object)]
 pub struct NameInput {
+    /// Project root: its `baselinePath` decides whether a given name belongs to its spec file.
+    pub root: Option<String>,
     /// The call's name: a string or Playwright's name array (nested folders); `.png` may end it.
     #[napi(ts_type = "string | string[]")]
     pub name: Option<serde_json::Value>,
-    /// For an unnamed call: the spec file, relative to the Playwright config's folder.
+    /// The spec file, relative to the Playwright config's folder.
     pub test_file: Option<String>,
     /// For an unnamed call: the describe titles and the test's title.
     pub title_path: Option<Vec<String>>,
@@ -477,19 +479,26 @@ pub struct NameInput {
 }
 
 /// The snapshot name of one `toMatchVisual` call, checked by the engine: a given name (string
-/// or array, `.png` dropped) or, for an unnamed call, `<spec file>/<titles>[-n]`.
+/// or array, `.png` dropped; in its spec file's folder under a `{testFile}/{name}` layout) or,
+/// for an unnamed call, `<spec file>/<titles>[-n]`.
 #[napi]
 pub fn snapshot_name(input: NameInput) -> Result<String> {
     use sightline_core::store::{CallName, call_snapshot_name};
     guarded(|| {
+        let layout = match &input.root {
+            Some(root) => sightline_core::config::baseline_layout(std::path::Path::new(root))?,
+            None => Default::default(),
+        };
+        let test_file = input.test_file.unwrap_or_default();
+        let given = |parts| CallName::Given { parts, test_file: test_file.clone() };
         let name = match input.name {
             None | Some(serde_json::Value::Null) => CallName::Unnamed {
-                test_file: input.test_file.unwrap_or_default(),
+                test_file: test_file.clone(),
                 title_path: input.title_path.unwrap_or_default(),
                 index: input.index.unwrap_or(1),
             },
-            Some(serde_json::Value::String(name)) => CallName::Given(vec![name]),
-            Some(serde_json::Value::Array(parts)) => CallName::Given(
+            Some(serde_json::Value::String(name)) => given(vec![name]),
+            Some(serde_json::Value::Array(parts)) => given(
                 parts
                     .into_iter()
                     .map(|part| match part {
@@ -506,7 +515,7 @@ pub fn snapshot_name(input: NameInput) -> Result<String> {
                 )));
             }
         };
-        call_snapshot_name(&name)
+        call_snapshot_name(&name, &layout)
     })
 }
 
@@ -626,6 +635,7 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     use sightline_core::results::{RunInfo, write_results};
     use sightline_core::store::ProjectStore;
 
+    let store = guarded(|| ProjectStore::open(&input.root))?;
     let results = guarded(|| {
         let settings = settings_of(&input.root, None, None)?;
         let config = settings.config.clone();
@@ -640,10 +650,9 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
                 filtered: input.filtered.unwrap_or(false),
             };
         let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
-        write_results(&ProjectStore::new(&input.root), std::path::Path::new(report_dir), &run)
+        write_results(&store, std::path::Path::new(report_dir), &run)
     })?;
     // The committed baseline's path (the snapshot's `files` point at the report's copies).
-    let store = sightline_core::store::ProjectStore::new(&input.root);
     let written: Vec<String> = results
         .snapshots
         .iter()
@@ -711,13 +720,14 @@ pub fn record_run_sync(input: LedgerInput) -> Result<()> {
             })
             .collect(),
     };
-    guarded(|| write_ledger(&sightline_core::store::ProjectStore::new(root), &ledger))
+    guarded(|| write_ledger(&sightline_core::store::ProjectStore::open(root)?, &ledger))
 }
 
 /// Starts a run: clears what an earlier run left in `<root>/.sightline/temp` (captures, evidence,
 /// diff images, shard manifest). Baselines are never touched.
 #[napi]
 pub fn clear_run_sync(root: String) -> Result<()> {
+    // Only `.sightline/temp`, which no layout moves: a bad config file is reported by the calls.
     guarded(|| sightline_core::store::ProjectStore::new(&root).clear_run())
 }
 
@@ -745,7 +755,7 @@ pub fn finish_shard_sync(input: ShardInput) -> Result<serde_json::Value> {
                 input.mode
             ))
         })?;
-        let store = sightline_core::store::ProjectStore::new(&input.root);
+        let store = sightline_core::store::ProjectStore::open(&input.root)?;
         sightline_core::batch::finish_shard(&store, input.current, input.total, mode)
     })?;
     serde_json::to_value(manifest).map_err(|e| Error::from_reason(e.to_string()))
@@ -766,7 +776,7 @@ pub fn comparisons_made() -> f64 {
 )]
 pub fn read_baseline_sync(root: String, name: String, project: String) -> Result<Option<serde_json::Value>> {
     use sightline_core::store::ProjectStore;
-    let baseline = guarded(|| ProjectStore::new(&root).read_baseline(&name, &project))?;
+    let baseline = guarded(|| ProjectStore::open(&root)?.read_baseline(&name, &project))?;
     baseline
         .map(|b| -> Result<serde_json::Value> {
             let json = guarded(|| b.data.to_json())?;

@@ -120,8 +120,10 @@ impl SightlineServer {
         Self { project: std::sync::Arc::new(project), live, tool_router, prompt_router: Self::prompt_router() }
     }
 
-    fn store(&self) -> ProjectStore {
-        ProjectStore::new(&self.project.root)
+    /// The project's store, in the baseline layout its config file sets; a bad config file is
+    /// the tool's error, naming the file.
+    fn store(&self) -> Result<ProjectStore, CallToolResult> {
+        ProjectStore::open(&self.project.root).map_err(|e| failure(e.to_string()))
     }
 
     #[tool(
@@ -209,7 +211,10 @@ impl SightlineServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn list_baselines_tool(&self) -> Result<CallToolResult, ErrorData> {
-        let store = self.store();
+        let store = match self.store() {
+            Ok(store) => store,
+            Err(failed) => return Ok(failed),
+        };
         let baselines = match list_baselines(&store) {
             Ok(b) => b,
             Err(e) => return Ok(failure(format!("cannot list the baselines: {e}"))),
@@ -240,7 +245,11 @@ impl SightlineServer {
     )]
     async fn approve_snapshot(&self, Parameters(args): Parameters<SnapshotArgs>) -> Result<CallToolResult, ErrorData> {
         checked(&args)?;
-        Ok(match approve(&self.store(), &args.name, args.project.as_deref()) {
+        let store = match self.store() {
+            Ok(store) => store,
+            Err(failed) => return Ok(failed),
+        };
+        Ok(match approve(&store, &args.name, args.project.as_deref()) {
             Ok(done) => text(
                 done.iter()
                     .map(|a| {
@@ -277,7 +286,10 @@ impl SightlineServer {
         }
         // Off the server's thread, one baseline per task (as `sightline approve --all`): encoding
         // a long page's PNG takes a while and the server keeps answering meanwhile.
-        let store = self.store();
+        let store = match self.store() {
+            Ok(store) => store,
+            Err(failed) => return Ok(failed),
+        };
         let outcomes = tokio::task::spawn_blocking(move || {
             use rayon::prelude::*;
             pending

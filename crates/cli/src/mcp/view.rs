@@ -145,7 +145,7 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results) ->
     if !missing.is_empty() {
         out.push(format!(
             "- missing baselines, committed but not captured in this run: {}. Nothing to approve; removing one on \
-             purpose means deleting .sightline/baselines/<name>/.",
+             purpose means deleting its baseline file (explain_snapshot gives its path) in the same change.",
             missing.join(", ")
         ));
     }
@@ -315,7 +315,7 @@ Snapshots:
 - home (chromium) [changed]: {home}
 - fresh (chromium) [new]: New
 - about (chromium) [passed]: Passed: no pixel differs
-- missing baselines, committed but not captured in this run: gone (chromium). Nothing to approve; removing one on purpose means deleting .sightline/baselines/<name>/.
+- missing baselines, committed but not captured in this run: gone (chromium). Nothing to approve; removing one on purpose means deleting its baseline file (explain_snapshot gives its path) in the same change.
 
 Open:
 - HTML report: /r/visual-report/index.html

@@ -120,9 +120,8 @@ fn missing_baselines(
     ledger: Option<&RunLedger>,
     full_run: bool,
 ) -> Result<Vec<MissingBaseline>> {
-    let dir = store.root().join(".sightline").join("baselines");
     let mut missing = Vec::new();
-    for crate::store::SnapshotFile { name, stem: project, path } in crate::store::snapshot_files(&dir, ".png")? {
+    for crate::store::SnapshotFile { name, stem: project, path } in store.baselines()? {
         let project = project.as_str();
         let captured = seen.iter().any(|h| h.name == name && crate::store::project_file_stem(&h.project) == project);
         if captured {
