@@ -58,7 +58,8 @@ fn canonical(path: &Path) -> Result<PathBuf> {
                         path.display()
                     )));
                 }
-                return Ok(base.join(rest));
+                // `join("")` would add a trailing `/`, and a file named with one is not a file.
+                return Ok(if rest.as_os_str().is_empty() { base } else { base.join(rest) });
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 ancestor = ancestor.parent().ok_or_else(|| Error::io(path, e))?;
@@ -93,7 +94,12 @@ mod tests {
         let file = dir.join("inside/a.png");
         std::fs::write(&file, b"x").unwrap();
         let roots = std::env::join_paths([dir.join("inside"), dir.join("missing-root")]).unwrap();
-        assert_eq!(check_allowed_in(&file, Some(&roots)).unwrap(), file.canonicalize().unwrap());
+        // Compared as strings: `Path` equality ignores a trailing `/`, which makes a file unreadable.
+        let checked = check_allowed_in(&file, Some(&roots)).unwrap();
+        assert_eq!(checked.as_os_str(), file.canonicalize().unwrap().as_os_str());
+        assert_eq!(std::fs::read(&checked).unwrap(), b"x", "the checked path opens the file");
+        let folder = check_allowed_in(&dir.join("inside"), Some(&roots)).unwrap();
+        assert_eq!(folder.as_os_str(), dir.join("inside").canonicalize().unwrap().as_os_str());
         // Not yet existing output files and folders are judged by their nearest existing folder.
         let inside = dir.join("inside").canonicalize().unwrap();
         assert_eq!(check_allowed_in(&dir.join("inside/new.png"), Some(&roots)).unwrap(), inside.join("new.png"));

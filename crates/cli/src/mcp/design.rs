@@ -10,6 +10,7 @@ use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
+use sightline_core::allowed_roots;
 use sightline_core::design::{
     ComparisonContext, DesignBox, DesignMode, DesignOptions, DimensionWeights, Preset, compare_designs,
 };
@@ -349,7 +350,12 @@ impl SightlineServer {
         Parameters(args): Parameters<CaptureFramesArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         crate::live::check_url(&args.url).map_err(bad)?;
-        let frames_root = self.project.root.join(".sightline").join("frames");
+        // The frames folder is written like any output: inside the allowed roots, checked
+        // before anything is created.
+        let frames_root = match allowed_roots::check_allowed(&self.project.root.join(".sightline").join("frames")) {
+            Ok(folder) => folder,
+            Err(e) => return Ok(failure(e.to_string())),
+        };
         let nanos =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let out_dir = frames_root.join(format!("capture-{nanos:x}-{}", std::process::id()));
