@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binary, callText, freePort, playwright, pngSize, runExample, shop, skipWithoutChromium as skip, tempRoot, withClient } from './golden/run.mjs';
 
@@ -314,9 +314,7 @@ test('mcp: a malformed results.json is an error naming the file, and nothing is 
   const baselines = Object.fromEntries(['home', 'catalogue', 'about'].map((name) => [name, readFileSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png'))]));
   const message = `${results}: not valid JSON (EOF while parsing a list at line 1 column 15); run the tests again to rewrite it`;
   await withClient(root, [], async (client) => {
-    for (const [name, args] of [['get_visual_results', {}], ['get_report', {}], ['explain_snapshot', { name: 'home' }], ['get_diff', { name: 'home' }], ['approve_all', {}]]) {
-      assert.deepEqual(await settle(client.callTool({ name, arguments: args })), { isError: true, text: message }, name);
-    }
+    await assertNoResults(client, message);
   });
   assert.equal(readFileSync(results, 'utf8'), '{"snapshots": [');
   for (const [name, bytes] of Object.entries(baselines)) {
@@ -365,12 +363,46 @@ test('mcp: approve_all replaces the baseline of every changed snapshot and leave
 const notRunYet =
   'No results at visual-report/results.json: the tests have not run here yet (no captures in .sightline/temp/). Run the Playwright tests with the sightline reporter (npx playwright test), then ask again.';
 
+const APPROVAL_RULE =
+  'Approve only after a human confirms: call approve_snapshot (name, optional project) or approve_all only when the user has said to accept these changes; never approve on your own judgement.';
+
+/**
+ * How every results tool answers when there is no run to read: flagged as an error, saying why;
+ * get_visual_results closes with the approval rule, as its every reply does.
+ */
+async function assertNoResults(client, why) {
+  for (const [tool, args] of [['get_visual_results', {}], ['get_report', {}], ['explain_snapshot', { name: 'home' }], ['get_diff', { name: 'home' }]]) {
+    const text = tool === 'get_visual_results' ? `${why}\n\n${APPROVAL_RULE}` : why;
+    assert.deepEqual(await settle(client.callTool({ name: tool, arguments: args })), { isError: true, text }, tool);
+  }
+  assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: {} })), { isError: true, text: `Nothing to approve. ${why}` });
+}
+
 test('mcp: with nothing run, the tools say the tests have not run yet', async () => {
   const root = tempDir();
   await withClient(root, [], async (client) => {
-    for (const tool of ['get_visual_results', 'get_report']) assert.equal(await callText(client, tool), notRunYet, tool);
-    assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: {} })), { isError: true, text: `Nothing to approve. ${notRunYet}` });
+    await assertNoResults(client, notRunYet);
     assert.equal(await callText(client, 'list_baselines'), `No baselines in ${path.join(root, '.sightline', 'baselines')}. They are written when a human approves a run's captures.`);
+  });
+});
+
+test('mcp: a typo in .sightline/config.json still lets the client connect; the project tools name the file and the key, and a fix applies without a restart', async () => {
+  const root = tempDir();
+  mkdirSync(path.join(root, '.sightline'), { recursive: true });
+  const config = path.join(root, '.sightline', 'config.json');
+  writeFileSync(config, JSON.stringify({ treshold: 0.2 }));
+  await withClient(root, [], async (client) => {
+    assert.deepEqual(client.getServerVersion(), { name: 'sightline', title: 'Sightline', version: '0.1.0' });
+    // Unreadable, the config cannot turn the approval prompt off.
+    const { tools } = await client.listTools();
+    for (const name of approveTools) assert.equal(tools.find((t) => t.name === name)._meta?.[marker], true, name);
+    const why = `${config}: unknown key "treshold"; known keys are reportDir, threshold, antialiasing, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, hideScrollbars, clearHover, baselinePath. The MCP server keeps running: the tools that read the project answer once the file is fixed.`;
+    await assertNoResults(client, why);
+    for (const [tool, args] of [['list_baselines', {}], ['approve_snapshot', { name: 'home' }]]) {
+      assert.deepEqual(await settle(client.callTool({ name: tool, arguments: args })), { isError: true, text: why }, tool);
+    }
+    writeFileSync(config, JSON.stringify({ threshold: 0.2 }));
+    assert.deepEqual(await settle(client.callTool({ name: 'get_visual_results', arguments: {} })), { isError: true, text: `${notRunYet}\n\n${APPROVAL_RULE}` });
   });
 });
 
@@ -388,11 +420,7 @@ test('mcp: a capture-only shard explains why it has no results', { skip }, async
   assert.equal(status, 0, `a capture-only shard compares nothing, so it fails nothing\n${output}`);
   const why =
     "No results at visual-report/results.json because this is capture-only shard 1/2. 2 captures are in .sightline/temp/, but no comparison ran here — a shard sees only its slice of the suite. The job that merges every shard produces the report (npx sightline compare --captures <each shard's .sightline/temp>).";
-  await withClient(root, [], async (client) => {
-    assert.equal(await callText(client, 'get_visual_results'), why);
-    assert.equal(await callText(client, 'get_report'), why);
-    assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: {} })), { isError: true, text: `Nothing to approve. ${why}` });
-  });
+  await withClient(root, [], async (client) => assertNoResults(client, why));
 });
 
 test('mcp: a comparing shard says its results are partial, and its upload alone says which shard it was', { skip }, async () => {
@@ -416,10 +444,7 @@ test('mcp: a comparing shard says its results are partial, and its upload alone 
   cpSync(path.join(root, '.sightline', 'temp'), path.join(upload, '.sightline', 'temp'), { recursive: true });
   const why =
     "No results at visual-report/results.json: this is comparing shard 1/2, and it wrote no partial results (2 captures are in .sightline/temp/). A shard sees only its slice of the suite; the job that merges every shard (npx sightline merge <each shard's .sightline/temp>) produces the full report.";
-  await withClient(upload, [], async (client) => {
-    assert.equal(await callText(client, 'get_visual_results'), why);
-    assert.equal(await callText(client, 'get_report'), why);
-  });
+  await withClient(upload, [], async (client) => assertNoResults(client, why));
 });
 
 test('mcp: captures without the sightline reporter say how many and how to compare them', { skip }, async () => {
@@ -428,12 +453,12 @@ test('mcp: captures without the sightline reporter say how many and how to compa
   const root = checkout();
   const captured = playwright(root, { variant: 'changed', port, args: ['--reporter=list'] });
   assert.equal(captured.status, 1, captured.output);
-  await withClient(root, [], async (client) => {
-    assert.equal(
-      await callText(client, 'get_visual_results'),
+  await withClient(root, [], async (client) =>
+    assertNoResults(
+      client,
       'No results at visual-report/results.json yet: 3 captures are in .sightline/temp/, but no comparison ran. Compare them with `npx sightline compare` (it writes visual-report/results.json and the HTML report), then ask again.',
-    );
-  });
+    ),
+  );
 });
 
 test('mcp: get_visual_results lists the snapshots that share one signal as a group', { skip }, async () => {
@@ -550,7 +575,7 @@ test('mcp: prompts/get returns one user message with the rules', async () => {
       code: -32602,
       message: `MCP error -32602: snapshot: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. "checkout-page" or "cards/lamp"`,
     });
-    assert.equal(await callText(client, 'get_visual_results'), notRunYet, 'still serving');
+    assert.deepEqual(await settle(client.callTool({ name: 'get_visual_results', arguments: {} })), { isError: true, text: `${notRunYet}\n\n${APPROVAL_RULE}` }, 'still serving');
   });
 });
 

@@ -112,8 +112,7 @@ mod tests {
 
     #[test]
     fn lists_both_prompts_with_optional_arguments() {
-        let server =
-            SightlineServer::new(Project { root: PathBuf::from("/r"), report_dir: "visual-report".into() }, true);
+        let server = SightlineServer::new(Project { root: PathBuf::from("/r") }, true);
         let prompts = server.prompt_router.list_all();
         let mut names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
         names.sort_unstable();

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use sightline_core::batch::{ShardManifest, list_captures};
-use sightline_core::config::ShardMode;
+use sightline_core::config::{Config, ShardMode, load_config};
 use sightline_core::guidance::{guidance, missing_guidance};
 use sightline_core::snapshot::SnapshotFiles;
 use sightline_core::store::ProjectStore;
@@ -19,8 +19,6 @@ approve_all only when the user has said to accept these changes; never approve o
 pub struct Project {
     /// Absolute project root (where `.sightline/` is).
     pub root: PathBuf,
-    /// `reportDir` from the config, as written (relative to the root unless absolute).
-    pub report_dir: String,
 }
 
 /// What reading `results.json` gave.
@@ -34,8 +32,22 @@ pub enum Results {
 }
 
 impl Project {
+    /// `.sightline/config.json`, read on every call, so a fixed file applies without restarting
+    /// the server; the error names the file, the key and the fix.
+    pub fn config(&self) -> Result<Config, String> {
+        load_config(&self.root).map_err(|e| {
+            format!("{e}. The MCP server keeps running: the tools that read the project answer once the file is fixed.")
+        })
+    }
+
+    /// `reportDir` from the config, as written (relative to the root unless absolute); the
+    /// default when the config cannot be read (every reader of results checks it first).
+    fn report_dir(&self) -> String {
+        self.config().map(|c| c.report_dir).unwrap_or_else(|_| Config::default().report_dir)
+    }
+
     pub fn report_path(&self) -> PathBuf {
-        self.root.join(&self.report_dir)
+        self.root.join(self.report_dir())
     }
 
     pub fn results_path(&self) -> PathBuf {
@@ -44,10 +56,13 @@ impl Project {
 
     /// `results.json` relative to the root, as people write it.
     fn results_rel(&self) -> String {
-        Path::new(&self.report_dir).join("results.json").display().to_string()
+        Path::new(&self.report_dir()).join("results.json").display().to_string()
     }
 
     pub fn read_results(&self) -> Results {
+        if let Err(why) = self.config() {
+            return Results::Broken(why);
+        }
         let path = self.results_path();
         match sightline_core::results::read_results(&path) {
             Ok(file) => Results::Found { results: Box::new(file.results), raw: file.raw },
@@ -234,7 +249,7 @@ mod tests {
     }
 
     fn project(root: &Path) -> Project {
-        Project { root: root.to_path_buf(), report_dir: "visual-report".into() }
+        Project { root: root.to_path_buf() }
     }
 
     #[test]
@@ -302,7 +317,7 @@ mod tests {
 
     #[test]
     fn summary_puts_changes_first_and_ends_with_the_rule() {
-        let p = Project { root: PathBuf::from("/r"), report_dir: "visual-report".into() };
+        let p = Project { root: PathBuf::from("/r") };
         let r = results();
         let (catalogue, home) = (&r.snapshots[1].verdict, &r.snapshots[2].verdict);
         // The whole answer: counts, changed and new before passed, the missing baseline, absolute
@@ -341,7 +356,7 @@ Open:
 
     #[test]
     fn explain_adds_guidance_and_rejects_unknown_names() {
-        let p = Project { root: PathBuf::from("/r"), report_dir: "visual-report".into() };
+        let p = Project { root: PathBuf::from("/r") };
         let home = explain(&p, &results(), "home", None).unwrap();
         assert_eq!(home["guidance"], json!(guidance(&results().snapshots[2])));
         assert_eq!(home["paths"]["diff"], "/r/visual-report/images/home/chromium-diff.png");

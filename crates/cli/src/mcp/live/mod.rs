@@ -129,7 +129,7 @@ mod in_process {
     #[tokio::test(flavor = "current_thread")]
     async fn live_tools_check_arguments_over_a_duplex_pipe() {
         let root = std::env::temp_dir();
-        let server = SightlineServer::new(Project { root: root.clone(), report_dir: "visual-report".into() }, true);
+        let server = SightlineServer::new(Project { root: root.clone() }, true);
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let serving = tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
         let client = ().serve(client_io).await.unwrap();
