@@ -18,10 +18,11 @@
 // here on the same run: each example run costs two Playwright runs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { callText, chromium as chromiumPath, pngSize, repo, runExample, skipWithoutChromium as skip, tempRoot, withClient } from './golden/run.mjs';
+import { binary, callText, chromium as chromiumPath, pngSize, repo, runExample, skipWithoutChromium as skip, tempRoot, withClient } from './golden/run.mjs';
 
 const goldenDir = path.join(repo, 'tests', 'golden');
 const update = process.env.SIGHTLINE_UPDATE_GOLDEN === '1';
@@ -198,4 +199,46 @@ test('golden: the MCP read-only tools answer the same on the example run', { ski
       assertGolden(`mcp-get_diff-${label}.txt`, answerText(result));
     }
   });
+});
+
+// Approval stays with the person: nothing a model reads over MCP (instructions, tool and prompt
+// texts, every answer) names the approve command or the update flag, which would let it approve
+// around the client's confirmation. A copy of the example run with one snapshot made new (its
+// baseline removed, compared again), so every status a model meets is in the answers.
+const BYPASS = /sightline approve|update-snapshots|(?<![\w-])-u(?![\w-])/;
+
+test('approval: no model-facing text of the MCP server names the approve command or -u', { skip }, async () => {
+  const copy = tempRoot('golden-bypass');
+  try {
+    cpSync(root, copy, { recursive: true });
+    rmSync(path.join(copy, '.sightline', 'baselines', 'about'), { recursive: true });
+    const compare = spawnSync(binary, ['--root', copy, 'compare'], { encoding: 'utf8' });
+    assert.equal(compare.status, 1, compare.stdout + compare.stderr);
+    // The person at the terminal is told how to approve.
+    assert.match(compare.stdout, /^If this is intended: npx sightline approve about catalogue home \(or run the tests with -u\)$/m);
+    const about = JSON.parse(readFileSync(path.join(copy, 'visual-report', 'results.json'), 'utf8')).snapshots.find((s) => s.name === 'about');
+    assert.equal(about.status, 'new');
+
+    await withClient(copy, [], async (client) => {
+      const seen = [['instructions', client.getInstructions() ?? '']];
+      for (const tool of (await client.listTools()).tools) seen.push([`tool ${tool.name}`, JSON.stringify(tool)]);
+      for (const prompt of (await client.listPrompts()).prompts) {
+        seen.push([`prompt ${prompt.name}`, JSON.stringify(prompt)]);
+        const got = await client.getPrompt({ name: prompt.name, arguments: {} });
+        seen.push([`prompt ${prompt.name} text`, JSON.stringify(got)]);
+      }
+      const calls = [['get_visual_results', {}], ['get_report', {}], ['list_baselines', {}]];
+      for (const name of ['about', 'catalogue', 'home']) calls.push(['explain_snapshot', { name }], ['get_diff', { name }]);
+      for (const [name, args] of calls) {
+        const result = await client.callTool({ name, arguments: args });
+        assert.ok(!result.isError, `${name}: ${result.content?.[0]?.text}`);
+        const texts = result.content.filter((b) => b.type === 'text').map((b) => b.text);
+        seen.push([`${name} ${JSON.stringify(args)}`, texts.join('\n')]);
+      }
+      assert.ok(seen.some(([, text]) => text.includes('New snapshot: no baseline yet')), 'the new snapshot was read');
+      for (const [where, text] of seen) assert.doesNotMatch(text, BYPASS, where);
+    });
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 });

@@ -59,7 +59,7 @@ test('matcher: first run without -u fails a new snapshot and says how to approve
   assert.equal(run.status, 1, run.output);
   assert.match(
     run.output,
-    /^ {4}Error: toMatchVisual\("identical"\): New snapshot: no baseline yet; a human reviews the capture and approves it \(npx sightline approve identical, or run with --update-snapshots\)$/m,
+    /^ {4}Error: toMatchVisual\("identical"\): New snapshot: no baseline yet; a human reviews the capture and approves it\n {6}If this is intended: npx sightline approve identical \(or run the tests with -u\)$/m,
   );
   assert.ok(!existsSync(path.join(fresh, '.sightline', 'baselines', 'identical')), 'no baseline written without -u');
 });

@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binary, callText, freePort, playwright, pngSize, runExample, shop, skipWithoutChromium as skip, tempRoot, withClient } from './golden/run.mjs';
@@ -64,9 +65,9 @@ after(() => {
 
 const approveDescriptions = {
   approve_all:
-    'Promote every changed and new snapshot of the last run to its baseline. Call ONLY after a human has reviewed all of them and explicitly said to approve them all; never on your own judgement.',
+    'Promote every changed and new snapshot of the last run to its baseline. Call ONLY after a human has reviewed all of them and explicitly said to approve them all; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true.',
   approve_snapshot:
-    "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement.",
+    "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true.",
 };
 
 test('mcp: tools/list carries annotations and the approval marker by default', { skip }, async () => {
@@ -142,12 +143,19 @@ test('mcp: --no-approval-prompt and config mcpApprovalPrompt: false drop the mar
 test('mcp: get_visual_results, explain_snapshot, get_report and list_baselines read the run', { skip }, async () => {
   await withClient(run, [], async (client) => {
     const summary = (await callText(client, 'get_visual_results')).split('\n');
-    // Changed snapshots first, then the rest; no groups section (the two changes share nothing).
-    assert.deepEqual(
-      summary.filter((line) => line.startsWith('- ') && line.includes(' [')).map((line) => line.slice(0, line.indexOf(']') + 1)),
-      ['- catalogue (chromium) [changed]', '- home (chromium) [changed]', '- about (chromium) [passed]'],
-    );
-    assert.equal(summary.some((line) => line.startsWith('Groups')), false);
+    const listed = (lines) => lines.filter((line) => line.startsWith('- ') && line.includes(' [')).map((line) => line.slice(0, line.indexOf(']') + 1));
+    // Changed snapshots first; the passed one as a count, listed when asked for.
+    assert.deepEqual(listed(summary), ['- catalogue (chromium) [changed]', '- home (chromium) [changed]']);
+    assert.ok(summary.includes('- 1 passed snapshot not listed (includePassed: true lists them)'), summary.join('\n'));
+    const all = (await callText(client, 'get_visual_results', { includePassed: true })).split('\n');
+    assert.deepEqual(listed(all), ['- catalogue (chromium) [changed]', '- home (chromium) [changed]', '- about (chromium) [passed]']);
+    // The counts add up: the snapshots of the run, then missing baselines apart.
+    assert.match(summary[0], /^Sightline results \(.+\): 3 snapshots — 2 changed, 0 new, 1 passed \(0 auto-passed\); 0 missing baselines\.$/);
+    // The two changes share no signal; home's 13 restyled elements are too many to group, so it
+    // is named in the groups section instead.
+    assert.deepEqual(summary.slice(summary.indexOf('Groups (snapshots sharing one signal; each still has its own line below):') + 1, summary.indexOf('Snapshots:') - 1), [
+      '- style-only changes to more than 10 elements, not grouped (each restyled its own set of elements): home (chromium): 13 elements',
+    ]);
     assert.deepEqual(summary.filter((line) => line.startsWith('- ') && line.includes(': /')), [
       `- HTML report: ${path.join(run, 'visual-report', 'index.html')}`,
       `- catalogue (chromium) diff: ${path.join(run, 'visual-report', 'images', 'catalogue', 'chromium-diff.png')}`,
@@ -215,9 +223,15 @@ test('mcp: get_diff sends readable whole-page images, the regions and native-sca
     const result = await client.callTool({ name: 'get_diff', arguments: { name: 'catalogue' } });
     const images = imagesOf(result);
     // The 1280×3280 → 1280×3340 page downscaled to fit 1568 px (03-mcp.md), then the three
-    // crops of its first changes at native scale, each as baseline, current and diff.
+    // crops of its first changes at native scale, each as baseline, current and diff. Below the
+    // shift line (y=284) the baseline is cut 60 px higher, where the content was.
     const crop = (n, y, height, regions) =>
-      ['baseline', 'current', 'diff'].map((kind) => [`Crop ${n} of 3: page x=0 y=${y} 1280×${height} at native scale, regions ${regions} — ${kind}`, 1280, height]);
+      ['baseline', 'current', 'diff'].map((kind) => {
+        const label = `Crop ${n} of 3: page x=0 y=${y} 1280×${height} at native scale, regions ${regions} — ${kind}`;
+        const moved = kind === 'baseline' && y >= 284;
+        const where = `, cut at y=${y - 60} where this content was before the page shift (content below y=284 moved down 60 px), so it shows the same content as the others`;
+        return [moved ? label + where : label, 1280, height];
+      });
     assert.deepEqual(
       images.map((i) => [i.label, i.width, i.height]),
       [
@@ -259,6 +273,15 @@ test('mcp: get_diff with region or a band returns only that crop', { skip }, asy
       band.map((i) => [i.label, i.width, i.height]),
       ['baseline', 'current', 'diff'].map((kind) => [`Band: page x=0 y=0 1280×500 at native scale — ${kind}`, 1280, 500]),
     );
+    // Below the shift line the baseline is cut where the content was, so both crops show the same
+    // content: on this pure shift, the same pixels.
+    const shifted = await client.callTool({ name: 'get_diff', arguments: { name: 'catalogue', y: 1000, height: 300 } });
+    const [baselineCrop, currentCrop] = shifted.content.filter((b) => b.type === 'image');
+    assert.equal(
+      imagesOf(shifted)[0].label,
+      'Band: page x=0 y=1000 1280×300 at native scale — baseline, cut at y=940 where this content was before the page shift (content below y=284 moved down 60 px), so it shows the same content as the others',
+    );
+    assert.equal(baselineCrop.data, currentCrop.data, 'the shifted baseline crop is the current crop');
 
     const outOfRange = await client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 999 } });
     assert.equal(outOfRange.isError, true);
@@ -360,6 +383,35 @@ test('mcp: approve_all replaces the baseline of every changed snapshot and leave
   assert.ok(readFileSync(baseline('about')).equals(about), 'the passed snapshot is untouched');
 });
 
+test('mcp: approve_all holds an unhealthy capture, lists it, and approves it only when asked', { skip }, async () => {
+  const root = copyOfRun();
+  const baseline = (name) => path.join(root, '.sightline', 'baselines', name, 'chromium.png');
+  // The about page captured again with a font that failed to load: the same pixels, unhealthy.
+  const addon = createRequire(import.meta.url)('../addon.js');
+  const font = { kind: 'font', url: 'http://127.0.0.1/brand.woff2', detail: 'HTTP 404' };
+  const outcome = addon.compareCaptureSync({ root, name: 'about', project: 'chromium', screenshot: readFileSync(baseline('about')), failures: [font], updateSnapshots: 'none' });
+  assert.equal(outcome.evidence.verdictKind, 'unhealthy');
+  const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+  assert.equal(compare.status, 1, compare.stdout + compare.stderr);
+  const about = readFileSync(baseline('about'));
+  const held = 'held about (chromium): Unhealthy capture: font http://127.0.0.1/brand.woff2: HTTP 404; fix the page\'s assets and never approve this capture as a baseline; not approved, its baseline is unchanged (includeUnhealthy approves it only when the human asks for this capture as it is)';
+  await withClient(root, [], async (client) => {
+    const text = await callText(client, 'approve_all');
+    assert.deepEqual(text.split('\n').sort(), [
+      'approved catalogue (chromium): replaced .sightline/baselines/catalogue/chromium.png',
+      'approved home (chromium): replaced .sightline/baselines/home/chromium.png',
+      held,
+    ]);
+    assert.ok(readFileSync(baseline('about')).equals(about), 'the held capture left its baseline alone');
+    // Asked for by name, it is still held; nothing written is an error result.
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'about' } })), { isError: true, text: held });
+    assert.equal(
+      await callText(client, 'approve_snapshot', { name: 'about', includeUnhealthy: true }),
+      'approved about (chromium): replaced .sightline/baselines/about/chromium.png',
+    );
+  });
+});
+
 const notRunYet =
   'No results at visual-report/results.json: the tests have not run here yet (no captures in .sightline/temp/). Run the Playwright tests with the sightline reporter (npx playwright test), then ask again.';
 
@@ -428,8 +480,11 @@ test('mcp: a comparing shard says its results are partial, and its upload alone 
   assert.equal(status, 1, `the shard's own changed snapshots fail its tests\n${output}`);
   await withClient(root, [], async (client) => {
     const summary = (await callText(client, 'get_visual_results')).split('\n');
-    assert.deepEqual(summary.slice(1, 6), [
+    assert.deepEqual(summary.slice(1, 9), [
       'Partial results: shard 1/2 compared only its slice (2 snapshots). The job that merges every shard (npx sightline merge) produces the full report; only it can tell missing baselines.',
+      '',
+      'Groups (snapshots sharing one signal; each still has its own line below):',
+      '- style-only changes to more than 10 elements, not grouped (each restyled its own set of elements): home (chromium): 13 elements',
       '',
       'Snapshots:',
       '- catalogue (chromium) [changed]: Page shift: content below y=284 moved down 60 px (#catalogue-hero grew by 60 px)',
@@ -493,12 +548,14 @@ test('mcp: get_visual_results lists the snapshots that share one signal as a gro
     },
   ]);
   await withClient(root, [], async (client) => {
-    const summary = (await callText(client, 'get_visual_results')).split('\n');
-    // The groups come first; every snapshot still has its own line below them.
-    assert.deepEqual(summary.slice(1, 6), [
+    const summary = (await callText(client, 'get_visual_results', { includePassed: true })).split('\n');
+    // The groups come first, then the restyles too wide to group; every snapshot still has its
+    // own line below them.
+    assert.deepEqual(summary.slice(1, 7), [
       '',
       'Groups (snapshots sharing one signal; each still has its own line below):',
       '- page shift: content below y=284 moved down 60 px: catalogue (chromium), catalogue (chromium-copy)',
+      '- style-only changes to more than 10 elements, not grouped (each restyled its own set of elements): home (chromium): 13 elements; home (chromium-copy): 13 elements',
       '',
       'Snapshots:',
     ]);

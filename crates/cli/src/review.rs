@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use sightline_core::results::Results;
-use sightline_core::snapshot::SnapshotEvidence;
+use sightline_core::snapshot::{SnapshotEvidence, approve_hint, snapshot_label};
 use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines};
 
 use crate::exit;
@@ -30,6 +30,10 @@ pub struct ApproveArgs {
     /// Only this Playwright project's capture.
     #[arg(long)]
     project: Option<String>,
+    /// Approve unhealthy captures (failed assets) and pages that never settled too; without it
+    /// they are listed as held and keep their old baseline.
+    #[arg(long)]
+    include_unhealthy: bool,
 }
 
 #[derive(Args)]
@@ -50,16 +54,26 @@ pub struct ReportArgs {
 
 /// `name (project) [status]: verdict` — how every review command names a snapshot.
 fn snapshot_line(snapshot: &SnapshotEvidence) -> String {
-    format!("{} ({}) [{}]: {}", snapshot.name, snapshot.project, snapshot.status, snapshot.verdict)
+    format!("{} [{}]: {}", snapshot_label(&snapshot.name, &snapshot.project), snapshot.status, snapshot.verdict)
 }
 
-/// One line per snapshot that needs a person: changed, new, and baselines with no capture.
+/// One line per snapshot that needs a person: changed, new, and baselines with no capture; then
+/// how to approve the healthy ones.
 fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Result<()> {
     for snap in results.snapshots.iter().filter(|s| s.status.needs_review()) {
         writeln!(out, "  {}", snapshot_line(snap))?;
     }
     for m in &results.missing_baselines {
-        writeln!(out, "  {} ({}) [missing]: {}", m.name, m.project, m.verdict())?;
+        writeln!(out, "  {} [missing]: {}", snapshot_label(&m.name, &m.project), m.verdict())?;
+    }
+    let mut approvable: Vec<&str> = Vec::new();
+    for snap in results.snapshots.iter().filter(|s| s.approvable()) {
+        if !approvable.contains(&snap.name.as_str()) {
+            approvable.push(&snap.name);
+        }
+    }
+    if let Some(hint) = approve_hint(&approvable) {
+        writeln!(out, "{hint}")?;
     }
     Ok(())
 }
@@ -105,15 +119,25 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     // encoded in parallel; the lines still come out in the order asked for. A failure does not
     // stop the others: every approval that happened is reported, then the first error.
     use rayon::prelude::*;
-    let outcomes: Vec<_> = names.par_iter().map(|name| approve(&store, name, args.project.as_deref())).collect();
+    let outcomes: Vec<_> =
+        names.par_iter().map(|name| approve(&store, name, args.project.as_deref(), args.include_unhealthy)).collect();
     let mut stdout = std::io::stdout().lock();
     let mut first_error = None;
+    let mut held = 0;
     for outcome in outcomes {
         match outcome {
-            Ok(approvals) => {
-                for a in approvals {
+            Ok(done) => {
+                for a in done.approved {
                     let verb = if a.replaced { "replaced" } else { "created" };
                     writeln!(stdout, "approved {} ({}): {verb} {}", a.name, a.project, a.baseline)?;
+                }
+                for h in done.held {
+                    held += 1;
+                    writeln!(
+                        stdout,
+                        "held {} ({}): {}; its baseline is unchanged (--include-unhealthy approves it anyway)",
+                        h.name, h.project, h.reason
+                    )?;
                 }
             }
             Err(e) => {
@@ -123,6 +147,7 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     }
     match first_error {
         Some(e) => Err(e.into()),
+        None if held > 0 => Ok(exit::CHANGED),
         None => Ok(exit::OK),
     }
 }

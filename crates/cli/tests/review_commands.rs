@@ -6,9 +6,10 @@ use std::process::{Command, Output};
 
 use sightline_core::capture::UpdateMode;
 use sightline_core::decode::read_image;
-use sightline_core::store::ProjectStore;
+use sightline_core::health::{AssetKind, HealthReason};
+use sightline_core::store::{CaptureData, ProjectStore};
 
-use crate::support::{capture, card_page, copy_dir, files, text, write_run_results};
+use crate::support::{capture, capture_with, card_page, copy_dir, files, text, write_run_results};
 
 fn sightline(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().expect("run sightline")
@@ -32,7 +33,7 @@ fn project(tag: &str) -> PathBuf {
 }
 
 /// The lines under a summary: one per snapshot that needs a person, the passed one left out.
-const ATTENTION: &str = "  card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  fresh (chromium) [new]: New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve fresh, or run with --update-snapshots)\n  gone (chromium) [missing]: Missing snapshot: a baseline is committed but this run captured none; no capture in a full run\n";
+const ATTENTION: &str = "  card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  fresh (chromium) [new]: New snapshot: no baseline yet; a human reviews the capture and approves it\n  gone (chromium) [missing]: Missing snapshot: a baseline is committed but this run captured none; no capture in a full run\nIf this is intended: npx sightline approve card fresh (or run the tests with -u)\n";
 
 #[test]
 fn review_list_shows_every_baseline() {
@@ -64,10 +65,11 @@ fn review_explain_prints_the_evidence_as_text_and_json() {
     let root = project("explain");
     let out = sightline(&root, &["explain", "card"]);
     assert_eq!(out.status.code(), Some(1));
-    // The verdict, the region (no element: the capture has no DOM data), the files.
+    // The verdict, the region (no element: the capture has no DOM data), how a person approves it,
+    // the files.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  change 30×20 at 10,10: 600 px\n  baseline: visual-report/images/card/chromium-baseline.png\n  current: visual-report/images/card/chromium-current.png\n  diff: visual-report/images/card/chromium-diff.png\n"
+        "card (chromium) [changed]: 600 pixels differ (19.531 %, concentrated); no DOM data to rule out render noise; look at the images\n  change 30×20 at 10,10: 600 px\n  If this is intended: npx sightline approve card (or run the tests with -u)\n  baseline: visual-report/images/card/chromium-baseline.png\n  current: visual-report/images/card/chromium-current.png\n  diff: visual-report/images/card/chromium-diff.png\n"
     );
     let out = sightline(&root, &["explain", "card", "--json"]);
     assert_eq!(out.status.code(), Some(1));
@@ -115,6 +117,44 @@ fn review_approve_promotes_the_capture_and_says_what_it_did() {
     assert!(
         read_image(&root.join(".sightline/baselines/fresh/chromium.png")).unwrap()
             == read_image(&root.join("visual-report/images/fresh/chromium-current.png")).unwrap()
+    );
+}
+
+#[test]
+fn review_approve_holds_an_unhealthy_capture_unless_asked_for_it() {
+    let root = project("held");
+    let store = ProjectStore::new(&root);
+    let broken_font =
+        HealthReason { kind: AssetKind::Font, url: "http://127.0.0.1/inter.woff2".into(), detail: "HTTP 404".into() };
+    let data = CaptureData { device_scale_factor: 1.0, failures: vec![broken_font], ..Default::default() };
+    capture_with(&store, "same", &card_page([90, 0, 90, 255]), UpdateMode::Default, data);
+    write_run_results(&store, &root);
+    let baseline = root.join(".sightline/baselines/same/chromium.png");
+    let before = std::fs::read(&baseline).unwrap();
+
+    // A person sees the command only for what may be approved: not for the unhealthy capture.
+    let report = text(&sightline(&root, &["report"]));
+    assert!(
+        report.contains("If this is intended: npx sightline approve card fresh (or run the tests with -u)\n"),
+        "{report}"
+    );
+
+    let out = sightline(&root, &["approve", "--all"]);
+    assert_eq!(out.status.code(), Some(1), "held captures leave the run unapproved: {}", text(&out));
+    assert_eq!(
+        text(&out),
+        "approved card (chromium): replaced .sightline/baselines/card/chromium.png\n\
+         approved fresh (chromium): created .sightline/baselines/fresh/chromium.png\n\
+         held same (chromium): Unhealthy capture: font http://127.0.0.1/inter.woff2: HTTP 404; fix the page's assets and never approve this capture as a baseline; its baseline is unchanged (--include-unhealthy approves it anyway)\n"
+    );
+    assert_eq!(std::fs::read(&baseline).unwrap(), before, "the held capture's baseline is untouched");
+
+    let out = sightline(&root, &["approve", "same", "--include-unhealthy"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out), "approved same (chromium): replaced .sightline/baselines/same/chromium.png\n");
+    assert!(
+        read_image(&baseline).unwrap()
+            == read_image(&root.join("visual-report/images/same/chromium-current.png")).unwrap()
     );
 }
 

@@ -19,11 +19,16 @@ pub fn text(out: &Output) -> String {
 
 /// Records one `toMatchVisual` capture of `png` for project `chromium`.
 pub fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode) {
+    capture_with(store, name, png, update, CaptureData { device_scale_factor: 1.0, ..Default::default() });
+}
+
+/// [`capture`] with the capture's own data (its asset failures, say).
+pub fn capture_with(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode, data: CaptureData) {
     let request = CaptureRequest {
         name,
         project: "chromium",
         screenshot_png: png,
-        data: CaptureData { device_scale_factor: 1.0, ..Default::default() },
+        data,
         options: SnapshotOptions::default(),
         update,
         write_missing_baselines: false,

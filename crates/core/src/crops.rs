@@ -113,15 +113,14 @@ pub struct Plan {
     pub not_cropped: Vec<(usize, Skipped)>,
 }
 
-/// A page that fits within this many pixels per side goes at native scale and gets no crops.
-pub const NATIVE_SIDE: u32 = 1024;
 /// Limits of a whole-page image.
 pub const PAGE_MAX_SIDE: u32 = 1568;
 pub const PAGE_MAX_PIXELS: u64 = 1_150_000;
 
-/// Whether a page of this size needs crops (it does not fit within [`NATIVE_SIDE`]).
+/// Whether a page of this size needs crops: its whole-page image is downscaled. A page shown at
+/// native scale is not cropped again.
 pub fn needs_crops(width: u32, height: u32) -> bool {
-    width > NATIVE_SIDE || height > NATIVE_SIDE
+    page_scale(width, height) < 1.0
 }
 
 /// The scale (≤ 1) that fits a page within [`PAGE_MAX_SIDE`] per side and [`PAGE_MAX_PIXELS`].
@@ -357,6 +356,8 @@ mod tests {
     fn whole_page_scale_fits_the_limits() {
         assert_eq!(page_scale(800, 600), 1.0);
         assert!(!needs_crops(1024, 1024) && needs_crops(1280, 1008));
+        // Wider than 1024 but within the whole-page limits: already native, no crops.
+        assert!(!needs_crops(1100, 1000) && !needs_crops(1568, 700) && needs_crops(1569, 700));
         let s = page_scale(1280, 3340);
         let (w, h) = scaled(1280, 3340, s);
         // The long side binds: 1568 / 3340 (600 × 1568 is 940 800 pixels, under the area limit).

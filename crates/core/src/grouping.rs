@@ -185,6 +185,38 @@ fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
     Some(Candidate { member, restyled, signals })
 }
 
+/// A style-only change too wide to group (more than 10 restyled elements, or a list cut short).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WideRestyle {
+    pub member: GroupMember,
+    /// How many elements were restyled.
+    pub count: usize,
+}
+
+/// The style-only changes never grouped because they restyle more than 10 elements: the groups
+/// section names them beside the groups (02-results.md), so a reader meets every restyle there.
+pub fn wide_restyles(snapshots: &[SnapshotEvidence]) -> Vec<WideRestyle> {
+    let mut wide: Vec<WideRestyle> = snapshots
+        .iter()
+        .filter(|s| s.status == Status::Changed && !s.auto_passed && !s.capture_health.unhealthy)
+        .filter(|s| s.verdict_kind == VerdictKind::StyleOnly)
+        .filter_map(|s| {
+            let changes = &s.layers.dom.as_ref()?.style_changes;
+            let wide = changes.count > MAX_GROUPED_RESTYLED || changes.elements.len() != changes.count;
+            wide.then(|| WideRestyle {
+                member: GroupMember { name: s.name.clone(), project: s.project.clone() },
+                count: changes.count,
+            })
+        })
+        .collect();
+    wide.sort_by(|a, b| a.member.cmp(&b.member));
+    wide
+}
+
+/// How a groups section labels [`wide_restyles`].
+pub const WIDE_RESTYLES_LABEL: &str =
+    "style-only changes to more than 10 elements, not grouped (each restyled its own set of elements)";
+
 /// Groups the changed snapshots of a run by identical signal.
 /// Groups come in signal order, then by first member; members are sorted by name, then project.
 /// Every snapshot keeps its own line beside the groups: that is the consumers' job.
@@ -362,6 +394,12 @@ mod tests {
         a["layers"]["dom"]["styleChanges"]["count"] = json!(11);
         b["layers"]["dom"]["styleChanges"]["count"] = json!(11);
         assert!(group(&[a.clone(), b.clone()]).is_empty());
+        // They are named beside the groups instead, with their counts.
+        let entries: Vec<SnapshotEvidence> =
+            [&b, &a].iter().map(|e| serde_json::from_value((*e).clone()).unwrap()).collect();
+        let wide = wide_restyles(&entries);
+        let named: Vec<(&str, usize)> = wide.iter().map(|w| (w.member.name.as_str(), w.count)).collect();
+        assert_eq!(named, [("a", 11), ("b", 11)]);
         // Not even by a shift they share.
         a["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
         b["layers"]["pixel"]["shift"] = json!({ "dy": 24, "belowY": 120 });
@@ -370,6 +408,8 @@ mod tests {
         let groups = group(&[style_only("a", &many[..10]), style_only("b", &many[..10])]);
         assert_eq!(groups.len(), 1);
         assert!(groups[0].label.ends_with("(#e0, #e1, #e2 and 7 more)"), "{}", groups[0].label);
+        let ten: SnapshotEvidence = serde_json::from_value(style_only("a", &many[..10])).unwrap();
+        assert!(wide_restyles(&[ten]).is_empty(), "ten group, so they are not named apart");
     }
 
     #[test]

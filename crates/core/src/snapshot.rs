@@ -79,9 +79,30 @@ impl SnapshotEvidence {
         matches!(self.status, Status::Changed | Status::New | Status::Missing)
     }
 
+    /// Whether a person may make this capture the baseline: it changed or is new, and it is
+    /// healthy and settled (an unhealthy or unstable capture's verdict says never to approve it).
+    pub fn approvable(&self) -> bool {
+        self.status.needs_review()
+            && !self.capture_health.unhealthy
+            && !matches!(self.verdict_kind, VerdictKind::Unhealthy | VerdictKind::Unstable)
+    }
+
+    /// The command a person runs to approve this capture, when it is [`approvable`](Self::approvable).
+    /// Only for people (a failing test, the CLI, the HTML report): a model approves nothing on its
+    /// own, so no MCP answer carries it.
+    pub fn approve_command(&self) -> Option<String> {
+        self.approvable().then(|| format!("npx sightline approve {}", self.name))
+    }
+
+    /// The line that tells a person how to approve this snapshot (see [`approve_hint`]).
+    pub fn approve_hint(&self) -> Option<String> {
+        self.approvable().then(|| approve_hint(&[self.name.as_str()])).flatten()
+    }
+
     /// The evidence under the verdict line, one line each, as a failing test and `sightline
     /// explain` print it: the first `regions` regions with the elements they map to, then the
-    /// first `properties` restyled properties (`selector property: from → to`).
+    /// first `properties` restyled properties (`selector property: from → to`), then how to
+    /// approve (people read these lines, never a model).
     pub fn explanation(&self, regions: usize, properties: usize) -> Vec<String> {
         let mut lines = Vec::new();
         let found = self.layers.pixel.as_ref().map_or(&[][..], |p| &p.regions[..]);
@@ -100,8 +121,22 @@ impl SnapshotEvidence {
         for p in changed.iter().take(properties) {
             lines.push(format!("{} {}: {} → {}", p.selector, p.property, p.from, p.to));
         }
+        lines.extend(self.approve_hint());
         lines
     }
+}
+
+/// `name (project)`, or `name` alone for a run without named projects: how every list names a
+/// snapshot.
+pub fn snapshot_label(name: &str, project: &str) -> String {
+    if project.is_empty() { name.to_string() } else { format!("{name} ({project})") }
+}
+
+/// The line that tells a person how to approve `names`: the command, or the update flag. People
+/// read it (a failing test, the CLI); no model-facing answer carries it.
+pub fn approve_hint(names: &[&str]) -> Option<String> {
+    (!names.is_empty())
+        .then(|| format!("If this is intended: npx sightline approve {} (or run the tests with -u)", names.join(" ")))
 }
 
 fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {
@@ -160,7 +195,7 @@ pub fn compare_snapshot(
     let Some(baseline) = baseline else {
         let health = capture_health(current_failures, &[]);
         let layers = Layers { pixel: None, dom: None };
-        return Ok((evidence(new_snapshot_verdict(name), None, layers, health), None));
+        return Ok((evidence(new_snapshot_verdict(), None, layers, health), None));
     };
 
     // The DOM layer first: what it says about grown elements guides where a page shift starts.
@@ -217,11 +252,19 @@ mod tests {
                 "… 11 more regions",
                 "body > section.hero > a.btn background-color: rgb(37, 99, 235) → rgb(220, 38, 38)",
                 "body > div.grid > div.card:nth-of-type(1) > p.price color: rgb(37, 99, 235) → rgb(220, 38, 38)",
+                "If this is intended: npx sightline approve home (or run the tests with -u)",
             ]
         );
-        // No regions (a new snapshot, say) and no DOM layer: nothing to add under the verdict.
+        // No regions and no DOM layer: only how to approve.
         let mut bare = home.clone();
         bare.layers = Layers { pixel: None, dom: None };
+        assert_eq!(
+            bare.explanation(3, 5),
+            ["If this is intended: npx sightline approve home (or run the tests with -u)"]
+        );
+        // An unhealthy capture is never to be approved: no command.
+        bare.capture_health.unhealthy = true;
         assert!(bare.explanation(3, 5).is_empty());
+        assert_eq!(bare.approve_command(), None);
     }
 }

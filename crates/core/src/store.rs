@@ -669,14 +669,14 @@ mod tests {
         store.write_baseline("home/hero", "chromium", &image, &data).unwrap();
         store.write_capture("home", "firefox", image.clone(), &data).unwrap();
         // A wrong project names the ones captured, not a missing snapshot.
-        let wrong = approve(&store, "home", Some("webkit")).unwrap_err().to_string();
+        let wrong = approve(&store, "home", Some("webkit"), false).unwrap_err().to_string();
         assert_eq!(
             wrong,
             "no capture of \"home\" for project \"webkit\" in this run; it was captured for firefox: name one of them, or leave the project out to approve every capture of it"
         );
         // A missing snapshot points at its own file, not at the folder that holds home/hero too.
         std::fs::remove_dir_all(store.temp_root()).unwrap();
-        let missing = approve(&store, "home", None).unwrap_err().to_string();
+        let missing = approve(&store, "home", None, false).unwrap_err().to_string();
         assert!(missing.ends_with("delete .sightline/baselines/home/chromium.png in the same change"), "{missing}");
         std::fs::remove_dir_all(&root).unwrap();
     }
@@ -788,11 +788,56 @@ pub fn captured_projects(store: &ProjectStore, name: &str) -> Result<Vec<String>
     Ok(projects)
 }
 
+/// A capture [`approve`] left alone: it needs an explicit request to become a baseline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Held {
+    pub name: String,
+    pub project: String,
+    /// Why: the capture's own verdict (an unhealthy capture, or a page that never settled).
+    pub reason: String,
+}
+
+/// What one [`approve`] call did: the baselines written and the captures it left alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approved {
+    pub approved: Vec<Approval>,
+    pub held: Vec<Held>,
+}
+
+/// Why this run's capture of `name` for `stem` must not become a baseline unless asked for
+/// explicitly: its evidence says the capture is unhealthy (failed assets) or the page never
+/// settled. A capture stored without evidence (a capture-only shard before its merge) is judged
+/// by the asset failures it recorded.
+fn approval_hold(store: &ProjectStore, name: &str, stem: &str, capture: &CaptureData) -> Result<Option<String>> {
+    let path = store.evidence_path(name, stem)?;
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            let evidence: crate::snapshot::SnapshotEvidence = serde_json::from_slice(&bytes).map_err(|e| {
+                Error::BadArtifact { path: path.clone(), detail: format!("not snapshot evidence ({e})") }
+            })?;
+            let held = evidence.capture_health.unhealthy
+                || matches!(
+                    evidence.verdict_kind,
+                    crate::verdict::VerdictKind::Unhealthy | crate::verdict::VerdictKind::Unstable
+                );
+            Ok(held.then_some(evidence.verdict))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((!capture.failures.is_empty()).then(|| {
+            let failed: Vec<String> = capture.failures.iter().map(ToString::to_string).collect();
+            format!("Unhealthy capture: {}", failed.join("; "))
+        })),
+        Err(e) => Err(Error::io(&path, e)),
+    }
+}
+
 /// Promotes this run's capture of `name` (every captured project, or only `project`) to the
 /// approved baseline. Each baseline is written atomically; a name with no capture is an error
 /// that says what to do — including a baseline with no capture (a *missing* snapshot), whose
-/// intended removal is deleting its directory.
-pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>) -> Result<Vec<Approval>> {
+/// intended removal is deleting its files. An unhealthy or unsettled capture is held (listed in
+/// [`Approved::held`], nothing written) unless `include_unhealthy` asks for it explicitly.
+pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>, include_unhealthy: bool) -> Result<Approved> {
     let projects: Vec<String> = match project {
         Some(p) => vec![project_file_stem(p)],
         None => captured_projects(store, name)?,
@@ -827,13 +872,17 @@ pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>) -> Resul
             )
         }));
     }
-    let mut done = Vec::new();
+    let mut done = Approved::default();
     for stem in wanted {
         let capture = store.read_capture(name, stem)?;
+        if !include_unhealthy && let Some(reason) = approval_hold(store, name, stem, &capture.data)? {
+            done.held.push(Held { name: name.to_string(), project: stem.clone(), reason });
+            continue;
+        }
         let png = store.baseline_png(name, stem)?;
         let replaced = png.is_file();
         store.write_baseline(name, stem, &capture.image, &capture.data)?;
-        done.push(Approval {
+        done.approved.push(Approval {
             name: name.to_string(),
             project: stem.clone(),
             baseline: png.strip_prefix(store.root()).unwrap_or(&png).display().to_string(),

@@ -121,14 +121,14 @@ impl Tolerance {
 }
 
 /// The verdict for a snapshot without a baseline.
-pub fn new_snapshot_verdict(name: &str) -> Verdict {
+/// Models read this line too, so it names no command: how a person approves is
+/// [`crate::snapshot::SnapshotEvidence::approve_hint`]'s, shown only where people read.
+pub fn new_snapshot_verdict() -> Verdict {
     Verdict {
         status: Status::New,
         auto_passed: false,
         kind: VerdictKind::New,
-        line: format!(
-            "New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve {name}, or run with --update-snapshots)"
-        ),
+        line: "New snapshot: no baseline yet; a human reviews the capture and approves it".to_string(),
     }
 }
 
@@ -156,18 +156,18 @@ pub fn decide(
     let blocking_health = health.unhealthy && !health.same_on_both_sides;
     let verdict = |status, kind, line: String| Verdict { status, auto_passed: false, kind, line };
 
+    // An asset that failed the same way on both sides did not make the diff: the diff is judged
+    // as any other, and the line still names what failed.
+    let same_failure = match blocking_health || !health.unhealthy {
+        true => String::new(),
+        false => format!(", but {} (the baseline failed the same way)", failed_assets(health)),
+    };
     if pixel.diff_pixels == 0 && !blocking_health {
-        let line = match health.unhealthy {
-            true => {
-                format!("Passed: no pixel differs, but {} (the baseline failed the same way)", failed_assets(health))
-            }
-            false => "Passed: no pixel differs".to_string(),
-        };
-        return verdict(Status::Passed, VerdictKind::Identical, line);
+        return verdict(Status::Passed, VerdictKind::Identical, format!("Passed: no pixel differs{same_failure}"));
     }
     if !blocking_health && pixel.diff_pixels <= tolerance.allowed(pixel.total_pixels) {
         let line = format!(
-            "Passed: {} pixels differ ({:.3} %), within the allowed {}",
+            "Passed: {} pixels differ ({:.3} %), within the allowed {}{same_failure}",
             pixel.diff_pixels,
             pixel.diff_percent,
             tolerance.allowed(pixel.total_pixels)
@@ -175,17 +175,30 @@ pub fn decide(
         return verdict(Status::Passed, VerdictKind::WithinTolerance, line);
     }
 
-    if health.unhealthy {
-        let same = if health.same_on_both_sides { " (the baseline failed the same way)" } else { "" };
+    if blocking_health {
         return verdict(
             Status::Changed,
             VerdictKind::Unhealthy,
             format!(
-                "Unhealthy capture: {}{same}; fix the page's assets and never approve this capture as a baseline",
+                "Unhealthy capture: {}; fix the page's assets and never approve this capture as a baseline",
                 failed_assets(health)
             ),
         );
     }
+    let mut decided = decide_change(pixel, dom, tolerance);
+    if health.unhealthy {
+        decided.line = format!(
+            "{}; also {} (the baseline failed the same way): fix the page's assets",
+            decided.line,
+            failed_assets(health)
+        );
+    }
+    decided
+}
+
+/// Decides a diff beyond the tolerances from the pixels and the DOM (capture health aside).
+fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance: &Tolerance) -> Verdict {
+    let verdict = |status, kind, line: String| Verdict { status, auto_passed: false, kind, line };
     let shift_text = pixel.shift.map(|s| {
         format!(
             "content below y={} moved {} {} px",
@@ -339,8 +352,20 @@ fn first(selectors: &[String]) -> String {
     if rest > 0 { format!("{}, …", shown.join(", ")) } else { shown.join(", ") }
 }
 
+/// The element that holds most of the changed pixels: each region counts for the first element
+/// it maps to, and the element whose regions hold the most differing pixels wins (the first
+/// named, on a tie). Not the first region's: a small change above a large one comes first.
 fn named_element(regions: &[Region]) -> Option<&str> {
-    regions.iter().flat_map(|r| r.elements.first()).map(|e| e.selector.as_str()).next()
+    let mut totals: Vec<(&str, u64)> = Vec::new();
+    for region in regions {
+        let Some(element) = region.elements.first() else { continue };
+        match totals.iter_mut().find(|(selector, _)| *selector == element.selector) {
+            Some((_, pixels)) => *pixels += region.diff_pixels,
+            None => totals.push((&element.selector, region.diff_pixels)),
+        }
+    }
+    let most = totals.iter().map(|&(_, pixels)| pixels).max()?;
+    totals.into_iter().find(|&(_, pixels)| pixels == most).map(|(selector, _)| selector)
 }
 
 fn size(b: [f64; 4]) -> String {
@@ -361,5 +386,30 @@ mod tests {
             .map(Status::needs_review)
             .collect();
         assert_eq!(review, [false, true, true, false]);
+    }
+
+    #[test]
+    fn verdict_names_the_element_that_holds_most_changed_pixels() {
+        use crate::dom::{AttributedElement, ElementRole};
+        use crate::regions::Classification;
+        let region = |y, diff_pixels, selector: &str| Region {
+            x: 0,
+            y,
+            width: 10,
+            height: 10,
+            diff_pixels,
+            diff_percent: 0.0,
+            classification: Classification::Change,
+            elements: vec![AttributedElement { selector: selector.into(), role: ElementRole::Changed }],
+        };
+        // A small change above a large one: the large one's element, not the first region's.
+        let regions = [region(0, 20, "#badge"), region(50, 45, "#chart"), region(90, 35, "#chart")];
+        assert_eq!(named_element(&regions), Some("#chart"));
+        assert_eq!(named_element(&regions[..1]), Some("#badge"));
+        // A tie goes to the first named; no element at all names none.
+        assert_eq!(named_element(&[region(0, 5, "#a"), region(20, 5, "#b")]), Some("#a"));
+        let mut bare = region(0, 5, "#a");
+        bare.elements.clear();
+        assert_eq!(named_element(&[bare]), None);
     }
 }

@@ -200,6 +200,26 @@ fn snapshot_failed_font_is_unhealthy_even_with_equal_pixels() {
         e.verdict,
         "Passed: no pixel differs, but font \"Brand\" failed to load (FontFace status error) (the baseline failed the same way)"
     );
+
+    // ... and a diff beside it is judged as any diff: within the tolerances it passes, beyond them
+    // it gets its own verdict; both lines still name the font.
+    let mut img2 = page();
+    for i in 0..6 {
+        fill(&mut img2, 5 + i * 60, 240 + i * 18, 1, 1, [120, 120, 120, 255]);
+    }
+    let within = Tolerance { max_diff_pixels: Some(10), ..Tolerance::default() };
+    let e = run((&img, &d2, &[]), (&img2, &d2, &[]), within);
+    assert_eq!((e.status, e.verdict_kind), (Status::Passed, VerdictKind::WithinTolerance));
+    assert_eq!(
+        e.verdict,
+        "Passed: 6 pixels differ (0.003 %), within the allowed 10, but font \"Brand\" failed to load (FontFace status error) (the baseline failed the same way)"
+    );
+    let e = run((&img, &d2, &[]), (&img2, &d2, &[]), Tolerance::default());
+    assert_eq!((e.status, e.verdict_kind), (Status::Changed, VerdictKind::LikelyNoise));
+    assert_eq!(
+        e.verdict,
+        "Likely render noise: 6 scattered pixels (0.003 %), DOM and styles identical; mention it, don't block; also font \"Brand\" failed to load (FontFace status error) (the baseline failed the same way): fix the page's assets"
+    );
 }
 
 #[test]
@@ -273,15 +293,14 @@ fn snapshot_max_diff_pixels_passes_small_changes() {
 }
 
 #[test]
-fn snapshot_without_baseline_is_new_and_says_how_to_approve() {
+fn snapshot_without_baseline_is_new_and_only_people_read_how_to_approve() {
     let (img, d) = (page(), dom(&base_elements(), "loaded"));
     let side = CaptureSide { image: img.view(), dom: Some(&d), failures: &[] };
     let (e, diff) = compare_snapshot("home", "chromium", None, side, &SnapshotOptions::default(), true).unwrap();
     assert_eq!((e.status, e.verdict_kind), (Status::New, VerdictKind::New));
-    assert_eq!(
-        e.verdict,
-        "New snapshot: no baseline yet; a human reviews the capture and approves it (npx sightline approve home, or \
-         run with --update-snapshots)"
-    );
+    // The verdict reaches models too: it names no command.
+    assert_eq!(e.verdict, "New snapshot: no baseline yet; a human reviews the capture and approves it");
     assert!(diff.is_none() && e.layers.pixel.is_none());
+    // The lines a failing test and `sightline explain` print under it tell the person how.
+    assert_eq!(e.explanation(3, 5), ["If this is intended: npx sightline approve home (or run the tests with -u)"]);
 }

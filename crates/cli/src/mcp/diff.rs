@@ -10,7 +10,9 @@ use sightline_core::decode::{encode_png, read_image};
 use sightline_core::image::{Filter, RgbaImage, resize};
 use sightline_core::regions::Classification;
 use sightline_core::results::{MissingBaseline, Results};
+use sightline_core::shift::PageShift;
 use sightline_core::snapshot::{SnapshotEvidence, SnapshotFiles};
+use sightline_core::verdict::Status;
 
 use super::view::Project;
 
@@ -73,6 +75,7 @@ pub fn get_diff(
             images.iter().fold((0, 0), |(w, h), l| (w.max(l.image.width()), h.max(l.image.height())))
         });
     let found = snap.layers.pixel.as_ref().map_or(&[][..], |p| &p.regions[..]);
+    let shift = snap.layers.pixel.as_ref().and_then(|p| p.shift);
     let regions: Vec<Region> = found.iter().map(region_of).collect();
     let budget = Budget::default();
     let mut out = Vec::new();
@@ -88,16 +91,21 @@ pub fn get_diff(
                 return Err(format!("{head}\nregion {index} lies outside the {}×{} page.", page.0, page.1));
             };
             out.push(ContentBlock::text(format!("{head}\nRegion {index}: {}", found[index].describe())));
-            render_crop(&mut out, &images, &crop, "Crop of region", page)?;
+            render_crop(&mut out, &images, &crop, "Crop of region", page, shift)?;
         }
         Request::Band { y, height } => {
             let Some(crop) = crops::band(page, y, height, &budget) else {
                 return Err(format!("{head}\ny={y} is below the {}×{} page.", page.0, page.1));
             };
             out.push(ContentBlock::text(head));
-            render_crop(&mut out, &images, &crop, "Band", page)?;
+            render_crop(&mut out, &images, &crop, "Band", page, shift)?;
         }
         Request::Page => {
+            if snap.status == Status::Passed {
+                head.push_str(
+                    "\nNo current or diff image: the capture passed, so the run kept only the baseline (they match within the tolerances).",
+                );
+            }
             out.push(ContentBlock::text(head));
             let scale = crops::page_scale(page.0, page.1);
             for l in &images {
@@ -119,7 +127,7 @@ pub fn get_diff(
             let plan = crops::plan(page, &regions, &budget);
             let count = plan.crops.len();
             for (i, crop) in plan.crops.iter().enumerate() {
-                render_crop(&mut out, &images, crop, &format!("Crop {} of {count}", i + 1), page)?;
+                render_crop(&mut out, &images, crop, &format!("Crop {} of {count}", i + 1), page, shift)?;
             }
             let mut lines = Vec::new();
             for (reason, why) in [
@@ -199,13 +207,26 @@ fn region_list(regions: &[sightline_core::regions::Region]) -> String {
     lines.join("\n")
 }
 
-/// One crop as one image per kind, each preceded by what it is.
+/// Where the baseline showed what `area` of the current page shows: after a page shift, an area
+/// below the shift line held its content `dy` rows higher (lower for a negative shift).
+fn baseline_area(area: Rect, shift: Option<PageShift>) -> Rect {
+    match shift {
+        Some(s) if area.y >= s.below_y => {
+            Rect::new(area.x, area.y.saturating_add_signed(-s.dy), area.width, area.height)
+        }
+        _ => area,
+    }
+}
+
+/// One crop as one image per kind, each preceded by what it is. After a page shift the baseline
+/// is cut where the crop's content was, so both sides show the same content.
 fn render_crop(
     out: &mut Vec<ContentBlock>,
     images: &[Loaded],
     crop: &Crop,
     label: &str,
     page: (u32, u32),
+    shift: Option<PageShift>,
 ) -> Result<(), String> {
     let a = crop.area;
     let mut about = format!("{label}: page x={} y={} {}×{}", a.x, a.y, a.width, a.height);
@@ -223,6 +244,10 @@ fn render_crop(
     }
     for l in images {
         let bounds = Rect::new(0, 0, l.image.width(), l.image.height());
+        let shown = if l.kind == "baseline" { baseline_area(a, shift) } else { a };
+        // The shift that moved this cut, when it did.
+        let moved = shift.filter(|_| shown != a);
+        let a = shown;
         let Some(cut) = a.intersect(&bounds) else {
             out.push(ContentBlock::text(format!(
                 "{about} — {}: none; the {} capture ({}×{}) has no pixels there (the page is {}×{} after the size change)",
@@ -236,6 +261,15 @@ fn render_crop(
             continue;
         };
         let mut what = format!("{about} — {}", l.kind);
+        if let Some(s) = moved {
+            what.push_str(&format!(
+                ", cut at y={} where this content was before the page shift (content below y={} moved {} {} px), so it shows the same content as the others",
+                a.y,
+                s.below_y,
+                if s.dy > 0 { "down" } else { "up" },
+                s.dy.unsigned_abs()
+            ));
+        }
         if cut != a {
             what.push_str(&format!(
                 "; the {} capture is only {}×{}, so this shows its part x={} y={} {}×{} and it has no pixels in the rest",

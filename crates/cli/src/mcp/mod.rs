@@ -21,7 +21,7 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt, prompt_handler, tool, tool_hand
 use serde::Deserialize;
 use serde_json::Value;
 use sightline_core::config::load_config;
-use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines};
+use sightline_core::store::{Approved, ProjectStore, approve, check_snapshot_name, list_baselines};
 
 use crate::exit;
 use view::{Project, Results};
@@ -45,6 +45,56 @@ pub struct SnapshotArgs {
     /// Only this Playwright project (e.g. "chromium"); every project when absent.
     #[serde(default)]
     pub project: Option<String>,
+}
+
+/// Arguments of `get_visual_results`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VisualResultsArgs {
+    /// Also list each passed snapshot with its verdict (by default they are counted, so a big run
+    /// stays short).
+    #[serde(default)]
+    pub include_passed: bool,
+}
+
+/// Arguments of `approve_snapshot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApproveArgs {
+    /// The snapshot name, as in results.json (e.g. "home").
+    pub name: String,
+    /// Only this Playwright project (e.g. "chromium"); every project when absent.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Also approve a capture that is unhealthy (failed assets) or whose page never settled. Only
+    /// when the human named that capture and said to approve it as it is; otherwise it is held.
+    #[serde(default)]
+    pub include_unhealthy: bool,
+}
+
+/// Arguments of `approve_all`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApproveAllArgs {
+    /// Also approve unhealthy captures (failed assets) and pages that never settled. Only when the
+    /// human said to approve those as they are; otherwise they are held and listed.
+    #[serde(default)]
+    pub include_unhealthy: bool,
+}
+
+/// The lines of an approve tool's answer: each baseline written, each capture held and why.
+fn approval_lines(done: &Approved) -> Vec<String> {
+    let approved = done.approved.iter().map(|a| {
+        let verb = if a.replaced { "replaced" } else { "created" };
+        format!("approved {} ({}): {verb} {}", a.name, a.project, a.baseline)
+    });
+    let held = done.held.iter().map(|h| {
+        format!(
+            "held {} ({}): {}; not approved, its baseline is unchanged (includeUnhealthy approves it only when the human asks for this capture as it is)",
+            h.name, h.project, h.reason
+        )
+    });
+    approved.chain(held).collect()
 }
 
 /// Arguments of `get_diff`.
@@ -128,12 +178,15 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Summary of the last visual run, to decide what to review: groups of snapshots sharing one signal, one verdict line per snapshot (changed and new first), missing baselines, and absolute paths to open (HTML report, diff images, new captures). When there are no results it says why.",
+        description = "Summary of the last visual run, to decide what to review: the counts, groups of snapshots sharing one signal, one verdict line per snapshot that needs a look (changed and new first; passed ones as a count unless `includePassed`), missing baselines, and absolute paths to open (HTML report, diff images, new captures). When there are no results it says why.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_visual_results(&self) -> Result<CallToolResult, ErrorData> {
+    async fn get_visual_results(
+        &self,
+        Parameters(args): Parameters<VisualResultsArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
         Ok(match self.project.read_results() {
-            Results::Found { results, .. } => text(view::summary(&self.project, &results)),
+            Results::Found { results, .. } => text(view::summary(&self.project, &results, args.include_passed)),
             // No run to summarise: flagged as every tool flags it, and the rule still closes it.
             Results::Absent(why) | Results::Broken(why) => failure(format!("{why}\n\n{}", view::APPROVAL_RULE)),
         })
@@ -238,36 +291,30 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement.",
+        description = "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false),
         meta = approval_meta()
     )]
-    async fn approve_snapshot(&self, Parameters(args): Parameters<SnapshotArgs>) -> Result<CallToolResult, ErrorData> {
-        checked(&args)?;
+    async fn approve_snapshot(&self, Parameters(args): Parameters<ApproveArgs>) -> Result<CallToolResult, ErrorData> {
+        checked(&SnapshotArgs { name: args.name.clone(), project: args.project.clone() })?;
         let store = match self.store() {
             Ok(store) => store,
             Err(failed) => return Ok(failed),
         };
-        Ok(match approve(&store, &args.name, args.project.as_deref()) {
-            Ok(done) => text(
-                done.iter()
-                    .map(|a| {
-                        let verb = if a.replaced { "replaced" } else { "created" };
-                        format!("approved {} ({}): {verb} {}", a.name, a.project, a.baseline)
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            ),
+        Ok(match approve(&store, &args.name, args.project.as_deref(), args.include_unhealthy) {
+            // Nothing written is not a success: the human asked for an approval that did not happen.
+            Ok(done) if done.approved.is_empty() => failure(approval_lines(&done).join("\n")),
+            Ok(done) => text(approval_lines(&done).join("\n")),
             Err(e) => failure(e.to_string()),
         })
     }
 
     #[tool(
-        description = "Promote every changed and new snapshot of the last run to its baseline. Call ONLY after a human has reviewed all of them and explicitly said to approve them all; never on your own judgement.",
+        description = "Promote every changed and new snapshot of the last run to its baseline. Call ONLY after a human has reviewed all of them and explicitly said to approve them all; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false),
         meta = approval_meta()
     )]
-    async fn approve_all(&self) -> Result<CallToolResult, ErrorData> {
+    async fn approve_all(&self, Parameters(args): Parameters<ApproveAllArgs>) -> Result<CallToolResult, ErrorData> {
         let results = match self.project.read_results() {
             Results::Found { results, .. } => results,
             Results::Absent(why) | Results::Broken(why) => return Ok(failure(format!("Nothing to approve. {why}"))),
@@ -292,7 +339,9 @@ impl SightlineServer {
             use rayon::prelude::*;
             pending
                 .par_iter()
-                .map(|(name, project)| (name.clone(), project.clone(), approve(&store, name, Some(project))))
+                .map(|(name, project)| {
+                    (name.clone(), project.clone(), approve(&store, name, Some(project), args.include_unhealthy))
+                })
                 .collect::<Vec<_>>()
         })
         .await
@@ -301,10 +350,7 @@ impl SightlineServer {
         let mut failed = false;
         for (name, project, outcome) in outcomes {
             match outcome {
-                Ok(done) => lines.extend(done.iter().map(|a| {
-                    let verb = if a.replaced { "replaced" } else { "created" };
-                    format!("approved {} ({}): {verb} {}", a.name, a.project, a.baseline)
-                })),
+                Ok(done) => lines.extend(approval_lines(&done)),
                 Err(e) => {
                     failed = true;
                     lines.push(format!("not approved {name} ({project}): {e}"));

@@ -69,7 +69,7 @@ Rules:
 only when nothing the change touched could cause it; then name the wrong image (baseline or current); a bad \
 baseline is replaced from a capture two runs agree on.
 - A missing baseline is never a glitch: a removed/renamed test, or a test broken before capture, is a possible \
-bug; check the log. Approving does nothing for it; removal deletes the directory.
+bug; check the log. Approving does nothing for it; removing it on purpose deletes its baseline file.
 - With no intent stated anywhere, a real change is a possible bug.
 - Never call an approve tool (approve_snapshot, approve_all); approving is the user's decision."
     )

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sightline_core::batch::{ShardManifest, list_captures};
 use sightline_core::config::{Config, ShardMode, load_config};
+use sightline_core::grouping::{WIDE_RESTYLES_LABEL, wide_restyles};
 use sightline_core::guidance::{guidance, missing_guidance};
-use sightline_core::snapshot::SnapshotFiles;
+use sightline_core::snapshot::{SnapshotFiles, snapshot_label};
 use sightline_core::store::ProjectStore;
 use sightline_core::verdict::Status;
 
@@ -114,14 +115,24 @@ impl Project {
     }
 }
 
-/// `get_visual_results`: groups, one verdict line per snapshot (changed and new first), one line
-/// for missing baselines, the files to open, and the approval rule.
-pub fn summary(project: &Project, results: &sightline_core::results::Results) -> String {
+/// `get_visual_results`: the counts, groups, one verdict line per snapshot that needs a look
+/// (changed and new first; passed ones as a count unless `include_passed`), one line for missing
+/// baselines, the files to open, and the approval rule.
+pub fn summary(project: &Project, results: &sightline_core::results::Results, include_passed: bool) -> String {
     let mut out = Vec::new();
     let s = &results.summary;
+    // The snapshots of this run add up to the total; missing baselines are not among them.
+    let written = if s.written > 0 { format!(", {} written by an update run", s.written) } else { String::new() };
     out.push(format!(
-        "Sightline results ({}): {} snapshots — {} changed, {} new, {} missing, {} passed ({} auto-passed).",
-        results.created_at, s.total, s.changed, s.new, s.missing, s.passed, s.auto_passed
+        "Sightline results ({}): {} snapshots — {} changed, {} new, {} passed ({} auto-passed){written}; {} missing {}.",
+        results.created_at,
+        s.total,
+        s.changed,
+        s.new,
+        s.passed,
+        s.auto_passed,
+        s.missing,
+        if s.missing == 1 { "baseline" } else { "baselines" }
     ));
     let snapshots = &results.snapshots;
     if let Some(shard) = results.run.shard {
@@ -135,28 +146,52 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results) ->
     } else if results.run.filtered {
         out.push(sightline_core::results::FILTERED_RUN_NOTE.into());
     }
-    if !results.groups.is_empty() {
+    let wide = wide_restyles(snapshots);
+    if !results.groups.is_empty() || !wide.is_empty() {
         out.push(String::new());
         out.push("Groups (snapshots sharing one signal; each still has its own line below):".into());
         for g in &results.groups {
-            let members: Vec<String> = g.members.iter().map(|m| format!("{} ({})", m.name, m.project)).collect();
+            let members: Vec<String> = g.members.iter().map(|m| snapshot_label(&m.name, &m.project)).collect();
             out.push(format!("- {}: {}", g.label, members.join(", ")));
+        }
+        if !wide.is_empty() {
+            let members: Vec<String> = wide
+                .iter()
+                .map(|w| format!("{}: {} elements", snapshot_label(&w.member.name, &w.member.project), w.count))
+                .collect();
+            out.push(format!("- {WIDE_RESTYLES_LABEL}: {}", members.join("; ")));
         }
     }
     out.push(String::new());
     out.push("Snapshots:".into());
+    // A passed snapshot is listed only when asked for, or when its capture is unhealthy (its line
+    // names the asset that failed on both sides).
+    let listed = |s: &&sightline_core::snapshot::SnapshotEvidence| {
+        include_passed || s.status != Status::Passed || s.capture_health.unhealthy
+    };
     let pending = |s: &&sightline_core::snapshot::SnapshotEvidence| s.status.needs_review();
-    let ordered = snapshots.iter().filter(pending).chain(snapshots.iter().filter(|s| !pending(s)));
+    let ordered = snapshots.iter().filter(pending).chain(snapshots.iter().filter(|s| !pending(s) && listed(s)));
     for snap in ordered {
         let unhealthy =
             if snap.capture_health.unhealthy { " [unhealthy capture: fix the assets, do not approve]" } else { "" };
-        out.push(format!("- {} ({}) [{}]: {}{unhealthy}", snap.name, snap.project, snap.status, snap.verdict));
+        out.push(format!(
+            "- {} [{}]: {}{unhealthy}",
+            snapshot_label(&snap.name, &snap.project),
+            snap.status,
+            snap.verdict
+        ));
+    }
+    let unlisted = snapshots.iter().filter(|s| !listed(s)).count();
+    if unlisted > 0 {
+        out.push(format!(
+            "- {unlisted} passed {} not listed (includePassed: true lists them)",
+            if unlisted == 1 { "snapshot" } else { "snapshots" }
+        ));
     }
     if snapshots.is_empty() {
         out.push("- (none in this run)".into());
     }
-    let missing: Vec<String> =
-        results.missing_baselines.iter().map(|m| format!("{} ({})", m.name, m.project)).collect();
+    let missing: Vec<String> = results.missing_baselines.iter().map(|m| snapshot_label(&m.name, &m.project)).collect();
     if !missing.is_empty() {
         out.push(format!(
             "- missing baselines, committed but not captured in this run: {}. Nothing to approve; removing one on \
@@ -175,7 +210,7 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results) ->
             _ => continue,
         };
         if let Some(file) = file {
-            out.push(format!("- {} ({}) {what}: {}", snap.name, snap.project, project.abs(file)));
+            out.push(format!("- {} {what}: {}", snapshot_label(&snap.name, &snap.project), project.abs(file)));
         }
     }
     out.push(String::new());
@@ -312,6 +347,8 @@ mod tests {
             json!({"baseline": null, "current": "visual-report/images/fresh/chromium-current.png", "diff": null});
         value["snapshots"].as_array_mut().unwrap().push(fresh);
         value["missingBaselines"] = json!([{"name": "gone", "project": "chromium", "files": {"baseline": ".sightline/baselines/gone/chromium.png"}}]);
+        value["summary"] =
+            json!({"total": 4, "passed": 1, "changed": 2, "new": 1, "missing": 1, "autoPassed": 0, "written": 0});
         serde_json::from_value(value).unwrap()
     }
 
@@ -323,13 +360,16 @@ mod tests {
         // The whole answer: counts, changed and new before passed, the missing baseline, absolute
         // paths to open, and the approval rule last.
         let expected = format!(
-            "Sightline results (t): 3 snapshots — 2 changed, 0 new, 0 missing, 1 passed (0 auto-passed).
+            "Sightline results (t): 4 snapshots — 2 changed, 1 new, 1 passed (0 auto-passed); 1 missing baseline.
+
+Groups (snapshots sharing one signal; each still has its own line below):
+- {WIDE_RESTYLES_LABEL}: home (chromium): 13 elements
 
 Snapshots:
 - catalogue (chromium) [changed]: {catalogue}
 - home (chromium) [changed]: {home}
 - fresh (chromium) [new]: New
-- about (chromium) [passed]: Passed: no pixel differs
+- 1 passed snapshot not listed (includePassed: true lists them)
 - missing baselines, committed but not captured in this run: gone (chromium). Nothing to approve; removing one on purpose means deleting its baseline file (explain_snapshot gives its path) in the same change.
 
 Open:
@@ -340,11 +380,26 @@ Open:
 
 {APPROVAL_RULE}"
         );
-        assert_eq!(summary(&p, &r), expected);
+        assert_eq!(summary(&p, &r, false), expected);
+        // Asked for, the passed ones have their lines after the rest.
+        let all = summary(&p, &r, true);
+        assert!(
+            all.contains(
+                "- fresh (chromium) [new]: New\n- about (chromium) [passed]: Passed: no pixel differs\n- missing"
+            ),
+            "{all}"
+        );
+        // A run without named projects prints no empty brackets.
+        let mut unnamed = results();
+        for snap in &mut unnamed.snapshots {
+            snap.project.clear();
+        }
+        let text = summary(&p, &unnamed, false);
+        assert!(text.contains("\n- fresh [new]: New\n") && !text.contains("()"), "{text}");
         // A shard's own partial results say so on the second line.
         let mut partial = results();
         partial.run.shard = Some(sightline_core::results::ShardPosition { current: 1, total: 2 });
-        let text = summary(&p, &partial);
+        let text = summary(&p, &partial, false);
         assert_eq!(
             text.lines().nth(1),
             Some(

@@ -46,12 +46,12 @@ pub(super) fn snapshot_card(out: &mut String, index: usize, snap: &SnapshotEvide
         return;
     }
     card_head(out, snap, badge);
-    let unhealthy = health(out, &snap.capture_health);
-    if !unhealthy && matches!(snap.status, Status::Changed | Status::New) {
+    health(out, &snap.capture_health);
+    if let Some(command) = snap.approve_command() {
         w!(
             out,
-            "<p class=\"approve\">If this is intended: <code>npx sightline approve {}</code> (or run the tests with <code>-u</code>)</p>\n",
-            escape_html(&snap.name)
+            "<p class=\"approve\">If this is intended: <code>{}</code> (or run the tests with <code>-u</code>)</p>\n",
+            escape_html(&command)
         );
     }
     images(out, snap, dir, lazy);

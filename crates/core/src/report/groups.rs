@@ -4,19 +4,29 @@
 use std::fmt::Write as _;
 
 use super::{Word, escape_html, plural};
-use crate::grouping::{Group, GroupDetail};
+use crate::grouping::{Group, GroupDetail, WIDE_RESTYLES_LABEL, wide_restyles};
 use crate::snapshot::SnapshotEvidence;
 
-/// Snapshots that changed the same way; nothing when no group formed.
+/// Snapshots that changed the same way, then the style-only changes too wide to group; nothing
+/// when there are neither.
 pub(super) fn groups(out: &mut String, groups: &[Group], snapshots: &[SnapshotEvidence]) {
-    if groups.is_empty() {
+    let wide = wide_restyles(snapshots);
+    if groups.is_empty() && wide.is_empty() {
         return;
     }
-    w!(
-        out,
-        "<section class=\"groups\">\n<h2>Groups <span class=\"n\">{} — snapshots that changed the same way</span></h2>\n<ol>\n",
-        groups.len()
-    );
+    let heading = match groups.len() {
+        0 => "none — no two snapshots changed the same way".to_string(),
+        n => format!("{n} — snapshots that changed the same way"),
+    };
+    w!(out, "<section class=\"groups\">\n<h2>Groups <span class=\"n\">{heading}</span></h2>\n<ol>\n");
+    let link = |name: &str, project: &str, extra: &str| {
+        let index = snapshots.iter().position(|s| s.name == name && s.project == project);
+        let label = format!("{} <span class=\"project\">{}{extra}</span>", escape_html(name), escape_html(project));
+        match index {
+            Some(i) => format!("<a href=\"#snap-{i}\">{label}</a>"),
+            None => format!("<span>{label}</span>"),
+        }
+    };
     for group in groups {
         w!(out, "<li><div class=\"glabel\">{}</div>", escape_html(&group.label));
         if let Some(detail) = group_detail(&group.detail) {
@@ -24,16 +34,15 @@ pub(super) fn groups(out: &mut String, groups: &[Group], snapshots: &[SnapshotEv
         }
         w!(out, "<div class=\"members\"><span>{}:</span>", plural(group.members.len(), "snapshot", "snapshots"));
         for member in &group.members {
-            let index = snapshots.iter().position(|s| s.name == member.name && s.project == member.project);
-            let label = format!(
-                "{} <span class=\"project\">{}</span>",
-                escape_html(&member.name),
-                escape_html(&member.project)
-            );
-            match index {
-                Some(i) => w!(out, "<a href=\"#snap-{i}\">{label}</a>"),
-                None => w!(out, "<span>{label}</span>"),
-            }
+            out.push_str(&link(&member.name, &member.project, ""));
+        }
+        out.push_str("</div></li>\n");
+    }
+    if !wide.is_empty() {
+        w!(out, "<li class=\"wide\"><div class=\"glabel\">{}</div>", escape_html(WIDE_RESTYLES_LABEL));
+        w!(out, "<div class=\"members\"><span>{}:</span>", plural(wide.len(), "snapshot", "snapshots"));
+        for w in &wide {
+            out.push_str(&link(&w.member.name, &w.member.project, &format!(", {} elements", w.count)));
         }
         out.push_str("</div></li>\n");
     }
