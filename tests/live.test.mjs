@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serve } from './live/pages.mjs';
 import { binary, toolFailure, withMcp } from './support/mcp.mjs';
+import { sightedAnswers } from './support/sighted.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
 const worker = path.join(repo, 'playwright-fixtures', 'worker.js');
@@ -354,40 +355,45 @@ test('live: visual_verify withholds its answers, rejects wrong ones, accepts rig
   assert.equal(session.expiresInSeconds, 300);
   assert.ok(existsSync(session.screenshot));
   const shown = JSON.stringify(session);
-  for (const secret of ['Spring collection', '#1a4d8f', '26, 77, 143']) assert.ok(!shown.includes(secret), `${secret} leaked`);
-  // Six challenges built from the clean page's own DOM, then the caller's criterion.
-  const challenges = [
-    ['text', 'What is the exact text of the first large heading (h1) on the page?'],
-    ['region words: top/middle/bottom and left/center/right', 'Where is that first large heading (h1) in the screenshot (top/middle/bottom, left/center/right)?'],
-    ['number', 'How many list items (bullets or numbered entries) are visible?'],
-    ['number', 'How many images are visible?'],
-    ['colour as #rrggbb', 'What is the background colour of the button "Buy now"?'],
-    ['yes or no', 'Is there a button labelled "Buy now"?'],
-    ['number', 'How many entries does the bulleted list have?'],
-  ].map(([format, question], i) => ({ format, id: `c${i + 1}`, question }));
-  assert.deepEqual(session.challenges, challenges);
-  assert.equal(session.prompt, [
-    `Open the image ${session.screenshot} (a screenshot of ${url('/clean')}) and answer ONLY from what you see in it; do not fetch the page or read its code.`,
-    '',
-    'Questions:',
-    ...challenges.map((c) => `${c.id}. ${c.question} (answer: ${c.format})`),
-    '',
-    'Then answer this: Is there a way to buy?',
-    '',
-    `Call submit_visual_response with session_id "${session.sessionId}", challenge_answers as an object keyed by question id (e.g. {"c1": "..."}) and query_answer.`,
-  ].join('\n'));
-  // What the clean page shows: its heading top left, three list items, the logo and the banner photo.
-  const right = { c1: 'Spring collection', c2: 'top left', c3: 3, c4: 2, c5: '#1a4d8f', c6: 'yes', c7: '3' };
+  for (const secret of ['Spring collection', 'Welcome', 'Light jackets', 'See everything', '#1a4d8f', '26, 77, 143', site.origin]) {
+    assert.ok(!shown.includes(secret), `${secret} leaked`);
+  }
+  // Built from what the clean page's screenshot shows, in an order mixed by the page's text; the
+  // caller's criterion last. "Buy now" sits beside "Sold out", so no "first button" is asked.
+  const byQuestion = Object.fromEntries(session.challenges.map((c) => [c.question, c.format]));
+  assert.deepEqual(byQuestion, {
+    'What does the largest heading say?': 'text',
+    'What does the second heading from the top say?': 'text',
+    'What are the first five words of the first paragraph of body text from the top?': 'text',
+    'What does the first link from the top say?': 'text',
+    'How many bulleted or numbered entries does the screenshot show?': 'number',
+    'How many images does the screenshot show?': 'number',
+    'Is there a button labelled "Buy now"?': 'yes or no',
+    'Is there a button labelled "Search"?': 'yes or no',
+    'Is there a button labelled "Subscribe"?': 'yes or no',
+    'What is the background colour of the first coloured (not white, grey or black) button from the top?': 'colour as #rrggbb',
+    'Where in the screenshot is the text "Shoes" (top/middle/bottom, left/center/right)?': 'region words: top/middle/bottom and left/center/right',
+    'How many entries does the bulleted list have?': 'number',
+  });
+  const challenges = session.challenges;
+  assert.deepEqual(challenges.map((c) => c.id), challenges.map((_, i) => `c${i + 1}`));
+  assert.equal(challenges[challenges.length - 1].question, 'How many entries does the bulleted list have?');
+  // The prompt names no site and says guesses are caught.
+  assert.ok(session.prompt.startsWith(`You are an independent checker. Open the image ${session.screenshot} and answer every question ONLY from what you see in it.`), session.prompt);
+  assert.ok(session.prompt.includes(`Call submit_visual_response with session_id "${session.sessionId}"`));
+
+  const right = await sightedAnswers(url('/clean'), { challenges: challenges.slice(0, -1) });
+  right[challenges[challenges.length - 1].id] = '3';
   const wrong = Object.fromEntries(challenges.map((c) => [c.id, 'no idea']));
   const rejected = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: wrong, query_answer: 'yes' });
-  assert.deepEqual([rejected.trusted, rejected.passed, rejected.total, rejected.score, rejected.attemptsLeft], [false, 0, 7, 0, 2]);
-  assert.deepEqual(rejected.failed, challenges.map(({ id, question }) => ({ id, question })));
-  assert.equal(rejected.summary, `Not trusted: 0 of 7 challenges passed (needs 80 %). Failed: ${challenges.map((c) => `${c.id} (${c.question})`).join('; ')}. Do not rely on the query answer.`);
+  // "no idea" is a right "no" to the two labels the page lacks, and nothing else.
+  assert.deepEqual([rejected.trusted, rejected.passed, rejected.total, rejected.attemptsLeft], [false, 2, 12, 2]);
+  assert.equal(rejected.failed.length, 10);
   const rejectedText = JSON.stringify(rejected);
-  for (const secret of ['Spring collection', '#1a4d8f', 'top left']) assert.ok(!rejectedText.includes(secret), `${secret} leaked`);
+  for (const secret of ['Spring collection', '#1a4d8f', 'Welcome']) assert.ok(!rejectedText.includes(secret), `${secret} leaked`);
   const accepted = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes, the Buy now button' });
-  assert.deepEqual([accepted.trusted, accepted.passed, accepted.total, accepted.failed, accepted.attemptsLeft], [true, 7, 7, [], 1], JSON.stringify(accepted));
-  assert.equal(accepted.summary, 'Trusted: 7 of 7 challenges passed. The query answer below comes from a model that looked.');
+  assert.deepEqual([accepted.trusted, accepted.passed, accepted.total, accepted.failed, accepted.attemptsLeft], [true, 12, 12, [], 1], JSON.stringify(accepted));
+  assert.equal(accepted.summary, 'Trusted: 12 of 12 challenges passed. The query answer below comes from a model that looked.');
   assert.equal(accepted.queryAnswer, 'yes, the Buy now button');
   // Three responses per session, so the answers cannot be found by trying them all.
   const last = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' });

@@ -255,19 +255,27 @@ function elementFactsInPage(selector) {
   });
 }
 
-/** visual_verify's raw material: headings, counts, colours and positions of the page's elements. */
-function verifyFactsInPage(collect, selector) {
+/**
+ * visual_verify's raw material: the visible elements that carry text (kind, text, box, font size,
+ * colours), counts of visible things and the page's visible text, all within the area the
+ * screenshot shows (the element, or the page down to `maxHeight` px so its text stays readable).
+ */
+function verifyFactsInPage(selector, maxHeight) {
   const scope = selector ? document.querySelector(selector) : document.body;
   if (!scope) return JSON.stringify({ missing: true });
-  const visible = (el) => (el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true) && el.getBoundingClientRect().width > 0;
-  const all = (q) => Array.from(scope.querySelectorAll(q)).filter(visible);
-  const text = (el) => (el.innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
-  // The area the screenshot shows: the element, or the full page (at least the viewport).
   const root = document.documentElement;
   const sr = scope.getBoundingClientRect();
   const area = selector
     ? { x: sr.left + window.scrollX, y: sr.top + window.scrollY, width: sr.width, height: sr.height }
-    : { x: 0, y: 0, width: Math.max(root.scrollWidth, window.innerWidth), height: Math.max(root.scrollHeight, window.innerHeight) };
+    : { x: 0, y: 0, width: Math.max(root.scrollWidth, window.innerWidth), height: Math.min(maxHeight, Math.max(root.scrollHeight, window.innerHeight)) };
+  const boxOf = (el) => {
+    const r = el.getBoundingClientRect();
+    return [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
+  };
+  const inArea = (b) => b[2] > 0 && b[3] > 0 && b[0] < area.x + area.width && b[0] + b[2] > area.x && b[1] < area.y + area.height && b[1] + b[3] > area.y;
+  const visible = (el) => (el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true) && inArea(boxOf(el));
+  const all = (q) => Array.from(scope.querySelectorAll(q)).filter(visible);
+  const text = (el) => (el.innerText || el.textContent || el.value || '').replace(/\s+/g, ' ').trim();
   // Where the text itself is (a block heading's box spans the whole row).
   const inkOf = (el) => {
     const range = document.createRange();
@@ -275,27 +283,42 @@ function verifyFactsInPage(collect, selector) {
     const r = range.getBoundingClientRect();
     return r.width > 0 ? [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)] : boxOf(el);
   };
-  const boxOf = (el) => {
-    const r = el.getBoundingClientRect();
-    return [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
-  };
-  const headingElements = all('h1, h2, h3').filter((el) => text(el) !== '');
-  const headingSelectors = JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: headingElements }));
-  const headings = headingElements.map((el, i) => ({ tag: el.localName, selector: headingSelectors[i], text: text(el).slice(0, 200), box: inkOf(el), color: getComputedStyle(el).color }));
-  const buttons = all('button, a.button, a.btn, [role=button], input[type=submit]').map((el) => ({ text: text(el).slice(0, 100) || el.value || '', box: boxOf(el), background: getComputedStyle(el).backgroundColor, color: getComputedStyle(el).color }));
+  const kinds = [
+    ['heading', 'h1, h2, h3, h4, h5, h6, [role=heading]'],
+    ['button', 'button, [role=button], input[type=submit], input[type=button], a.button, a.btn'],
+    ['paragraph', 'p'],
+    ['listItem', 'li'],
+    ['link', 'a[href]'],
+  ];
+  const seen = new Set();
+  const items = [];
+  for (const [kind, query] of kinds) {
+    for (const el of all(query)) {
+      // An element counts once, as its most specific kind (a button-styled link is a button).
+      if (seen.has(el)) continue;
+      seen.add(el);
+      const t = text(el);
+      // Text too small to read in a screenshot is no question.
+      const cs = getComputedStyle(el);
+      if (t === '' || parseFloat(cs.fontSize) < 10) continue;
+      items.push({ kind, text: t.slice(0, 200), box: inkOf(el), fontSize: parseFloat(cs.fontSize), color: cs.color, background: cs.backgroundColor });
+    }
+  }
+  items.sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+  const count = (kind) => items.filter((i) => i.kind === kind).length;
   return JSON.stringify({
     area,
     title: document.title,
-    headings,
-    buttons,
+    items,
     counts: {
-      headings: headings.length,
-      images: all('img').length,
+      headings: count('heading'),
+      images: all('img').filter((img) => img.getBoundingClientRect().width >= 16 && img.getBoundingClientRect().height >= 16).length,
       links: all('a[href]').length,
-      buttons: buttons.length,
+      buttons: count('button'),
       listItems: all('li').length,
-      inputs: all('input:not([type=hidden]), select, textarea').length,
+      inputs: all('input:not([type=hidden]):not([type=submit]):not([type=button]), select, textarea').length,
     },
+    text: (scope.innerText || '').replace(/\s+/g, ' ').slice(0, 100000),
   });
 }
 

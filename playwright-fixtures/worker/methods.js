@@ -245,22 +245,27 @@ const methods = {
     });
   },
 
-  /** visual_verify: a screenshot and the page facts challenges are built from. */
+  /**
+   * visual_verify: a screenshot and the page facts challenges are built from. A page is shot down
+   * to VERIFY_MAX_HEIGHT px: below that a whole-page image is too small to read.
+   */
   async verifyFacts(params) {
     return withPage(params, null, async (page) => {
       await page.evaluate(() => (document.fonts ? document.fonts.ready.then(() => undefined) : undefined));
-      const raw = await page.evaluate(`(${verifyFactsInPage})(${collectInPage}, ${JSON.stringify(params.selector || null)})`);
+      const raw = await page.evaluate(`(${verifyFactsInPage})(${JSON.stringify(params.selector || null)}, ${VERIFY_MAX_HEIGHT})`);
       const facts = JSON.parse(raw);
       if (facts.missing) throw new Error(`no element matches ${params.selector} on ${params.url}`);
       const screenshot = screenshotPath(params, 'verify');
       if (screenshot) {
         if (params.selector) await page.locator(params.selector).first().screenshot({ path: screenshot });
-        else await page.screenshot({ path: screenshot, fullPage: true });
+        else await page.screenshot({ path: screenshot, fullPage: true, clip: facts.area });
       }
       return { ...facts, screenshot };
     });
   },
 };
+
+const VERIFY_MAX_HEIGHT = 4000;
 
 /** Scrolls to the bottom in viewport steps so lazy content loads, then back to the top. */
 async function scrollToLoad(page) {

@@ -1,25 +1,22 @@
 //! `visual_verify` / `submit_visual_response` (spec 05-live-pages): proof that a model looked at
-//! a screenshot. Challenges are built from the page's own DOM (the exact text of a heading, counts
-//! of visible things, a colour, a position on the page) or from caller-given criteria with known
-//! answers; the expected answers stay here and are never shown. Answers are checked fuzzily —
-//! text by word overlap, counts within a tolerance, booleans, colours by distance, positions by
-//! region words — and a response is `trusted` when at least [`TRUST_THRESHOLD`] of them pass.
+//! a screenshot. Challenges are built from what the screenshot shows (`challenges`) or from
+//! caller-given criteria with known answers; the expected answers stay here and are never shown.
+//! Answers are checked (`answers`) and a response is `trusted` when at least [`TRUST_THRESHOLD`]
+//! of the scored challenges pass, two thirds of the text ones among them.
+
+mod answers;
+mod challenges;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::page_check::{Rgba, parse_color};
+pub use answers::check_answer;
+pub use challenges::{MIN_TEXT_CHALLENGES, build_challenges, check_criteria};
+
+use crate::page_check::Rgba;
 
 /// Share of challenges a response must pass to be trusted.
 pub const TRUST_THRESHOLD: f64 = 0.8;
-/// Share of the expected text's words an answer must contain.
-const TEXT_OVERLAP: f64 = 0.5;
-/// A count may be off by this much…
-const COUNT_SLACK: f64 = 2.0;
-/// …or by this share of the expected count.
-const COUNT_SHARE: f64 = 0.5;
-/// Two colours match within this share of the largest RGB distance (~5 %).
-const COLOUR_SHARE: f64 = 0.05;
 
 /// The page facts challenges are built from (the worker's `verifyFactsInPage`).
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -28,9 +25,11 @@ pub struct VerifyFacts {
     /// The area the screenshot shows, `{x, y, width, height}` in page pixels.
     pub area: Area,
     pub title: String,
-    pub headings: Vec<HeadingFact>,
-    pub buttons: Vec<ButtonFact>,
+    /// The visible elements that carry text, in document order.
+    pub items: Vec<TextItem>,
     pub counts: Counts,
+    /// The visible text of the whole page, to choose labels it does not have.
+    pub text: String,
 }
 
 /// The screenshot's area in page pixels.
@@ -43,30 +42,36 @@ pub struct Area {
     pub height: f64,
 }
 
-/// A visible h1–h3.
-#[derive(Debug, Clone, Deserialize, Default)]
-#[serde(default)]
-pub struct HeadingFact {
-    pub tag: String,
-    pub selector: Option<String>,
-    pub text: String,
-    #[serde(rename = "box")]
-    pub bounds: [f64; 4],
-    pub color: String,
+/// What a text-bearing element is, as a question names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum ItemKind {
+    Heading,
+    #[default]
+    Paragraph,
+    Button,
+    Link,
+    ListItem,
 }
 
-/// A visible button (or button-like link).
+/// One visible element with text.
 #[derive(Debug, Clone, Deserialize, Default)]
-#[serde(default)]
-pub struct ButtonFact {
+#[serde(rename_all = "camelCase", default)]
+pub struct TextItem {
+    pub kind: ItemKind,
     pub text: String,
+    /// `[x, y, width, height]` of the text in page pixels.
     #[serde(rename = "box")]
     pub bounds: [f64; 4],
+    /// Computed font size in px.
+    pub font_size: f64,
+    /// Computed text colour.
+    pub color: String,
+    /// Computed background colour.
     pub background: String,
-    pub color: String,
 }
 
-/// Counts of visible things.
+/// Counts of visible things in the screenshot.
 #[derive(Debug, Clone, Copy, Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Counts {
@@ -78,12 +83,34 @@ pub struct Counts {
     pub inputs: u64,
 }
 
-/// A caller-given challenge: a question about the page and its known answer (a string, a
-/// number, a boolean, a colour like "#1a4d8f", or region words like "top left").
+/// A caller-given challenge: a question about the page and, to be scored, its known answer (a
+/// string, a number, a boolean, a colour like "#1a4d8f", or region words like "top left").
+/// Ghostlight's shape, a question with a `type` and no answer, is asked and reported unscored.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Criterion {
     pub question: String,
-    pub expected: Value,
+    #[serde(default)]
+    pub expected: Option<Value>,
+    /// The answer's kind when no answer is given: text, number, boolean, colour or position.
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
+}
+
+/// Why no challenges could be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    /// The caller's criteria are malformed (their mistake: invalid params).
+    BadCriteria(String),
+    /// The page gives too little to ask about: a verification would prove nothing.
+    NotPossible(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::BadCriteria(m) | BuildError::NotPossible(m) => f.write_str(m),
+        }
+    }
 }
 
 /// The withheld answer of a challenge.
@@ -111,8 +138,20 @@ pub struct Challenge {
     pub question: String,
     /// How to answer: "text", "number", "yes or no", "colour as #rrggbb", "region words".
     pub format: &'static str,
+    /// `None`: a caller's question without a known answer, reported but not scored.
     #[serde(skip)]
-    pub expected: Expected,
+    pub expected: Option<Expected>,
+}
+
+impl Challenge {
+    fn new(n: usize, question: String, expected: Option<Expected>) -> Self {
+        let format = expected.as_ref().map_or("text", format_of);
+        Challenge { id: format!("c{n}"), question, format, expected }
+    }
+
+    fn is_text(&self) -> bool {
+        matches!(self.expected, Some(Expected::Text(_)))
+    }
 }
 
 fn format_of(expected: &Expected) -> &'static str {
@@ -125,237 +164,36 @@ fn format_of(expected: &Expected) -> &'static str {
     }
 }
 
-fn challenge(n: usize, question: String, expected: Expected) -> Challenge {
-    Challenge { id: format!("c{n}"), question, format: format_of(&expected), expected }
-}
-
-/// Where a box's centre falls in the area, by thirds.
-fn position(area: &Area, b: [f64; 4]) -> (Region, Region) {
-    let third = |start: f64, size: f64, centre: f64| {
-        let t = if size > 0.0 { (centre - start) / size } else { 0.5 };
-        if t < 1.0 / 3.0 {
-            Region::Start
-        } else if t < 2.0 / 3.0 {
-            Region::Middle
-        } else {
-            Region::End
-        }
-    };
-    (third(area.y, area.height, b[1] + b[3] / 2.0), third(area.x, area.width, b[0] + b[2] / 2.0))
-}
-
-fn quoted(text: &str) -> String {
-    let short: String = text.chars().take(60).collect();
-    format!("\"{short}\"")
-}
-
-/// The challenges for one page: from the DOM (heading text and position, counts, a colour, a
-/// boolean) and then the caller's criteria. Deterministic for the same facts.
-pub fn build_challenges(facts: &VerifyFacts, criteria: &[Criterion]) -> Result<Vec<Challenge>, String> {
-    let mut out = Vec::new();
-    if let Some(h) = facts.headings.first() {
-        out.push(challenge(
-            out.len() + 1,
-            format!("What is the exact text of the first large heading ({}) on the page?", h.tag),
-            Expected::Text(h.text.clone()),
-        ));
-        let (vertical, horizontal) = position(&facts.area, h.bounds);
-        out.push(challenge(
-            out.len() + 1,
-            // Named by its rank, not its text: the text is the previous challenge's answer.
-            format!(
-                "Where is that first large heading ({}) in the screenshot (top/middle/bottom, left/center/right)?",
-                h.tag
-            ),
-            Expected::Position { vertical, horizontal },
-        ));
-    }
-    // The two largest counts of distinct things, so a guess of "zero" or "a few" fails.
-    let c = facts.counts;
-    let mut counts = [
-        ("images", c.images),
-        ("list items (bullets or numbered entries)", c.list_items),
-        ("links", c.links),
-        ("buttons", c.buttons),
-        ("form fields", c.inputs),
-    ];
-    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
-    for (what, n) in counts.iter().take(2) {
-        out.push(challenge(out.len() + 1, format!("How many {what} are visible?"), Expected::Count(*n)));
-    }
-    let coloured = facts.buttons.iter().find_map(|b| {
-        let bg = parse_color(&b.background)?;
-        (bg.a >= 0.99 && !b.text.is_empty()).then_some((b, bg))
-    });
-    if let Some((button, background)) = coloured {
-        out.push(challenge(
-            out.len() + 1,
-            format!("What is the background colour of the button {}?", quoted(&button.text)),
-            Expected::Colour(background),
-        ));
-        out.push(challenge(
-            out.len() + 1,
-            format!("Is there a button labelled {}?", quoted(&button.text)),
-            Expected::Boolean(true),
-        ));
-    } else if let Some((h, colour)) = facts.headings.first().and_then(|h| Some((h, parse_color(&h.color)?))) {
-        out.push(challenge(
-            out.len() + 1,
-            format!("What colour is the text of the heading {}?", quoted(&h.text)),
-            Expected::Colour(colour),
-        ));
-    }
-    for (i, criterion) in criteria.iter().enumerate() {
-        let expected = expected_from(&criterion.expected).map_err(|e| format!("criteria[{i}].expected: {e}"))?;
-        if criterion.question.trim().is_empty() {
-            return Err(format!("criteria[{i}].question is empty"));
-        }
-        out.push(challenge(out.len() + 1, criterion.question.clone(), expected));
-    }
-    Ok(out)
-}
-
-/// Reads a caller's expected answer by its JSON type (and, for strings, its shape).
-fn expected_from(value: &Value) -> Result<Expected, String> {
-    match value {
-        Value::Bool(b) => Ok(Expected::Boolean(*b)),
-        Value::Number(n) => n.as_u64().map(Expected::Count).ok_or_else(|| "a count must be a whole number ≥ 0".into()),
-        Value::String(s) if s.trim().is_empty() => Err("an empty answer".into()),
-        Value::String(s) => Ok(match (parse_any_colour(s), parse_position(s)) {
-            (Some(colour), _) => Expected::Colour(colour),
-            (None, Some((vertical, horizontal))) if is_only_region_words(s) => {
-                Expected::Position { vertical, horizontal }
-            }
-            _ => Expected::Text(s.clone()),
-        }),
-        _ => Err("give a string, a number or a boolean".into()),
-    }
-}
-
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
-}
-
-fn is_only_region_words(text: &str) -> bool {
-    const REGION: [&str; 10] = ["top", "upper", "middle", "center", "centre", "bottom", "lower", "left", "right", "of"];
-    let w = words(text);
-    !w.is_empty() && w.iter().all(|w| REGION.contains(&w.as_str()))
-}
-
-/// Region words in an answer: (vertical, horizontal); a lone "center" / "middle" fills the axis
-/// not named otherwise.
-fn parse_position(text: &str) -> Option<(Region, Region)> {
-    let w = words(text);
-    let has = |list: &[&str]| w.iter().any(|x| list.contains(&x.as_str()));
-    let vertical = if has(&["top", "upper"]) {
-        Some(Region::Start)
-    } else if has(&["bottom", "lower"]) {
-        Some(Region::End)
-    } else {
-        None
-    };
-    let horizontal = if has(&["left"]) {
-        Some(Region::Start)
-    } else if has(&["right"]) {
-        Some(Region::End)
-    } else {
-        None
-    };
-    let centre = has(&["middle", "center", "centre", "centered", "centred"]);
-    match (vertical, horizontal) {
-        (None, None) if centre => Some((Region::Middle, Region::Middle)),
-        (Some(v), None) if centre => Some((v, Region::Middle)),
-        (None, Some(h)) if centre => Some((Region::Middle, h)),
-        (Some(v), Some(h)) => Some((v, h)),
-        _ => None,
-    }
-}
-
-/// A few colour names people answer with, beside `#rgb`, `#rrggbb` and `rgb()`.
-const NAMED: [(&str, [u8; 3]); 14] = [
-    ("black", [0, 0, 0]),
-    ("white", [255, 255, 255]),
-    ("red", [255, 0, 0]),
-    ("green", [0, 128, 0]),
-    ("blue", [0, 0, 255]),
-    ("yellow", [255, 255, 0]),
-    ("orange", [255, 165, 0]),
-    ("purple", [128, 0, 128]),
-    ("gray", [128, 128, 128]),
-    ("grey", [128, 128, 128]),
-    ("navy", [0, 0, 128]),
-    ("teal", [0, 128, 128]),
-    ("pink", [255, 192, 203]),
-    ("brown", [165, 42, 42]),
-];
-
-fn parse_any_colour(text: &str) -> Option<Rgba> {
-    let t = text.trim().to_lowercase();
-    if let Some(hex) = t.strip_prefix('#').or_else(|| t.split_whitespace().find_map(|w| w.strip_prefix('#'))) {
-        let hex: String = hex.chars().take_while(char::is_ascii_hexdigit).collect();
-        let channel = |s: &str| u8::from_str_radix(s, 16).ok().map(f64::from);
-        let (r, g, b) = match hex.len() {
-            3 => {
-                let d = |i: usize| channel(&hex[i..=i].repeat(2));
-                (d(0)?, d(1)?, d(2)?)
-            }
-            6 => (channel(&hex[0..2])?, channel(&hex[2..4])?, channel(&hex[4..6])?),
-            _ => return None,
-        };
-        return Some(Rgba { r, g, b, a: 1.0 });
-    }
-    if let Some(start) = t.find("rgb") {
-        return parse_color(&t[start..]);
-    }
-    let name = words(&t);
-    NAMED.iter().find(|(n, _)| name.len() == 1 && name[0] == *n).map(|(_, [r, g, b])| Rgba {
-        r: f64::from(*r),
-        g: f64::from(*g),
-        b: f64::from(*b),
-        a: 1.0,
+/// The answer format of a Ghostlight `type`.
+fn format_of_kind(kind: &str) -> Option<&'static str> {
+    Some(match kind.to_ascii_lowercase().as_str() {
+        "text" | "string" => "text",
+        "number" | "count" | "integer" => "number",
+        "boolean" | "bool" | "yes_no" | "yesno" => "yes or no",
+        "colour" | "color" => "colour as #rrggbb",
+        "position" | "region" | "location" => "region words: top/middle/bottom and left/center/right",
+        _ => return None,
     })
 }
 
-fn first_number(text: &str) -> Option<f64> {
-    const SMALL: [&str; 11] = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-    let w = words(text);
-    w.iter()
-        .find_map(|x| x.parse::<f64>().ok())
-        .or_else(|| w.iter().find_map(|x| SMALL.iter().position(|s| s == x).map(|n| n as f64)))
-}
-
-/// Whether one answer passes its challenge.
-pub fn check_answer(expected: &Expected, answer: &Value) -> bool {
-    let text = match answer {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
-        _ => return false,
-    };
-    match expected {
-        Expected::Text(want) => {
-            let want = words(want);
-            let got = words(&text);
-            !want.is_empty()
-                && want.iter().filter(|w| got.contains(w)).count() as f64 / want.len() as f64 >= TEXT_OVERLAP
+/// The answers of a response by challenge id, from either shape a client sends: an object
+/// (`{"c1": "…"}`) or Ghostlight's list (`[{"id": "c1", "answer": "…"}]`).
+pub fn answers_from(value: &Value) -> Result<serde_json::Map<String, Value>, String> {
+    match value {
+        Value::Object(map) => Ok(map.clone()),
+        Value::Array(list) => {
+            let mut map = serde_json::Map::new();
+            for (i, entry) in list.iter().enumerate() {
+                let id = entry.get("id").and_then(Value::as_str);
+                let answer = entry.get("answer");
+                let (Some(id), Some(answer)) = (id, answer) else {
+                    return Err(format!("challenge_answers[{i}]: give {{\"id\": \"c1\", \"answer\": \"…\"}}"));
+                };
+                map.insert(id.to_string(), answer.clone());
+            }
+            Ok(map)
         }
-        Expected::Count(want) => first_number(&text).is_some_and(|got| {
-            let diff = (got - *want as f64).abs();
-            diff <= COUNT_SLACK || diff <= COUNT_SHARE * *want as f64
-        }),
-        Expected::Boolean(want) => {
-            let w = words(&text);
-            let yes = w.first().is_some_and(|x| ["yes", "true", "y"].contains(&x.as_str()));
-            let no = w.first().is_some_and(|x| ["no", "false", "n"].contains(&x.as_str()));
-            (yes && *want) || (no && !*want)
-        }
-        Expected::Colour(want) => parse_any_colour(&text).is_some_and(|got| {
-            let d = ((got.r - want.r).powi(2) + (got.g - want.g).powi(2) + (got.b - want.b).powi(2)).sqrt();
-            d <= COLOUR_SHARE * (3.0_f64 * 255.0 * 255.0).sqrt()
-        }),
-        Expected::Position { vertical, horizontal } => {
-            parse_position(&text).is_some_and(|(v, h)| v == *vertical && h == *horizontal)
-        }
+        _ => Err("challenge_answers: give an object keyed by challenge id ({\"c1\": \"…\"}) or a list of {\"id\", \"answer\"}".into()),
     }
 }
 
@@ -367,11 +205,14 @@ pub struct VerifyVerdict {
     pub summary: String,
     pub trusted: bool,
     pub passed: usize,
+    /// Scored challenges.
     pub total: usize,
     /// Passed share, 0–1.
     pub score: f64,
     /// The questions that failed (their ids and wording, never their answers).
     pub failed: Vec<FailedChallenge>,
+    /// The answers to the caller's questions without a known answer, as given (not scored).
+    pub unscored: Vec<UnscoredAnswer>,
 }
 
 /// A challenge the response got wrong, named without its answer.
@@ -381,43 +222,73 @@ pub struct FailedChallenge {
     pub question: String,
 }
 
-/// Checks every answer (by challenge id; a missing answer fails).
+/// A caller's question without a known answer and what the looking model said.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnscoredAnswer {
+    pub id: String,
+    pub question: String,
+    pub answer: Option<String>,
+}
+
+/// Checks every answer (by challenge id; a missing answer fails). Trusted takes
+/// [`TRUST_THRESHOLD`] of the scored challenges and two thirds of the text ones: the text is
+/// what a model that did not look cannot know.
 pub fn judge_response(challenges: &[Challenge], answers: &serde_json::Map<String, Value>) -> VerifyVerdict {
     let mut failed = Vec::new();
+    let mut unscored = Vec::new();
+    let (mut total, mut texts, mut texts_passed) = (0, 0, 0);
     for c in challenges {
-        if !answers.get(&c.id).is_some_and(|a| check_answer(&c.expected, a)) {
+        let Some(expected) = &c.expected else {
+            let answer = answers.get(&c.id).and_then(answers::answer_text);
+            unscored.push(UnscoredAnswer { id: c.id.clone(), question: c.question.clone(), answer });
+            continue;
+        };
+        total += 1;
+        let passed = answers.get(&c.id).is_some_and(|a| check_answer(expected, a));
+        if c.is_text() {
+            texts += 1;
+            texts_passed += usize::from(passed);
+        }
+        if !passed {
             failed.push(FailedChallenge { id: c.id.clone(), question: c.question.clone() });
         }
     }
-    let total = challenges.len();
     let passed = total - failed.len();
     let score = if total == 0 { 0.0 } else { passed as f64 / total as f64 };
-    let trusted = total > 0 && score >= TRUST_THRESHOLD;
+    let texts_read = texts_passed * 3 >= texts * 2;
+    let trusted = total > 0 && score >= TRUST_THRESHOLD && texts_read;
     let summary = if trusted {
         format!(
             "Trusted: {passed} of {total} challenges passed. The query answer below comes from a model that looked."
         )
     } else {
         let named: Vec<String> = failed.iter().map(|f| format!("{} ({})", f.id, f.question)).collect();
+        let texts_note =
+            if texts_read { String::new() } else { format!(" and two thirds of the {texts} text challenges") };
         format!(
-            "Not trusted: {passed} of {total} challenges passed (needs {} %). Failed: {}. Do not rely on the query \
-             answer.",
+            "Not trusted: {passed} of {total} challenges passed (needs {} %{texts_note}). Failed: {}. Do not rely on \
+             the query answer.",
             (TRUST_THRESHOLD * 100.0).round(),
             named.join("; ")
         )
     };
-    VerifyVerdict { summary, trusted, passed, total, score: (score * 100.0).round() / 100.0, failed }
+    VerifyVerdict { summary, trusted, passed, total, score: (score * 100.0).round() / 100.0, failed, unscored }
 }
 
 /// The prompt for the looking model (a fresh sub-agent): open the screenshot, answer the
-/// challenges from it alone, answer the query, and submit everything under the session id.
-pub fn looking_prompt(screenshot: &str, url: &str, challenges: &[Challenge], query: &str, session_id: &str) -> String {
+/// challenges from it alone, answer the query, and submit everything under the session id. It
+/// names no address or site, so the answers cannot come from what the model knows of the site,
+/// and it says that guesses are caught.
+pub fn looking_prompt(screenshot: &str, challenges: &[Challenge], query: &str, session_id: &str) -> String {
     let questions: Vec<String> =
         challenges.iter().map(|c| format!("{}. {} (answer: {})", c.id, c.question, c.format)).collect();
     format!(
-        "Open the image {screenshot} (a screenshot of {url}) and answer ONLY from what you see in it; do not fetch the \
-         page or read its code.\n\nQuestions:\n{}\n\nThen answer this: {query}\n\nCall submit_visual_response with \
-         session_id \"{session_id}\", challenge_answers as an object keyed by question id (e.g. {{\"c1\": \"...\"}}) and \
+        "You are an independent checker. Open the image {screenshot} and answer every question ONLY from what you \
+         see in it. Do not open, fetch or search for the page, and do not answer from what pages like it usually \
+         show: some questions ask about things that are not there, each answer is checked against the page, and a \
+         guess fails the whole check. If something is not in the image, say so (for a yes/no question: no).\n\n\
+         Questions:\n{}\n\nThen answer this from the image: {query}\n\nCall submit_visual_response with session_id \
+         \"{session_id}\", challenge_answers as an object keyed by question id (e.g. {{\"c1\": \"...\"}}) and \
          query_answer.",
         questions.join("\n")
     )
@@ -425,17 +296,28 @@ pub fn looking_prompt(screenshot: &str, url: &str, challenges: &[Challenge], que
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use serde_json::json;
 
     use super::*;
 
+    /// A shop page: a title that names the shop, a banner heading, sections, a coloured button.
     fn facts() -> VerifyFacts {
         serde_json::from_value(json!({
-            "area": {"x": 0, "y": 0, "width": 1280, "height": 600},
-            "title": "Shop",
-            "headings": [{"tag": "h1", "selector": "#title", "text": "Spring collection", "box": [16, 20, 400, 40], "color": "rgb(17, 17, 17)"}],
-            "buttons": [{"text": "Buy now", "box": [16, 300, 120, 48], "background": "rgb(26, 77, 143)", "color": "rgb(255, 255, 255)"}],
-            "counts": {"headings": 1, "images": 1, "links": 1, "buttons": 1, "listItems": 3, "inputs": 0}
+            "area": {"x": 0, "y": 0, "width": 1280, "height": 900},
+            "title": "Acme Shop",
+            "items": [
+                {"kind": "heading", "text": "Acme Shop", "box": [16, 10, 200, 30], "fontSize": 20, "color": "rgb(17, 17, 17)"},
+                {"kind": "heading", "text": "Spring collection", "box": [16, 60, 400, 40], "fontSize": 32, "color": "rgb(17, 17, 17)"},
+                {"kind": "paragraph", "text": "Light jackets and linen shirts for the first warm days.", "box": [16, 120, 600, 20], "fontSize": 16},
+                {"kind": "button", "text": "Buy now", "box": [16, 300, 120, 48], "fontSize": 16, "background": "rgb(26, 77, 143)", "color": "rgb(255, 255, 255)"},
+                {"kind": "heading", "text": "Delivery times", "box": [16, 500, 300, 30], "fontSize": 24, "color": "rgb(17, 17, 17)"},
+                {"kind": "listItem", "text": "Free returns within thirty days", "box": [40, 560, 300, 20], "fontSize": 16},
+                {"kind": "button", "text": "Wishlist", "box": [1100, 800, 100, 40], "fontSize": 16, "background": "rgb(255, 255, 255)"}
+            ],
+            "counts": {"headings": 3, "images": 2, "links": 4, "buttons": 2, "listItems": 3, "inputs": 0},
+            "text": "Acme Shop Spring collection Light jackets and linen shirts for the first warm days. Buy now Delivery times Free returns within thirty days Wishlist"
         }))
         .unwrap()
     }
@@ -444,134 +326,234 @@ mod tests {
         pairs.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect()
     }
 
-    #[test]
-    fn visual_verify_builds_challenges_from_the_dom() {
-        let c = build_challenges(&facts(), &[]).unwrap();
-        let questions: Vec<&str> = c.iter().map(|c| c.question.as_str()).collect();
-        assert_eq!(
-            questions,
-            vec![
-                "What is the exact text of the first large heading (h1) on the page?",
-                "Where is that first large heading (h1) in the screenshot (top/middle/bottom, left/center/right)?",
-                "How many list items (bullets or numbered entries) are visible?",
-                "How many images are visible?",
-                "What is the background colour of the button \"Buy now\"?",
-                "Is there a button labelled \"Buy now\"?",
-            ]
-        );
-        assert_eq!(c[1].expected, Expected::Position { vertical: Region::Start, horizontal: Region::Start });
-        // the expected answers are not serialised
-        assert!(!serde_json::to_string(&c).unwrap().contains("Spring collection\""));
-    }
-
-    #[test]
-    fn visual_verify_accepts_right_answers_fuzzily() {
-        let c = build_challenges(&facts(), &[]).unwrap();
-        let right = answers(&[
-            ("c1", json!("spring collection")),
-            ("c2", json!("Top left corner")),
-            ("c3", json!("4")),
-            ("c4", json!(1)),
-            ("c5", json!("#1b4e90")),
-            ("c6", json!("Yes")),
-        ]);
-        let v = judge_response(&c, &right);
-        assert_eq!((v.trusted, v.passed, v.total), (true, 6, 6));
-        assert_eq!(
-            v.summary,
-            "Trusted: 6 of 6 challenges passed. The query answer below comes from a model that looked."
-        );
-    }
-
-    #[test]
-    fn visual_verify_rejects_wrong_answers_without_revealing_them() {
-        let c = build_challenges(&facts(), &[]).unwrap();
-        let wrong = answers(&[
-            ("c1", json!("Autumn sale")),
-            ("c2", json!("bottom right")),
-            ("c3", json!("12")),
-            ("c4", json!("1")),
-            ("c5", json!("red")),
-            ("c6", json!("yes")),
-        ]);
-        let v = judge_response(&c, &wrong);
-        assert!(!v.trusted);
-        assert_eq!(v.failed.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), vec!["c1", "c2", "c3", "c5"]);
-        let shown = serde_json::to_string(&v).unwrap();
-        for secret in ["Spring", "#1a4d8f", "26, 77, 143", "\"3\""] {
-            assert!(!shown.contains(secret), "{secret} leaked: {shown}");
+    /// The right answer to each challenge of `facts()`, as a model that looked gives it.
+    fn sighted(c: &Challenge) -> Value {
+        let q = c.question.as_str();
+        let text = [
+            ("largest heading", "Spring collection"),
+            ("first heading", "Acme Shop"),
+            ("second heading", "Spring collection"),
+            ("first paragraph", "Light jackets and linen shirts for the first warm days."),
+            ("first button", "Buy now"),
+            ("bulleted or numbered entry from", "Free returns within thirty days"),
+            ("lowest heading", "Delivery times"),
+        ];
+        if let Some((_, a)) = text.iter().find(|(k, _)| q.contains(k) && c.format == "text") {
+            return json!(a);
         }
-        assert_eq!(
-            v.summary,
-            "Not trusted: 2 of 6 challenges passed (needs 80 %). Failed: c1 (What is the exact text of the first large \
-             heading (h1) on the page?); c2 (Where is that first large heading (h1) in the screenshot \
-             (top/middle/bottom, left/center/right)?); c3 (How many list items (bullets or numbered entries) are \
-             visible?); c5 (What is the background colour of the button \"Buy now\"?). Do not rely on the query answer."
-        );
-        // a missing answer fails too
-        assert_eq!(judge_response(&c, &answers(&[])).passed, 0);
-        // 5 of 6 is 83 %: trusted
-        let mostly = answers(&[
-            ("c1", json!("Spring collection")),
-            ("c2", json!("top left")),
-            ("c3", json!(3)),
-            ("c4", json!(1)),
-            ("c5", json!("#1a4d8f")),
-            ("c6", json!("no")),
-        ]);
-        let v = judge_response(&c, &mostly);
-        assert_eq!((v.trusted, v.passed, v.score), (true, 5, 0.83));
-        assert_eq!(
-            v.summary,
-            "Trusted: 5 of 6 challenges passed. The query answer below comes from a model that looked."
-        );
+        match c.format {
+            "number" if q.contains("images") => json!(2),
+            "number" if q.contains("buttons") => json!(2),
+            "number" if q.contains("headings") => json!(3),
+            "number" => json!(3),
+            "yes or no" => json!(if q.contains("\"Wishlist\"") { "yes" } else { "no" }),
+            "colour as #rrggbb" => json!("#1a4d8f"),
+            _ if q.contains("\"Delivery times\"") => json!("middle left"),
+            other => panic!("no sighted answer for {q} ({other})"),
+        }
     }
 
     #[test]
-    fn visual_verify_prompt_lists_the_questions_and_the_session() {
-        let c = build_challenges(&facts(), &[]).unwrap();
-        let prompt = looking_prompt("/tmp/shot.png", "http://x/", &c[..2], "Is the sale on?", "verify-1");
+    fn visual_verify_asks_about_what_the_screenshot_shows_and_quotes_no_answer() {
+        let c = build_challenges(&facts(), "http://127.0.0.1:4173/acme-shop", &[]).unwrap();
+        let questions: BTreeSet<&str> = c.iter().map(|c| c.question.as_str()).collect();
+        let expected: BTreeSet<&str> = [
+            // Text by kind and rank; "Acme Shop" is the title's, so never asked.
+            "What does the largest heading say?",
+            "What does the first paragraph of body text from the top say?",
+            "What is the label of the first button from the top?",
+            "What does the first bulleted or numbered entry from the top say?",
+            "How many headings does the screenshot show?",
+            "How many bulleted or numbered entries does the screenshot show?",
+            // One real label and two the page lacks, asked alike.
+            "Is there a button labelled \"Wishlist\"?",
+            "Is there a button labelled \"Contact us\"?",
+            "Is there a button labelled \"Download\"?",
+            "What is the background colour of the first coloured (not white, grey or black) button from the top?",
+            "Where in the screenshot is the text \"Delivery times\" (top/middle/bottom, left/center/right)?",
+        ]
+        .into();
+        assert_eq!(questions, expected);
+        assert_eq!(c.iter().filter(|c| c.format == "text").count(), 4);
+        let ids: Vec<&str> = c.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, (1..=11).map(|i| format!("c{i}")).collect::<Vec<_>>());
+        // No question carries another's answer; the expected answers are not serialised.
+        let listed = serde_json::to_string(&c).unwrap();
+        for secret in ["Spring", "Buy now", "Light jackets", "Free returns", "26, 77, 143"] {
+            assert!(!listed.contains(secret), "{secret} leaked: {listed}");
+        }
+        // The same page asks the same way.
+        let again = build_challenges(&facts(), "http://127.0.0.1:4173/acme-shop", &[]).unwrap();
+        assert_eq!(serde_json::to_string(&again).unwrap(), listed);
+    }
+
+    #[test]
+    fn visual_verify_a_blind_model_is_never_trusted_and_a_sighted_one_is() {
+        let c = build_challenges(&facts(), "http://127.0.0.1:4173/acme-shop", &[]).unwrap();
+        let listed = serde_json::to_string(&c).unwrap();
+        // Everything quoted in the tool's JSON, and the usual guesses, three tries.
+        let quoted: Vec<String> = listed.split("\\\"").skip(1).step_by(2).map(str::to_string).collect();
+        for attempt in 0..3 {
+            let guess: serde_json::Map<String, Value> = c
+                .iter()
+                .map(|c| {
+                    let a = match c.format {
+                        "text" => json!(quoted.get(attempt).cloned().unwrap_or_default()),
+                        "number" => json!(["1", "2", "3"][attempt]),
+                        "yes or no" => json!("yes"),
+                        "colour as #rrggbb" => json!("black"),
+                        _ => json!("top left"),
+                    };
+                    (c.id.clone(), a)
+                })
+                .collect();
+            let v = judge_response(&c, &guess);
+            assert!(!v.trusted, "attempt {attempt}: {}", v.summary);
+        }
+        let right: serde_json::Map<String, Value> = c.iter().map(|c| (c.id.clone(), sighted(c))).collect();
+        let v = judge_response(&c, &right);
+        assert_eq!((v.trusted, v.passed, v.total), (true, 11, 11), "{}", v.summary);
+    }
+
+    #[test]
+    fn visual_verify_refuses_a_page_with_too_little_to_ask() {
+        let mut thin = facts();
+        thin.items.retain(|i| i.kind == ItemKind::Button);
+        let refused = build_challenges(&thin, "http://x/", &[]).unwrap_err();
+        assert_eq!(
+            refused,
+            BuildError::NotPossible(
+                "verification is not possible here: the screenshot shows too little readable text to ask about (1 text \
+                 challenge found, 3 needed; text the page's title or address gives away does not count). Point \
+                 `selector` at a part of the page with more text, or give at least 3 criteria with known answers."
+                    .into()
+            )
+        );
+        // Text the address gives away does not count either.
+        let mut named = facts();
+        named.items.retain(|i| i.kind == ItemKind::Heading);
+        assert!(build_challenges(&named, "http://x/spring-collection/delivery-times", &[]).is_err());
+        // Three criteria with known answers make it possible.
+        let criteria: Vec<Criterion> = serde_json::from_value(json!([
+            {"question": "How many products?", "expected": 12},
+            {"question": "Is the banner shown?", "expected": false},
+            {"question": "Footer text?", "expected": "All rights reserved"}
+        ]))
+        .unwrap();
+        let c = build_challenges(&thin, "http://x/", &criteria).unwrap();
+        let tail: Vec<&str> = c[c.len() - 3..].iter().map(|c| c.question.as_str()).collect();
+        assert_eq!(tail, ["How many products?", "Is the banner shown?", "Footer text?"]);
+    }
+
+    #[test]
+    fn visual_verify_trust_needs_the_text_challenges() {
+        let c = build_challenges(&facts(), "http://x/", &[]).unwrap();
+        // Everything but two of the four text challenges: 9 of 11 is 82 %, yet not trusted.
+        let mut wrong_texts = 0;
+        let mostly: serde_json::Map<String, Value> = c
+            .iter()
+            .map(|c| {
+                let a = if c.format == "text" && wrong_texts < 2 {
+                    wrong_texts += 1;
+                    json!("no idea")
+                } else {
+                    sighted(c)
+                };
+                (c.id.clone(), a)
+            })
+            .collect();
+        let v = judge_response(&c, &mostly);
+        assert_eq!((v.trusted, v.passed, v.total), (false, 9, 11));
+        assert!(
+            v.summary.starts_with(
+                "Not trusted: 9 of 11 challenges passed (needs 80 % and two thirds of the 4 text challenges). Failed: "
+            ),
+            "{}",
+            v.summary
+        );
+        assert_eq!(judge_response(&c, &answers(&[])).passed, 0);
+    }
+
+    #[test]
+    fn visual_verify_prompt_names_no_site_and_warns_of_guessing() {
+        let c = build_challenges(&facts(), "http://x/", &[]).unwrap();
+        let prompt = looking_prompt("/tmp/shot.png", &c[..1], "Is the sale on?", "verify-1");
         assert_eq!(
             prompt,
-            "Open the image /tmp/shot.png (a screenshot of http://x/) and answer ONLY from what you see in it; do not \
-             fetch the page or read its code.\n\nQuestions:\nc1. What is the exact text of the first large heading \
-             (h1) on the page? (answer: text)\nc2. Where is that first large heading (h1) in the screenshot \
-             (top/middle/bottom, left/center/right)? (answer: region words: top/middle/bottom and \
-             left/center/right)\n\nThen answer this: Is the sale on?\n\nCall submit_visual_response with session_id \
-             \"verify-1\", challenge_answers as an object keyed by question id (e.g. {\"c1\": \"...\"}) and query_answer."
+            format!(
+                "You are an independent checker. Open the image /tmp/shot.png and answer every question ONLY from what \
+                 you see in it. Do not open, fetch or search for the page, and do not answer from what pages like it \
+                 usually show: some questions ask about things that are not there, each answer is checked against the \
+                 page, and a guess fails the whole check. If something is not in the image, say so (for a yes/no \
+                 question: no).\n\nQuestions:\nc1. {} (answer: {})\n\nThen answer this from the image: Is the sale \
+                 on?\n\nCall submit_visual_response with session_id \"verify-1\", challenge_answers as an object keyed \
+                 by question id (e.g. {{\"c1\": \"...\"}}) and query_answer.",
+                c[0].question, c[0].format
+            )
         );
     }
 
     #[test]
-    fn visual_verify_caller_criteria_by_type() {
+    fn visual_verify_caller_criteria_by_type_and_ghostlight_shapes() {
         let criteria: Vec<Criterion> = serde_json::from_value(json!([
             {"question": "How many products?", "expected": 12},
             {"question": "Is the banner shown?", "expected": false},
             {"question": "Header colour?", "expected": "#ff0000"},
             {"question": "Where is the logo?", "expected": "top right"},
-            {"question": "Footer text?", "expected": "All rights reserved"}
+            {"question": "Footer text?", "expected": "All rights reserved"},
+            {"question": "Does the layout look balanced?", "type": "boolean"}
         ]))
         .unwrap();
-        let c = build_challenges(&VerifyFacts::default(), &criteria).unwrap();
-        let formats: Vec<&str> = c.iter().map(|c| c.format).collect();
+        let c = build_challenges(&facts(), "http://x/", &criteria).unwrap();
+        let tail = &c[c.len() - 6..];
+        let formats: Vec<&str> = tail.iter().map(|c| c.format).collect();
         assert_eq!(
-            &formats[c.len() - 5..],
+            formats,
             [
                 "number",
                 "yes or no",
                 "colour as #rrggbb",
                 "region words: top/middle/bottom and left/center/right",
-                "text"
+                "text",
+                "yes or no"
             ]
         );
-        assert!(check_answer(&c[c.len() - 5].expected, &json!("about 7"))); // 12 ± 50 %
-        assert!(!check_answer(&c[c.len() - 5].expected, &json!("3")));
-        assert!(check_answer(&c[c.len() - 4].expected, &json!("no, it is not")));
-        assert!(check_answer(&c[c.len() - 3].expected, &json!("red")));
-        assert!(!check_answer(&c[c.len() - 3].expected, &json!("#00ff00")));
-        assert!(check_answer(&c[c.len() - 2].expected, &json!("upper right")));
-        assert!(check_answer(&c[c.len() - 1].expected, &json!("© 2026, all rights reserved.")));
+        let expected = |i: usize| tail[i].expected.clone().unwrap();
+        assert!(check_answer(&expected(0), &json!("12 products")));
+        assert!(!check_answer(&expected(0), &json!("about 7")));
+        assert!(check_answer(&expected(1), &json!("no, it is not")));
+        assert!(check_answer(&expected(2), &json!("red")));
+        assert!(check_answer(&expected(3), &json!("upper right")));
+        assert!(check_answer(&expected(4), &json!("© 2026, all rights reserved.")));
+        assert!(tail[5].expected.is_none(), "a question without an answer is not scored");
+
+        // Ghostlight's answers: a list of {id, answer}; the unscored answer is reported as given.
+        let list = json!(tail.iter().map(|c| json!({"id": c.id, "answer": "yes"})).collect::<Vec<_>>());
+        let by_id = answers_from(&list).unwrap();
+        let v = judge_response(tail, &by_id);
+        assert_eq!(v.total, 5);
+        assert_eq!(
+            v.unscored,
+            [UnscoredAnswer {
+                id: tail[5].id.clone(),
+                question: "Does the layout look balanced?".into(),
+                answer: Some("yes".into())
+            }]
+        );
+        assert_eq!(
+            answers_from(&json!([{"id": "c1"}])).unwrap_err(),
+            "challenge_answers[0]: give {\"id\": \"c1\", \"answer\": \"…\"}"
+        );
+
         let bad: Vec<Criterion> = serde_json::from_value(json!([{"question": "x", "expected": [1]}])).unwrap();
-        assert!(build_challenges(&VerifyFacts::default(), &bad).unwrap_err().contains("criteria[0].expected"));
+        let refused = build_challenges(&facts(), "http://x/", &bad).unwrap_err();
+        assert!(matches!(&refused, BuildError::BadCriteria(m) if m.starts_with("criteria[0].expected")), "{refused}");
+        let unknown: Vec<Criterion> = serde_json::from_value(json!([{"question": "x", "type": "vibe"}])).unwrap();
+        assert_eq!(
+            build_challenges(&facts(), "http://x/", &unknown).unwrap_err(),
+            BuildError::BadCriteria(
+                "criteria[0].type: \"vibe\" is not one of text, number, boolean, colour, position".into()
+            )
+        );
     }
 }

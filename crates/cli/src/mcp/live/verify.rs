@@ -12,7 +12,8 @@ use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sightline_core::visual_verify::{
-    Challenge, Criterion, VerifyFacts, build_challenges, judge_response, looking_prompt,
+    BuildError, Challenge, Criterion, VerifyFacts, answers_from, build_challenges, check_criteria, judge_response,
+    looking_prompt,
 };
 
 use super::super::{SightlineServer, failure};
@@ -91,18 +92,22 @@ pub struct VisualVerifyArgs {
     /// Screenshot and challenges only for this element (a CSS selector).
     #[serde(default)]
     pub selector: Option<String>,
-    /// Extra challenges with known answers: [{"question": "...", "expected": 12 | true | "#ff0000" | "top right" | "text"}].
+    /// Extra challenges: with a known answer, [{"question": "...", "expected": 12 | true | "#ff0000" | "top right" | "text"}], scored; or Ghostlight's [{"question": "...", "type": "boolean"}], asked and reported unscored.
     #[serde(default)]
     pub criteria: Option<Vec<CriterionArg>>,
 }
 
-/// A caller-given challenge with its known answer.
+/// A caller-given challenge, with its known answer or the kind of answer wanted.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CriterionArg {
     /// The question the looking model answers from the screenshot.
     pub question: String,
-    /// The right answer, withheld from the model: a whole number (a count, ±2 or ±50 %), a boolean, a colour ("#ff0000"), region words ("top right") or text (≥ 50 % word overlap).
-    pub expected: Value,
+    /// The right answer, withheld from the model: a whole number (a count: exact up to 10, else within 10 %), a boolean, a colour ("#ff0000"), region words ("top right") or text (≥ 50 % word overlap).
+    #[serde(default)]
+    pub expected: Option<Value>,
+    /// Without `expected`: the kind of answer (text, number, boolean, colour, position); the answer is reported, not scored.
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
 }
 
 /// Arguments of `submit_visual_response`.
@@ -110,8 +115,9 @@ pub struct CriterionArg {
 pub struct SubmitVisualArgs {
     /// The session id visual_verify returned.
     pub session_id: String,
-    /// Answers by challenge id, e.g. {"c1": "Spring collection", "c2": "top left", "c3": 3}.
-    pub challenge_answers: serde_json::Map<String, Value>,
+    /// Answers by challenge id, e.g. {"c1": "Spring collection", "c2": "top left", "c3": 3}, or as a list [{"id": "c1", "answer": "Spring collection"}].
+    #[schemars(with = "Value")]
+    pub challenge_answers: Value,
     /// The looking model's answer to the query.
     pub query_answer: String,
 }
@@ -119,7 +125,7 @@ pub struct SubmitVisualArgs {
 #[tool_router(router = verify_tool_router, vis = "pub(crate)")]
 impl SightlineServer {
     #[tool(
-        description = "Proof that a model looked at the page: takes a screenshot and builds challenges from the page's own DOM (exact heading text, counts, a colour, a position) plus any caller criteria, keeping the expected answers. Returns the screenshot path, the challenges, a session id (valid 5 minutes) and a ready prompt for a fresh sub-agent that must open the screenshot, answer, and call submit_visual_response.",
+        description = "Proof that a model looked at the page: takes a screenshot and builds challenges a model that did not look cannot pass (at least three texts read from the screenshot, exact small counts, labels that may or may not be there, a colour, a position) plus any caller criteria, keeping the expected answers. Returns the screenshot path, the challenges, a session id (valid 5 minutes) and a ready prompt for a fresh sub-agent that must open the screenshot, answer, and call submit_visual_response. A page with too little readable text is refused: verification is not possible there.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn visual_verify(&self, Parameters(args): Parameters<VisualVerifyArgs>) -> Result<CallToolResult, ErrorData> {
@@ -131,10 +137,10 @@ impl SightlineServer {
             .criteria
             .unwrap_or_default()
             .into_iter()
-            .map(|c| Criterion { question: c.question, expected: c.expected })
+            .map(|c| Criterion { question: c.question, expected: c.expected, kind: c.kind })
             .collect();
         // Checked before the page opens: a bad criterion is the caller's mistake.
-        build_challenges(&VerifyFacts::default(), &criteria).map_err(bad)?;
+        check_criteria(&criteria).map_err(|e| bad(e.to_string()))?;
         let params = json!({"url": args.url, "selector": args.selector, "outDir": screenshot_dir()});
         let answer = match self.live.worker.call("verifyFacts", params, call_timeout()).await {
             Ok(answer) => answer,
@@ -144,7 +150,12 @@ impl SightlineServer {
             Ok(facts) => facts,
             Err(e) => return Ok(failure(format!("the worker's page facts are not what this version reads ({e})"))),
         };
-        let challenges = build_challenges(&facts, &criteria).map_err(bad)?;
+        let challenges = match build_challenges(&facts, &args.url, &criteria) {
+            Ok(challenges) => challenges,
+            Err(BuildError::BadCriteria(e)) => return Err(bad(e)),
+            // Too little on the page to ask about: say so rather than hand out a pass.
+            Err(BuildError::NotPossible(why)) => return Ok(failure(why)),
+        };
         let Some(screenshot) = answer["screenshot"].as_str().map(String::from) else {
             return Ok(failure("the worker took no screenshot"));
         };
@@ -161,7 +172,7 @@ impl SightlineServer {
             attempts: 0,
         });
         drop(sessions);
-        let prompt = looking_prompt(&screenshot, &args.url, &challenges, &args.query, &id);
+        let prompt = looking_prompt(&screenshot, &challenges, &args.query, &id);
         Ok(pretty(&json!({
             "sessionId": id,
             "expiresInSeconds": ttl.as_secs_f64(),
@@ -172,13 +183,14 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Check a looking model's answers to a visual_verify session: text by word overlap (≥ 50 %), counts within ±2 or ±50 %, yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass; failed questions are named without their answers. Sessions expire after 5 minutes and take at most 3 responses.",
+        description = "Check a looking model's answers to a visual_verify session (an object keyed by challenge id, or a list of {id, answer}): text by word overlap (≥ 50 %), counts exactly up to 10 (else within 10 %), yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass and two thirds of the text challenges; failed questions are named without their answers; criteria without a known answer are reported unscored. Sessions expire after 5 minutes and take at most 3 responses.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn submit_visual_response(
         &self,
         Parameters(args): Parameters<SubmitVisualArgs>,
     ) -> Result<CallToolResult, ErrorData> {
+        let answers = answers_from(&args.challenge_answers).map_err(bad)?;
         let mut sessions = self.live.sessions.lock().expect("sessions");
         sessions.expire();
         let Some(session) = sessions.kept.get_mut(&args.session_id) else {
@@ -195,8 +207,8 @@ impl SightlineServer {
             )));
         }
         session.attempts += 1;
-        let verdict = judge_response(&session.challenges, &args.challenge_answers);
-        Ok(pretty(&json!({
+        let verdict = judge_response(&session.challenges, &answers);
+        let mut reply = json!({
             "sessionId": args.session_id,
             "url": session.url,
             "query": session.query,
@@ -208,7 +220,11 @@ impl SightlineServer {
             "total": verdict.total,
             "failed": verdict.failed,
             "attemptsLeft": MAX_ATTEMPTS - session.attempts,
-        })))
+        });
+        if !verdict.unscored.is_empty() {
+            reply["unscored"] = json!(verdict.unscored);
+        }
+        Ok(pretty(&reply))
     }
 }
 
