@@ -1,11 +1,13 @@
 // Motion through the MCP server: extract_video_frames samples the .webm of a recorded Playwright
 // test, capture_frames screenshots a live page at an interval, and compare_motion tells the
-// animated sequences from the still ones.
+// animated sequences from the still ones. The decoder is locked down: scripts and URLs are
+// refused, at most two extractions run at once, and a cancelled call stops ffmpeg and leaves
+// no folder.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toolFailure as failure, withMcp } from './support/mcp.mjs';
@@ -159,6 +161,120 @@ test('video: windows past the end, too many samples and non-videos are clear err
     const after = existsSync(path.join(root, '.sightline', 'frames')) ? readdirSync(path.join(root, '.sightline', 'frames')).length : 0;
     assert.equal(after, before, 'no frames folder was left behind');
   });
+});
+
+/** The processes whose parent is `pid`, as { pid, argv }, read from /proc. */
+function childrenOf(pid) {
+  const children = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name sits in parentheses and may hold spaces: count fields after the last ')'.
+      const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) !== pid) continue;
+      children.push({ pid: Number(entry), argv: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean) });
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return children;
+}
+
+/** The server's running ffmpeg and ffprobe children. */
+const decoders = (client) => childrenOf(client.transport.pid).filter((p) => /(^|\/)ff(mpeg|probe)$/.test(p.argv[0] ?? ''));
+
+/** Polls `check` every 20 ms until it returns something truthy; fails naming `what` after `ms`. */
+async function until(what, check, ms = 10_000) {
+  for (const started = Date.now(); Date.now() - started < ms; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const value = check();
+    if (value) return value;
+  }
+  assert.fail(`${what} within ${ms} ms`);
+}
+
+const noProc = !existsSync('/proc/self/stat') && 'no /proc to see the server\'s child processes';
+
+test('video: an ffconcat script or a playlist named .mp4 and URLs are refused over MCP before any tool runs', { skip }, async () => {
+  // A script naming a real recording: ffmpeg's probing would decode the file it points at.
+  const script = path.join(root, 'script.mp4');
+  writeFileSync(script, `ffconcat version 1.0\nfile '${videos.cfr}'\n`);
+  const playlist = path.join(root, 'playlist.mp4');
+  writeFileSync(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${videos.cfr}\n#EXT-X-ENDLIST\n`);
+  const frames = path.join(root, '.sightline', 'frames');
+  const before = existsSync(frames) ? readdirSync(frames).length : 0;
+  await withClient(async (client) => {
+    const call = (videoPath) => failure(client, 'extract_video_frames', { videoPath, durationMs: 400 });
+    const notRecording = (file, looksLike) => ({
+      toolError: `${file}: not an MP4/MOV or WebM recording (${looksLike}); give the recording itself, or convert it with ffmpeg first`,
+    });
+    assert.deepEqual(await call(script), notRecording(script, 'it starts like an ffconcat script'));
+    // Relative to the project root, as an agent would give it.
+    assert.deepEqual(await call('playlist.mp4'), notRecording(playlist, 'it starts like an HLS (m3u8) playlist'));
+    for (const url of ['http://127.0.0.1:9/clip.mp4', `file:${videos.cfr}`, 'concat:a.mp4|b.mp4']) {
+      assert.deepEqual(await call(url), {
+        toolError: `${url}: a URL, not a local recording; download it and give the file's path (a file whose name has a colon: write ./${url})`,
+      });
+    }
+    assert.deepEqual(decoders(client), [], 'no ffmpeg or ffprobe was started');
+  });
+  assert.equal(existsSync(frames) ? readdirSync(frames).length : 0, before, 'no frames folder was made');
+});
+
+test('video: a cancelled extraction stops ffmpeg, leaves no partial folder, and the next call runs', { skip: skip || noProc }, async () => {
+  // 20 s at 25 fps with a single keyframe: every frame taken decodes from the start, so sampling
+  // 100 times takes far longer than the test waits.
+  const project = mkdtempSync(path.join(tmpdir(), 'sightline-video-cancel-'));
+  const long = path.join(project, 'long.mp4');
+  const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=25', '-t', '20', '-c:v', 'mpeg4', '-g', '500', '-q:v', '5', long]);
+  assert.equal(made.status, 0, String(made.stderr));
+  try {
+    await withMcp({ root: project, name: 'sightline-video-cancel-test' }, async (client) => {
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'extract_video_frames', arguments: { videoPath: long, durationMs: 20_000, fps: 5 } }, undefined, { signal: controller.signal, timeout: 120_000 });
+      // Cancelled while ffmpeg extracts a frame (not while ffprobe reads the timestamps).
+      const ffmpeg = await until('an ffmpeg extracting a frame', () => decoders(client).find((p) => p.argv.includes('-ss')), 60_000);
+      assert.ok(existsSync(path.join(project, '.sightline', 'frames')), 'the frames were being written');
+      controller.abort('the test cancels');
+      await assert.rejects(call);
+      await until('ffmpeg stopped', () => !existsSync(`/proc/${ffmpeg.pid}`) && decoders(client).length === 0);
+      // The partial folder and the folders made for it are gone: the call changed nothing.
+      await until('the partial folder removed', () => !existsSync(path.join(project, '.sightline')));
+      // Stopped for good, not between two frames: no decoder starts again.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(decoders(client), []);
+      // The slot was given back: a short extraction on the same server succeeds.
+      const after = await extract(client, { videoPath: long, durationMs: 200, fps: 5 });
+      assert.deepEqual(readdirSync(path.join(project, '.sightline', 'frames')), [path.basename(after.outputDir)]);
+    });
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+});
+
+test('video: at most two extractions run at once; a third waits its turn', { skip: skip || noProc }, async () => {
+  // An "ffmpeg" that logs when it starts and ends and takes 600 ms: three calls at once, each
+  // running it once (for -version) and failing, must never have more than two running.
+  const log = path.join(root, 'ffmpeg-runs.log');
+  const slow = path.join(root, 'slow-ffmpeg');
+  writeFileSync(slow, `#!/bin/sh\necho start >> '${log}'\nsleep 0.6\necho end >> '${log}'\nexit 1\n`);
+  chmodSync(slow, 0o755);
+  rmSync(log, { force: true });
+  await withMcp({ root, env: { ...process.env, SIGHTLINE_FFMPEG: slow }, name: 'sightline-video-slots-test' }, async (client) => {
+    const calls = [0, 1, 2].map(() => failure(client, 'extract_video_frames', { videoPath: videos.cfr, durationMs: 400 }));
+    for (const answer of await Promise.all(calls)) {
+      assert.deepEqual(answer, { toolError: `${slow}: slow-ffmpeg failed (no message); is it a readable video?` });
+    }
+  });
+  let running = 0;
+  let most = 0;
+  const events = readFileSync(log, 'utf8').trim().split('\n');
+  for (const event of events) {
+    running += event === 'start' ? 1 : -1;
+    most = Math.max(most, running);
+  }
+  assert.deepEqual([events.length, most], [6, 2], events.join(' '));
+  const frames = path.join(root, '.sightline', 'frames');
+  assert.ok(!existsSync(frames) || readdirSync(frames).every((name) => !name.endsWith('.partial')), 'no partial folder was left');
 });
 
 /** The pages capture_frames opens: a sliding square, the same square still, and controls to click and hover. */

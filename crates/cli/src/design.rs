@@ -286,7 +286,9 @@ pub fn run_compare_motion(args: &CompareMotionArgs) -> Result<u8> {
 /// Arguments of `extract-frames`.
 #[derive(Args)]
 pub struct ExtractFramesArgs {
-    /// A local recording: .mp4, .mov or .webm (e.g. a Playwright test's video).
+    /// A local recording: .mp4, .mov or .webm (e.g. a Playwright test's video), checked by its
+    /// bytes; scripts, playlists and URLs are refused. The whole call must end within
+    /// SIGHTLINE_VIDEO_TIMEOUT_MS (default 120000 ms).
     video: PathBuf,
     /// Start of the window, ms.
     #[arg(long, default_value_t = 0)]
@@ -307,10 +309,11 @@ pub struct ExtractFramesArgs {
 
 /// Runs `extract-frames`: samples the window into a new read-only folder and prints the manifest.
 pub fn run_extract_frames(root: &std::path::Path, args: &ExtractFramesArgs) -> Result<u8> {
-    use sightline_core::video::{ExtractOptions, FrameStatus, extract_video_frames};
+    use sightline_core::video::{CancelFlag, ExtractOptions, FrameStatus, extract_video_frames};
     let out = args.out.clone().unwrap_or_else(|| root.join(".sightline").join("frames"));
     let options = ExtractOptions { start_ms: args.start_ms, duration_ms: args.duration_ms, fps: args.fps };
-    let manifest = extract_video_frames(&args.video, &out, &options)?;
+    // Nothing cancels a CLI run but its deadline (SIGHTLINE_VIDEO_TIMEOUT_MS) or Ctrl-C.
+    let manifest = extract_video_frames(&args.video, &out, &options, &CancelFlag::default())?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut stdout, &manifest)?;

@@ -1,6 +1,7 @@
 //! `sightline extract-frames` on a real recording: ffmpeg encodes three known frames, one per
 //! second, losslessly (PNG in a .mov), and the manifest and every extracted pixel are checked
-//! exactly against them.
+//! exactly against them. Scripts, playlists, misnamed recordings and URLs are refused by their
+//! bytes, a symlink is read through to its file, and a call past its deadline leaves nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -265,4 +266,177 @@ fn extract_frames_refuses_bad_windows_and_missing_tools_leaving_nothing() {
     );
     // Every refusal came before the output folder was made.
     assert!(!out_root.exists());
+}
+
+/// A 1 s 160 × 120 test pattern (ffmpeg's lavfi `testsrc`), a video any script could point at.
+fn test_pattern(dir: &Path) -> PathBuf {
+    let video = dir.join("pattern.mp4");
+    let out = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-t", "1", "-c:v", "mpeg4"])
+        .arg(&video)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "ffmpeg: {}", text(&out));
+    video
+}
+
+/// Runs extract-frames on `video` into `out` with `env` set; the exit code and stderr.
+fn extract_with_env(video: &Path, out: &Path, env: &[(&str, &Path)]) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sightline"));
+    command.args(["extract-frames"]).arg(video).args(["--duration-ms", "400", "--fps", "5", "--out"]).arg(out);
+    command
+        .env_remove("SIGHTLINE_VIDEO_TIMEOUT_MS")
+        .env_remove("SIGHTLINE_FFMPEG")
+        .env_remove("SIGHTLINE_ALLOWED_ROOTS");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let out = command.output().unwrap();
+    assert!(out.stdout.is_empty() || out.status.success(), "{}", text(&out));
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn extract_frames_refuses_scripts_playlists_misnamed_recordings_and_urls_by_their_bytes() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = temp_dir("scripts");
+    let pattern = test_pattern(&dir);
+    let out_root = dir.join("frames");
+    let refused = |video: &Path| {
+        let (code, stderr) = extract_with_env(video, &out_root, &[]);
+        assert_eq!(code, Some(2), "{}: {stderr}", video.display());
+        stderr
+    };
+    let not_a_recording = |video: &Path, looks_like: &str| {
+        format!(
+            "sightline: {}: not an MP4/MOV or WebM recording ({looks_like}); give the recording itself, or convert it with ffmpeg first\n",
+            video.display()
+        )
+    };
+    // An ffconcat script named .mp4 that points at a real video: ffmpeg's probing would decode
+    // the video it names; the bytes give it away before any tool runs.
+    let script = dir.join("clip.mp4");
+    std::fs::write(&script, format!("ffconcat version 1.0\nfile '{}'\n", pattern.display())).unwrap();
+    assert_eq!(refused(&script), not_a_recording(&script, "it starts like an ffconcat script"));
+    let playlist = dir.join("playlist.mp4");
+    std::fs::write(&playlist, "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\npattern.mp4\n#EXT-X-ENDLIST\n").unwrap();
+    assert_eq!(refused(&playlist), not_a_recording(&playlist, "it starts like an HLS (m3u8) playlist"));
+    let empty = dir.join("empty.webm");
+    std::fs::write(&empty, b"").unwrap();
+    assert_eq!(refused(&empty), not_a_recording(&empty, "it is empty"));
+    // A WebM/Matroska recording named .mp4 (and the other way round): the name must say what the
+    // bytes are.
+    let matroska = dir.join("remuxed.mp4");
+    let remux = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-i"])
+        .arg(&pattern)
+        .args(["-c", "copy", "-f", "matroska"])
+        .arg(&matroska)
+        .output()
+        .unwrap();
+    assert!(remux.status.success(), "{}", text(&remux));
+    assert_eq!(
+        refused(&matroska),
+        format!("sightline: {}: a WebM/Matroska recording named .mp4; rename it to .webm\n", matroska.display())
+    );
+    let mp4_as_webm = dir.join("pattern.webm");
+    std::fs::copy(&pattern, &mp4_as_webm).unwrap();
+    assert_eq!(
+        refused(&mp4_as_webm),
+        format!("sightline: {}: an MP4/MOV recording named .webm; rename it to .mp4\n", mp4_as_webm.display())
+    );
+    // URLs are refused as they are, never joined to a folder or fetched.
+    for url in ["http://127.0.0.1:9/clip.mp4", "file:clip.mp4"] {
+        assert_eq!(
+            refused(Path::new(url)),
+            format!(
+                "sightline: {url}: a URL, not a local recording; download it and give the file's path (a file whose name has a colon: write ./{url})\n"
+            )
+        );
+    }
+    assert!(!out_root.exists(), "no refusal made the output folder");
+}
+
+#[cfg(unix)]
+#[test]
+fn extract_frames_gives_the_tools_the_resolved_file_behind_a_symlink() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = temp_dir("symlink");
+    let video = recording(&dir);
+    let link = dir.join("link.mov");
+    std::os::unix::fs::symlink(&video, &link).unwrap();
+    let out_root = dir.join("frames");
+    let out = sightline(
+        &dir,
+        &[
+            "extract-frames",
+            link.to_str().unwrap(),
+            "--duration-ms",
+            "1000",
+            "--fps",
+            "1",
+            "--json",
+            "--out",
+            out_root.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let manifest: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The manifest names the file that was read, not the link; the folder is named after it too.
+    assert_eq!(manifest["source"]["path"], video.canonicalize().unwrap().display().to_string());
+    assert!(made_folder(&out_root).file_name().unwrap().to_str().unwrap().starts_with("clip-"));
+}
+
+#[cfg(unix)]
+#[test]
+fn extract_frames_past_its_deadline_stops_the_tool_and_leaves_no_folder() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = temp_dir("deadline");
+    let video = recording(&dir);
+    // No output folder yet: a failed call must not leave even the folders it made for the output.
+    let out_root = dir.join("out").join("frames");
+    let v = video.display();
+    let fix = "and was stopped; use a shorter window or lower fps, or raise SIGHTLINE_VIDEO_TIMEOUT_MS (milliseconds, default 120000)\n";
+    // 1 ms passes before or during the first probe; which one depends on the machine.
+    let (code, stderr) = extract_with_env(&video, &out_root, &[("SIGHTLINE_VIDEO_TIMEOUT_MS", Path::new("1"))]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let prefix = format!("sightline: {v}: frame extraction passed its deadline of 1 ms while ");
+    assert!(stderr.starts_with(&prefix) && stderr.ends_with(fix), "{stderr}");
+    assert!(!dir.join("out").exists(), "nothing was made");
+
+    // A deadline passing after the frames folder was begun: an "ffmpeg" that never answers (it
+    // records its process id, then becomes `sleep`) is killed at 1.5 s, and the partial folder
+    // and the folders made for the output are removed.
+    let hanging = dir.join("hanging-ffmpeg");
+    let pid_file = dir.join("hanging.pid");
+    std::fs::write(&hanging, format!("#!/bin/sh\necho $$ > '{}'\nexec sleep 60\n", pid_file.display())).unwrap();
+    std::fs::set_permissions(&hanging, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let started = std::time::Instant::now();
+    let (code, stderr) = extract_with_env(
+        &video,
+        &out_root,
+        &[("SIGHTLINE_VIDEO_TIMEOUT_MS", Path::new("1500")), ("SIGHTLINE_FFMPEG", &hanging)],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("sightline: {v}: frame extraction passed its deadline of 1500 ms while ffmpeg -version ran {fix}")
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "the call ended at its deadline, not the tool's");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(!Path::new(&format!("/proc/{}", pid.trim())).exists(), "the hanging tool {pid} was killed");
+    assert!(!dir.join("out").exists(), "no partial folder and no output folder was left");
+
+    let (code, stderr) = extract_with_env(&video, &out_root, &[("SIGHTLINE_VIDEO_TIMEOUT_MS", Path::new("2s"))]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr,
+        "sightline: SIGHTLINE_VIDEO_TIMEOUT_MS=2s: not a whole number of milliseconds above 0; set it to e.g. 120000 or unset it\n"
+    );
 }

@@ -4,7 +4,8 @@
 //! - `check_command`: `sightline check` on a served page in real Chromium: `--focus`, unreachable
 //! - `design_commands`: `compare-designs` and `compare-motion` on the core's Chromium fixtures
 //! - `diff_command`: `sightline diff` exit codes, JSON evidence, diff images, every option, bad input
-//! - `extract_frames`: `extract-frames` on a recording made with ffmpeg: manifest and pixels
+//! - `extract_frames`: `extract-frames` on a recording made with ffmpeg: manifest and pixels;
+//!   scripts, playlists and URLs refused by their bytes; symlinks; the deadline
 //! - `faults`: `approve` killed at any moment, a full disk, a file where a folder belongs
 //! - `merge_command`: `merge` of compare-mode shard folders against the unsharded run
 //! - `review_commands`: `approve`, `list`, `explain`, `report` on a project a run left behind

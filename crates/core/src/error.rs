@@ -41,6 +41,28 @@ pub enum Error {
     /// A frame sequence cannot be compared (too few frames, mixed sizes, an empty folder).
     #[error("{what}: {detail}; give a folder of PNG frames or a list of frame files, all the same size")]
     BadFrames { what: String, detail: String },
+    /// A file given as a recording is, by its first bytes, neither an MP4/MOV nor a WebM/Matroska
+    /// container (an ffconcat script, a playlist, text, an image); no tool has read it.
+    #[error(
+        "{path}: not an MP4/MOV or WebM recording ({looks_like}); give the recording itself, or convert it with ffmpeg first"
+    )]
+    NotARecording { path: PathBuf, looks_like: String },
+    /// A recording whose bytes are one container family and whose name says the other; `found`
+    /// is the family with its article ("a WebM/Matroska").
+    #[error("{path}: {found} recording named .{extension}; rename it to .{suggested}")]
+    MisnamedRecording { path: PathBuf, found: String, extension: String, suggested: String },
+    /// A frame extraction ran past its deadline (`SIGHTLINE_VIDEO_TIMEOUT_MS`); the running
+    /// tool was stopped and nothing was written. `during` says what it was doing.
+    #[error(
+        "{path}: frame extraction passed its deadline of {limit_ms} ms {during} and was stopped; use a shorter window or lower fps, or raise {var} (milliseconds, default {default})",
+        var = crate::video::TIMEOUT_VAR,
+        default = crate::video::DEFAULT_TIMEOUT_MS
+    )]
+    DeadlinePassed { path: PathBuf, limit_ms: u64, during: String },
+    /// The caller cancelled a frame extraction (an MCP client's `notifications/cancelled`); the
+    /// running tool was stopped and nothing was written.
+    #[error("{path}: frame extraction was cancelled; nothing was written")]
+    Cancelled { path: PathBuf },
     /// A caller passed values that cannot describe an image or an option.
     #[error("{0}")]
     InvalidInput(String),

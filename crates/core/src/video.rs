@@ -1,17 +1,33 @@
 //! Frames from a local recording (`extract_video_frames`, 04-design-and-motion.md): `.mp4`,
 //! `.mov` and `.webm` (Playwright's own test videos), sampled at a fixed rate over a bounded window
-//! with ffprobe and ffmpeg run as subprocesses with argument arrays, reading the file protocol
-//! only.
+//! with ffprobe and ffmpeg run as subprocesses with argument arrays.
+//!
+//! The decoder is locked down, because a file named `.mp4` can be an ffconcat script or a
+//! playlist that makes ffmpeg read other files or the network:
+//! - the container is judged by the file's first bytes (ISO BMFF / QuickTime or EBML), must agree
+//!   with the extension, and its demuxer is forced (`-f mov` / `-f matroska`), so no probing can
+//!   pick a script or playlist demuxer; anything else is refused before any tool runs;
+//! - URLs are refused as inputs, only the `file` protocol is allowed, and MOV's external data
+//!   references are off (`-enable_drefs 0`);
+//! - the path is resolved (symlinks, `..`) before the `SIGHTLINE_ALLOWED_ROOTS` check and the
+//!   tools are given the resolved file, so a symlink swapped after the check redirects nothing;
+//! - every tool run of one call shares one deadline (`SIGHTLINE_VIDEO_TIMEOUT_MS`), at most
+//!   [`MAX_CONCURRENT_EXTRACTIONS`] calls run at once in a process (a waiting call's wait counts
+//!   against its deadline), and a [`CancelFlag`] stops the running tool.
 //!
 //! Which source frame serves each requested time is decided from the decoder's own timestamps
 //! (ffprobe's `best_effort_timestamp`), never from frame indices: the frame on screen at time t is
 //! the last one whose timestamp is ≤ t. A source frame serving several times is extracted once
-//! and the later times are `shared`. The output folder is new for every call, its files are made
-//! read-only, and a failure removes it.
+//! and the later times are `shared`. The frames are written into a hidden sibling folder that is
+//! renamed into place, read-only, only when complete: a refused, failed, timed-out or cancelled
+//! call leaves nothing on disk.
 
+use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -30,10 +46,242 @@ pub const MAX_SAMPLES: u64 = 120;
 pub const MAX_VIDEO_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// Frames larger than this on either side are refused (4K and below pass).
 pub const MAX_SIDE: u32 = 4096;
-/// A subprocess running longer than this is killed and the call fails.
-pub const TOOL_TIMEOUT: Duration = Duration::from_secs(60);
+/// The environment variable holding one call's deadline in milliseconds.
+pub const TIMEOUT_VAR: &str = "SIGHTLINE_VIDEO_TIMEOUT_MS";
+/// One call's deadline when [`TIMEOUT_VAR`] is unset: every ffprobe and ffmpeg run of the call,
+/// and its wait for a free slot, must end within it.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// Extractions running at once in one process; a further call waits for one to finish. Each
+/// runs one decoder at a time, so two keep a small machine responsive.
+pub const MAX_CONCURRENT_EXTRACTIONS: usize = 2;
 
-const EXTENSIONS: [&str; 3] = ["mp4", "mov", "webm"];
+/// The longest pause between two looks at a running tool (or a full set of slots): how late a
+/// cancel or a passed deadline can be noticed.
+const POLL: Duration = Duration::from_millis(20);
+
+/// The container families the decoder accepts, each read by one forced demuxer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// ISO BMFF (MP4) and QuickTime (MOV): ffmpeg's `mov` demuxer.
+    Mov,
+    /// EBML: WebM and Matroska, ffmpeg's `matroska` demuxer.
+    Matroska,
+}
+
+impl Container {
+    /// The family an extension names (`mp4`, `mov`, `webm`, lower case).
+    fn of_extension(extension: &str) -> Option<Self> {
+        match extension {
+            "mp4" | "mov" => Some(Container::Mov),
+            "webm" => Some(Container::Matroska),
+            _ => None,
+        }
+    }
+
+    /// How messages name the family, with its article.
+    fn name(self) -> &'static str {
+        match self {
+            Container::Mov => "an MP4/MOV",
+            Container::Matroska => "a WebM/Matroska",
+        }
+    }
+
+    /// The extension to rename a misnamed recording to.
+    fn extension(self) -> &'static str {
+        match self {
+            Container::Mov => "mp4",
+            Container::Matroska => "webm",
+        }
+    }
+
+    /// The arguments that go before the input of every ffprobe and ffmpeg run: the file protocol
+    /// only, the demuxer forced (never probed, so a script or playlist demuxer cannot be chosen)
+    /// and, for MOV, external data references and absolute alias paths off. Both are off by
+    /// default in ffmpeg; they are given so a build or a future default cannot turn them on.
+    fn input_args(self) -> &'static [&'static str] {
+        match self {
+            Container::Mov => {
+                &["-protocol_whitelist", "file", "-f", "mov", "-enable_drefs", "0", "-use_absolute_path", "0"]
+            }
+            Container::Matroska => &["-protocol_whitelist", "file", "-f", "matroska"],
+        }
+    }
+}
+
+/// The container family of a file from its first bytes, or what the bytes look like instead
+/// (the words of the refusal, e.g. "it starts like an ffconcat script").
+pub fn sniff_container(head: &[u8]) -> std::result::Result<Container, &'static str> {
+    // ISO BMFF opens with an `ftyp` box; older QuickTime files open with any top-level atom,
+    // of which these are the ones ffmpeg's own probe trusts at the start of a file.
+    const QUICKTIME_ATOMS: [&[u8; 4]; 6] = [b"ftyp", b"moov", b"mdat", b"wide", b"free", b"skip"];
+    if head.len() >= 8 && QUICKTIME_ATOMS.iter().any(|atom| head[4..8] == atom[..]) {
+        return Ok(Container::Mov);
+    }
+    if head.starts_with(&[0x1A, 0x45, 0xDF, 0xA3]) {
+        return Ok(Container::Matroska);
+    }
+    if head.is_empty() {
+        return Err("it is empty");
+    }
+    let binary: [(&[u8], &str); 5] = [
+        (b"\x89PNG", "it starts like a PNG image"),
+        (b"\xFF\xD8\xFF", "it starts like a JPEG image"),
+        (b"GIF8", "it starts like a GIF image"),
+        (b"RIFF", "it starts like a RIFF file (AVI, WAV or WebP)"),
+        (b"\x00\x00\x01\xBA", "it starts like an MPEG program stream"),
+    ];
+    if let Some((_, looks_like)) = binary.iter().find(|(magic, _)| head.starts_with(magic)) {
+        return Err(looks_like);
+    }
+    // Scripts and playlists are text; a byte-order mark or blank lines may come first.
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head).trim_ascii_start();
+    let scripts: [(&[u8], &str); 4] = [
+        (b"ffconcat", "it starts like an ffconcat script"),
+        (b"#EXTM3U", "it starts like an HLS (m3u8) playlist"),
+        (b"v=0", "it starts like an SDP session description"),
+        (b"<", "it starts like markup (HTML, XML, a DASH manifest or an SVG image)"),
+    ];
+    if let Some((_, looks_like)) = scripts.iter().find(|(magic, _)| text.starts_with(magic)) {
+        return Err(looks_like);
+    }
+    if is_text(head) { Err("it starts like text") } else { Err("its first bytes match no recording format") }
+}
+
+/// Printable UTF-8 (tabs and line breaks allowed); a character cut off at the end of the head
+/// still counts.
+fn is_text(head: &[u8]) -> bool {
+    let valid = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
+        Err(_) => return false,
+    };
+    !valid.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+}
+
+/// Refuses a URL given where a local recording belongs (`http://…`, `file:…`, `concat:…`, any
+/// `scheme:`): only local files are read. A single letter before the colon is a Windows drive.
+pub fn refuse_url(given: &Path) -> Result<()> {
+    let text = given.to_string_lossy();
+    let scheme = text.split_once(':').map_or("", |(scheme, _)| scheme);
+    let is_scheme = scheme.len() > 1
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if is_scheme {
+        return Err(Error::InvalidInput(format!(
+            "{text}: a URL, not a local recording; download it and give the file's path (a file whose name has a colon: write ./{text})"
+        )));
+    }
+    Ok(())
+}
+
+/// Tells a running extraction to stop: its tool is killed and its partial output removed. The
+/// MCP server sets it when the client cancels the call; clones share one flag.
+#[derive(Debug, Clone, Default)]
+pub struct CancelFlag(Arc<AtomicBool>);
+
+impl CancelFlag {
+    /// Asks the extraction to stop; it notices within 20 ms.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// One call's deadline, from [`TIMEOUT_VAR`] or [`DEFAULT_TIMEOUT_MS`]; a value that is not a
+/// whole number of milliseconds above 0 is an error naming the variable.
+pub fn video_timeout() -> Result<Duration> {
+    parse_timeout(std::env::var_os(TIMEOUT_VAR).as_deref())
+}
+
+fn parse_timeout(value: Option<&OsStr>) -> Result<Duration> {
+    let Some(value) = value else { return Ok(Duration::from_millis(DEFAULT_TIMEOUT_MS)) };
+    match value.to_str().and_then(|v| v.trim().parse::<u64>().ok()) {
+        Some(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
+        _ => Err(Error::InvalidInput(format!(
+            "{TIMEOUT_VAR}={}: not a whole number of milliseconds above 0; set it to e.g. {DEFAULT_TIMEOUT_MS} or unset it",
+            value.to_string_lossy()
+        ))),
+    }
+}
+
+/// What every wait and every tool run of one call consults: its deadline and its cancel flag.
+struct CallLimits<'a> {
+    /// The recording as the caller gave it, for messages.
+    video: &'a Path,
+    started: Instant,
+    limit: Duration,
+    cancel: &'a CancelFlag,
+}
+
+impl CallLimits<'_> {
+    /// An error once the call is cancelled or past its deadline; `during` says what it was
+    /// doing ("while ffmpeg extracted frame 3 of 10").
+    fn check(&self, during: &str) -> Result<()> {
+        if self.cancel.is_cancelled() {
+            return Err(Error::Cancelled { path: self.video.to_path_buf() });
+        }
+        if self.started.elapsed() >= self.limit {
+            return Err(Error::DeadlinePassed {
+                path: self.video.to_path_buf(),
+                limit_ms: u64::try_from(self.limit.as_millis()).unwrap_or(u64::MAX),
+                during: during.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// How long to pause before the next look: at most [`POLL`], never past the deadline.
+    fn pause(&self, wanted: Duration) -> Duration {
+        wanted.min(POLL).min(self.limit.saturating_sub(self.started.elapsed())).max(Duration::from_millis(1))
+    }
+}
+
+/// A counting semaphore: the extractions running in this process. Waiting is in slices of at
+/// most [`POLL`] so a waiting call still notices its deadline and a cancel.
+struct Slots {
+    running: Mutex<usize>,
+    freed: Condvar,
+    capacity: usize,
+}
+
+/// A held slot; dropping it lets a waiting call in.
+struct Slot<'a>(&'a Slots);
+
+impl Slots {
+    const fn new(capacity: usize) -> Self {
+        Self { running: Mutex::new(0), freed: Condvar::new(), capacity }
+    }
+
+    fn acquire(&self, limits: &CallLimits) -> Result<Slot<'_>> {
+        // The count stays right even if a holder panicked: its guard still ran.
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if *running < self.capacity {
+                *running += 1;
+                return Ok(Slot(self));
+            }
+            limits.check(&format!(
+                "while waiting for another extraction to finish (at most {} run at once)",
+                self.capacity
+            ))?;
+            let pause = limits.pause(POLL);
+            running = self.freed.wait_timeout(running, pause).unwrap_or_else(PoisonError::into_inner).0;
+        }
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        *self.0.running.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
+        self.0.freed.notify_one();
+    }
+}
+
+/// The process-wide slots every extraction takes one of.
+static SLOTS: Slots = Slots::new(MAX_CONCURRENT_EXTRACTIONS);
 
 /// What to sample.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,29 +359,31 @@ pub struct FrameManifest {
     pub tools: Vec<String>,
 }
 
-/// Samples `video` into a new folder under `output_root`.
-pub fn extract_video_frames(video: &Path, output_root: &Path, options: &ExtractOptions) -> Result<FrameManifest> {
+/// Samples `video` into a new folder under `output_root`. A file that is not a recording is
+/// refused before any tool runs; `cancel` (or the deadline) stops a running call; a call that
+/// fails in any way leaves nothing on disk.
+pub fn extract_video_frames(
+    video: &Path,
+    output_root: &Path,
+    options: &ExtractOptions,
+    cancel: &CancelFlag,
+) -> Result<FrameManifest> {
+    // The deadline counts from the call, so a wait for a free slot spends it too.
+    let started = Instant::now();
+    refuse_url(video)?;
     let samples = check_options(options)?;
-    let video = check_allowed(video)?;
-    let extension = video.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
-    if !EXTENSIONS.contains(&extension.as_str()) {
-        return Err(Error::InvalidInput(format!(
-            "{}: not a .mp4, .mov or .webm recording; convert it with ffmpeg first",
-            video.display()
-        )));
-    }
-    let bytes = std::fs::metadata(&video).map_err(|e| Error::io(&video, e))?.len();
-    if bytes > MAX_VIDEO_BYTES {
-        return Err(Error::FileTooLarge { path: video, bytes, limit: MAX_VIDEO_BYTES });
-    }
+    let limit = video_timeout()?;
+    let recording = open_recording(video)?;
+    let output_root = check_allowed(output_root)?;
     let ffprobe = tool("ffprobe", "SIGHTLINE_FFPROBE")?;
     let ffmpeg = tool("ffmpeg", "SIGHTLINE_FFMPEG")?;
-    // `file:` keeps a name like `concat:…` or `http://…` from being read as another protocol.
-    let input = format!("file:{}", video.display());
-    let (codec, width, height, duration_ms) = probe_stream(&ffprobe, &input, &video)?;
+    let limits = CallLimits { video, started, limit, cancel };
+    let _slot = SLOTS.acquire(&limits)?;
+
+    let (codec, width, height, duration_ms) = probe_stream(&ffprobe, &recording, &limits)?;
     if width > MAX_SIDE || height > MAX_SIDE {
         return Err(Error::SideTooLong {
-            path: video,
+            path: video.to_path_buf(),
             width: width.into(),
             height: height.into(),
             limit: MAX_SIDE.into(),
@@ -147,20 +397,32 @@ pub fn extract_video_frames(video: &Path, output_root: &Path, options: &ExtractO
             options.start_ms
         )));
     }
-    let timestamps = frame_timestamps(&ffprobe, &input, &video, end_ms)?;
+    let timestamps = frame_timestamps(&ffprobe, &recording, &limits, end_ms)?;
     let requested: Vec<f64> =
         (0..samples).map(|i| options.start_ms as f64 + i as f64 * 1000.0 / f64::from(options.fps)).collect();
     let picks = pick_frames(&timestamps, &requested);
+    let distinct = picks.iter().flatten().collect::<std::collections::BTreeSet<_>>().len();
 
-    let output_root = check_allowed(output_root)?;
-    crate::decode::create_dir_all(&output_root)?;
-    let stem = video.file_stem().and_then(|s| s.to_str()).unwrap_or("video");
+    let made_folders = create_output_root(&output_root)?;
+    let stem = recording.resolved.file_stem().and_then(|s| s.to_str()).unwrap_or("video");
     let stem: String =
         stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
-    let dir = new_folder(&output_root, &stem)?;
+    let folder = match new_folder(&output_root, &stem) {
+        Ok(folder) => folder,
+        Err(e) => {
+            remove_made_folders(&made_folders);
+            return Err(e);
+        }
+    };
+    // Frames are written into the partial folder under the names they will have once it is
+    // renamed into place, so the manifest can be written before the rename.
+    let dir = &folder.name;
     let result = (|| {
-        let tools = vec![version(&ffmpeg)?, version(&ffprobe)?];
-        let hash = hash_file(&video)?;
+        let tools = vec![
+            version(&ffmpeg, &limits, "while ffmpeg -version ran")?,
+            version(&ffprobe, &limits, "while ffprobe -version ran")?,
+        ];
+        let hash = hash_file(&recording.resolved, &limits)?;
         let mut files = Vec::new();
         let mut frames = Vec::with_capacity(requested.len());
         let mut last: Option<(usize, String)> = None;
@@ -179,9 +441,17 @@ pub fn extract_video_frames(video: &Path, output_root: &Path, options: &ExtractO
                             file: Some(file.clone()),
                         },
                         _ => {
-                            let file = dir.join(format!("frame-{:03}.png", files.len()));
-                            extract_frame(&ffmpeg, &input, source_ms, &file)?;
-                            let file = file.display().to_string();
+                            let name = format!("frame-{:03}.png", files.len());
+                            let during = format!("while ffmpeg extracted frame {} of {distinct}", files.len() + 1);
+                            extract_frame(
+                                &ffmpeg,
+                                &recording,
+                                source_ms,
+                                &folder.partial.join(&name),
+                                &limits,
+                                &during,
+                            )?;
+                            let file = dir.join(&name).display().to_string();
                             files.push(file.clone());
                             last = Some((*index, file.clone()));
                             SampledFrame {
@@ -198,8 +468,8 @@ pub fn extract_video_frames(video: &Path, output_root: &Path, options: &ExtractO
         }
         let manifest = FrameManifest {
             source: VideoSource {
-                path: video.display().to_string(),
-                bytes,
+                path: recording.resolved.display().to_string(),
+                bytes: recording.bytes,
                 hash,
                 codec: codec.clone(),
                 width,
@@ -217,14 +487,80 @@ pub fn extract_video_frames(video: &Path, output_root: &Path, options: &ExtractO
         };
         let json =
             serde_json::to_vec_pretty(&manifest).map_err(|e| Error::InvalidInput(format!("manifest JSON: {e}")))?;
-        crate::decode::write_atomic(&dir.join("manifest.json"), &json)?;
-        make_read_only(&dir)?;
+        crate::decode::write_atomic(&folder.partial.join("manifest.json"), &json)?;
+        make_read_only(&folder.partial)?;
+        // A call cancelled or out of time at the last moment still leaves nothing.
+        limits.check("before the frames folder was put in place")?;
+        folder.publish()?;
         Ok(manifest)
     })();
     if result.is_err() {
-        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&folder.partial);
+        remove_made_folders(&made_folders);
     }
     result
+}
+
+/// A recording that passed every check: where it really is, its family by its bytes, its size.
+struct Recording {
+    /// The file with symlinks and `..` resolved: what the tools open, so a symlink changed after
+    /// the checks cannot point them elsewhere.
+    resolved: PathBuf,
+    container: Container,
+    bytes: u64,
+}
+
+impl Recording {
+    /// The tools' input: the resolved file through the `file:` protocol, which keeps a name like
+    /// `concat:…` or `http://…` from being read as another protocol.
+    fn input(&self) -> String {
+        format!("file:{}", self.resolved.display())
+    }
+}
+
+/// Checks `video` (as the caller gave it) before any tool runs: its extension, the allowed
+/// roots (on the resolved path), that it is a regular file within the size limit, and that its
+/// first bytes are a container of the family its extension names.
+fn open_recording(video: &Path) -> Result<Recording> {
+    let extension = video.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    let Some(named) = Container::of_extension(&extension) else {
+        return Err(Error::InvalidInput(format!(
+            "{}: not a .mp4, .mov or .webm recording; convert it with ffmpeg first",
+            video.display()
+        )));
+    };
+    // `check_allowed` resolves the path only when roots are set; the tools must always be given
+    // the resolved file.
+    let resolved = check_allowed(video)?.canonicalize().map_err(|e| Error::io(video, e))?;
+    let metadata = std::fs::metadata(&resolved).map_err(|e| Error::io(video, e))?;
+    // A FIFO or a device named .mp4 would block or never end: only plain files are read.
+    if !metadata.is_file() {
+        return Err(Error::InvalidInput(format!(
+            "{}: not a regular file; give the recording file itself",
+            video.display()
+        )));
+    }
+    let bytes = metadata.len();
+    if bytes > MAX_VIDEO_BYTES {
+        return Err(Error::FileTooLarge { path: video.to_path_buf(), bytes, limit: MAX_VIDEO_BYTES });
+    }
+    let mut head = Vec::with_capacity(512);
+    std::fs::File::open(&resolved)
+        .and_then(|file| file.take(512).read_to_end(&mut head))
+        .map_err(|e| Error::io(video, e))?;
+    let container = sniff_container(&head)
+        .map_err(|looks_like| Error::NotARecording { path: video.to_path_buf(), looks_like: looks_like.into() })?;
+    // The bytes decide the demuxer; a name saying the other family is refused rather than
+    // trusted either way, so the file's name never misleads whoever reads it next.
+    if container != named {
+        return Err(Error::MisnamedRecording {
+            path: video.to_path_buf(),
+            found: container.name().into(),
+            extension,
+            suggested: container.extension().into(),
+        });
+    }
+    Ok(Recording { resolved, container, bytes })
 }
 
 /// The number of samples, after checking the window and rate limits.
@@ -269,8 +605,10 @@ fn tool(name: &str, var: &str) -> Result<PathBuf> {
         })
 }
 
-/// Runs a tool with a time limit; stdout on success, its stderr in the error otherwise.
-fn run(program: &Path, args: &[&str], what: &Path) -> Result<Vec<u8>> {
+/// Runs a tool within the call's limits: stdout on success, its stderr in the error otherwise.
+/// Past the deadline or on a cancel the tool is killed; `during` names the step in that error.
+fn run(program: &Path, args: &[&str], what: &Path, limits: &CallLimits, during: &str) -> Result<Vec<u8>> {
+    limits.check(during)?;
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::null())
@@ -291,22 +629,22 @@ fn run(program: &Path, args: &[&str], what: &Path) -> Result<Vec<u8>> {
         let _ = err.read_to_end(&mut buf);
         buf
     });
-    let started = Instant::now();
+    // Short tools (`-version`, a probe) answer within a few ms: the pause starts at 1 ms and
+    // doubles up to POLL, so they are not slowed and a long decode costs little polling.
+    let mut pause = Duration::from_millis(1);
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| Error::io(program, e))? {
             break status;
         }
-        if started.elapsed() > TOOL_TIMEOUT {
+        if let Err(stop) = limits.check(during) {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(Error::InvalidInput(format!(
-                "{}: {} took longer than {} s and was stopped; use a shorter window",
-                what.display(),
-                program.display(),
-                TOOL_TIMEOUT.as_secs()
-            )));
+            // The readers are left to finish on their own: a process the tool started could
+            // keep the pipes open, and the call must not wait for it.
+            return Err(stop);
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(limits.pause(pause));
+        pause *= 2;
     };
     let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
     if !status.success() {
@@ -321,20 +659,25 @@ fn run(program: &Path, args: &[&str], what: &Path) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// ffprobe on the first video stream of `input`, reading the file protocol only.
-fn probe(ffprobe: &Path, input: &str, video: &Path, query: &[&str]) -> Result<Vec<u8>> {
-    let mut args = vec!["-v", "error", "-protocol_whitelist", "file", "-select_streams", "v:0"];
+/// ffprobe on the first video stream of the recording, through its forced demuxer.
+fn probe(ffprobe: &Path, recording: &Recording, limits: &CallLimits, query: &[&str], during: &str) -> Result<Vec<u8>> {
+    let input = recording.input();
+    let mut args = vec!["-v", "error"];
+    args.extend_from_slice(recording.container.input_args());
+    args.extend_from_slice(&["-select_streams", "v:0"]);
     args.extend_from_slice(query);
-    args.push(input);
-    run(ffprobe, &args, video)
+    args.extend_from_slice(&["-i", &input]);
+    run(ffprobe, &args, limits.video, limits, during)
 }
 
-fn probe_stream(ffprobe: &Path, input: &str, video: &Path) -> Result<(String, u32, u32, f64)> {
+fn probe_stream(ffprobe: &Path, recording: &Recording, limits: &CallLimits) -> Result<(String, u32, u32, f64)> {
+    let video = limits.video;
     let out = probe(
         ffprobe,
-        input,
-        video,
+        recording,
+        limits,
         &["-show_entries", "stream=codec_name,width,height:format=duration", "-of", "json"],
+        "while ffprobe read the stream",
     )?;
     let v: serde_json::Value = serde_json::from_slice(&out)
         .map_err(|e| Error::InvalidInput(format!("{}: ffprobe output unreadable ({e})", video.display())))?;
@@ -352,13 +695,14 @@ fn probe_stream(ffprobe: &Path, input: &str, video: &Path) -> Result<(String, u3
 }
 
 /// The decoder's timestamps (ms) of every frame up to `end_ms`, ascending.
-fn frame_timestamps(ffprobe: &Path, input: &str, video: &Path, end_ms: u64) -> Result<Vec<f64>> {
+fn frame_timestamps(ffprobe: &Path, recording: &Recording, limits: &CallLimits, end_ms: u64) -> Result<Vec<f64>> {
     let interval = format!("%{:.3}", end_ms as f64 / 1000.0);
     let out = probe(
         ffprobe,
-        input,
-        video,
+        recording,
+        limits,
         &["-read_intervals", &interval, "-show_entries", "frame=best_effort_timestamp_time", "-of", "csv=p=0"],
+        "while ffprobe listed the frame timestamps",
     )?;
     let mut stamps: Vec<f64> = String::from_utf8_lossy(&out)
         .lines()
@@ -368,53 +712,44 @@ fn frame_timestamps(ffprobe: &Path, input: &str, video: &Path, end_ms: u64) -> R
     stamps.sort_by(f64::total_cmp);
     stamps.dedup();
     if stamps.is_empty() {
-        return Err(Error::InvalidInput(format!("{}: no decodable video frames", video.display())));
+        return Err(Error::InvalidInput(format!("{}: no decodable video frames", limits.video.display())));
     }
     Ok(stamps)
 }
 
 /// Writes the frame whose timestamp is `source_ms` as a PNG (input seeking is exact when decoding).
-fn extract_frame(ffmpeg: &Path, input: &str, source_ms: f64, out: &Path) -> Result<()> {
+fn extract_frame(
+    ffmpeg: &Path,
+    recording: &Recording,
+    source_ms: f64,
+    out: &Path,
+    limits: &CallLimits,
+    during: &str,
+) -> Result<()> {
     let at = format!("{:.3}", source_ms / 1000.0);
-    let target = out.display().to_string();
-    run(
-        ffmpeg,
-        &[
-            "-v",
-            "error",
-            "-nostdin",
-            "-protocol_whitelist",
-            "file",
-            "-ss",
-            &at,
-            "-i",
-            input,
-            "-frames:v",
-            "1",
-            "-f",
-            "image2",
-            "-c:v",
-            "png",
-            &target,
-        ],
-        out,
-    )?;
+    let (input, target) = (recording.input(), out.display().to_string());
+    let mut args = vec!["-v", "error", "-nostdin"];
+    args.extend_from_slice(recording.container.input_args());
+    args.extend_from_slice(&["-ss", &at, "-i", &input, "-frames:v", "1", "-f", "image2", "-c:v", "png", &target]);
+    run(ffmpeg, &args, out, limits, during)?;
     if !out.is_file() {
         return Err(Error::InvalidInput(format!("{}: ffmpeg wrote no frame at {at} s", out.display())));
     }
     Ok(())
 }
 
-fn version(program: &Path) -> Result<String> {
-    let out = run(program, &["-version"], program)?;
+fn version(program: &Path, limits: &CallLimits, during: &str) -> Result<String> {
+    let out = run(program, &["-version"], program, limits, during)?;
     Ok(String::from_utf8_lossy(&out).lines().next().unwrap_or("").to_string())
 }
 
-fn hash_file(path: &Path) -> Result<String> {
+/// XXH3-128 of the file; a cancel or the deadline stops it between 1 MiB reads.
+fn hash_file(path: &Path, limits: &CallLimits) -> Result<String> {
     let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut hasher = Xxh3::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
+        limits.check("while hashing the recording")?;
         let n = file.read(&mut buf).map_err(|e| Error::io(path, e))?;
         if n == 0 {
             break;
@@ -424,15 +759,60 @@ fn hash_file(path: &Path) -> Result<String> {
     Ok(format!("{:032x}", hasher.digest128()))
 }
 
-/// A folder that did not exist before this call: output is never reused.
-fn new_folder(root: &Path, stem: &str) -> Result<PathBuf> {
+/// Creates the output root and its missing parents; returns the folders it made, deepest
+/// first, so a call that fails can remove them again.
+fn create_output_root(root: &Path) -> Result<Vec<PathBuf>> {
+    let made: Vec<PathBuf> =
+        root.ancestors().take_while(|a| !a.as_os_str().is_empty() && !a.exists()).map(Path::to_path_buf).collect();
+    crate::decode::create_dir_all(root)?;
+    Ok(made)
+}
+
+/// Removes the folders a failed call made, deepest first; one that another call has written
+/// into meanwhile is not empty, so it stays.
+fn remove_made_folders(made: &[PathBuf]) {
+    for folder in made {
+        if std::fs::remove_dir(folder).is_err() {
+            break;
+        }
+    }
+}
+
+/// Where one call's frames go: a hidden partial folder beside the final one, renamed to it when
+/// complete.
+struct FramesFolder {
+    partial: PathBuf,
+    /// The final folder: did not exist when the call began, so output is never reused.
+    name: PathBuf,
+}
+
+impl FramesFolder {
+    /// Renames the complete partial folder into place.
+    fn publish(&self) -> Result<()> {
+        // `rename` would replace an empty folder of the same name: the name must still be free.
+        if self.name.exists() {
+            return Err(Error::InvalidInput(format!(
+                "{}: appeared while the frames were extracted; extract again",
+                self.name.display()
+            )));
+        }
+        std::fs::rename(&self.partial, &self.name).map_err(|e| Error::io(&self.name, e))
+    }
+}
+
+/// A new partial folder under `root` for a final folder name not taken yet.
+fn new_folder(root: &Path, stem: &str) -> Result<FramesFolder> {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     for attempt in 0..100u32 {
-        let dir = root.join(format!("{stem}-{nanos:x}-{}-{attempt}", std::process::id()));
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
+        let name = format!("{stem}-{nanos:x}-{}-{attempt}", std::process::id());
+        let folder = FramesFolder { partial: root.join(format!(".{name}.partial")), name: root.join(&name) };
+        if folder.name.exists() {
+            continue;
+        }
+        match std::fs::create_dir(&folder.partial) {
+            Ok(()) => return Ok(folder),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(Error::io(&dir, e)),
+            Err(e) => return Err(Error::io(&folder.partial, e)),
         }
     }
     Err(Error::InvalidInput(format!("{}: could not create a new frames folder", root.display())))
@@ -470,5 +850,134 @@ mod tests {
         assert_eq!(with(0, 20_001, 1).unwrap_err().to_string(), "durationMs 20001 is outside 1–20000");
         assert!(with(0, 1000, 31).unwrap_err().to_string().contains("fps 31 is outside 1–30"));
         assert!(with(0, 5000, 30).unwrap_err().to_string().contains("150 frames, above 120"));
+    }
+
+    // The first bytes of files ffmpeg 5.1 wrote (`-f lavfi -i testsrc`, `-c:v mpeg4` / libvpx).
+    const MP4_HEAD: &[u8] = b"\x00\x00\x00\x1cftypisom\x00\x00\x02\x00isomiso2mp41\x00\x00\x00\x08free";
+    const MOV_HEAD: &[u8] = b"\x00\x00\x00\x14ftypqt  \x00\x00\x02\x00qt  \x00\x00\x00\x08wide\x00\x00p\x18";
+    const WEBM_HEAD: &[u8] =
+        b"\x1a\x45\xdf\xa3\x9f\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08\x42\x82\x84webm";
+
+    #[test]
+    fn video_sniffing_knows_mp4_mov_and_webm_by_their_bytes() {
+        assert_eq!(sniff_container(MP4_HEAD), Ok(Container::Mov));
+        assert_eq!(sniff_container(MOV_HEAD), Ok(Container::Mov));
+        assert_eq!(sniff_container(WEBM_HEAD), Ok(Container::Matroska));
+        // A QuickTime file without `ftyp` opens with another top-level atom.
+        assert_eq!(sniff_container(b"\x00\x00\x00\x08wide\x00\x00\x70\x18mdat"), Ok(Container::Mov));
+        assert_eq!(sniff_container(b"\x00\x01\x00\x00moov"), Ok(Container::Mov));
+        // The demuxer is forced per family, MOV with its external references off.
+        assert_eq!(
+            Container::Mov.input_args(),
+            ["-protocol_whitelist", "file", "-f", "mov", "-enable_drefs", "0", "-use_absolute_path", "0"]
+        );
+        assert_eq!(Container::Matroska.input_args(), ["-protocol_whitelist", "file", "-f", "matroska"]);
+    }
+
+    #[test]
+    fn video_sniffing_says_what_scripts_playlists_and_other_files_look_like() {
+        let sniffed = |head: &[u8]| sniff_container(head).unwrap_err();
+        assert_eq!(sniffed(b"ffconcat version 1.0\nfile 'secret.mp4'\n"), "it starts like an ffconcat script");
+        assert_eq!(
+            sniffed(b"#EXTM3U\n#EXT-X-VERSION:3\nhttp://example.com/a.ts\n"),
+            "it starts like an HLS (m3u8) playlist"
+        );
+        // A byte-order mark and blank lines before the header change nothing.
+        assert_eq!(sniffed(b"\xEF\xBB\xBF\n  #EXTM3U\n"), "it starts like an HLS (m3u8) playlist");
+        assert_eq!(sniffed(b"v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\n"), "it starts like an SDP session description");
+        assert_eq!(sniffed(b""), "it is empty");
+        assert_eq!(sniffed(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), "it starts like a PNG image");
+        assert_eq!(
+            sniffed(b"<?xml version=\"1.0\"?><MPD>"),
+            "it starts like markup (HTML, XML, a DASH manifest or an SVG image)"
+        );
+        assert_eq!(sniffed("file 'a.mp4'\nduration 1 — ✓".as_bytes()), "it starts like text");
+        // A multi-byte character cut off by the end of the head is still text.
+        assert_eq!(sniffed(&"ok ✓".as_bytes()[..5]), "it starts like text");
+        assert_eq!(sniffed(b"\x00\x00\x00\x00\x01\x02"), "its first bytes match no recording format");
+        // Too short to hold an atom name: not a recording.
+        assert_eq!(sniffed(b"\x00\x00\x00"), "its first bytes match no recording format");
+    }
+
+    #[test]
+    fn video_urls_are_refused_and_local_paths_pass() {
+        for url in
+            ["http://example.com/a.mp4", "file:clip.mp4", "file:///tmp/clip.mp4", "concat:a.mp4|b.mp4", "subfile:x"]
+        {
+            assert_eq!(
+                refuse_url(Path::new(url)).unwrap_err().to_string(),
+                format!(
+                    "{url}: a URL, not a local recording; download it and give the file's path (a file whose name has a colon: write ./{url})"
+                )
+            );
+        }
+        for path in ["clip.mp4", "./file:clip.mp4", "/tmp/http:/x.mp4", "C:\\videos\\clip.mp4", "a b/c.webm"] {
+            assert!(refuse_url(Path::new(path)).is_ok(), "{path}");
+        }
+    }
+
+    #[test]
+    fn video_timeout_comes_from_its_variable_or_the_default() {
+        assert_eq!(parse_timeout(None).unwrap(), Duration::from_millis(120_000));
+        assert_eq!(parse_timeout(Some(OsStr::new("1"))).unwrap(), Duration::from_millis(1));
+        assert_eq!(parse_timeout(Some(OsStr::new(" 2500 "))).unwrap(), Duration::from_millis(2500));
+        for bad in ["0", "-5", "1.5", "2s", ""] {
+            assert_eq!(
+                parse_timeout(Some(OsStr::new(bad))).unwrap_err().to_string(),
+                format!(
+                    "SIGHTLINE_VIDEO_TIMEOUT_MS={bad}: not a whole number of milliseconds above 0; set it to e.g. 120000 or unset it"
+                )
+            );
+        }
+    }
+
+    fn limits<'a>(cancel: &'a CancelFlag, limit_ms: u64) -> CallLimits<'a> {
+        CallLimits {
+            video: Path::new("clip.mp4"),
+            started: Instant::now(),
+            limit: Duration::from_millis(limit_ms),
+            cancel,
+        }
+    }
+
+    #[test]
+    fn video_slots_let_two_in_and_the_third_waits_its_turn() {
+        let slots = Slots::new(2);
+        let cancel = CancelFlag::default();
+        let (first, _second) =
+            (slots.acquire(&limits(&cancel, 60_000)).unwrap(), slots.acquire(&limits(&cancel, 60_000)).unwrap());
+        std::thread::scope(|scope| {
+            let third = scope.spawn(|| slots.acquire(&limits(&cancel, 60_000)).map(|_| Instant::now()));
+            std::thread::sleep(Duration::from_millis(150));
+            assert!(!third.is_finished(), "the third call waits while two run");
+            let freed = Instant::now();
+            drop(first);
+            let entered = third.join().unwrap().unwrap();
+            assert!(entered >= freed, "the third call got in only once the first was done");
+        });
+        assert_eq!(*slots.running.lock().unwrap(), 1, "the third call's slot was given back; the second still runs");
+    }
+
+    #[test]
+    fn video_a_wait_for_a_slot_counts_against_the_deadline_and_stops_on_cancel() {
+        let slots = Slots::new(1);
+        let cancel = CancelFlag::default();
+        let _held = slots.acquire(&limits(&cancel, 60_000)).unwrap();
+        let started = Instant::now();
+        let err = slots.acquire(&limits(&cancel, 100)).map(|_| ()).unwrap_err();
+        assert!(started.elapsed() >= Duration::from_millis(100));
+        assert_eq!(
+            err.to_string(),
+            "clip.mp4: frame extraction passed its deadline of 100 ms while waiting for another extraction to finish (at most 1 run at once) and was stopped; use a shorter window or lower fps, or raise SIGHTLINE_VIDEO_TIMEOUT_MS (milliseconds, default 120000)"
+        );
+        let stop = CancelFlag::default();
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| slots.acquire(&limits(&stop, 60_000)).map(|_| ()));
+            std::thread::sleep(Duration::from_millis(50));
+            stop.cancel();
+            let err = waiting.join().unwrap().unwrap_err();
+            assert_eq!(err.to_string(), "clip.mp4: frame extraction was cancelled; nothing was written");
+        });
+        assert_eq!(*slots.running.lock().unwrap(), 1, "refused waits took no slot");
     }
 }

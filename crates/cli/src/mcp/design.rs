@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::schemars::{self, JsonSchema};
-use rmcp::{ErrorData, tool, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, tool, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
 use sightline_core::allowed_roots;
@@ -15,7 +16,7 @@ use sightline_core::design::{
     ComparisonContext, DesignBox, DesignMode, DesignOptions, DimensionWeights, Preset, compare_designs,
 };
 use sightline_core::motion::{FrameSequence, MotionOptions, compare_motion, signature_chart};
-use sightline_core::video::{ExtractOptions, extract_video_frames};
+use sightline_core::video::{CancelFlag, ExtractOptions, extract_video_frames};
 
 use super::diff::png_block;
 use super::{SightlineServer, failure};
@@ -98,7 +99,8 @@ pub struct CompareMotionArgs {
 #[serde(deny_unknown_fields)]
 pub struct ExtractFramesArgs {
     /// A local recording: .mp4, .mov or .webm (Playwright's test videos), absolute or relative
-    /// to the project root.
+    /// to the project root. Checked by its bytes: scripts (ffconcat), playlists (m3u8), other
+    /// files and URLs are refused.
     #[serde(rename = "videoPath")]
     pub video_path: String,
     /// Start of the window in ms. Default 0.
@@ -388,7 +390,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Sample frames from a local recording (.mp4, .mov, or a Playwright test's .webm video) with ffmpeg: a window of durationMs from startMs at fps (at most 120 samples) into a new read-only folder under .sightline/frames. Returns the manifest: which source frame served each requested time (selected / shared / unavailable, by the decoder's timestamps), the distinct frame files and the timeline (the frame on screen at each time, repeats included: give it to compare_motion), and the source's hash, size, codec, dimensions and tool versions.",
+        description = "Sample frames from a local recording (.mp4, .mov, or a Playwright test's .webm video) with ffmpeg: a window of durationMs from startMs at fps (at most 120 samples) into a new read-only folder under .sightline/frames. Returns the manifest: which source frame served each requested time (selected / shared / unavailable, by the decoder's timestamps), the distinct frame files and the timeline (the frame on screen at each time, repeats included: give it to compare_motion), and the source's hash, size, codec, dimensions and tool versions. Only a local MP4/MOV or WebM file is read (checked by its bytes; scripts, playlists and URLs are refused); a call must end within SIGHTLINE_VIDEO_TIMEOUT_MS (default 120 s), at most two run at once, and a cancelled or failed call leaves no folder.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -399,6 +401,7 @@ impl SightlineServer {
     async fn extract_video_frames(
         &self,
         Parameters(args): Parameters<ExtractFramesArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let defaults = ExtractOptions::default();
         let options = ExtractOptions {
@@ -406,12 +409,41 @@ impl SightlineServer {
             duration_ms: args.duration_ms,
             fps: args.fps.unwrap_or(defaults.fps),
         };
-        let video = self.resolve(&args.video_path);
+        // A URL is passed on as given, for the core to refuse by name, not joined to the root.
+        let video = match sightline_core::video::refuse_url(Path::new(&args.video_path)) {
+            Ok(()) => self.resolve(&args.video_path),
+            Err(_) => PathBuf::from(&args.video_path),
+        };
         let out = self.project.root.join(".sightline").join("frames");
-        Ok(match tokio::task::spawn_blocking(move || extract_video_frames(&video, &out, &options)).await {
+        // The client's notifications/cancelled fires the request's token; the core, which knows
+        // no async runtime, polls the flag while ffmpeg runs.
+        let cancel = CancelFlag::default();
+        let on_cancel = {
+            let (cancel, token) = (cancel.clone(), context.ct.clone());
+            tokio::spawn(async move {
+                token.cancelled().await;
+                cancel.cancel();
+            })
+        };
+        // Dropped with this future (the connection gone): the extraction stops too.
+        let _stop_if_dropped = StopOnDrop(cancel.clone());
+        let extraction = tokio::task::spawn_blocking(move || extract_video_frames(&video, &out, &options, &cancel));
+        let answer = match extraction.await {
             Ok(Ok(manifest)) => CallToolResult::success(vec![pretty_json(&manifest)]),
             Ok(Err(e)) => failure(e.to_string()),
             Err(e) => failure(format!("extract_video_frames stopped: {e}")),
-        })
+        };
+        on_cancel.abort();
+        Ok(answer)
+    }
+}
+
+/// Cancels an extraction when the call's future is dropped before it finished; after it
+/// finished, cancelling is a no-op.
+struct StopOnDrop(CancelFlag);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
