@@ -495,7 +495,9 @@ fn checked<T: serde::de::DeserializeOwned>(value: serde_json::Value, place: &str
         // fault, the rest what was expected.
         let names: Vec<&str> = detail.split('`').skip(1).step_by(2).collect();
         fail(if detail.starts_with("unknown field") {
-            format!("unknown key \"{key}\"; known keys are {}", names[1..].join(", "))
+            let known = &names[1..];
+            let guess = closest(names[0], known).map(|k| format!(" (did you mean \"{k}\"?)")).unwrap_or_default();
+            format!("unknown key \"{key}\"{guess}; known keys are {}", known.join(", "))
         } else if detail.starts_with("unknown variant") {
             let wanted: Vec<String> = names[1..].iter().map(|n| format!("\"{n}\"")).collect();
             format!("\"{key}\" must be {}, got \"{}\"", wanted.join(" or "), names[0])
@@ -615,6 +617,18 @@ fn optional_paths<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option
 fn positive<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
     let v = f64::deserialize(d)?;
     if v > 0.0 { Ok(v) } else { Err(out_of_range("a number above 0", v)) }
+}
+
+/// The known key a mistyped one most likely meant: at most two edits away (a letter doubled,
+/// dropped, swapped or wrong; case aside) and no more than a third of its letters, so a short key
+/// (`w`) is not "corrected" into an unrelated one (`x`).
+fn closest<'a>(typed: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(&typed.to_lowercase(), &k.to_lowercase()), *k))
+        .filter(|(edits, _)| *edits <= 2 && *edits * 3 <= typed.chars().count())
+        .min_by_key(|(edits, _)| *edits)
+        .map(|(_, k)| k)
 }
 
 #[cfg(test)]
@@ -775,7 +789,7 @@ mod tests {
         let root = Root::with("unknown", r#"{"treshold": 0.2}"#);
         assert_eq!(
             root.error(json!(null)),
-            "<config>: unknown key \"treshold\"; known keys are reportDir, threshold, antialiasing, \
+            "<config>: unknown key \"treshold\" (did you mean \"threshold\"?); known keys are reportDir, threshold, antialiasing, \
              maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, \
              mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, \
              omitBackground, stylePath, waitForImages, waitForAriaBusy, hideScrollbars, clearHover, baselinePath"

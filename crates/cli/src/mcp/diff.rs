@@ -11,7 +11,7 @@ use sightline_core::image::{Filter, RgbaImage, resize};
 use sightline_core::regions::Classification;
 use sightline_core::results::{MissingBaseline, Results};
 use sightline_core::shift::PageShift;
-use sightline_core::snapshot::{SnapshotEvidence, SnapshotFiles};
+use sightline_core::snapshot::{SnapshotEvidence, SnapshotFiles, snapshot_label};
 use sightline_core::verdict::Status;
 
 use super::view::Project;
@@ -54,7 +54,7 @@ pub fn get_diff(
             if names.is_empty() { "(none)".to_string() } else { names.join(", ") }
         ));
     };
-    let mut head = format!("{} ({}) [{}]: {}", name, snap.project, snap.status, snap.verdict);
+    let mut head = format!("{} [{}]: {}", snapshot_label(name, &snap.project), snap.status, snap.verdict);
     if matches.len() > 1 {
         let others: Vec<&str> = matches[1..].iter().map(|s| s.project.as_str()).collect();
         head.push_str(&format!(
@@ -151,18 +151,17 @@ pub fn get_diff(
 
 /// A missing baseline: only the committed baseline image.
 fn missing_baseline(project: &Project, missing: &MissingBaseline) -> Result<Vec<ContentBlock>, String> {
-    let (name, proj) = (&missing.name, &missing.project);
+    let who = snapshot_label(&missing.name, &missing.project);
     let path = project.root.join(&missing.files.baseline);
-    let image = read_image(&path).map_err(|e| {
-        format!("{name} ({proj}) [missing]: no capture in this run, and its baseline cannot be read: {e}")
-    })?;
+    let image = read_image(&path)
+        .map_err(|e| format!("{who} [missing]: no capture in this run, and its baseline cannot be read: {e}"))?;
     let (w, h) = (image.width(), image.height());
     let scale = crops::page_scale(w, h);
     let (ow, oh) = crops::scaled(w, h, scale);
     let sampled = sample(&image, Rect::new(0, 0, w, h), ow, oh)?;
     Ok(vec![
         ContentBlock::text(format!(
-            "{name} ({proj}) [missing]: {}, so there is no current image or diff.\ncommitted baseline {}, whole page {w}×{h} shown at {}",
+            "{who} [missing]: {}, so there is no current image or diff.\ncommitted baseline {}, whole page {w}×{h} shown at {}",
             missing.verdict(),
             path.display(),
             if (ow, oh) == (w, h) { "native scale".to_string() } else { format!("{scale:.2} scale ({ow}×{oh})") }
