@@ -78,7 +78,11 @@ const DESKTOP_BUGS = [
 const MOBILE_BUGS = [...DESKTOP_BUGS, 'small-tap-target #tiny'];
 
 test('live: ping reports the worker, playwright-core and the browser', { skip }, async () => {
-  const ping = await call('ping');
+  const before = Date.now();
+  const ping = await call('ping', { message: 'hello from the test' });
+  assert.equal(ping.message, 'hello from the test');
+  assert.match(ping.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  assert.ok(Date.parse(ping.timestamp) >= Math.floor(before / 1000) * 1000 && Date.parse(ping.timestamp) <= Date.now());
   assert.equal(ping.playwrightCore.version, '1.65.1');
   assert.equal(ping.browser.found, true);
   assert.ok(Number.isInteger(ping.worker.pid) && ping.worker.pid > 0);
@@ -137,6 +141,7 @@ test('live: get_console_logs returns the planted error with its location, filter
   // wait_ms 0 is enough: the load event waits for the image and the font, whose 404s are logged.
   const all = await call('get_console_logs', { url: url('/bugs'), wait_ms: 0 });
   assert.equal(all.summary, '3 console entries (3 errors), 3 failed requests.');
+  assert.equal(all.status, 'has_errors');
   const times = all.entries.map((e) => e.timeMs);
   assert.deepEqual(times, [...times].sort((a, b) => a - b), 'entries in time order');
   // The two 404s and the script's error arrive in either order: compared by where they come from.
@@ -157,10 +162,12 @@ test('live: get_console_logs returns the planted error with its location, filter
   const warnings = await call('get_console_logs', { url: url('/bugs'), levels: ['warning'], wait_ms: 0 });
   assert.deepEqual(warnings.entries, []);
   assert.equal(warnings.summary, '0 console entries (0 errors), 3 failed requests.');
+  assert.equal(warnings.status, 'has_errors', 'the status is the page\'s, whatever levels were asked for');
   const clean = await call('get_console_logs', { url: url('/clean'), wait_ms: 0 });
   assert.deepEqual(clean.entries, []);
   assert.deepEqual(clean.failedRequests, []);
   assert.equal(clean.dropped, 0);
+  assert.equal(clean.status, 'clean');
   assert.deepEqual(await failure('get_console_logs', { url: url('/clean'), levels: ['fatal'] }), {
     invalidParams: 'MCP error -32602: levels: unknown console level "fatal"; use any of error, warning, info, log, debug, pageerror',
   });
@@ -241,6 +248,15 @@ test('live: detect_flash names the element shown briefly after load', { skip }, 
   assert.deepEqual(shift.flashes, []);
 });
 
+test('live: detect_flash catches a CSS keyframe blink that never touches the DOM', { skip }, async () => {
+  const found = await call('detect_flash', { url: url('/blink'), wait_time: 1500 });
+  assert.deepEqual(found.flashes.map((f) => [f.selector, f.kind]), [['#badge', 'shown-then-hidden']], JSON.stringify(found));
+  const [blink] = found.flashes;
+  assert.deepEqual(blink.timeline.map(([, visible]) => visible), [false, true, false]);
+  // 300 ms by the keyframes, give or take a frame or two under load.
+  assert.ok(blink.durationMs >= 200 && blink.durationMs < 500, `${blink.durationMs} ms`);
+});
+
 test('live: measure_element gives the box model and typography', { skip }, async () => {
   const m = await call('measure_element', { url: url('/clean'), selector: '#buy' });
   assert.equal(m.selector, '#buy');
@@ -260,7 +276,7 @@ test('live: measure_element gives the box model and typography', { skip }, async
 
 test('live: test_viewports reports sideways scrolling per breakpoint', { skip }, async () => {
   const bugs = await call('test_viewports', { url: url('/bugs'), selector: '#tiny' });
-  assert.deepEqual(bugs.breakpoints.map((b) => [b.width, b.horizontalOverflow]), [[375, true], [768, true], [1920, false]]);
+  assert.deepEqual(bugs.breakpoints.map((b) => [b.name, b.width, b.horizontalOverflow]), [['mobile', 375, true], ['tablet', 768, true], ['desktop', 1920, false]]);
   assert.deepEqual(bugs.breakpoints.map((b) => b.documentWidth), [1616, 1616, 1920]);
   assert.deepEqual(bugs.breakpoints[0].overflowing, [{
     message: '#wide reaches x = 1616 px, 1241 px past the 375 px viewport: the page scrolls sideways (document 1616 px wide).',
@@ -272,10 +288,12 @@ test('live: test_viewports reports sideways scrolling per breakpoint', { skip },
     assert.deepEqual(b.element, { box: [16, 276, 16, 16], found: true, inViewport: true, rendered: true, selector: '#tiny' });
   }
   assert.equal(bugs.summary,
-    '375×667: scrolls sideways (1616 px wide); element visible | 768×1024: scrolls sideways (1616 px wide); element visible | 1920×1080: fits; element visible');
+    'mobile 375×667: scrolls sideways (1616 px wide); element visible | tablet 768×1024: scrolls sideways (1616 px wide); element visible | desktop 1920×1080: fits; element visible');
   for (const b of bugs.breakpoints) assert.ok(existsSync(b.screenshot));
-  const clean = await call('test_viewports', { url: url('/clean'), breakpoints: [{ width: 320, height: 568 }] });
-  assert.equal(clean.breakpoints[0].horizontalOverflow, false);
+  // The caller's names are kept; a size without one has none.
+  const clean = await call('test_viewports', { url: url('/clean'), breakpoints: [{ name: 'small phone', width: 320, height: 568 }, { width: 1024, height: 768 }] });
+  assert.deepEqual(clean.breakpoints.map((b) => [b.name, b.horizontalOverflow]), [['small phone', false], [undefined, false]]);
+  assert.equal(clean.summary, 'small phone 320×568: fits | 1024×768: fits');
 });
 
 test('live: capture_dom_state + compare_snapshots report the changed heading colour and the added item', { skip }, async () => {
@@ -293,8 +311,14 @@ test('live: capture_dom_state + compare_snapshots report the changed heading col
   assert.deepEqual([diff.before, diff.after], [before.id, after.id]);
   const { comparison } = diff;
   assert.equal(comparison.changed, true);
+  assert.equal(comparison.structureChanged, true);
   assert.equal(comparison.styleCheck, 'mismatch');
-  assert.equal(comparison.noiseHint, false);
+  assert.equal(comparison.noiseHint, undefined, 'between two live states nothing is render noise');
+  assert.equal(
+    comparison.summary,
+    '1 element added (#list > li:nth-of-type(4)); 4 removed (#soldout, #banner, #photo); 1 restyled (#title): color rgb(17, 17, 17) → rgb(200, 0, 0); ' +
+      `${comparison.geometryChanges.count} moved or resized.`,
+  );
   // /changed adds a fourth list item, drops the sold-out button and the banner, reddens #title.
   assert.deepEqual(comparison.added, { count: 1, elements: ['#list > li:nth-of-type(4)'] });
   assert.deepEqual(comparison.removed, { count: 4, elements: ['#soldout', '#banner', '#photo', '#welcome'] });
@@ -329,6 +353,14 @@ test('live: capture_dom_state + compare_snapshots report the changed heading col
   const shallow = await call('capture_dom_state', { url: url('/clean'), max_depth: 1 });
   assert.deepEqual(shallow.firstElements.map((e) => e.selector), ['body', 'body > main']);
   assert.equal(shallow.elements, 2);
+});
+
+test('live: compare_snapshots counts a recolour as a change', { skip }, async () => {
+  const before = await call('capture_dom_state', { url: url('/clean') });
+  const after = await call('capture_dom_state', { url: url('/recoloured') });
+  const { comparison } = await call('compare_snapshots', { before_id: before.id, after_id: after.id });
+  assert.deepEqual([comparison.changed, comparison.structureChanged, comparison.styleChanges.count], [true, false, 1]);
+  assert.equal(comparison.summary, '1 restyled (#buy): background-color rgb(26, 77, 143) → rgb(185, 28, 28).');
 });
 
 test('live: capture_visual_state writes a screenshot, the DOM record and a capture artifact', { skip }, async () => {

@@ -202,7 +202,22 @@ function flashObserverInPage(collect) {
   for (const type of ['animationend', 'transitionend', 'animationstart']) {
     document.addEventListener(type, (e) => note(e.target), true);
   }
-  state.stop = () => observer.disconnect();
+  // A CSS animation or transition (a keyframe blink) flips visibility without touching the DOM:
+  // every element with a running animation is looked at once a frame.
+  let sampling = true;
+  const sample = () => {
+    if (!sampling) return;
+    for (const animation of document.getAnimations ? document.getAnimations() : []) {
+      const target = animation.effect && animation.effect.target;
+      if (target && target.nodeType === 1) note(target);
+    }
+    requestAnimationFrame(sample);
+  };
+  requestAnimationFrame(sample);
+  state.stop = () => {
+    observer.disconnect();
+    sampling = false;
+  };
 }
 
 /** measure_element's facts about one element. */

@@ -33,6 +33,10 @@ export const pages = {
   </div>
 </main>`,
   ),
+  // The clean page with one button recoloured: nothing added, removed or moved.
+  get '/recoloured'() {
+    return this['/clean'].replace('background:#1a4d8f', 'background:#b91c1c');
+  },
   '/changed': page(
     'Changed page',
     `<main>
@@ -79,6 +83,15 @@ export const pages = {
     document.getElementById('slot').appendChild(banner);
   }));
 </script>`,
+  ),
+  // A badge a CSS keyframe animation shows for 300 ms (from 400 to 700 ms after its start):
+  // no script touches the DOM, only the animation flips its opacity.
+  '/blink': page(
+    'CSS blink',
+    `<main><h1 id="headline">Offers</h1>
+<div id="badge" style="opacity:0;padding:8px;background:#fd0;animation:blink 1000ms step-end 200ms 1 both">New!</div>
+<p id="steady">Steady text.</p></main>`,
+    '<style>@keyframes blink { 0% { opacity: 0 } 20% { opacity: 1 } 50% { opacity: 0 } 100% { opacity: 0 } }</style>',
   ),
   '/flash': page(
     'Flash of content',

@@ -1,7 +1,8 @@
 //! Judging what the live-page tools record beyond `visual_check`'s findings (spec 05-live-pages):
 //! cumulative layout shift with the elements that moved (`detect_layout_shift`), elements whose
 //! visibility flips quickly after load (`detect_flash`), the console log `get_console_logs`
-//! filters and counts, and the summary of axe-core's audit (`verify_accessibility`). The worker
+//! filters and counts, the summary of axe-core's audit (`verify_accessibility`), and what differs
+//! between two captured states (`compare_snapshots`). The worker
 //! only records entries, timestamps and axe's own verdicts; thresholds, ratings and the
 //! sentences that sum them up live here, so the MCP tools only render them.
 
@@ -9,6 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dom::{DomSnapshot, ElementList, GeometryChanges, ModifiedElements, StyleChanges, StyleCheck, compare_dom};
 use crate::page_check::{ConsoleEntry, FailedRequest, plural};
 
 /// CLS up to this is "good" (web.dev's threshold).
@@ -269,6 +271,9 @@ pub fn filter_console(entries: &[ConsoleEntry], levels: &[String]) -> Vec<Consol
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsoleLog {
+    /// The page's console over every level, whatever was asked: `has_errors` (a console error,
+    /// an uncaught exception or a failed request), else `has_warnings`, else `clean`.
+    pub status: &'static str,
     /// "3 console entries (2 errors), 1 failed request."
     pub summary: String,
     /// The entries at the asked levels, in time order.
@@ -280,6 +285,13 @@ pub struct ConsoleLog {
 /// The entries at the given levels (all when `levels` is empty) in time order, with the failed
 /// requests, counted in one sentence: errors are console errors and uncaught exceptions.
 pub fn console_log(entries: &[ConsoleEntry], levels: &[String], failed_requests: Vec<FailedRequest>) -> ConsoleLog {
+    let status = if entries.iter().any(ConsoleEntry::is_error) || !failed_requests.is_empty() {
+        "has_errors"
+    } else if entries.iter().any(|e| e.level == "warning") {
+        "has_warnings"
+    } else {
+        "clean"
+    };
     let entries = filter_console(entries, levels);
     let errors = entries.iter().filter(|e| e.is_error()).count();
     let summary = format!(
@@ -290,7 +302,79 @@ pub fn console_log(entries: &[ConsoleEntry], levels: &[String], failed_requests:
         failed_requests.len(),
         plural(failed_requests.len())
     );
-    ConsoleLog { summary, entries, failed_requests }
+    ConsoleLog { status, summary, entries, failed_requests }
+}
+
+/// `compare_snapshots`' answer: whether two states of a page differ at all and how. Between two
+/// live states every difference is a change: unlike a snapshot's DOM layer, there are no pixels
+/// here for render noise to be in, so a restyle is as much a change as an added element.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StateComparison {
+    /// Anything differs: elements added, removed or changed, computed styles, or boxes.
+    pub changed: bool,
+    /// "1 element added (#list > li:nth-of-type(4)); 1 restyled (#title color rgb(17, 17, 17) →
+    /// rgb(200, 0, 0)); …" or "No change: …".
+    pub summary: String,
+    /// Elements were added, removed, re-tagged, or their text or image changed.
+    pub structure_changed: bool,
+    pub added: ElementList,
+    pub removed: ElementList,
+    pub modified: ModifiedElements,
+    pub style_check: StyleCheck,
+    pub style_changes: StyleChanges,
+    pub geometry_changes: GeometryChanges,
+}
+
+/// Compares two captured states of a page (`before` → `after`) with the core's DOM diff.
+pub fn compare_states(before: &DomSnapshot, after: &DomSnapshot) -> StateComparison {
+    let dom = compare_dom(before, after);
+    let mut parts = Vec::new();
+    let named = |list: &[String]| list.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    if dom.added.count > 0 {
+        parts.push(format!(
+            "{} element{} added ({})",
+            dom.added.count,
+            plural(dom.added.count),
+            named(&dom.added.elements)
+        ));
+    }
+    if dom.removed.count > 0 {
+        parts.push(format!("{} removed ({})", dom.removed.count, named(&dom.removed.elements)));
+    }
+    if dom.modified.count > 0 {
+        let selectors: Vec<String> = dom.modified.elements.iter().map(|m| m.selector.clone()).collect();
+        parts.push(format!("{} with changed text or image ({})", dom.modified.count, named(&selectors)));
+    }
+    let styles = &dom.style_changes;
+    if styles.count > 0 {
+        let main =
+            styles.most_common.first().map(|c| format!(": {} {} → {}", c.property, c.from, c.to)).unwrap_or_default();
+        parts.push(format!("{} restyled ({}){main}", styles.count, named(&styles.elements)));
+    }
+    let geometry = &dom.geometry_changes;
+    if geometry.count > 0 {
+        parts.push(format!("{} moved or resized", geometry.count));
+    }
+    let changed = !parts.is_empty();
+    let summary = if changed {
+        format!("{}.", parts.join("; "))
+    } else if dom.style_check == StyleCheck::Unavailable {
+        "No change in structure or boxes; styles were not compared (one state has no style data).".to_string()
+    } else {
+        "No change: the same elements, computed styles and boxes.".to_string()
+    };
+    StateComparison {
+        changed,
+        summary,
+        structure_changed: dom.changed,
+        added: dom.added,
+        removed: dom.removed,
+        modified: dom.modified,
+        style_check: dom.style_check,
+        style_changes: dom.style_changes,
+        geometry_changes: dom.geometry_changes,
+    }
 }
 
 /// What the worker's axe-core run reports: axe's own verdicts, gathered in the page.
@@ -373,6 +457,28 @@ pub fn summarise_axe(results: AxeResults) -> AccessibilityAudit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn live_a_restyle_between_two_states_is_a_change() {
+        use crate::dom::test_records::{BLUE, page, parse};
+        let before = page();
+        assert_eq!(
+            compare_states(&parse(&before), &parse(&before)).summary,
+            "No change: the same elements, computed styles and boxes."
+        );
+        let mut after = page();
+        after["elements"][5]["styles"][1] = serde_json::json!(BLUE);
+        after["elements"][7]["styles"][1] = serde_json::json!(BLUE);
+        let states = compare_states(&parse(&before), &parse(&after));
+        assert!(states.changed && !states.structure_changed);
+        assert_eq!(
+            states.summary,
+            "2 restyled (#card-a > p, #card-b > p): background-color rgba(0, 0, 0, 0) → rgb(37, 99, 235)."
+        );
+        // The answer has no noise hint: between two live states a restyle is never noise.
+        let json = serde_json::to_value(&states).unwrap();
+        assert!(json.get("noiseHint").is_none() && json["changed"] == true);
+    }
 
     fn shift(value: f64, at: f64, selector: &str, dy: f64) -> ShiftEntry {
         ShiftEntry {
@@ -466,9 +572,17 @@ mod tests {
         let all = console_log(&entries, &[], vec![failed.clone()]);
         assert_eq!(all.summary, "3 console entries (2 errors), 1 failed request.");
         assert_eq!(all.entries.iter().map(|e| e.time_ms).collect::<Vec<_>>(), vec![1.0, 3.0, 5.0]);
-        let logs = console_log(&entries, &["log".into()], vec![failed.clone(), failed]);
+        let logs = console_log(&entries, &["log".into()], vec![failed.clone(), failed.clone()]);
         assert_eq!(logs.summary, "1 console entry (0 errors), 2 failed requests.");
         assert_eq!(console_log(&[], &[], Vec::new()).summary, "0 console entries (0 errors), 0 failed requests.");
+        // The status is the page's, whatever levels were asked for.
+        assert_eq!(logs.status, "has_errors");
+        assert_eq!(console_log(&[entry("log", 1.0)], &[], vec![failed]).status, "has_errors");
+        assert_eq!(
+            console_log(&[entry("warning", 1.0), entry("log", 2.0)], &["log".into()], Vec::new()).status,
+            "has_warnings"
+        );
+        assert_eq!(console_log(&[entry("info", 1.0)], &[], Vec::new()).status, "clean");
     }
 
     fn axe_results(violations: serde_json::Value, passes: u64) -> AxeResults {

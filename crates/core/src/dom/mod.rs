@@ -63,7 +63,7 @@ mod pairing;
 /// The record, its limits and validation, and trimming a record to a depth.
 mod record;
 #[cfg(test)]
-mod test_records;
+pub(crate) mod test_records;
 
 pub use attribution::{AttributedElement, ElementRole, attribute_regions};
 pub use comparison::{

@@ -7,17 +7,17 @@ use super::{DomComparison, DomSnapshot, ElementRole, attribute_regions, compare_
 use crate::regions::{Classification, Region};
 use crate::shift::PageShift;
 
-pub(super) const BLACK: &str = "rgb(0, 0, 0)";
-pub(super) const BLUE: &str = "rgb(37, 99, 235)";
-pub(super) const CLEAR: &str = "rgba(0, 0, 0, 0)";
+pub(crate) const BLACK: &str = "rgb(0, 0, 0)";
+pub(crate) const BLUE: &str = "rgb(37, 99, 235)";
+pub(crate) const CLEAR: &str = "rgba(0, 0, 0, 0)";
 
-pub(super) fn el(parent: i64, tag: &str, selector: &str, bounds: [f64; 4], text: Option<&str>) -> Value {
+pub(crate) fn el(parent: i64, tag: &str, selector: &str, bounds: [f64; 4], text: Option<&str>) -> Value {
     json!({ "parent": parent, "tag": tag, "selector": selector, "box": bounds, "text": text,
             "image": null, "styles": [BLACK, CLEAR, "16px"], "masked": false })
 }
 
 /// body > header > h1, main > two cards with a paragraph each, footer.
-pub(super) fn page() -> Value {
+pub(crate) fn page() -> Value {
     json!({
         "version": 1, "url": "http://localhost:3000/", "viewport": { "width": 800, "height": 600 },
         "devicePixelRatio": 1, "document": { "width": 800, "height": 600 },
@@ -38,15 +38,15 @@ pub(super) fn page() -> Value {
     })
 }
 
-pub(super) fn parse(v: &Value) -> DomSnapshot {
+pub(crate) fn parse(v: &Value) -> DomSnapshot {
     parse_dom(&v.to_string()).unwrap()
 }
 
-pub(super) fn compare(a: &Value, b: &Value) -> DomComparison {
+pub(crate) fn compare(a: &Value, b: &Value) -> DomComparison {
     compare_dom(&parse(a), &parse(b))
 }
 
-pub(super) fn region(x: u32, y: u32, width: u32, height: u32) -> Region {
+pub(crate) fn region(x: u32, y: u32, width: u32, height: u32) -> Region {
     Region {
         x,
         y,
@@ -59,7 +59,7 @@ pub(super) fn region(x: u32, y: u32, width: u32, height: u32) -> Region {
     }
 }
 
-pub(super) fn attribute(
+pub(crate) fn attribute(
     a: &Value,
     b: &Value,
     regions: &[Region],
@@ -73,6 +73,6 @@ pub(super) fn attribute(
         .collect()
 }
 
-pub(super) fn named(list: &[(&str, ElementRole)]) -> Vec<(String, ElementRole)> {
+pub(crate) fn named(list: &[(&str, ElementRole)]) -> Vec<(String, ElementRole)> {
     list.iter().map(|&(s, r)| (s.to_owned(), r)).collect()
 }

@@ -66,7 +66,8 @@ pub use facts::{
 };
 pub use tap_targets::MIN_TAP_TARGET;
 pub use viewports::{
-    BreakpointFacts, BreakpointFit, ElementPresence, OverflowingElement, ViewportsCheck, check_viewports,
+    BreakpointFacts, BreakpointFit, DEFAULT_BREAKPOINTS, ElementPresence, OverflowingElement, ViewportsCheck,
+    check_viewports,
 };
 
 /// Layout is measured in fractional pixels; less than this past an edge is rounding, not a bug.

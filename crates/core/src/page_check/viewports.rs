@@ -26,9 +26,15 @@ pub struct ElementPresence {
     pub in_viewport: Option<bool>,
 }
 
+/// The sizes tested when the caller names none: a phone, a tablet, a desktop.
+pub const DEFAULT_BREAKPOINTS: [(&str, u32, u32); 3] =
+    [("mobile", 375, 667), ("tablet", 768, 1024), ("desktop", 1920, 1080)];
+
 /// One size as the worker measured it.
 #[derive(Debug, Clone)]
 pub struct BreakpointFacts {
+    /// The caller's name for the size ("mobile"), kept through to the answer.
+    pub name: Option<String>,
     pub width: u32,
     pub height: u32,
     /// The collector's DOM record at this size.
@@ -54,6 +60,9 @@ pub struct OverflowingElement {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BreakpointFit {
+    /// The caller's name for the size, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub width: u32,
     pub height: u32,
     /// The document is wider than the viewport: the page scrolls sideways.
@@ -66,7 +75,7 @@ pub struct BreakpointFit {
 }
 
 impl BreakpointFit {
-    /// "375×667: scrolls sideways (1616 px wide); element visible", "768×1024: fits".
+    /// "mobile 375×667: scrolls sideways (1616 px wide); element visible", "768×1024: fits".
     pub fn line(&self) -> String {
         let fit = if self.horizontal_overflow {
             format!("scrolls sideways ({} px wide)", self.document_width)
@@ -78,7 +87,8 @@ impl BreakpointFit {
             Some(e) if !e.found => format!("; {} not found", e.selector),
             Some(e) => format!("; element {}", if e.rendered == Some(true) { "visible" } else { "hidden" }),
         };
-        format!("{}×{}: {fit}{element}", self.width, self.height)
+        let name = self.name.as_ref().map(|n| format!("{n} ")).unwrap_or_default();
+        format!("{name}{}×{}: {fit}{element}", self.width, self.height)
     }
 }
 
@@ -111,6 +121,7 @@ fn judge_breakpoint(facts: BreakpointFacts) -> BreakpointFit {
         })
         .collect();
     BreakpointFit {
+        name: facts.name,
         width: facts.width,
         height: facts.height,
         horizontal_overflow: !overflowing.is_empty(),
@@ -139,7 +150,14 @@ mod tests {
             r#"{"elements":[]}"#,
         )
         .dom;
-        BreakpointFacts { width, height, dom, element: present, screenshot: Some(format!("/tmp/viewport-{width}.png")) }
+        BreakpointFacts {
+            name: None,
+            width,
+            height,
+            dom,
+            element: present,
+            screenshot: Some(format!("/tmp/viewport-{width}.png")),
+        }
     }
 
     fn presence(value: serde_json::Value) -> Option<ElementPresence> {

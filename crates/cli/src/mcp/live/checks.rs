@@ -82,7 +82,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Console messages and uncaught page errors from before navigation until wait_ms after load, with source locations and times, plus the requests that failed. Filter with levels.",
+        description = "Console messages and uncaught page errors from before navigation until wait_ms after load, with source locations and times, plus the requests that failed, and the page's status (clean, has_warnings, has_errors). Filter the listed entries with levels.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn get_console_logs(&self, Parameters(args): Parameters<ConsoleArgs>) -> Result<CallToolResult, ErrorData> {
@@ -99,6 +99,7 @@ impl SightlineServer {
                 let log = console_log(&entries, &levels, failed);
                 pretty(&json!({
                     "url": args.url,
+                    "status": log.status,
                     "summary": log.summary,
                     "entries": log.entries,
                     // Entries past the worker's cap of 1,000 per call, not listed.

@@ -9,7 +9,7 @@ use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sightline_core::dom::parse_dom;
-use sightline_core::page_check::{BreakpointFacts, ElementPresence, check_viewports};
+use sightline_core::page_check::{BreakpointFacts, DEFAULT_BREAKPOINTS, ElementPresence, check_viewports};
 
 use super::super::{SightlineServer, failure};
 use super::{bad, pretty, url_checked};
@@ -27,6 +27,9 @@ pub struct MeasureArgs {
 /// One viewport size.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Breakpoint {
+    /// A name for the size ("mobile"), kept in the answer.
+    #[serde(default)]
+    pub name: Option<String>,
     /// Width in CSS pixels.
     pub width: u32,
     /// Height in CSS pixels.
@@ -41,7 +44,7 @@ pub struct ViewportsArgs {
     /// An element whose visibility is reported per breakpoint (CSS selector).
     #[serde(default)]
     pub selector: Option<String>,
-    /// Sizes to test (default 375×667, 768×1024, 1920×1080).
+    /// Sizes to test (default mobile 375×667, tablet 768×1024, desktop 1920×1080).
     #[serde(default)]
     pub breakpoints: Option<Vec<Breakpoint>>,
 }
@@ -68,29 +71,31 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "The page at several viewport sizes (default 375×667, 768×1024, 1920×1080): per breakpoint whether it scrolls sideways and which elements cause it, the selector's visibility, and a screenshot path.",
+        description = "The page at several viewport sizes (default mobile 375×667, tablet 768×1024, desktop 1920×1080; each size may carry a name, kept in the answer): per breakpoint whether it scrolls sideways and which elements cause it, the selector's visibility, and a screenshot path.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn test_viewports(&self, Parameters(args): Parameters<ViewportsArgs>) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
-        let breakpoints: Vec<(u32, u32)> = match &args.breakpoints {
-            Some(list) => list.iter().map(|b| (b.width, b.height)).collect(),
-            None => vec![(375, 667), (768, 1024), (1920, 1080)],
+        let breakpoints: Vec<(Option<String>, u32, u32)> = match &args.breakpoints {
+            Some(list) => list.iter().map(|b| (b.name.clone(), b.width, b.height)).collect(),
+            None => DEFAULT_BREAKPOINTS.iter().map(|&(n, w, h)| (Some(n.to_string()), w, h)).collect(),
         };
         if breakpoints.is_empty() || breakpoints.len() > 8 {
             return Err(bad("breakpoints: give 1 to 8 sizes"));
         }
-        if breakpoints.iter().any(|&(w, h)| !(200..=4000).contains(&w) || !(200..=4000).contains(&h)) {
+        if breakpoints.iter().any(|&(_, w, h)| !(200..=4000).contains(&w) || !(200..=4000).contains(&h)) {
             return Err(bad("breakpoints: width and height must be 200 to 4000 CSS pixels"));
         }
-        let list: Vec<Value> = breakpoints.iter().map(|(w, h)| json!({"width": w, "height": h})).collect();
+        let list: Vec<Value> = breakpoints.iter().map(|(_, w, h)| json!({"width": w, "height": h})).collect();
         let params = json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": screenshot_dir(),
                    "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES});
         let timeout = call_timeout() * breakpoints.len() as u32;
         Ok(match self.live.worker.call("viewports", params, timeout).await {
             Ok(answer) => {
                 let mut measured = Vec::new();
-                for bp in answer["breakpoints"].as_array().into_iter().flatten() {
+                // The worker answers in the order asked: each size keeps its caller's name.
+                let names = breakpoints.iter().map(|(name, _, _)| name.clone());
+                for (bp, name) in answer["breakpoints"].as_array().into_iter().flatten().zip(names) {
                     let (width, height) = (&bp["width"], &bp["height"]);
                     let dom = match parse_dom(bp["dom"].as_str().unwrap_or_default()) {
                         Ok(dom) => dom,
@@ -105,6 +110,7 @@ impl SightlineServer {
                         }
                     };
                     measured.push(BreakpointFacts {
+                        name,
                         width: width.as_u64().unwrap_or_default() as u32,
                         height: height.as_u64().unwrap_or_default() as u32,
                         dom,

@@ -10,8 +10,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
+use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{SightlineServer, failure, text};
@@ -88,17 +91,27 @@ impl SightlineServer {
     }
 }
 
+/// Arguments of `ping`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct PingArgs {
+    /// Echoed back with the time, so a client can match the answer to its call.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
 #[tool_router(router = ping_tool_router)]
 impl SightlineServer {
     #[tool(
-        description = "Health of the live-page tools: the browser worker's pid, Node and playwright-core versions, and whether a Chromium was found (with the install command when not). Starts the worker if needed.",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        description = "Health of the live-page tools: echoes `message` with the server's time (UTC), the browser worker's pid, Node and playwright-core versions, and whether a Chromium was found (with the install command when not). Starts the worker if needed.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    async fn ping(&self) -> Result<CallToolResult, ErrorData> {
+    async fn ping(&self, Parameters(args): Parameters<PingArgs>) -> Result<CallToolResult, ErrorData> {
         let live = &self.live;
         let script = live.worker.script().map(|p| p.display().to_string());
         Ok(match live.worker.call("ping", json!({}), Duration::from_secs(10)).await {
             Ok(answer) => pretty(&json!({
+                "message": args.message,
+                "timestamp": sightline_core::results::rfc3339(std::time::SystemTime::now()),
                 "sightline": env!("CARGO_PKG_VERSION"),
                 "worker": {"script": script.ok(), "pid": answer["pid"], "node": answer["node"]},
                 "playwrightCore": answer["playwrightCore"],

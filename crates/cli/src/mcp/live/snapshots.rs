@@ -14,7 +14,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sightline_core::artifact::{Capture, write_capture};
 use sightline_core::decode::decode_image;
-use sightline_core::dom::{DomSnapshot, compare_dom, parse_dom, prune_depth};
+use sightline_core::dom::{DomSnapshot, parse_dom, prune_depth};
+use sightline_core::live::compare_states;
 
 use super::super::{SightlineServer, failure};
 use super::{pretty, url_checked};
@@ -130,7 +131,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Compare two DOM snapshots from capture_dom_state: added, removed and changed elements, style changes (property from → to) and geometry changes (resized, moved), using Sightline's DOM diff.",
+        description = "Compare two DOM snapshots from capture_dom_state: `changed` (anything differs: structure, computed styles or boxes) with a one-line summary, then added, removed and changed elements, style changes (property from → to) and geometry changes (resized, moved), using Sightline's DOM diff.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn compare_snapshots(
@@ -149,7 +150,7 @@ impl SightlineServer {
         };
         let Some(after) = snapshots.get(&args.after_id).cloned() else { return Ok(failure(unknown(&args.after_id))) };
         drop(snapshots);
-        let comparison = compare_dom(&before, &after);
+        let comparison = compare_states(&before, &after);
         Ok(pretty(&json!({"before": args.before_id, "after": args.after_id, "comparison": comparison})))
     }
 
