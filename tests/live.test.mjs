@@ -272,6 +272,17 @@ test('live: measure_element gives the box model and typography', { skip }, async
   assert.deepEqual(await failure('measure_element', { url: url('/clean'), selector: '#nope' }), {
     toolError: `no element matches #nope on ${url('/clean')}`,
   });
+  // Without a url, on the page the last call opened.
+  await call('detect_flash', { url: url('/flash'), wait_time: 0 });
+  const last = await call('measure_element', { selector: '#headline' });
+  assert.equal(last.url, url('/flash'));
+  assert.equal(last.selector, '#headline');
+  // A server that has opened no page yet says so.
+  await withServer({}, async (own) => {
+    assert.deepEqual(await failure('measure_element', { selector: '#buy' }, own), {
+      invalidParams: 'MCP error -32602: url: no page has been opened yet in this session; give the page\'s url',
+    });
+  });
 });
 
 test('live: test_viewports reports sideways scrolling per breakpoint', { skip }, async () => {
@@ -301,12 +312,17 @@ test('live: capture_dom_state + compare_snapshots report the changed heading col
   const after = await call('capture_dom_state', { url: url('/changed') });
   assert.match(before.id, /^dom-\d+-\d+$/);
   assert.equal(before.expiresInSeconds, 1800);
-  assert.deepEqual(before.firstElements.map((e) => e.selector), [
+  // The elements as a tree: body > main > the page's parts, each with its own children.
+  const flat = (nodes) => nodes.flatMap((n) => [n.selector, ...flat(n.children ?? [])]);
+  assert.deepEqual(flat(before.tree), [
     'body', 'body > main', '#title', '#intro', '#intro > span.sr-only', '#logo', '#list',
     '#list > li:nth-of-type(1)', '#list > li:nth-of-type(2)', '#list > li:nth-of-type(3)',
     'body > main > p:nth-of-type(2)', '#more', '#buy', '#soldout', '#banner', '#photo', '#welcome',
   ]);
+  const main = before.tree[0].children[0];
+  assert.deepEqual(main.children.find((c) => c.selector === '#list').children.map((c) => c.tag), ['li', 'li', 'li']);
   assert.equal(before.elements, 17);
+  assert.equal(before.notInTree, 0);
   const diff = await call('compare_snapshots', { before_id: before.id, after_id: after.id });
   assert.deepEqual([diff.before, diff.after], [before.id, after.id]);
   const { comparison } = diff;
@@ -351,7 +367,7 @@ test('live: capture_dom_state + compare_snapshots report the changed heading col
   });
   // Depth 0 is body, depth 1 its child main: nothing deeper survives.
   const shallow = await call('capture_dom_state', { url: url('/clean'), max_depth: 1 });
-  assert.deepEqual(shallow.firstElements.map((e) => e.selector), ['body', 'body > main']);
+  assert.deepEqual(flat(shallow.tree), ['body', 'body > main']);
   assert.equal(shallow.elements, 2);
 });
 

@@ -45,6 +45,8 @@ pub struct Worker {
     cwd: PathBuf,
     running: Mutex<Option<Running>>,
     next_id: AtomicU64,
+    /// The page the last call opened: the tools that take no url work on it.
+    last_url: std::sync::Mutex<Option<String>>,
 }
 
 impl Worker {
@@ -56,6 +58,7 @@ impl Worker {
             cwd: cwd.to_path_buf(),
             running: Mutex::new(None),
             next_id: AtomicU64::new(1),
+            last_url: std::sync::Mutex::new(None),
         }
     }
 
@@ -64,8 +67,16 @@ impl Worker {
         self.script.as_deref().map_err(String::as_str)
     }
 
+    /// The url of the page the last call opened, if any.
+    pub fn last_url(&self) -> Option<String> {
+        self.last_url.lock().expect("last url").clone()
+    }
+
     /// Sends one request and waits for its answer; `timeout` bounds the call in the worker too.
     pub async fn call(&self, method: &str, mut params: Value, timeout: Duration) -> Result<Value, String> {
+        if let Some(url) = params.get("url").and_then(Value::as_str) {
+            *self.last_url.lock().expect("last url") = Some(url.to_string());
+        }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         if let Value::Object(map) = &mut params {
             map.insert("timeoutMs".into(), json!(timeout.as_millis() as u64));

@@ -72,5 +72,5 @@ pub use comparison::{
 };
 pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
-    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom, prune_depth,
+    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, TreeNode, dom_tree, parse_dom, prune_depth,
 };

@@ -330,12 +330,82 @@ pub fn prune_depth(snapshot: &mut DomSnapshot, max_depth: usize) {
     snapshot.elements = kept;
 }
 
+/// One element of [`dom_tree`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TreeNode {
+    pub selector: String,
+    pub tag: String,
+    /// Border box `[x, y, width, height]` in CSS pixels of the page.
+    #[serde(rename = "box")]
+    pub bounds: [f64; 4],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<TreeNode>,
+}
+
+/// The elements as a tree, `max_depth` levels below the roots (a root is depth 0), with at most
+/// `max_nodes` nodes taken in document order; also how many elements were left out. The
+/// record's flat list is what the core compares; a tree is what a reader follows.
+pub fn dom_tree(snapshot: &DomSnapshot, max_depth: usize, max_nodes: usize) -> (Vec<TreeNode>, usize) {
+    let n = snapshot.elements.len();
+    let mut depth = Vec::with_capacity(n);
+    let mut kept = vec![false; n];
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    let mut taken = 0;
+    for (i, e) in snapshot.elements.iter().enumerate() {
+        // Parents come first (parse_dom checks it); one out of range counts as no parent.
+        let parent = e.parent_index().filter(|&p| p < i);
+        let d = parent.map_or(0, |p| depth[p] + 1);
+        depth.push(d);
+        let parent_kept = parent.is_none_or(|p| kept[p]);
+        if d <= max_depth && parent_kept && taken < max_nodes {
+            kept[i] = true;
+            taken += 1;
+            match parent {
+                Some(p) => children[p].push(i),
+                None => roots.push(i),
+            }
+        }
+    }
+    fn build(i: usize, snapshot: &DomSnapshot, children: &[Vec<usize>]) -> TreeNode {
+        let e = &snapshot.elements[i];
+        TreeNode {
+            selector: e.selector.clone(),
+            tag: e.tag.clone(),
+            bounds: e.bounds,
+            children: children[i].iter().map(|&c| build(c, snapshot, children)).collect(),
+        }
+    }
+    (roots.iter().map(|&r| build(r, snapshot, &children)).collect(), n - taken)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
 
     use super::*;
     use crate::dom::test_records::{BLACK, CLEAR, page, parse};
+
+    #[test]
+    fn dom_tree_nests_children_to_a_depth_and_a_node_budget() {
+        let snapshot = parse(&page());
+        let (tree, left_out) = dom_tree(&snapshot, 10, 100);
+        assert_eq!(left_out, 0);
+        assert_eq!(tree.len(), 1);
+        let body = &tree[0];
+        let names: Vec<&str> = body.children.iter().map(|c| c.selector.as_str()).collect();
+        assert_eq!(names, ["body > header", "body > main", "body > footer"]);
+        assert_eq!(body.children[1].children[0].children[0].selector, "#card-a > p");
+        // One level deep: body and its three children; the rest is left out and said so.
+        let (shallow, left_out) = dom_tree(&snapshot, 1, 100);
+        assert!(shallow[0].children.iter().all(|c| c.children.is_empty()));
+        assert_eq!(left_out, 5);
+        // A node budget takes the first elements in document order.
+        let (few, left_out) = dom_tree(&snapshot, 10, 3);
+        assert_eq!(few[0].children.len(), 1);
+        assert_eq!(few[0].children[0].children[0].selector, "body > header > h1");
+        assert_eq!(left_out, 6);
+    }
 
     fn parse_err(v: &Value) -> String {
         match parse_dom(&v.to_string()) {

@@ -18,8 +18,9 @@ use crate::live::{call_timeout, screenshot_dir};
 /// Arguments of `measure_element`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct MeasureArgs {
-    /// The page to open (http or https).
-    pub url: String,
+    /// The page to open (http or https); the page the last live-page call opened when absent.
+    #[serde(default)]
+    pub url: Option<String>,
     /// CSS selector of the element (the first match is measured).
     pub selector: String,
 }
@@ -52,20 +53,27 @@ pub struct ViewportsArgs {
 #[tool_router(router = measure_tool_router, vis = "pub(super)")]
 impl SightlineServer {
     #[tool(
-        description = "Box model (margin, border, padding, content), typography and visibility of one element (the first match of selector), with its stable selector and page box.",
+        description = "Box model (margin, border, padding, content), typography and visibility of one element (the first match of selector), with its stable selector and page box. Without url, on the page the last live-page call opened (opened afresh).",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn measure_element(&self, Parameters(args): Parameters<MeasureArgs>) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
+        let url = match args.url.or_else(|| self.live.worker.last_url()) {
+            Some(url) => url,
+            None => return Err(bad("url: no page has been opened yet in this session; give the page's url")),
+        };
+        url_checked(&url)?;
         if args.selector.trim().is_empty() {
             return Err(bad("selector: give a CSS selector, e.g. \"#buy\""));
         }
-        let params = json!({"url": args.url, "selector": args.selector});
+        let params = json!({"url": url, "selector": args.selector});
         Ok(match self.live.worker.call("measure", params, call_timeout()).await {
             Ok(answer) if answer["found"] == json!(false) => {
-                failure(format!("no element matches {} on {}", args.selector, args.url))
+                failure(format!("no element matches {} on {url}", args.selector))
             }
-            Ok(answer) => pretty(&answer),
+            Ok(mut answer) => {
+                answer["url"] = json!(url);
+                pretty(&answer)
+            }
             Err(e) => failure(e),
         })
     }

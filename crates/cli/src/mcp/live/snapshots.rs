@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sightline_core::artifact::{Capture, write_capture};
 use sightline_core::decode::decode_image;
-use sightline_core::dom::{DomSnapshot, parse_dom, prune_depth};
+use sightline_core::dom::{DomSnapshot, dom_tree, parse_dom, prune_depth};
 use sightline_core::live::compare_states;
 
 use super::super::{SightlineServer, failure};
@@ -25,6 +25,10 @@ use crate::live::{call_timeout, screenshot_dir};
 pub const SNAPSHOT_TTL: Duration = Duration::from_secs(30 * 60);
 /// Most snapshots kept; the oldest goes first.
 pub const MAX_SNAPSHOTS: usize = 50;
+/// How deep capture_dom_state's tree goes unless `max_depth` says otherwise (as Ghostlight's).
+const TREE_DEPTH: usize = 10;
+/// Nodes in capture_dom_state's tree at most, so a large page's answer stays readable.
+const TREE_NODES: usize = 300;
 
 /// The DOM snapshots `capture_dom_state` took, by id.
 #[derive(Default)]
@@ -65,7 +69,8 @@ pub struct CaptureArgs {
     /// Capture only this element (a CSS selector) and its descendants.
     #[serde(default)]
     pub selector: Option<String>,
-    /// Keep elements at most this deep below the root (the root is depth 0).
+    /// Keep elements at most this deep below the root (the root is depth 0). capture_dom_state's
+    /// tree goes 10 levels deep when not given.
     #[serde(default)]
     pub max_depth: Option<usize>,
     /// capture_visual_state only: scroll to the bottom first so lazy content loads.
@@ -100,7 +105,7 @@ fn write_visual_state(screenshot: &std::path::Path, dom: &DomSnapshot) -> Result
 #[tool_router(router = snapshot_tool_router, vis = "pub(super)")]
 impl SightlineServer {
     #[tool(
-        description = "Snapshot of the page's DOM (elements with stable selectors, boxes and computed styles), kept in memory for 30 minutes under the returned id, for compare_snapshots. Optionally one element's subtree (selector) and a depth limit.",
+        description = "Snapshot of the page's DOM (elements with stable selectors, boxes and computed styles), kept in memory for 30 minutes under the returned id, for compare_snapshots. Returns the elements as a tree (selector, tag, box, children; 10 levels deep unless max_depth, at most 300 nodes). Optionally one element's subtree (selector) and a depth limit.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn capture_dom_state(&self, Parameters(args): Parameters<CaptureArgs>) -> Result<CallToolResult, ErrorData> {
@@ -113,12 +118,7 @@ impl SightlineServer {
         if let Some(depth) = args.max_depth {
             prune_depth(&mut dom, depth);
         }
-        let listed: Vec<Value> = dom
-            .elements
-            .iter()
-            .take(100)
-            .map(|e| json!({"selector": e.selector, "tag": e.tag, "box": e.bounds}))
-            .collect();
+        let (tree, left_out) = dom_tree(&dom, args.max_depth.unwrap_or(TREE_DEPTH), TREE_NODES);
         let count = dom.elements.len();
         let id = self.live.snapshots.lock().expect("snapshots").insert(dom);
         Ok(pretty(&json!({
@@ -126,7 +126,9 @@ impl SightlineServer {
             "url": args.url,
             "elements": count,
             "expiresInSeconds": SNAPSHOT_TTL.as_secs(),
-            "firstElements": listed,
+            "tree": tree,
+            // Elements deeper than the tree goes or past its node budget (all kept for comparing).
+            "notInTree": left_out,
         })))
     }
 
