@@ -298,11 +298,7 @@ pub fn earlier_new_snapshot(
     if !claimed.is_some_and(|c| c.run_id == owner.run_id && c.test_id == owner.test_id) {
         return Ok(None);
     }
-    let path = store.evidence_path(name, project)?;
-    let Ok(bytes) = std::fs::read(&path) else { return Ok(None) };
-    let evidence: SnapshotEvidence = serde_json::from_slice(&bytes)
-        .map_err(|e| Error::BadArtifact { path: path.clone(), detail: format!("not snapshot evidence ({e})") })?;
-    Ok((evidence.status == Status::New).then_some(evidence))
+    Ok(store.read_evidence(name, project)?.filter(|evidence| evidence.status == Status::New))
 }
 
 /// A shard in `capture-only` mode: decode and store the capture, compare nothing (the merge job

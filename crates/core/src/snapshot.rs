@@ -79,12 +79,16 @@ impl SnapshotEvidence {
         matches!(self.status, Status::Changed | Status::New | Status::Missing)
     }
 
+    /// The capture is unhealthy (failed assets) or its page never settled: its verdict says
+    /// never to make it a baseline, so approving holds it unless asked for it explicitly.
+    pub fn held_from_approval(&self) -> bool {
+        self.capture_health.unhealthy || matches!(self.verdict_kind, VerdictKind::Unhealthy | VerdictKind::Unstable)
+    }
+
     /// Whether a person may make this capture the baseline: it changed or is new, and it is
-    /// healthy and settled (an unhealthy or unstable capture's verdict says never to approve it).
+    /// not [held](Self::held_from_approval).
     pub fn approvable(&self) -> bool {
-        self.status.needs_review()
-            && !self.capture_health.unhealthy
-            && !matches!(self.verdict_kind, VerdictKind::Unhealthy | VerdictKind::Unstable)
+        self.status.needs_review() && !self.held_from_approval()
     }
 
     /// The command a person runs to approve this capture, when it is [`approvable`](Self::approvable).
@@ -96,7 +100,7 @@ impl SnapshotEvidence {
 
     /// The line that tells a person how to approve this snapshot (see [`approve_hint`]).
     pub fn approve_hint(&self) -> Option<String> {
-        self.approvable().then(|| approve_hint(&[self.name.as_str()])).flatten()
+        if self.approvable() { approve_hint(&[self.name.as_str()]) } else { None }
     }
 
     /// The evidence under the verdict line, one line each, as a failing test and `sightline

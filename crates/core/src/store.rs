@@ -450,6 +450,20 @@ impl ProjectStore {
         Ok(self.temp_dir(name).join(format!("{}.json", project_file_stem(project))))
     }
 
+    /// This run's evidence of `name` for `project`, or `None` when the capture has none yet (a
+    /// capture-only shard before its merge).
+    pub fn read_evidence(&self, name: &str, project: &str) -> Result<Option<crate::snapshot::SnapshotEvidence>> {
+        let path = self.evidence_path(name, project)?;
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| Error::BadArtifact { path, detail: format!("not snapshot evidence ({e})") })
+    }
+
     /// `.sightline/temp/<name>/<project>-diff.png`: the diff image of this run's failing
     /// comparison, drawn by the comparison that decided it; the report copies it.
     pub fn diff_path(&self, name: &str, project: &str) -> Result<PathBuf> {
@@ -811,25 +825,13 @@ pub struct Approved {
 /// settled. A capture stored without evidence (a capture-only shard before its merge) is judged
 /// by the asset failures it recorded.
 fn approval_hold(store: &ProjectStore, name: &str, stem: &str, capture: &CaptureData) -> Result<Option<String>> {
-    let path = store.evidence_path(name, stem)?;
-    match std::fs::read(&path) {
-        Ok(bytes) => {
-            let evidence: crate::snapshot::SnapshotEvidence = serde_json::from_slice(&bytes).map_err(|e| {
-                Error::BadArtifact { path: path.clone(), detail: format!("not snapshot evidence ({e})") }
-            })?;
-            let held = evidence.capture_health.unhealthy
-                || matches!(
-                    evidence.verdict_kind,
-                    crate::verdict::VerdictKind::Unhealthy | crate::verdict::VerdictKind::Unstable
-                );
-            Ok(held.then_some(evidence.verdict))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((!capture.failures.is_empty()).then(|| {
+    Ok(match store.read_evidence(name, stem)? {
+        Some(evidence) => evidence.held_from_approval().then_some(evidence.verdict),
+        None => (!capture.failures.is_empty()).then(|| {
             let failed: Vec<String> = capture.failures.iter().map(ToString::to_string).collect();
             format!("Unhealthy capture: {}", failed.join("; "))
-        })),
-        Err(e) => Err(Error::io(&path, e)),
-    }
+        }),
+    })
 }
 
 /// Promotes this run's capture of `name` (every captured project, or only `project`) to the

@@ -158,9 +158,10 @@ pub fn decide(
 
     // An asset that failed the same way on both sides did not make the diff: the diff is judged
     // as any other, and the line still names what failed.
-    let same_failure = match blocking_health || !health.unhealthy {
-        true => String::new(),
-        false => format!(", but {} (the baseline failed the same way)", failed_assets(health)),
+    let same_failure = if health.unhealthy && health.same_on_both_sides {
+        format!(", but {} (the baseline failed the same way)", failed_assets(health))
+    } else {
+        String::new()
     };
     if pixel.diff_pixels == 0 && !blocking_health {
         return verdict(Status::Passed, VerdictKind::Identical, format!("Passed: no pixel differs{same_failure}"));
