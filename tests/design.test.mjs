@@ -2,10 +2,12 @@
 // (pages rendered in Chromium, then altered): scores, findings, images, the allowed roots.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toolFailure as failure, withMcp } from './support/mcp.mjs';
+import { readPng } from './video/png.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
 const fixtures = path.join(repo, 'crates', 'core', 'tests', 'fixtures', 'design');
@@ -33,6 +35,18 @@ const byDimension = (json) => Object.fromEntries(Object.entries(json.dimensions)
 /** The weighted geometric mean of the dimension scores (floored at 1), as the spec defines overall. */
 const geometricMean = (json) =>
   Math.exp(Object.values(json.dimensions).reduce((sum, d) => sum + d.weight * Math.log(Math.max(d.score ?? 1, 1)), 0));
+
+/** SHA-256 of "design-review-v1" and "design-review-v2": review protocols named by their text's hash. */
+const PROTOCOL_V1 = createHash('sha256').update('design-review-v1').digest('hex');
+const PROTOCOL_V2 = createHash('sha256').update('design-review-v2').digest('hex');
+
+/** A fixture's decoded RGBA bytes, rows top to bottom. */
+function readPixels(name) {
+  const png = readPng(path.join(fixtures, name));
+  const out = Buffer.alloc(png.width * png.height * 4);
+  for (let y = 0; y < png.height; y++) for (let x = 0; x < png.width; x++) out.set(png.rgba(x, y), (y * png.width + x) * 4);
+  return out;
+}
 
 const DEFAULT_WEIGHTS = { layout: 0.35, color: 0.2, content: 0.15, typography: 0.15, spacing: 0.15 };
 
@@ -67,8 +81,16 @@ test('design: a recoloured page lowers color most and names the colours', async 
     });
     assert.equal(json.overall, 85.89);
     assert.deepEqual(json.findings, [
-      { dimension: 'color', kind: 'colorMoved', message: '#dc3c3c where the reference has #2878dc (12.3 % of the view, OKLab distance 0.333)', box: { x: 0, y: 0, width: 640, height: 400 } },
+      {
+        dimension: 'color',
+        kind: 'colorMoved',
+        severity: 'high',
+        message: '#dc3c3c where the reference has #2878dc (12.3 % of the view, OKLab distance 0.333)',
+        suggestedFix: 'use #2878dc here as the reference does, where the candidate shows #dc3c3c',
+        box: { x: 0, y: 0, width: 640, height: 400 },
+      },
     ]);
+    assert.deepEqual(json.diagnostics, { status: 'ok', reasons: [] });
   });
 });
 
@@ -92,7 +114,20 @@ test('design: bad arguments and paths outside SIGHTLINE_ALLOWED_ROOTS are clear 
   await withClient({}, async (client) => {
     const pair = { reference: 'reference.png', candidate: 'recoloured.png' };
     assert.deepEqual(await failure(client, 'compare_designs', { ...pair, weights: { layout: -1 } }), {
-      toolError: 'weights DimensionWeights { layout: -1.0, color: 0.0, content: 0.0, typography: 0.0, spacing: 0.0 } must be numbers ≥ 0 with at least one above 0; e.g. layout=0.5,color=0.5',
+      toolError: 'weights: layout is -1; each weight must be a number ≥ 0 (0 leaves the dimension out of overall)',
+    });
+    assert.deepEqual(await failure(client, 'compare_designs', { ...pair, weights: { layout: 0, color: 0, content: 0, typography: 0, spacing: 0 } }), {
+      toolError: 'weights: every dimension weighs 0, so nothing counts towards overall; give at least one weight above 0, e.g. layout 0.5',
+    });
+    const context = (scopeId, protocolKey) => ({ ...pair, comparisonContext: { scopeId, protocolKey } });
+    assert.deepEqual(await failure(client, 'compare_designs', context('checkout', 'design-review-v1')), {
+      toolError: 'comparisonContext.protocolKey "design-review-v1" is not a lowercase hex SHA-256; give the 64-digit SHA-256 of your review protocol\'s text (e.g. `sha256sum protocol.md`)',
+    });
+    assert.deepEqual(await failure(client, 'compare_designs', context('x'.repeat(129), PROTOCOL_V1)), {
+      toolError: 'comparisonContext.scopeId is 129 UTF-16 units long; give 1–128, e.g. "checkout/buy-button"',
+    });
+    assert.deepEqual(await failure(client, 'compare_designs', context('', PROTOCOL_V1)), {
+      toolError: 'comparisonContext.scopeId is 0 UTF-16 units long; give 1–128, e.g. "checkout/buy-button"',
     });
     assert.deepEqual(await failure(client, 'compare_designs', { ...pair, ignoreRegions: [{ x: 1, y: 1, width: 0, height: 5 }] }), {
       toolError: 'ignore region 1,1,0,5 is empty; give x,y,width,height with width and height above 0',
@@ -122,20 +157,52 @@ test('design: preset dark-ui weighs layout .6, typography .3, color .1 and recom
   });
 });
 
-test('design: explicit weights replace the preset, left-out dimensions weigh 0', async () => {
+test('design: weights given for some dimensions keep the preset for the rest', async () => {
   await withClient({}, async (client) => {
     const pair = { reference: 'reference.png', candidate: 'recoloured.png' };
-    const half = await scores(client, { ...pair, weights: { layout: 0.5, color: 0.5 } });
-    assert.equal(half.preset, null);
-    assert.deepEqual(half.weights, { layout: 0.5, color: 0.5, content: 0, typography: 0, spacing: 0 });
-    // √(100 × 46.73) = 68.36
-    assert.equal(half.overall, 68.36);
-    assert.equal(Math.round(geometricMean(half) * 100) / 100, half.overall);
-    // Given with a preset, the weights win and the preset is dropped.
-    const colourOnly = await scores(client, { ...pair, weights: { color: 2 }, preset: 'dark-ui' });
-    assert.equal(colourOnly.preset, null);
+    // color 0.8 over the default preset: 0.35 + 0.8 + 0.15 + 0.15 + 0.15 = 1.6.
+    const colour = await scores(client, { ...pair, weights: { color: 0.8 } });
+    assert.equal(colour.preset, 'default');
+    assert.deepEqual(colour.weights, { layout: 0.2188, color: 0.5, content: 0.0938, typography: 0.0938, spacing: 0.0938 });
+    // Half of the weight on a colour score of 46.73, half on 100: √(100 × 46.73) = 68.36.
+    assert.equal(colour.overall, 68.36);
+    // Over dark-ui, one weight given: the others are dark-ui's, and 0 leaves a dimension out.
+    const dark = await scores(client, { ...pair, preset: 'dark-ui', weights: { color: 0.4, typography: 0 } });
+    assert.equal(dark.preset, 'dark-ui');
+    assert.deepEqual(dark.weights, { layout: 0.6, color: 0.4, content: 0, typography: 0, spacing: 0 });
+    // Every weight given: the preset gives none.
+    const colourOnly = await scores(client, { ...pair, weights: { layout: 0, color: 2, content: 0, typography: 0, spacing: 0 } });
     assert.deepEqual(colourOnly.weights, { layout: 0, color: 1, content: 0, typography: 0, spacing: 0 }, 'renormalised');
     assert.equal(colourOnly.overall, 46.73);
+  });
+});
+
+test('design: a blank pair, or one whose ignore regions cover everything, is inconclusive with no overall', async () => {
+  await withClient({}, async (client) => {
+    // blank.png: the fixture page rendered with every element hidden.
+    const blank = await scores(client, { reference: 'blank.png', candidate: 'blank.png' });
+    assert.equal(blank.overall, null);
+    assert.deepEqual(blank.diagnostics, {
+      status: 'inconclusive',
+      reasons: ['both images are a single colour where they are compared (#ffffff and #ffffff): there is no design to compare; check that both rendered'],
+    });
+    const nothingRendered = await scores(client, { reference: 'reference.png', candidate: 'blank.png' });
+    assert.equal(nothingRendered.overall, null);
+    assert.deepEqual(nothingRendered.diagnostics.reasons, ['the candidate is a single colour (#ffffff) where it is compared: it shows nothing to compare; check that it rendered']);
+    const masked = await scores(client, {
+      reference: 'reference.png', candidate: 'recoloured.png', ignoreRegions: [{ x: 0, y: 0, width: 640, height: 480 }],
+    });
+    assert.equal(masked.overall, null);
+    assert.deepEqual(masked.diagnostics, {
+      status: 'inconclusive',
+      reasons: ['the ignore regions cover 100.0 % of the view, so nothing is left to compare; ignore less'],
+    });
+    // The fix list's rubric and the inputs' identities come with every result.
+    assert.equal(masked.critiqueRubric.steps.length, 6);
+    assert.deepEqual(Object.keys(masked.critiqueRubric.severity), ['high', 'medium', 'low']);
+    assert.deepEqual(masked.provenance.reference, {
+      pixelSha256: createHash('sha256').update(readPixels('reference.png')).digest('hex'), width: 640, height: 480,
+    });
   });
 });
 
@@ -166,21 +233,21 @@ test('design: an ignore region over the removed button leaves nothing to find', 
 
 test('design: comparisonContext is part of comparisonKey, the candidate only of runKey', async () => {
   await withClient({}, async (client) => {
-    const context = { scopeId: 'checkout/buy-button', protocolKey: 'design-review-v1' };
+    const context = { scopeId: 'checkout/buy-button', protocolKey: PROTOCOL_V1 };
     const bare = await scores(client, { reference: 'reference.png', candidate: 'button-removed.png' });
     const removed = await scores(client, { reference: 'reference.png', candidate: 'button-removed.png', comparisonContext: context });
     const recoloured = await scores(client, { reference: 'reference.png', candidate: 'recoloured.png', comparisonContext: context });
     const otherProtocol = await scores(client, {
-      reference: 'reference.png', candidate: 'button-removed.png', comparisonContext: { ...context, protocolKey: 'design-review-v2' },
+      reference: 'reference.png', candidate: 'button-removed.png', comparisonContext: { ...context, protocolKey: PROTOCOL_V2 },
     });
     // Keys are hashes of pixels and settings: pinned, so a change that would make old keys compare
     // unlike things shows here (and must bump the core's ALGORITHM_VERSION).
-    assert.deepEqual([bare.comparisonKey, bare.runKey], ['7db3ad9c97f3df04d362507529f7d78e', '496ac52c62daf02a2aa1352e1de7bb51']);
-    assert.deepEqual([removed.comparisonKey, removed.runKey], ['53b7df88bcaedea2fb1fe0d287b2ca3c', '9980fcb48c2dac8f13aa22b9aa2979b9']);
+    assert.deepEqual([bare.comparisonKey, bare.runKey], ['ec0b69c2d701fad54ad1eb724a4e842b', '7b4c6584ee1d1946f24745cea0f1b858']);
+    assert.deepEqual([removed.comparisonKey, removed.runKey], ['f66d6e5b4c95506b8bdd11c62af68dc7', '51c670d6697bf786dfd1b8af0598a9e3']);
     // Same reference and context: the same question, another answer.
     assert.equal(recoloured.comparisonKey, removed.comparisonKey);
     assert.notEqual(recoloured.runKey, removed.runKey);
-    assert.equal(otherProtocol.comparisonKey, '5791c3ee69d886e4d27cddbeaa15f7fb');
+    assert.equal(otherProtocol.comparisonKey, '1d355057f1d5413ef57ea0f4bce95ba7');
     // The context changes the keys only, never the scores.
     assert.deepEqual(byDimension(removed), byDimension(bare));
     assert.equal(removed.overall, bare.overall);

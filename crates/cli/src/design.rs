@@ -10,8 +10,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sightline_core::design::{
-    ComparisonContext, DesignBox, DesignComparison, DesignMode, DesignOptions, DimensionResult, DimensionStatus,
-    DimensionWeights, Preset, compare_designs,
+    ComparisonContext, DesignBox, DesignComparison, DesignMode, DesignOptions, DiagnosticStatus, DimensionResult,
+    DimensionStatus, Preset, Severity, WeightOverrides, compare_designs,
 };
 use sightline_core::motion::{
     FrameSequence, MotionComparison, MotionOptions, MotionStatus, compare_motion, write_signature_chart,
@@ -45,22 +45,25 @@ pub struct CompareDesignsArgs {
     /// `widget` (one component, no alignment) or `screen` (a whole view, aligned).
     #[arg(long, value_enum, default_value = "screen")]
     mode: ModeArg,
-    /// Weights preset; explicit --weights replace it.
+    /// Weights preset: the weight of every dimension --weights does not name.
     #[arg(long, value_enum, default_value = "default")]
     preset: PresetArg,
-    /// Explicit weights, e.g. `layout=0.5,color=0.3,typography=0.2` (dimensions left out weigh 0).
+    /// Weights for some dimensions, e.g. `color=0.5,spacing=0` (the others keep the preset's;
+    /// 0 leaves a dimension out of overall).
     #[arg(long, value_parser = parse_weights)]
-    weights: Option<DimensionWeights>,
+    weights: Option<WeightOverrides>,
     /// A region to ignore, `x,y,width,height` in reference pixels; repeatable.
     #[arg(long = "ignore", value_parser = parse_box)]
     ignore: Vec<DesignBox>,
     /// Write overlay.png, heat-map.png, content-regions.png and side-by-side.png here.
     #[arg(long)]
     visuals_dir: Option<PathBuf>,
-    /// Declared scope (e.g. a screen id), part of comparisonKey; needs --protocol-key.
+    /// Declared scope (e.g. a screen id, 1–128 characters), part of comparisonKey; needs
+    /// --protocol-key.
     #[arg(long, requires = "protocol_key")]
     scope_id: Option<String>,
-    /// Declared review protocol, part of comparisonKey; needs --scope-id.
+    /// Declared review protocol: the lowercase hex SHA-256 of its text (`sha256sum protocol.md`),
+    /// part of comparisonKey; needs --scope-id.
     #[arg(long, requires = "scope_id")]
     protocol_key: Option<String>,
     /// Print the result as one JSON object.
@@ -86,8 +89,8 @@ pub struct CompareMotionArgs {
     json: bool,
 }
 
-fn parse_weights(s: &str) -> Result<DimensionWeights, String> {
-    let mut w = DimensionWeights::default();
+fn parse_weights(s: &str) -> Result<WeightOverrides, String> {
+    let mut w = WeightOverrides::default();
     for part in s.split(',').filter(|p| !p.trim().is_empty()) {
         let (name, value) =
             part.split_once('=').ok_or_else(|| format!("`{part}` is not name=value; e.g. layout=0.5,color=0.5"))?;
@@ -102,9 +105,10 @@ fn parse_weights(s: &str) -> Result<DimensionWeights, String> {
                 return Err(format!("unknown dimension `{other}`; use layout, color, content, typography, spacing"));
             }
         };
-        *slot = value;
+        *slot = Some(value);
     }
-    w.validate().map_err(|e| e.to_string())?;
+    // Every default weight is above 0, so this fails only for what fails under any preset.
+    w.over(Preset::Default.weights()).map_err(|e| e.to_string())?;
     Ok(w)
 }
 
@@ -138,7 +142,7 @@ pub fn run_compare_designs(args: &CompareDesignsArgs) -> Result<u8> {
             PresetArg::Default => Preset::Default,
             PresetArg::DarkUi => Preset::DarkUi,
         },
-        weights: args.weights,
+        weights: args.weights.unwrap_or_default(),
         ignore_regions: args.ignore.clone(),
         comparison_context: match (&args.scope_id, &args.protocol_key) {
             (Some(scope_id), Some(protocol_key)) => {
@@ -160,7 +164,8 @@ pub fn run_compare_designs(args: &CompareDesignsArgs) -> Result<u8> {
         serde_json::to_writer(&mut stdout, &DesignOutput { comparison: &outcome.comparison, visual_files })?;
         writeln!(stdout)?;
     } else {
-        write!(stdout, "{}", describe_design(&outcome.comparison, &visual_files))?;
+        let given = args.weights.map(|w| w.named()).unwrap_or_default();
+        write!(stdout, "{}", describe_design(&outcome.comparison, &given, &visual_files))?;
     }
     Ok(exit::OK)
 }
@@ -175,20 +180,40 @@ fn dimension_line(name: &str, d: &DimensionResult) -> String {
     format!("  {name:<11}{score}  weight {:.2}  {detail}\n", d.weight)
 }
 
-fn describe_design(c: &DesignComparison, visual_files: &[PathBuf]) -> String {
+fn describe_design(c: &DesignComparison, given: &[&str], visual_files: &[PathBuf]) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let overall = c.overall.map_or("n/a".to_string(), |o| format!("{o:.2}"));
-    let weights = match c.preset {
-        Some(Preset::Default) => "preset default",
-        Some(Preset::DarkUi) => "preset dark-ui",
-        None => "explicit weights",
+    let preset = match c.preset {
+        Preset::Default => "default",
+        Preset::DarkUi => "dark-ui",
+    };
+    let weights = if given.is_empty() {
+        format!("preset {preset}")
+    } else {
+        format!("weights {} given, the rest from preset {preset}", given.join(", "))
     };
     let mode = match c.mode {
         DesignMode::Widget => "widget",
         DesignMode::Screen => "screen",
     };
     let _ = writeln!(s, "overall {overall} / 100 ({mode} mode, {weights})");
+    let status = match c.diagnostics.status {
+        DiagnosticStatus::Ok => "ok",
+        DiagnosticStatus::Review => "review",
+        DiagnosticStatus::Inconclusive => "inconclusive",
+    };
+    match c.diagnostics.reasons.as_slice() {
+        [] => {
+            let _ = writeln!(s, "diagnostics: {status}");
+        }
+        reasons => {
+            let _ = writeln!(s, "diagnostics: {status}");
+            for reason in reasons {
+                let _ = writeln!(s, "  {reason}");
+            }
+        }
+    }
     let d = &c.dimensions;
     for (name, result) in [
         ("layout", &d.layout),
@@ -207,7 +232,13 @@ fn describe_design(c: &DesignComparison, visual_files: &[PathBuf]) -> String {
         for f in &c.findings {
             let dimension = f.dimension.map_or("inputs", |d| d.name());
             let at = f.region.map_or(String::new(), |b| format!(" [at {},{} {}×{}]", b.x, b.y, b.width, b.height));
-            let _ = writeln!(s, "  {dimension:<11}{}{at}", f.message);
+            let severity = match f.severity {
+                Severity::High => "high",
+                Severity::Medium => "medium",
+                Severity::Low => "low",
+            };
+            let _ = writeln!(s, "  {severity:<7}{dimension:<11}{}{at}", f.message);
+            let _ = writeln!(s, "  {:<18}fix: {}", "", f.suggested_fix);
         }
     }
     for path in visual_files {

@@ -71,11 +71,13 @@ fn compare_designs_json_names_the_moved_colour_and_writes_visuals() {
     assert_eq!(
         v["findings"],
         serde_json::json!([
-            {"dimension": "color", "kind": "colorMoved",
+            {"dimension": "color", "kind": "colorMoved", "severity": "high",
              "message": "#dc3c3c where the reference has #2878dc (12.3 % of the view, OKLab distance 0.333)",
+             "suggestedFix": "use #2878dc here as the reference does, where the candidate shows #dc3c3c",
              "box": {"x": 0, "y": 0, "width": 640, "height": 400}}
         ])
     );
+    assert_eq!(v["diagnostics"], serde_json::json!({"status": "ok", "reasons": []}));
     for name in ["overlay", "heat-map", "content-regions", "side-by-side"] {
         let image = read_image(&dir.join(format!("{name}.png"))).unwrap();
         assert_eq!(image.height(), 576, "{name}");
@@ -95,14 +97,17 @@ fn compare_designs_explicit_weights_and_ignore_regions() {
         &fixture("button-removed"),
         "--json",
         "--weights",
-        "content=1",
+        "content=0.85",
         "--ignore",
         "150,350,140,60",
     ]);
     let v = json(&out);
-    assert_eq!(v["preset"], Value::Null);
-    assert_eq!(v["weights"]["content"], 1.0);
-    assert_eq!(v["weights"]["layout"], 0.0);
+    // content 0.85 given, the rest from the default preset: 0.35 + 0.2 + 0.85 + 0.15 + 0.15 = 1.7.
+    assert_eq!(v["preset"], "default");
+    assert_eq!(
+        v["weights"],
+        serde_json::json!({"layout": 0.2059, "color": 0.1176, "content": 0.5, "typography": 0.0882, "spacing": 0.0882})
+    );
     assert_eq!(v["overall"], 100.0, "the only change is ignored: {v}");
     assert_eq!(v["ignoreRegions"], serde_json::json!([{"x": 150, "y": 350, "width": 140, "height": 60}]));
     assert_eq!(v["findings"], serde_json::json!([]));
@@ -113,16 +118,19 @@ fn compare_designs_explicit_weights_and_ignore_regions() {
         &fixture("button-removed"),
         "--json",
         "--weights",
-        "content=1",
+        "layout=0,color=0,content=1,typography=0,spacing=0",
     ]));
     assert_eq!(v["overall"], 93.33, "{v}");
     assert_eq!(
         v["findings"],
         serde_json::json!([
-            {"dimension": "layout", "kind": "structureChanged", "message": "the structure differs here (mean SSIM 0.48)",
+            {"dimension": "layout", "kind": "structureChanged", "severity": "high",
+             "message": "the structure differs here (mean SSIM 0.48)",
+             "suggestedFix": "rebuild this area to match the reference's structure: the same elements, in the same order, sizes and alignment (the heat map shows where it differs)",
              "box": {"x": 160, "y": 346, "width": 134, "height": 54}},
-            {"dimension": "content", "kind": "blockMissing",
+            {"dimension": "content", "kind": "blockMissing", "severity": "high",
              "message": "a 122 × 42 px block of the reference has no counterpart in the candidate",
+             "suggestedFix": "add the element the reference shows in this box (122 × 42 px), or move the candidate's version of it there",
              "box": {"x": 159, "y": 359, "width": 122, "height": 42}}
         ])
     );
@@ -130,19 +138,27 @@ fn compare_designs_explicit_weights_and_ignore_regions() {
 
 #[test]
 fn compare_designs_human_summary_and_bad_input() {
-    let out = sightline(&["compare-designs", &fixture("reference"), &fixture("shifted")]);
+    let out = sightline(&["compare-designs", &fixture("reference"), &fixture("margins-changed")]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "overall 99.35 / 100 (screen mode, preset default)
-  layout      99.38  weight 0.35  mean SSIM 0.9938
-  color       99.34  weight 0.20  palette distance 0.0003, 0.6 % of the view changed colour class (reference #ffffff #2878dc #ededed #222222; candidate #ffffff #2878dc #ebeef2 #d5d5d5)
+        "overall 91.21 / 100 (screen mode, preset default)
+diagnostics: ok
+  layout      87.36  weight 0.35  mean SSIM 0.8736
+  color       99.55  weight 0.20  palette distance 0.0002, 3.9 % of the view changed colour class (reference #ffffff #2878dc #ededed #222222; candidate #ffffff #2878dc #ededed #222222)
   content    100.00  weight 0.15  8 of 8 reference blocks matched, 8 candidate blocks
-  typography  99.09  weight 0.15  17 text lines, mean height 19.4 px (reference: 17 lines, 19.3 px)
-  spacing     98.92  weight 0.15  margins left 23, right 28, top 28 px, 3 gaps (reference: left 23, right 28, top 28 px, 3 gaps)
-alignment: the candidate sits 5 px right and 4 px below of the reference; it was moved back before scoring
+  typography  99.82  weight 0.15  17 text lines, mean height 19.3 px (reference: 17 lines, 19.3 px)
+  spacing     74.78  weight 0.15  margins left 23, right 56, top 43 px, 3 gaps (reference: left 23, right 28, top 28 px, 3 gaps)
+alignment: the candidate sits 16 px to the right of and 16 px below the reference; it was moved back before scoring, leaving out what only the reference shows (16 px along the right edge, 16 px along the bottom)
 findings:
-  layout     the structure differs here (mean SSIM 0.66) [at 613,0 27×54]
+  medium layout     the structure differs here (mean SSIM 0.54) [at 0,0 640×80]
+                    fix: rebuild this area to match the reference's structure: the same elements, in the same order, sizes and alignment (the heat map shows where it differs)
+  medium layout     the structure differs here (mean SSIM 0.62) [at 213,213 374×81]
+                    fix: rebuild this area to match the reference's structure: the same elements, in the same order, sizes and alignment (the heat map shows where it differs)
+  high   spacing    right margin 56 px where the reference has 28 px
+                    fix: set the right margin to 28 px (now 56 px)
+  medium spacing    top margin 43 px where the reference has 28 px
+                    fix: set the top margin to 28 px (now 43 px)
 "
     );
     let out = sightline(&["compare-designs", &fixture("reference"), "/no/such/file.png"]);
@@ -296,19 +312,39 @@ fn compare_designs_scope_id_and_protocol_key_are_part_of_the_comparison_key() {
             protocol,
         ]))
     };
-    let declared = with("checkout-page", "pixel-match-v2");
+    // SHA-256 of "pixel-match-v2" and of "pixel-match-v3".
+    let (v2, v3) = (
+        "bafb28746bbe8884d6fb3846211bcbd5b932b2f395b12a9b22a6260fa07e0f0c",
+        "09e6936ddfd0d6c3418caa0666057c9571c6c738d9665cefda631d8246654643",
+    );
+    let declared = with("checkout-page", v2);
     // Exactly the keys the core derives from this context (not another one, not none).
-    let context = ComparisonContext { scope_id: "checkout-page".into(), protocol_key: "pixel-match-v2".into() };
+    let context = ComparisonContext { scope_id: "checkout-page".into(), protocol_key: v2.into() };
     let options = DesignOptions { comparison_context: Some(context), ..DesignOptions::default() };
     assert_eq!(declared, core_result("reference", "shifted", &options));
     let plain = json(&sightline(&["compare-designs", &fixture("reference"), &fixture("shifted"), "--json"]));
     assert_eq!(plain, core_result("reference", "shifted", &DesignOptions::default()));
     assert_ne!(declared["comparisonKey"], plain["comparisonKey"]);
     assert_ne!(declared["runKey"], plain["runKey"]);
-    // Both values count, each in its own role: swapping them asks another question.
-    let swapped = with("pixel-match-v2", "checkout-page");
-    assert_ne!(swapped["comparisonKey"], declared["comparisonKey"]);
-    assert_ne!(with("checkout-page", "pixel-match-v3")["comparisonKey"], declared["comparisonKey"]);
+    // Both values count: another scope or another protocol asks another question.
+    assert_ne!(with("checkout-page/v2", v2)["comparisonKey"], declared["comparisonKey"]);
+    assert_ne!(with("checkout-page", v3)["comparisonKey"], declared["comparisonKey"]);
+    // A protocol key that is not a SHA-256 is refused with the fix; nothing is printed.
+    let out = sightline(&[
+        "compare-designs",
+        &fixture("reference"),
+        &fixture("shifted"),
+        "--scope-id",
+        "checkout-page",
+        "--protocol-key",
+        "pixel-match-v2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "sightline: comparisonContext.protocolKey \"pixel-match-v2\" is not a lowercase hex SHA-256; give the 64-digit SHA-256 of your review protocol's text (e.g. `sha256sum protocol.md`)\n"
+    );
     // Declaring only half a context is refused, naming the missing half; nothing is printed.
     for (given, missing) in
         [("--scope-id", "--protocol-key <PROTOCOL_KEY>"), ("--protocol-key", "--scope-id <SCOPE_ID>")]

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use sightline_core::allowed_roots;
 use sightline_core::design::{
-    ComparisonContext, DesignBox, DesignMode, DesignOptions, DimensionWeights, Preset, compare_designs,
+    ComparisonContext, DesignBox, DesignMode, DesignOptions, Preset, WeightOverrides, compare_designs,
 };
 use sightline_core::motion::{FrameSequence, MotionOptions, compare_motion, signature_chart};
 use sightline_core::video::{CancelFlag, ExtractOptions, extract_video_frames};
@@ -33,10 +33,14 @@ pub struct CompareDesignsArgs {
     /// aligned by a translation search first). Default `screen`.
     #[serde(default)]
     pub mode: Option<String>,
-    /// Weights preset: `default` or `dark-ui`. Ignored when `weights` is given.
+    /// Weights preset: `default` (layout .35, color .2, content .15, typography .15, spacing .15)
+    /// or `dark-ui` (layout .6, typography .3, color .1). It gives the weight of every dimension
+    /// `weights` does not name. Default `default`.
     #[serde(default)]
     pub preset: Option<String>,
-    /// Explicit weights, e.g. {"layout": 0.5, "color": 0.5}; dimensions left out weigh 0.
+    /// Weights for some dimensions, e.g. {"color": 0.5}: each named one replaces the preset's,
+    /// the others keep it; 0 leaves a dimension out of overall. Keys: layout, color, content,
+    /// typography, spacing.
     #[serde(default)]
     #[schemars(with = "Option<std::collections::BTreeMap<String, f64>>")]
     pub weights: Option<Value>,
@@ -48,7 +52,8 @@ pub struct CompareDesignsArgs {
     #[serde(default, rename = "returnVisuals")]
     pub return_visuals: Option<bool>,
     /// What is being compared, part of `comparisonKey` so revisions are compared under the same
-    /// question.
+    /// question: `scopeId` 1–128 characters (UTF-16 units), `protocolKey` the lowercase hex
+    /// SHA-256 of the review protocol's text.
     #[serde(default, rename = "comparisonContext")]
     pub comparison_context: Option<ContextArg>,
 }
@@ -67,10 +72,10 @@ pub struct BoxArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContextArg {
-    /// What is compared, e.g. a component or screen id.
+    /// What is compared, e.g. a component or screen id: 1–128 UTF-16 units.
     #[serde(rename = "scopeId")]
     pub scope_id: String,
-    /// Which review protocol asks.
+    /// Which review protocol asks: the lowercase hex SHA-256 (64 digits) of its text.
     #[serde(rename = "protocolKey")]
     pub protocol_key: String,
 }
@@ -266,7 +271,7 @@ impl SightlineServer {
 #[tool_router(router = design_tool_router, vis = "pub(crate)")]
 impl SightlineServer {
     #[tool(
-        description = "Score how closely a candidate image (new build) matches a reference (mock-up, old app) from pixels alone, no shared DOM: layout (SSIM), color (palette distance, naming colours that moved), content (blocks matched by IoU: missing/extra with boxes), typography (text lines), spacing (margins, rhythm), each 0-100 or null, and a weighted overall. Returns the JSON result (findings, resolved weights, alignment, comparisonKey/runKey) and, unless returnVisuals is false, four labelled diagnostic images.",
+        description = "Score how closely a candidate image (new build) matches a reference (mock-up, old app) from pixels alone, no shared DOM: layout (SSIM), color (palette distance, naming colours that moved), content (blocks matched by IoU: missing/extra with boxes), typography (text lines), spacing (margins, rhythm), each 0-100 or null, and a weighted overall. Returns the JSON result and, unless returnVisuals is false, four labelled diagnostic images. Read diagnostics first (ok / review / inconclusive with reasons: inconclusive has no overall); each finding has a severity (high / medium / low), a suggestedFix and a box in reference pixels, and critiqueRubric says how to turn them into a prioritised fix list; provenance has each input's pixel SHA-256 and size.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn compare_designs(
@@ -282,10 +287,10 @@ impl SightlineServer {
             None => Preset::default(),
         };
         let weights = match args.weights {
-            Some(w) => Some(serde_json::from_value::<DimensionWeights>(w).map_err(|e| {
+            Some(w) => serde_json::from_value::<WeightOverrides>(w).map_err(|e| {
                 bad(format!("weights: {e}; use numbers for layout, color, content, typography, spacing"))
-            })?),
-            None => None,
+            })?,
+            None => WeightOverrides::default(),
         };
         let options = DesignOptions {
             mode,

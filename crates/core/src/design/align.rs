@@ -1,17 +1,24 @@
 //! `screen` mode alignment: one global translation of the candidate that best matches the
-//! reference, found coarse to fine on greyscale (a quarter-scale search over ±64 canonical
-//! pixels, then ±4 pixels at full scale). When the best offset found is not the identity but does
-//! not clearly beat it, or sits on the edge of the search, the identity is kept and the result
-//! says the search did not converge.
+//! reference, searched on the reference's own pixel grid (so a move of whole pixels is undone
+//! exactly, before any resampling), coarse to fine: a pyramid of 2 × 2 averages whose top is at
+//! most 256 px wide and at least a quarter scale, searched over ±64 grid pixels, then ±2 pixels at
+//! each finer level. When the best offset found is not the identity but does not clearly beat
+//! it, or sits on the edge of the search, the identity is kept and the result says the search did
+//! not converge.
 
 use serde::Serialize;
 
-use super::normalise::Plane;
+use super::normalise::Rect;
+use crate::image::RgbaImage;
 
-/// Search radius at quarter scale: ±16 × 4 = ±64 canonical pixels.
-const COARSE_RADIUS: i32 = 16;
-/// Refinement radius at full scale around the coarse answer.
-const FINE_RADIUS: i32 = 4;
+/// Search radius in grid (reference) pixels.
+const RADIUS: i32 = 64;
+/// The pyramid's top is at most this wide...
+const TOP_WIDTH: usize = 256;
+/// ...and at least this many levels above the grid.
+const MIN_LEVELS: usize = 2;
+/// Refinement radius at each level below the top, around twice the level above's answer.
+const REFINE_RADIUS: i32 = 2;
 /// An offset must leave at most this share of the identity's mean difference to be taken.
 const MIN_IMPROVEMENT: f64 = 0.8;
 /// Offsets that overlap less than this share of the canvas are not considered.
@@ -70,46 +77,69 @@ pub(crate) struct Translation {
 }
 
 /// Searches the translation `(dx, dy)` such that `candidate(x + dx, y + dy)` best matches
-/// `reference(x, y)`, by mean absolute greyscale difference over the overlap.
+/// `reference(x, y)`, by mean absolute greyscale difference over the overlap; both are
+/// `width × height` greyscale on the same grid.
 pub(crate) fn search_translation(reference: &[u8], candidate: &[u8], width: usize, height: usize) -> Translation {
     let identity = mean_abs_diff(reference, candidate, width, height, 0, 0).unwrap_or(0.0);
     if identity == 0.0 {
         return Translation { dx: 0, dy: 0, converged: true, before: 0.0, after: 0.0 };
     }
-    let (rw, rh) = (width / 4, height / 4);
-    let (r4, c4) = (quarter(reference, width, height), quarter(candidate, width, height));
-    let mut coarse = (0, 0, f64::INFINITY);
-    for dy in -COARSE_RADIUS..=COARSE_RADIUS {
-        for dx in -COARSE_RADIUS..=COARSE_RADIUS {
-            if let Some(cost) = mean_abs_diff(&r4, &c4, rw, rh, dx, dy) {
-                // Strictly better only: ties keep the earlier (scan-order) offset, deterministic.
-                if cost < coarse.2 {
-                    coarse = (dx, dy, cost);
-                }
-            }
-        }
+    // levels[0] is the grid itself; each next level halves both sides.
+    let mut levels: Vec<(Vec<u8>, Vec<u8>, usize, usize)> = Vec::new();
+    let (mut w, mut h) = (width, height);
+    while (levels.len() < MIN_LEVELS || w > TOP_WIDTH) && w >= 16 && h >= 16 {
+        let (r, c) = match levels.last() {
+            None => (halve(reference, w, h), halve(candidate, w, h)),
+            Some((r, c, _, _)) => (halve(r, w, h), halve(c, w, h)),
+        };
+        (w, h) = (w / 2, h / 2);
+        levels.push((r, c, w, h));
     }
-    let on_edge = coarse.0.abs() == COARSE_RADIUS || coarse.1.abs() == COARSE_RADIUS;
-    let mut best = (0, 0, identity);
-    if coarse.2.is_finite() {
-        for dy in coarse.1 * 4 - FINE_RADIUS..=coarse.1 * 4 + FINE_RADIUS {
-            for dx in coarse.0 * 4 - FINE_RADIUS..=coarse.0 * 4 + FINE_RADIUS {
-                if let Some(cost) = mean_abs_diff(reference, candidate, width, height, dx, dy)
-                    && cost < best.2
-                {
-                    best = (dx, dy, cost);
-                }
-            }
+    let top = levels.len();
+    let radius = (RADIUS + (1 << top) - 1) >> top;
+    let level = |i: usize| -> (&[u8], &[u8], usize, usize) {
+        if i == 0 {
+            (reference, candidate, width, height)
+        } else {
+            (&levels[i - 1].0, &levels[i - 1].1, levels[i - 1].2, levels[i - 1].3)
         }
+    };
+    let (r, c, w, h) = level(top);
+    let Some((mut bx, mut by)) = best_offset(r, c, w, h, (0, 0), radius) else {
+        return Translation { dx: 0, dy: 0, converged: false, before: identity, after: identity };
+    };
+    let on_edge = bx.abs() == radius || by.abs() == radius;
+    for i in (0..top).rev() {
+        let (r, c, w, h) = level(i);
+        (bx, by) = best_offset(r, c, w, h, (2 * bx, 2 * by), REFINE_RADIUS).unwrap_or((2 * bx, 2 * by));
     }
+    let after = mean_abs_diff(reference, candidate, width, height, bx, by).unwrap_or(f64::INFINITY);
     // The identity winning the search is convergence too: the images already line up.
-    let identity_best = (best.0, best.1) == (0, 0);
-    let converged = identity_best || (!on_edge && best.2 <= identity * MIN_IMPROVEMENT);
+    if (bx, by) == (0, 0) || after >= identity {
+        return Translation { dx: 0, dy: 0, converged: true, before: identity, after: identity };
+    }
+    let converged = !on_edge && after <= identity * MIN_IMPROVEMENT;
     if converged {
-        Translation { dx: best.0, dy: best.1, converged, before: identity, after: best.2 }
+        Translation { dx: bx, dy: by, converged, before: identity, after }
     } else {
         Translation { dx: 0, dy: 0, converged, before: identity, after: identity }
     }
+}
+
+/// The offset within `radius` of `centre` with the smallest difference; ties keep the earlier
+/// offset in scan order, so the answer is deterministic. `None` when no offset overlaps enough.
+fn best_offset(r: &[u8], c: &[u8], w: usize, h: usize, centre: (i32, i32), radius: i32) -> Option<(i32, i32)> {
+    let mut best: Option<(i32, i32, f64)> = None;
+    for dy in centre.1 - radius..=centre.1 + radius {
+        for dx in centre.0 - radius..=centre.0 + radius {
+            if let Some(cost) = mean_abs_diff(r, c, w, h, dx, dy)
+                && best.is_none_or(|b| cost < b.2)
+            {
+                best = Some((dx, dy, cost));
+            }
+        }
+    }
+    best.map(|(dx, dy, _)| (dx, dy))
 }
 
 /// Mean |reference(x, y) − candidate(x + dx, y + dy)| over the overlap, or `None` when the
@@ -129,47 +159,60 @@ fn mean_abs_diff(reference: &[u8], candidate: &[u8], width: usize, height: usize
     for y in y0..y1 {
         let r = &reference[(y * w + x0) as usize..(y * w + x1) as usize];
         let c = &candidate[((y + dy) * w + x0 + dx) as usize..((y + dy) * w + x1 + dx) as usize];
-        sum += r.iter().zip(c).map(|(&a, &b)| u64::from(a.abs_diff(b))).sum::<u64>();
+        // Per row in u32 (at most 16,384 × 255), which vectorises; the total in u64.
+        sum += u64::from(r.iter().zip(c).map(|(&a, &b)| u32::from(a.abs_diff(b))).sum::<u32>());
     }
     Some(sum as f64 / overlap)
 }
 
-/// A quarter-scale copy (4 × 4 box average).
-fn quarter(luma: &[u8], width: usize, height: usize) -> Vec<u8> {
-    let (qw, qh) = (width / 4, height / 4);
-    let mut out = vec![0u8; qw * qh];
-    for y in 0..qh {
-        for x in 0..qw {
-            let mut sum = 0u32;
-            for yy in 0..4 {
-                for xx in 0..4 {
-                    sum += u32::from(luma[(y * 4 + yy) * width + x * 4 + xx]);
-                }
-            }
-            out[y * qw + x] = ((sum + 8) / 16) as u8;
+/// A half-size copy (2 × 2 box average, rounded; an odd last row or column is dropped).
+fn halve(luma: &[u8], width: usize, height: usize) -> Vec<u8> {
+    let (hw, hh) = (width / 2, height / 2);
+    let mut out = vec![0u8; hw * hh];
+    for y in 0..hh {
+        let (top, bottom) = (&luma[2 * y * width..], &luma[(2 * y + 1) * width..]);
+        for x in 0..hw {
+            let sum = u16::from(top[2 * x])
+                + u16::from(top[2 * x + 1])
+                + u16::from(bottom[2 * x])
+                + u16::from(bottom[2 * x + 1]);
+            out[y * hw + x] = ((sum + 2) / 4) as u8;
         }
     }
     out
 }
 
-/// The candidate moved by `(-dx, -dy)` so its content lands where the reference's is; uncovered
-/// pixels take `fill`.
-pub(crate) fn translate(plane: &Plane, dx: i32, dy: i32, fill: [u8; 3]) -> Plane {
-    let mut out = Plane::filled(plane.width, plane.height, fill);
-    let (w, h) = (plane.width as i32, plane.height as i32);
-    for y in 0..h {
-        let sy = y + dy;
-        if !(0..h).contains(&sy) {
-            continue;
+/// The candidate moved by `(-dx, -dy)` so its content lands where the reference's is. The strips
+/// it no longer covers show the reference's own pixels (equal there, nothing painted that could
+/// read as content) and are returned, so the comparison can leave them out.
+pub(crate) fn translate_onto(candidate: &RgbaImage, reference: &RgbaImage, dx: i32, dy: i32) -> (RgbaImage, Vec<Rect>) {
+    let mut out = reference.clone();
+    let (w, h) = (candidate.width() as i32, candidate.height() as i32);
+    let (x0, x1) = (0.max(-dx), w.min(w - dx));
+    let stride = w as usize * 4;
+    if x1 > x0 {
+        for y in 0.max(-dy)..h.min(h - dy) {
+            let (sy, dst_row) = ((y + dy) as usize, y as usize);
+            let src = &candidate.as_bytes()[sy * stride + (x0 + dx) as usize * 4..sy * stride + (x1 + dx) as usize * 4];
+            out.as_bytes_mut()[dst_row * stride + x0 as usize * 4..dst_row * stride + x1 as usize * 4]
+                .copy_from_slice(src);
         }
-        let (x0, x1) = (0.max(-dx), w.min(w - dx));
-        if x1 <= x0 {
-            continue;
-        }
-        let dst = &mut out.rgb[(y * w + x0) as usize..(y * w + x1) as usize];
-        dst.copy_from_slice(&plane.rgb[(sy * w + x0 + dx) as usize..(sy * w + x1 + dx) as usize]);
     }
-    out
+    let (wu, hu) = (w as usize, h as usize);
+    let clamp = |v: i32, max: usize| (v.max(0) as usize).min(max);
+    let mut uncovered = Vec::new();
+    // Columns on the left or right, rows at the top or bottom, with nothing from the candidate.
+    if dx > 0 {
+        uncovered.push(Rect { x0: clamp(w - dx, wu), y0: 0, x1: wu, y1: hu });
+    } else if dx < 0 {
+        uncovered.push(Rect { x0: 0, y0: 0, x1: clamp(-dx, wu), y1: hu });
+    }
+    if dy > 0 {
+        uncovered.push(Rect { x0: 0, y0: clamp(h - dy, hu), x1: wu, y1: hu });
+    } else if dy < 0 {
+        uncovered.push(Rect { x0: 0, y0: 0, x1: wu, y1: clamp(-dy, hu) });
+    }
+    (out, uncovered)
 }
 
 #[cfg(test)]
@@ -232,11 +275,18 @@ mod tests {
     }
 
     #[test]
-    fn translate_moves_content_and_fills_the_edge() {
-        let mut p = Plane::filled(4, 2, [0, 0, 0]);
-        p.rgb[1] = [9, 9, 9];
-        let t = translate(&p, 1, 0, [7, 7, 7]);
-        assert_eq!(t.rgb[0], [9, 9, 9]);
-        assert_eq!(t.rgb[3], [7, 7, 7]);
+    fn translate_onto_moves_content_and_shows_the_reference_where_nothing_is_left() {
+        // A 4 × 2 candidate whose pixel (1, 1) is marked; moved back by (1, 1) it lands on (0, 0).
+        let reference = RgbaImage::filled(4, 2, [7, 7, 7, 255]).unwrap();
+        let mut candidate = RgbaImage::filled(4, 2, [0, 0, 0, 255]).unwrap();
+        candidate.as_bytes_mut()[(4 + 1) * 4..(4 + 1) * 4 + 4].copy_from_slice(&[9, 9, 9, 255]);
+        let (moved, uncovered) = translate_onto(&candidate, &reference, 1, 1);
+        let px = |x: usize, y: usize| moved.as_bytes()[(y * 4 + x) * 4];
+        assert_eq!((px(0, 0), px(1, 0), px(2, 0)), (9, 0, 0));
+        // The last column and the last row come from nowhere in the candidate.
+        assert_eq!((px(3, 0), px(0, 1), px(3, 1)), (7, 7, 7));
+        assert_eq!(uncovered, vec![Rect::new(3, 0, 4, 2), Rect::new(0, 1, 4, 2)]);
+        let (same, none) = translate_onto(&candidate, &reference, 0, 0);
+        assert_eq!((same.as_bytes(), none.len()), (candidate.as_bytes(), 0));
     }
 }

@@ -12,6 +12,7 @@
 //! view; so a removed button or larger text does not read as a colour change, while a dark theme
 //! of a light design, which keeps the palette but swaps its roles, does.
 
+use super::critique::Severity;
 use super::normalise::{Plane, Rect};
 use super::{Canvases, FindingKind, Measured, RawFinding};
 
@@ -181,6 +182,12 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         moved.push(swatch.rgb);
         findings.push(RawFinding {
             kind: FindingKind::ColorMoved,
+            severity: Severity::by(share, 0.01, 0.05),
+            fix: format!(
+                "use {} here as the reference does, where the candidate shows {}",
+                hex(swatch.rgb),
+                hex(shown)
+            ),
             message: format!(
                 "{} where the reference has {} ({:.1} % of the view, OKLab distance {:.3})",
                 hex(shown),
@@ -199,7 +206,13 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         let rect = extent(&c.candidate, &c.ignored, swatch.lab);
         findings.push(RawFinding {
             kind: FindingKind::ColorAdded,
+            severity: Severity::by(swatch.share, 0.01, 0.05),
             message: format!("{} is new in the candidate ({:.1} % of the view)", hex(swatch.rgb), swatch.share * 100.0),
+            fix: format!(
+                "replace {} with the reference's colour for that element (its nearest reference colour is {})",
+                hex(swatch.rgb),
+                hex(nearest(swatch, &pa).0.rgb)
+            ),
             rect,
         });
     }
@@ -209,6 +222,14 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         if (sa - sb).abs() >= SHARE_DEAD_ZONE && !moved.contains(&swatch.rgb) {
             findings.push(RawFinding {
                 kind: FindingKind::ColorShareChanged,
+                severity: Severity::by((sa - sb).abs(), 0.05, 0.2),
+                fix: format!(
+                    "{} should cover about {:.1} % of the view as in the reference (now {:.1} %): find where it was {}",
+                    hex(swatch.rgb),
+                    sa * 100.0,
+                    sb * 100.0,
+                    if sb > sa { "added" } else { "taken away" }
+                ),
                 message: format!(
                     "{} covers {:.1} % of the candidate where it covers {:.1} % of the reference",
                     hex(swatch.rgb),

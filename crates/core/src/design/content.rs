@@ -7,6 +7,7 @@
 //! over union (IoU ≥ 0.3, best pairs first); the score is the share of blocks that found a
 //! partner (2 × pairs / all blocks), unpaired blocks are the missing and extra findings.
 
+use super::critique::Severity;
 use super::normalise::{Plane, Rect};
 use super::{Canvases, FindingKind, Measured, RawFinding, ref_px};
 
@@ -27,15 +28,16 @@ const MAX_LISTED_BLOCKS: usize = 8;
 /// At most this many blocks per image, the largest (a noise texture must not explode the work).
 const MAX_BLOCKS: usize = 512;
 
+/// Whether a pixel is background: no channel differs from it by more than [`FOREGROUND_DELTA`].
+pub(crate) fn is_background(pixel: [u8; 3], background: [u8; 3]) -> bool {
+    (0..3).all(|c| pixel[c].abs_diff(background[c]) <= FOREGROUND_DELTA)
+}
+
 /// Segments `plane` into blocks that stand out from `background`, ignoring masked pixels.
 pub(crate) fn segment(plane: &Plane, background: [u8; 3], ignored: &[bool]) -> Vec<Rect> {
     let (w, h) = (plane.width, plane.height);
-    let fg: Vec<bool> = plane
-        .rgb
-        .iter()
-        .zip(ignored)
-        .map(|(p, &skip)| !skip && (0..3).any(|c| p[c].abs_diff(background[c]) > FOREGROUND_DELTA))
-        .collect();
+    let fg: Vec<bool> =
+        plane.rgb.iter().zip(ignored).map(|(p, &skip)| !skip && !is_background(*p, background)).collect();
     let (cw, ch) = (w.div_ceil(CELL), h.div_ceil(CELL));
     let mut cells = vec![false; cw * ch];
     for y in 0..h {
@@ -171,10 +173,20 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
     let missing: Vec<Rect> = (0..a.len()).filter(|&i| !matched.iter().any(|m| m.0 == i)).map(|i| a[i]).collect();
     let extra: Vec<Rect> = (0..b.len()).filter(|&j| !matched.iter().any(|m| m.1 == j)).map(|j| b[j]).collect();
     let mut findings = listed(c, missing, FindingKind::BlockMissing, |w, h| {
-        format!("a {w} × {h} px block of the reference has no counterpart in the candidate")
+        (
+            format!("a {w} × {h} px block of the reference has no counterpart in the candidate"),
+            format!(
+                "add the element the reference shows in this box ({w} × {h} px), or move the candidate's version of it there"
+            ),
+        )
     });
     findings.extend(listed(c, extra, FindingKind::BlockExtra, |w, h| {
-        format!("the candidate has a {w} × {h} px block the reference does not")
+        (
+            format!("the candidate has a {w} × {h} px block the reference does not"),
+            format!(
+                "remove the candidate's element in this box ({w} × {h} px), or move it to where the reference has it"
+            ),
+        )
     }));
     Measured {
         score: Some(score),
@@ -189,18 +201,28 @@ fn listed(
     c: &Canvases,
     mut blocks: Vec<Rect>,
     kind: FindingKind,
-    message: impl Fn(u32, u32) -> String,
+    words: impl Fn(u32, u32) -> (String, String),
 ) -> Vec<RawFinding> {
     blocks.sort_by(|p, q| q.area().cmp(&p.area()).then(p.cmp(q)));
     let rest = blocks.len().saturating_sub(MAX_LISTED_BLOCKS);
     let mut out: Vec<RawFinding> = blocks
         .iter()
         .take(MAX_LISTED_BLOCKS)
-        .map(|b| RawFinding { kind, message: message(ref_px(c, b.width()), ref_px(c, b.height())), rect: Some(*b) })
+        .map(|b| {
+            let (message, fix) = words(ref_px(c, b.width()), ref_px(c, b.height()));
+            let share = b.area() as f64 / (c.width * c.height) as f64;
+            RawFinding { kind, severity: Severity::by(share, 0.002, 0.01), message, fix, rect: Some(*b) }
+        })
         .collect();
     if rest > 0 {
         let side = if kind == FindingKind::BlockMissing { "missing" } else { "extra" };
-        out.push(RawFinding { kind, message: format!("{rest} smaller {side} blocks are not listed"), rect: None });
+        out.push(RawFinding {
+            kind,
+            severity: Severity::Low,
+            message: format!("{rest} smaller {side} blocks are not listed"),
+            fix: format!("after the listed blocks, look for the smaller {side} ones in the content regions image"),
+            rect: None,
+        });
     }
     out
 }

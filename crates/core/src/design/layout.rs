@@ -3,6 +3,7 @@
 //! for canvases smaller than that and shifted inward at the edges so it never leaves the image.
 //! Ignored regions are left out of the mean. Low-SSIM tiles become findings with boxes.
 
+use super::critique::Severity;
 use super::normalise::Rect;
 use super::{Canvases, FindingKind, Measured, RawFinding};
 
@@ -77,10 +78,20 @@ pub(crate) fn measure(c: &Canvases, map: &SsimMap) -> Measured {
     let score = (map.mean.clamp(0.0, 1.0) * 100.0).clamp(0.0, 100.0);
     let findings = low_ssim_regions(c, map)
         .into_iter()
-        .map(|(rect, mean)| RawFinding {
-            kind: FindingKind::StructureChanged,
-            message: format!("the structure differs here (mean SSIM {mean:.2})"),
-            rect: Some(rect),
+        .map(|(rect, mean)| {
+            let share = rect.area() as f64 / (c.width * c.height) as f64;
+            let severity = match (mean < 0.5, share >= 0.01) {
+                (true, true) => Severity::High,
+                (false, false) if mean >= 0.6 => Severity::Low,
+                _ => Severity::Medium,
+            };
+            RawFinding {
+                kind: FindingKind::StructureChanged,
+                severity,
+                message: format!("the structure differs here (mean SSIM {mean:.2})"),
+                fix: "rebuild this area to match the reference's structure: the same elements, in the same order, sizes and alignment (the heat map shows where it differs)".into(),
+                rect: Some(rect),
+            }
         })
         .collect();
     Measured { score: Some(score), summary: format!("mean SSIM {:.4}", map.mean), findings }

@@ -15,6 +15,7 @@
 pub mod align;
 pub mod color;
 pub mod content;
+pub mod critique;
 pub mod layout;
 mod model;
 pub mod normalise;
@@ -29,9 +30,10 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use self::align::Alignment;
+pub use self::critique::{CRITIQUE_RUBRIC, CritiqueRubric, DiagnosticStatus, Diagnostics, Severity};
 pub use self::model::*;
-use self::normalise::{Plane, Rect, load_design_input, normalise, pad_to_height};
-pub use self::score::{DimensionWeights, Preset};
+use self::normalise::{CANONICAL_WIDTH, Plane, Rect, load_design_input};
+pub use self::score::{DimensionWeights, Preset, WeightOverrides};
 pub use self::visuals::{DesignVisuals, VISUAL_FILE_NAMES};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
@@ -72,7 +74,10 @@ pub(crate) struct Measured {
 /// One finding as a dimension reports it; `rect` still on the canonical canvas.
 pub(crate) struct RawFinding {
     pub kind: FindingKind,
+    pub severity: Severity,
     pub message: String,
+    /// What to change in the candidate, in one sentence.
+    pub fix: String,
     pub rect: Option<Rect>,
 }
 
@@ -124,38 +129,52 @@ pub fn compare_design_images(
         comparison_context: options.comparison_context.as_ref(),
     };
     let settings = serde_json::to_string(&settings).map_err(|e| Error::InvalidInput(e.to_string()))?;
-    let (comparison_key, run_key) =
-        provenance::keys(provenance::pixel_hash(reference), provenance::pixel_hash(candidate), &settings);
+    let (reference_identity, candidate_identity) =
+        rayon::join(|| provenance::identity(reference), || provenance::identity(candidate));
+    let (comparison_key, run_key) = provenance::keys(&reference_identity, &candidate_identity, &settings);
 
-    let (a, b) = rayon::join(|| normalise(reference), || normalise(candidate));
-    let (mut a, mut b) = (a?, b?);
-    let height = a.plane.height.max(b.plane.height);
-    pad_to_height(&mut a, height);
-    pad_to_height(&mut b, height);
-    let width = a.plane.width;
+    // Both on the reference's pixel grid, the same size: alignment moves whole pixels there.
+    let (reference_grid, candidate_grid) = rayon::join(
+        || normalise::opaque(reference),
+        || normalise::opaque(candidate).and_then(|c| normalise::onto_reference_grid(c, reference.width())),
+    );
+    let (reference_grid, (candidate_grid, candidate_grid_scale)) = (reference_grid?, candidate_grid?);
+    let candidate_grid_height = candidate_grid.height();
+    let (grid_width, grid_height) =
+        (reference.width().max(candidate_grid.width()), reference.height().max(candidate_grid_height));
+    let reference_grid = normalise::pad(reference_grid, grid_width, grid_height)?;
+    let mut candidate_grid = normalise::pad(candidate_grid, grid_width, grid_height)?;
+    let scale = CANONICAL_WIDTH as f64 / f64::from(grid_width);
     let mut findings: Vec<Finding> = aspect_finding(reference, candidate).into_iter().collect();
     let aspect_mismatch = !findings.is_empty();
 
-    let ignore_rects = canonical_boxes(&options.ignore_regions, a.scale, width, height);
-    show_reference_in(&mut b.plane, &a.plane, &ignore_rects);
-    let alignment = match options.mode {
-        DesignMode::Widget => Alignment::not_searched(),
+    let ignore_rects = grid_boxes(&options.ignore_regions, grid_width, grid_height);
+    show_reference_in(&mut candidate_grid, &reference_grid, &ignore_rects);
+    let (alignment, uncovered) = match options.mode {
+        DesignMode::Widget => (Alignment::not_searched(), Vec::new()),
         DesignMode::Screen => {
-            let alignment = align_candidate(&a, &mut b, &ignore_rects);
+            let (alignment, uncovered) = align_candidate(&reference_grid, &mut candidate_grid, &ignore_rects, scale);
             if !alignment.converged {
                 findings.push(Finding {
                     dimension: None,
                     kind: FindingKind::AlignmentNotConverged,
+                    severity: Severity::Medium,
                     message: alignment.note.clone(),
+                    suggested_fix: "capture the candidate at the reference's size and scroll position, or compare one component in widget mode".into(),
                     region: None,
                 });
             }
-            alignment
+            (alignment, uncovered)
         }
     };
 
+    let (a, b) = rayon::join(|| normalise::normalise(&reference_grid), || normalise::normalise(&candidate_grid));
+    let (a, b) = (a?, b?);
+    drop((reference_grid, candidate_grid));
+    let (width, height) = (a.plane.width, a.plane.height);
     let mut ignored = vec![false; width * height];
-    for r in &ignore_rects {
+    for r in ignore_rects.iter().chain(&uncovered) {
+        let r = canonical_rect(*r, scale, width, height);
         for y in r.y0..r.y1 {
             ignored[y * width + r.x0..y * width + r.x1].fill(true);
         }
@@ -164,6 +183,7 @@ pub fn compare_design_images(
         || content::segment(&a.plane, a.background, &ignored),
         || content::segment(&b.plane, b.background, &ignored),
     );
+    let content_height = |h: u32| ((f64::from(h) * scale).round() as usize).clamp(1, height);
     let canvases = Canvases {
         width,
         height,
@@ -175,9 +195,9 @@ pub fn compare_design_images(
         ignored,
         reference_blocks,
         candidate_blocks,
-        reference_content_height: a.content_height,
-        candidate_content_height: b.content_height,
-        reference_scale: a.scale,
+        reference_content_height: content_height(reference.height()),
+        candidate_content_height: content_height(candidate_grid_height),
+        reference_scale: scale,
     };
     let ssim = layout::ssim_map(&canvases.reference_luma, &canvases.candidate_luma, width, height, &canvases.ignored);
     let measured: Vec<std::result::Result<Measured, String>> = Dimension::ALL
@@ -193,12 +213,15 @@ pub fn compare_design_images(
         })
         .collect();
     let (overall, used, dimensions) = score_dimensions(measured, &weights, canvases.reference_scale, &mut findings);
+    let diagnostics = diagnose(&canvases, &a.background, &b.background, &findings, !uncovered.is_empty());
+    let overall = if diagnostics.status == DiagnosticStatus::Inconclusive { None } else { overall };
 
     let visuals = options.return_visuals.then(|| visuals::draw(&canvases, &ssim));
     let comparison = DesignComparison {
         overall: overall.map(round2),
+        diagnostics,
         mode: options.mode,
-        preset: if options.weights.is_some() { None } else { Some(options.preset) },
+        preset: options.preset,
         weights: used,
         dimensions,
         findings,
@@ -206,26 +229,100 @@ pub fn compare_design_images(
         canvas: CanvasSummary {
             width: width as u32,
             height: height as u32,
-            reference: InputSummary { width: reference.width(), height: reference.height(), scale: a.scale },
-            candidate: InputSummary { width: candidate.width(), height: candidate.height(), scale: b.scale },
+            reference: InputSummary { width: reference.width(), height: reference.height(), scale },
+            candidate: InputSummary {
+                width: candidate.width(),
+                height: candidate.height(),
+                scale: scale * candidate_grid_scale,
+            },
             aspect_mismatch,
         },
         ignore_regions: options.ignore_regions.clone(),
         comparison_key,
         run_key,
+        provenance: Provenance {
+            algorithm_version: provenance::ALGORITHM_VERSION,
+            reference: reference_identity,
+            candidate: candidate_identity,
+        },
+        critique_rubric: CRITIQUE_RUBRIC,
     };
     Ok(DesignOutcome { comparison, visuals })
 }
 
-/// Checks the options and inputs; returns the weights to use (explicit, else the preset's).
-fn validate(reference: &RgbaImage, candidate: &RgbaImage, options: &DesignOptions) -> Result<DimensionWeights> {
-    let weights = match &options.weights {
-        Some(w) => {
-            w.validate()?;
-            *w
+/// Less than this share of the view compared: nothing left to judge.
+const MIN_COMPARED_SHARE: f64 = 0.01;
+/// More than this share of the view left out: the scores describe only the rest.
+const REVIEW_IGNORED_SHARE: f64 = 0.5;
+
+/// Whether the result can be acted on. Inconclusive: (almost) everything ignored, or an input
+/// that is one colour where it is compared (nothing rendered, or a blank export). Review: the
+/// alignment did not converge, the proportions differ, a dimension failed, or most of the view
+/// was left out.
+fn diagnose(
+    c: &Canvases,
+    background_a: &[u8; 3],
+    background_b: &[u8; 3],
+    findings: &[Finding],
+    strips: bool,
+) -> Diagnostics {
+    let total = c.ignored.len();
+    let compared = c.ignored.iter().filter(|&&i| !i).count();
+    let left_out = 1.0 - compared as f64 / total as f64;
+    let what_left_out =
+        if strips { "the ignore regions and the strips only the reference shows" } else { "the ignore regions" };
+    let mut blocking = Vec::new();
+    if (compared as f64) < MIN_COMPARED_SHARE * total as f64 {
+        blocking.push(format!(
+            "{what_left_out} cover {:.1} % of the view, so nothing is left to compare; ignore less",
+            left_out * 100.0
+        ));
+    } else {
+        let blank = |plane: &Plane, background: &[u8; 3]| {
+            plane.rgb.iter().zip(&c.ignored).all(|(p, &skip)| skip || content::is_background(*p, *background))
+        };
+        match (blank(&c.reference, background_a), blank(&c.candidate, background_b)) {
+            (true, true) => blocking.push(format!(
+                "both images are a single colour where they are compared ({} and {}): there is no design to compare; check that both rendered",
+                color::hex(*background_a),
+                color::hex(*background_b)
+            )),
+            (true, false) => blocking.push(format!(
+                "the reference is a single colour ({}) where it is compared: there is no design to compare with; check that it was exported with its content",
+                color::hex(*background_a)
+            )),
+            (false, true) => blocking.push(format!(
+                "the candidate is a single colour ({}) where it is compared: it shows nothing to compare; check that it rendered",
+                color::hex(*background_b)
+            )),
+            (false, false) => {}
         }
-        None => options.preset.weights(),
-    };
+    }
+    let mut cautions: Vec<String> = findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.kind,
+                FindingKind::AlignmentNotConverged | FindingKind::AspectMismatch | FindingKind::DimensionFailed
+            )
+        })
+        .map(|f| f.message.clone())
+        .collect();
+    if left_out > REVIEW_IGNORED_SHARE {
+        cautions.push(format!(
+            "{what_left_out} cover {:.1} % of the view; the scores describe only the rest",
+            left_out * 100.0
+        ));
+    }
+    Diagnostics::from_reasons(blocking, cautions)
+}
+
+/// Checks the options and inputs; returns the weights to use (the given ones over the preset's).
+fn validate(reference: &RgbaImage, candidate: &RgbaImage, options: &DesignOptions) -> Result<DimensionWeights> {
+    let weights = options.weights.over(options.preset.weights())?;
+    if let Some(context) = &options.comparison_context {
+        context.validate()?;
+    }
     for r in &options.ignore_regions {
         if r.width == 0 || r.height == 0 {
             return Err(Error::InvalidInput(format!(
@@ -248,6 +345,12 @@ fn aspect_finding(reference: &RgbaImage, candidate: &RgbaImage) -> Option<Findin
     let (aspect_a, aspect_b) = (aspect(reference), aspect(candidate));
     ((aspect_b - aspect_a).abs() / aspect_a > 0.02).then(|| Finding {
         dimension: None,
+        severity: Severity::Medium,
+        suggested_fix: format!(
+            "capture the candidate at the reference's proportions ({}×{}) so the comparison need not pad one of them",
+            reference.width(),
+            reference.height()
+        ),
         kind: FindingKind::AspectMismatch,
         message: format!(
             "the candidate is {}×{} (height/width {aspect_b:.3}) where the reference is {}×{} ({aspect_a:.3}); both were scaled to 768 px wide and the shorter padded",
@@ -260,66 +363,103 @@ fn aspect_finding(reference: &RgbaImage, candidate: &RgbaImage) -> Option<Findin
     })
 }
 
-/// Boxes in reference pixels → canvas rectangles (rounded outward, clipped).
-fn canonical_boxes(boxes: &[DesignBox], scale: f64, width: usize, height: usize) -> Vec<Rect> {
+/// Ignore boxes (reference pixels) as rectangles on the grid, clipped.
+fn grid_boxes(boxes: &[DesignBox], width: u32, height: u32) -> Vec<Rect> {
+    let end = |start: u32, len: u32| u64::from(start) + u64::from(len);
     boxes
         .iter()
         .map(|r| {
+            let clip = |v: u64, max: u32| v.min(u64::from(max)) as usize;
             Rect {
-                x0: (f64::from(r.x) * scale).floor() as usize,
-                y0: (f64::from(r.y) * scale).floor() as usize,
-                x1: ((f64::from(r.x) + f64::from(r.width)) * scale).ceil() as usize,
-                y1: ((f64::from(r.y) + f64::from(r.height)) * scale).ceil() as usize,
+                x0: clip(r.x.into(), width),
+                y0: clip(r.y.into(), height),
+                x1: clip(end(r.x, r.width), width),
+                y1: clip(end(r.y, r.height), height),
             }
-            .clip(width, height)
         })
         .collect()
 }
 
+/// A grid rectangle on the canonical canvas, rounded outward (every canvas pixel that a grid
+/// pixel inside touches), clipped.
+fn canonical_rect(r: Rect, scale: f64, width: usize, height: usize) -> Rect {
+    Rect {
+        x0: (r.x0 as f64 * scale).floor() as usize,
+        y0: (r.y0 as f64 * scale).floor() as usize,
+        x1: (r.x1 as f64 * scale).ceil() as usize,
+        y1: (r.y1 as f64 * scale).ceil() as usize,
+    }
+    .clip(width, height)
+}
+
 /// Ignored regions show the reference's own pixels on both sides: equal there, and no painted
 /// box whose edges could read as content or text.
-fn show_reference_in(candidate: &mut Plane, reference: &Plane, rects: &[Rect]) {
-    let width = reference.width;
+fn show_reference_in(candidate: &mut RgbaImage, reference: &RgbaImage, rects: &[Rect]) {
+    let stride = reference.width() as usize * 4;
     for r in rects {
         for y in r.y0..r.y1 {
-            let row = y * width + r.x0..y * width + r.x1;
-            candidate.rgb[row.clone()].copy_from_slice(&reference.rgb[row]);
+            let row = y * stride + r.x0 * 4..y * stride + r.x1 * 4;
+            candidate.as_bytes_mut()[row.clone()].copy_from_slice(&reference.as_bytes()[row]);
         }
     }
 }
 
-/// `screen` mode: searches the translation, moves the candidate back when the search converged,
-/// and describes what happened.
-fn align_candidate(a: &normalise::Normalised, b: &mut normalise::Normalised, ignore_rects: &[Rect]) -> Alignment {
-    let (width, height) = (a.plane.width, a.plane.height);
-    let t = align::search_translation(&a.plane.luma(), &b.plane.luma(), width, height);
-    let (dx, dy) = ((f64::from(t.dx) / a.scale).round() as i32, (f64::from(t.dy) / a.scale).round() as i32);
+/// `screen` mode: searches the translation on the grid, moves the candidate back when the search
+/// converged, and describes what happened; returns the strips only the reference covers.
+fn align_candidate(
+    reference: &RgbaImage,
+    candidate: &mut RgbaImage,
+    ignore_rects: &[Rect],
+    scale: f64,
+) -> (Alignment, Vec<Rect>) {
+    let grey = |image: &RgbaImage| -> Vec<u8> {
+        image.as_bytes().chunks_exact(4).map(|p| normalise::luma([p[0], p[1], p[2]])).collect()
+    };
+    let (width, height) = (reference.width() as usize, reference.height() as usize);
+    let (r, c) = rayon::join(|| grey(reference), || grey(candidate));
+    let t = align::search_translation(&r, &c, width, height);
+    let moved = t.dx != 0 || t.dy != 0;
     let note = if !t.converged {
         "the translation search did not converge (no offset within ±64 px clearly beat the identity), so the images were compared unaligned".to_string()
-    } else if t.dx == 0 && t.dy == 0 {
+    } else if !moved {
         "no translation needed: the images line up as they are".to_string()
     } else {
+        let mut strips = Vec::new();
+        if t.dx != 0 {
+            strips.push(format!(
+                "{} px along the {} edge",
+                t.dx.unsigned_abs(),
+                if t.dx > 0 { "right" } else { "left" }
+            ));
+        }
+        if t.dy != 0 {
+            strips.push(format!("{} px along the {}", t.dy.unsigned_abs(), if t.dy > 0 { "bottom" } else { "top" }));
+        }
         format!(
-            "the candidate sits {} and {} of the reference; it was moved back before scoring",
-            offset_words(dx, "right", "left"),
-            offset_words(dy, "below", "above")
+            "the candidate sits {} the reference; it was moved back before scoring, leaving out what only the reference shows ({})",
+            offset_words(t.dx, t.dy),
+            strips.join(", ")
         )
     };
-    if t.dx != 0 || t.dy != 0 {
-        b.plane = align::translate(&b.plane, t.dx, t.dy, b.background);
-        show_reference_in(&mut b.plane, &a.plane, ignore_rects);
+    let mut uncovered = Vec::new();
+    if moved {
+        let (moved, strips) = align::translate_onto(candidate, reference, t.dx, t.dy);
+        *candidate = moved;
+        uncovered = strips;
+        show_reference_in(candidate, reference, ignore_rects);
     }
-    Alignment {
-        applied: t.converged && (t.dx != 0 || t.dy != 0),
+    let alignment = Alignment {
+        applied: moved,
         converged: t.converged,
-        dx,
-        dy,
-        canonical_dx: t.dx,
-        canonical_dy: t.dy,
+        dx: t.dx,
+        dy: t.dy,
+        canonical_dx: (f64::from(t.dx) * scale).round() as i32,
+        canonical_dy: (f64::from(t.dy) * scale).round() as i32,
         difference_before: round2(t.before),
         difference_after: round2(t.after),
         note,
-    }
+    };
+    (alignment, uncovered)
 }
 
 /// The overall score, the weights used (rounded) and each dimension's result; the dimensions'
@@ -336,7 +476,7 @@ fn score_dimensions(
         Err(_) => Some(1.0),
     });
     let (overall, resolved) = score::combine(weights, scores);
-    let used = resolved.as_array().map(|w| round2(w * 100.0) / 100.0);
+    let used = resolved.as_array().map(|w| (w * 10_000.0).round() / 10_000.0);
     let mut results = Vec::new();
     for (i, (d, m)) in Dimension::ALL.iter().zip(measured).enumerate() {
         results.push(match m {
@@ -344,7 +484,9 @@ fn score_dimensions(
                 findings.extend(m.findings.into_iter().map(|f| Finding {
                     dimension: Some(*d),
                     kind: f.kind,
+                    severity: f.severity,
                     message: f.message,
+                    suggested_fix: f.fix,
                     region: f.rect.map(|r| to_reference_box(r, reference_scale)),
                 }));
                 DimensionResult {
@@ -359,7 +501,12 @@ fn score_dimensions(
                 findings.push(Finding {
                     dimension: Some(*d),
                     kind: FindingKind::DimensionFailed,
+                    severity: Severity::High,
                     message: error.clone(),
+                    suggested_fix: format!(
+                        "nothing to change in the candidate: report the failure with both images; the other dimensions stand, and {} counts as 1 in overall",
+                        d.name()
+                    ),
                     region: None,
                 });
                 DimensionResult {
@@ -385,9 +532,17 @@ fn measure_guarded(dimension: Dimension, measure: impl FnOnce() -> Measured) -> 
         .map_err(|panic| format!("the {} dimension failed: {}", dimension.name(), crate::error::panic_message(&*panic)))
 }
 
-/// "5 px right" / "5 px left" / "0 px right" from a signed offset.
-fn offset_words(v: i32, positive: &str, negative: &str) -> String {
-    format!("{} px {}", v.unsigned_abs(), if v >= 0 { positive } else { negative })
+/// Where the candidate sits, for "the candidate sits … the reference": "5 px to the right of
+/// and 4 px below", "3 px above".
+fn offset_words(dx: i32, dy: i32) -> String {
+    let mut parts = Vec::new();
+    if dx != 0 {
+        parts.push(format!("{} px to the {} of", dx.unsigned_abs(), if dx > 0 { "right" } else { "left" }));
+    }
+    if dy != 0 {
+        parts.push(format!("{} px {}", dy.unsigned_abs(), if dy > 0 { "below" } else { "above" }));
+    }
+    parts.join(" and ")
 }
 
 #[cfg(test)]
@@ -531,7 +686,14 @@ mod tests {
     #[test]
     fn design_bad_options_are_errors() {
         let a = page(100, &[]);
-        let zero = DesignOptions { weights: Some(DimensionWeights::default()), ..DesignOptions::default() };
+        let none = WeightOverrides {
+            layout: Some(0.0),
+            color: Some(0.0),
+            content: Some(0.0),
+            typography: Some(0.0),
+            spacing: Some(0.0),
+        };
+        let zero = DesignOptions { weights: none, ..DesignOptions::default() };
         assert!(matches!(compare_design_images(&a, &a, &zero), Err(Error::InvalidInput(_))));
         let empty = DesignOptions {
             ignore_regions: vec![DesignBox { x: 0, y: 0, width: 0, height: 5 }],
@@ -543,6 +705,121 @@ mod tests {
             ignore_regions: vec![DesignBox { x: u32::MAX - 1, y: 0, width: u32::MAX, height: 5 }],
             ..DesignOptions::default()
         };
-        assert_eq!(compare_design_images(&a, &a, &huge).unwrap().comparison.overall, Some(100.0));
+        let clipped = compare_design_images(&a, &a, &huge).unwrap().comparison;
+        assert_eq!(clipped.ignore_regions, huge.ignore_regions);
+        // A bad comparison context names the field and the fix.
+        let context = |scope_id: &str, protocol_key: &str| DesignOptions {
+            comparison_context: Some(ComparisonContext {
+                scope_id: scope_id.into(),
+                protocol_key: protocol_key.into(),
+            }),
+            ..DesignOptions::default()
+        };
+        let key = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+        assert!(compare_design_images(&a, &a, &context("checkout", key)).is_ok());
+        // 128 UTF-16 units: 64 characters outside the BMP count twice each.
+        assert!(compare_design_images(&a, &a, &context(&"😀".repeat(64), key)).is_ok());
+        for (scope, protocol, says) in [
+            ("", key, "scopeId is 0 UTF-16 units long; give 1–128"),
+            (&"😀".repeat(65), key, "scopeId is 130 UTF-16 units long"),
+            ("checkout", "design-review-v1", "protocolKey \"design-review-v1\" is not a lowercase hex SHA-256"),
+            ("checkout", &key.to_uppercase(), "is not a lowercase hex SHA-256"),
+            ("checkout", &key[1..], "is not a lowercase hex SHA-256"),
+        ] {
+            let err = compare_design_images(&a, &a, &context(scope, protocol)).unwrap_err().to_string();
+            assert!(err.contains(says), "{err}");
+        }
+    }
+
+    #[test]
+    fn design_blank_or_fully_masked_pairs_are_inconclusive() {
+        let blank = page(300, &[]);
+        let drawn = page(300, &[((40, 40, 300, 100), BLUE), ((40, 200, 200, 40), GREY)]);
+        let c = widget(&blank, &blank);
+        assert_eq!(c.diagnostics.status, DiagnosticStatus::Inconclusive);
+        assert_eq!(
+            c.diagnostics.reasons,
+            [
+                "both images are a single colour where they are compared (#ffffff and #ffffff): there is no design to compare; check that both rendered"
+            ]
+        );
+        assert_eq!(c.overall, None);
+        let c = widget(&drawn, &blank);
+        assert_eq!(c.diagnostics.status, DiagnosticStatus::Inconclusive);
+        assert!(
+            c.diagnostics.reasons[0].starts_with("the candidate is a single colour (#ffffff)"),
+            "{:?}",
+            c.diagnostics
+        );
+        let c = widget(&blank, &drawn);
+        assert!(
+            c.diagnostics.reasons[0].starts_with("the reference is a single colour (#ffffff)"),
+            "{:?}",
+            c.diagnostics
+        );
+        // Everything ignored: nothing is left to compare.
+        let all = DesignOptions {
+            mode: DesignMode::Widget,
+            ignore_regions: vec![DesignBox { x: 0, y: 0, width: 768, height: 300 }],
+            ..DesignOptions::default()
+        };
+        let c = compare_design_images(&drawn, &page(300, &[((0, 0, 768, 300), GREY)]), &all).unwrap().comparison;
+        assert_eq!((c.diagnostics.status, c.overall), (DiagnosticStatus::Inconclusive, None));
+        assert_eq!(
+            c.diagnostics.reasons,
+            ["the ignore regions cover 100.0 % of the view, so nothing is left to compare; ignore less"]
+        );
+        // Most of it ignored: the rest is still scored, with a caution.
+        let most = DesignOptions {
+            mode: DesignMode::Widget,
+            ignore_regions: vec![
+                DesignBox { x: 0, y: 150, width: 768, height: 150 },
+                DesignBox { x: 400, y: 0, width: 368, height: 150 },
+            ],
+            ..DesignOptions::default()
+        };
+        let c = compare_design_images(&drawn, &drawn, &most).unwrap().comparison;
+        assert_eq!(c.diagnostics.status, DiagnosticStatus::Review);
+        assert_eq!(
+            c.diagnostics.reasons,
+            ["the ignore regions cover 74.0 % of the view; the scores describe only the rest"]
+        );
+        assert_eq!(c.overall, Some(100.0));
+        // A plain difference is ok: the scores can be acted on.
+        let c = widget(&drawn, &page(300, &[((40, 40, 300, 100), BLUE)]));
+        assert_eq!((c.diagnostics.status, c.diagnostics.reasons.len()), (DiagnosticStatus::Ok, 0));
+    }
+
+    #[test]
+    fn design_findings_carry_severity_and_a_fix() {
+        let blocks = [((40, 200, 300, 60), GREY), ((400, 200, 60, 40), GREY), ((400, 300, 20, 10), GREY)];
+        let a = page(400, &[((40, 40, 600, 120), BLUE), blocks[0], blocks[1], blocks[2]]);
+        let b = page(400, &[((40, 40, 600, 120), BLUE)]);
+        let c = widget(&a, &b);
+        let missing: Vec<(Severity, &str)> = c
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::BlockMissing)
+            .map(|f| (f.severity, f.suggested_fix.as_str()))
+            .collect();
+        // 300 × 60 is 5.9 % of the view (high), 60 × 40 is 0.78 % (medium), 20 × 10 is 0.07 % (low).
+        assert_eq!(
+            missing,
+            [
+                (
+                    Severity::High,
+                    "add the element the reference shows in this box (300 × 60 px), or move the candidate's version of it there"
+                ),
+                (
+                    Severity::Medium,
+                    "add the element the reference shows in this box (60 × 40 px), or move the candidate's version of it there"
+                ),
+                (
+                    Severity::Low,
+                    "add the element the reference shows in this box (20 × 10 px), or move the candidate's version of it there"
+                ),
+            ]
+        );
+        assert_eq!(c.critique_rubric, CRITIQUE_RUBRIC);
     }
 }

@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Alignment, DesignVisuals, DimensionWeights, Preset};
+use super::critique::{CritiqueRubric, Diagnostics, Severity};
+use super::{Alignment, DesignVisuals, DimensionWeights, Preset, WeightOverrides};
 
 /// How strictly the two images are put on top of each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -32,14 +33,37 @@ pub struct DesignBox {
 }
 
 /// Caller-declared context that becomes part of `comparisonKey`, so two revisions are only
-/// compared under the same question.
+/// compared under the same question. Checked by [`ComparisonContext::validate`]: `scopeId` is
+/// 1–128 UTF-16 code units, `protocolKey` a lowercase hex SHA-256 (of the protocol's text).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ComparisonContext {
     /// What is being compared (e.g. a component or screen id).
     pub scope_id: String,
-    /// Which review protocol asks (e.g. "pixel-match-v2").
+    /// Which review protocol asks: the lowercase hex SHA-256 of its text.
     pub protocol_key: String,
+}
+
+/// Longest `scopeId`, in UTF-16 code units (what a JavaScript host counts as its length).
+pub const MAX_SCOPE_ID_UNITS: usize = 128;
+
+impl ComparisonContext {
+    /// `scopeId` 1–[`MAX_SCOPE_ID_UNITS`] UTF-16 units; `protocolKey` 64 lowercase hex digits.
+    pub fn validate(&self) -> crate::error::Result<()> {
+        let units = self.scope_id.encode_utf16().count();
+        if !(1..=MAX_SCOPE_ID_UNITS).contains(&units) {
+            return Err(crate::error::Error::InvalidInput(format!(
+                "comparisonContext.scopeId is {units} UTF-16 units long; give 1–{MAX_SCOPE_ID_UNITS}, e.g. \"checkout/buy-button\""
+            )));
+        }
+        let key = &self.protocol_key;
+        if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+            return Err(crate::error::Error::InvalidInput(format!(
+                "comparisonContext.protocolKey {key:?} is not a lowercase hex SHA-256; give the 64-digit SHA-256 of your review protocol's text (e.g. `sha256sum protocol.md`)"
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// Options of [`compare_designs`].
@@ -47,10 +71,10 @@ pub struct ComparisonContext {
 pub struct DesignOptions {
     /// `widget` or `screen` (default).
     pub mode: DesignMode,
-    /// Weights preset; ignored when `weights` is given. Default `default`.
+    /// Weights preset: the weight of every dimension `weights` does not name. Default `default`.
     pub preset: Preset,
-    /// Explicit weights; they win over the preset. Default none.
-    pub weights: Option<DimensionWeights>,
+    /// Weights given for some or all dimensions; they win over the preset's. Default none.
+    pub weights: WeightOverrides,
     /// Boxes (reference pixels) left out of every dimension. Default none.
     pub ignore_regions: Vec<DesignBox>,
     /// Part of `comparisonKey` when given. Default none.
@@ -179,8 +203,12 @@ pub struct Finding {
     pub dimension: Option<Dimension>,
     /// What kind of observation it is.
     pub kind: FindingKind,
+    /// How much it matters: `high`, `medium` or `low` (see `critiqueRubric.severity`).
+    pub severity: Severity,
     /// One sentence for people and agents, with the numbers.
     pub message: String,
+    /// What to change in the candidate, in one sentence.
+    pub suggested_fix: String,
     /// Where, in reference pixels; null when the finding is about the whole view.
     #[serde(rename = "box")]
     pub region: Option<DesignBox>,
@@ -214,18 +242,45 @@ pub struct CanvasSummary {
     pub aspect_mismatch: bool,
 }
 
+/// One input's identity: what was decoded, so a host can tell two runs saw the same pixels.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InputIdentity {
+    /// SHA-256 of the decoded RGBA pixels (8 bits a channel, rows top to bottom), lowercase hex.
+    pub pixel_sha256: String,
+    /// Width in its own pixels.
+    pub width: u32,
+    /// Height in its own pixels.
+    pub height: u32,
+}
+
+/// Where the result came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provenance {
+    /// The scoring's version: results of different versions are not comparable.
+    pub algorithm_version: u32,
+    /// The reference as decoded.
+    pub reference: InputIdentity,
+    /// The candidate as decoded.
+    pub candidate: InputIdentity,
+}
+
 /// The result of [`compare_designs`]: serialised as is by the CLI (`--json`) and the MCP tool.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DesignComparison {
     /// Weighted geometric mean of the scored dimensions, 0–100 (100: indistinguishable), rounded
-    /// to 0.01; null only when no weighted dimension could be scored.
+    /// to 0.01; null when `diagnostics` is inconclusive or no weighted dimension could be scored.
     pub overall: Option<f64>,
+    /// Whether the scores can be acted on: `ok`, `review` or `inconclusive`, with reasons.
+    pub diagnostics: Diagnostics,
     /// `widget` or `screen`.
     pub mode: DesignMode,
-    /// The preset used, or null when explicit weights replaced it.
-    pub preset: Option<Preset>,
-    /// The weights used for `overall`: preset or explicit, renormalised over the scored dimensions.
+    /// The preset that gave the weights `weights` did not name.
+    pub preset: Preset,
+    /// The weights used for `overall`: the given ones over the preset's, renormalised over the
+    /// scored dimensions.
     pub weights: DimensionWeights,
     /// Each dimension's status, score, weight and one-line summary.
     pub dimensions: Dimensions,
@@ -242,6 +297,10 @@ pub struct DesignComparison {
     pub comparison_key: String,
     /// `comparisonKey` + the candidate pixels: equal keys are the same comparison.
     pub run_key: String,
+    /// What each input was, as decoded, and the scoring's version.
+    pub provenance: Provenance,
+    /// How to turn this result into a prioritised fix list.
+    pub critique_rubric: CritiqueRubric,
 }
 
 /// A comparison and, when asked for, its diagnostic images.

@@ -181,40 +181,72 @@ impl Rect {
 #[derive(Clone, Debug)]
 pub(crate) struct Normalised {
     pub plane: Plane,
-    /// Canonical pixels per input pixel.
-    pub scale: f64,
-    /// Rows that hold the resampled input; below them is padding.
-    pub content_height: usize,
-    /// The colour the view is drawn on (most common border colour), used for padding,
-    /// ignore regions, alignment fill and block segmentation.
+    /// The colour the view is drawn on (most common border colour), used for block
+    /// segmentation.
     pub background: [u8; 3],
 }
 
-/// Composites `image` over white and resamples it to [`CANONICAL_WIDTH`], keeping its aspect,
-/// with a triangle filter: a downscale averages every source pixel (no aliasing of text) and an
-/// upscale interpolates.
-pub(crate) fn normalise(image: &RgbaImage) -> Result<Normalised> {
-    let (w, h) = (image.width(), image.height());
-    let composited: Vec<u8> =
-        image.as_bytes().chunks_exact(4).flat_map(|p| over_white([p[0], p[1], p[2], p[3]])).collect();
-    let mut canvas = RgbaImage::from_raw(w, h, composited)?;
-    let scale = CANONICAL_WIDTH as f64 / f64::from(w);
-    if w as usize != CANONICAL_WIDTH {
-        let height = ((f64::from(h) * scale).round() as u32).max(1);
-        canvas = resize(canvas.view(), CropRect::new(0, 0, w, h), CANONICAL_WIDTH as u32, height, Filter::Triangle)?;
+/// A candidate whose width is within this share of the reference's is taken at the reference's
+/// scale and padded, not resampled: a scrollbar or an off-by-one viewport is not a zoom, and
+/// resampling by 0.998 would blur every edge and cost more than the difference it hides.
+pub const SAME_SCALE_WIDTH_TOLERANCE: f64 = 0.03;
+
+/// `image` composited over white, so every later step sees opaque pixels.
+pub(crate) fn opaque(image: &RgbaImage) -> Result<RgbaImage> {
+    let composited = image.as_bytes().chunks_exact(4).flat_map(|p| over_white([p[0], p[1], p[2], p[3]])).collect();
+    RgbaImage::from_raw(image.width(), image.height(), composited)
+}
+
+/// The candidate on the reference's pixel grid, and how many grid pixels one candidate pixel
+/// spans: as it is when the widths are within [`SAME_SCALE_WIDTH_TOLERANCE`], else resampled to
+/// the reference's width (aspect kept; a 2× export meets a 1× screenshot).
+pub(crate) fn onto_reference_grid(candidate: RgbaImage, reference_width: u32) -> Result<(RgbaImage, f64)> {
+    let (w, h) = (candidate.width(), candidate.height());
+    let ratio = f64::from(reference_width) / f64::from(w);
+    if (ratio - 1.0).abs() <= SAME_SCALE_WIDTH_TOLERANCE {
+        return Ok((candidate, 1.0));
     }
+    let height = ((f64::from(h) * ratio).round() as u32).max(1);
+    let resampled = resize(candidate.view(), CropRect::new(0, 0, w, h), reference_width, height, Filter::Triangle)?;
+    Ok((resampled, ratio))
+}
+
+/// `image` padded on the right and at the bottom to `width × height` with its own background
+/// (most common border colour).
+pub(crate) fn pad(image: RgbaImage, width: u32, height: u32) -> Result<RgbaImage> {
+    if image.width() == width && image.height() == height {
+        return Ok(image);
+    }
+    let [r, g, b] = most_common(ring(image.width() as usize, image.height() as usize, |i| {
+        let p = &image.as_bytes()[i * 4..i * 4 + 3];
+        [p[0], p[1], p[2]]
+    }));
+    let mut out = RgbaImage::filled(width, height, [r, g, b, 255])?;
+    let (from, to) = (image.width() as usize * 4, width as usize * 4);
+    for (y, row) in image.as_bytes().chunks_exact(from).enumerate() {
+        out.as_bytes_mut()[y * to..y * to + from].copy_from_slice(row);
+    }
+    Ok(out)
+}
+
+/// An opaque grid image resampled to [`CANONICAL_WIDTH`] with a triangle filter (a downscale
+/// averages every source pixel, so text does not alias; an upscale interpolates), with its
+/// background.
+pub(crate) fn normalise(grid: &RgbaImage) -> Result<Normalised> {
+    let (w, h) = (grid.width(), grid.height());
+    let scale = CANONICAL_WIDTH as f64 / f64::from(w);
+    let resampled;
+    let canvas = if w as usize == CANONICAL_WIDTH {
+        grid
+    } else {
+        let height = ((f64::from(h) * scale).round() as u32).max(1);
+        resampled = resize(grid.view(), CropRect::new(0, 0, w, h), CANONICAL_WIDTH as u32, height, Filter::Triangle)?;
+        &resampled
+    };
     let rgb = canvas.as_bytes().chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
     let plane = Plane { width: CANONICAL_WIDTH, height: canvas.height() as usize, rgb };
     let background = border_mode(&plane);
-    Ok(Normalised { content_height: plane.height, plane, scale, background })
-}
-
-/// Pads `n` at the bottom with its background to `height` rows.
-pub(crate) fn pad_to_height(n: &mut Normalised, height: usize) {
-    if n.plane.height < height {
-        n.plane.rgb.resize(n.plane.width * height, n.background);
-        n.plane.height = height;
-    }
+    Ok(Normalised { plane, background })
 }
 
 /// An RGBA pixel as seen over a white page (so opaque), rounded integer arithmetic.
@@ -230,16 +262,26 @@ fn over_white([r, g, b, a]: [u8; 4]) -> [u8; 4] {
 /// The most common colour on the outermost ring of pixels; ties go to the smaller colour value
 /// so the answer never depends on iteration order.
 pub(crate) fn border_mode(plane: &Plane) -> [u8; 3] {
-    let (w, h) = (plane.width, plane.height);
+    most_common(ring(plane.width, plane.height, |i| plane.rgb[i]))
+}
+
+/// The pixels of the outermost ring of a `width × height` image, by index.
+fn ring(width: usize, height: usize, pixel: impl Fn(usize) -> [u8; 3]) -> Vec<[u8; 3]> {
+    let (w, h) = (width, height);
     let mut colours: Vec<[u8; 3]> = Vec::with_capacity(2 * (w + h));
     for x in 0..w {
-        colours.push(plane.rgb[x]);
-        colours.push(plane.rgb[(h - 1) * w + x]);
+        colours.push(pixel(x));
+        colours.push(pixel((h - 1) * w + x));
     }
     for y in 0..h {
-        colours.push(plane.rgb[y * w]);
-        colours.push(plane.rgb[y * w + w - 1]);
+        colours.push(pixel(y * w));
+        colours.push(pixel(y * w + w - 1));
     }
+    colours
+}
+
+/// The most frequent colour; ties go to the smaller colour value.
+fn most_common(mut colours: Vec<[u8; 3]>) -> [u8; 3] {
     colours.sort_unstable();
     let mut best = (0usize, colours[0]);
     let mut i = 0;
@@ -261,8 +303,7 @@ mod tests {
     fn normalise_keeps_aspect_and_flat_colours() {
         let img = RgbaImage::filled(384, 100, [40, 120, 220, 255]).unwrap();
         let n = normalise(&img).unwrap();
-        assert_eq!((n.plane.width, n.plane.height, n.content_height), (768, 200, 200));
-        assert_eq!(n.scale, 2.0);
+        assert_eq!((n.plane.width, n.plane.height), (768, 200));
         assert!(n.plane.rgb.iter().all(|&p| p == [40, 120, 220]));
         assert_eq!(n.background, [40, 120, 220]);
     }
@@ -270,7 +311,7 @@ mod tests {
     #[test]
     fn normalise_composites_transparency_over_white() {
         let img = RgbaImage::filled(768, 10, [0, 0, 0, 0]).unwrap();
-        assert!(normalise(&img).unwrap().plane.rgb.iter().all(|&p| p == [255, 255, 255]));
+        assert!(normalise(&opaque(&img).unwrap()).unwrap().plane.rgb.iter().all(|&p| p == [255, 255, 255]));
     }
 
     #[test]
@@ -288,12 +329,24 @@ mod tests {
     }
 
     #[test]
-    fn pad_to_height_fills_with_background() {
-        let mut n = normalise(&RgbaImage::filled(768, 3, [9, 9, 9, 255]).unwrap()).unwrap();
-        pad_to_height(&mut n, 5);
-        assert_eq!(n.plane.rgb.len(), 768 * 5);
-        assert_eq!(n.content_height, 3);
-        assert_eq!(n.plane.rgb[768 * 4], [9, 9, 9]);
+    fn pad_fills_with_the_images_own_background() {
+        // A 3 × 2 image whose border is mostly grey, with one dark pixel.
+        let mut img = RgbaImage::filled(3, 2, [9, 9, 9, 255]).unwrap();
+        img.as_bytes_mut()[..4].copy_from_slice(&[0, 0, 0, 255]);
+        let padded = pad(img, 4, 3).unwrap();
+        let px = |x: usize, y: usize| &padded.as_bytes()[(y * 4 + x) * 4..(y * 4 + x) * 4 + 4];
+        assert_eq!((px(0, 0), px(2, 1)), (&[0, 0, 0, 255][..], &[9, 9, 9, 255][..]));
+        assert_eq!((px(3, 0), px(0, 2), px(3, 2)), (&[9, 9, 9, 255][..], &[9, 9, 9, 255][..], &[9, 9, 9, 255][..]));
+    }
+
+    #[test]
+    fn a_candidate_of_nearly_the_same_width_keeps_its_pixels() {
+        let img = RgbaImage::filled(641, 10, [1, 2, 3, 255]).unwrap();
+        let (same, ratio) = onto_reference_grid(img.clone(), 640).unwrap();
+        assert_eq!((same.as_bytes(), ratio), (img.as_bytes(), 1.0));
+        // Twice as wide: a 2× export, resampled onto the reference's grid.
+        let (half, ratio) = onto_reference_grid(RgbaImage::filled(1280, 20, [1, 2, 3, 255]).unwrap(), 640).unwrap();
+        assert_eq!((half.width(), half.height(), ratio), (640, 10, 0.5));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Dimension;
 use crate::error::{Error, Result};
 
 /// A named set of weights.
@@ -57,16 +58,64 @@ impl DimensionWeights {
     pub(crate) fn from_array(w: [f64; 5]) -> Self {
         Self { layout: w[0], color: w[1], content: w[2], typography: w[3], spacing: w[4] }
     }
+}
 
-    /// Every weight finite and ≥ 0, and at least one above 0.
-    pub fn validate(&self) -> Result<()> {
-        let w = self.as_array();
-        if w.iter().any(|v| !v.is_finite() || *v < 0.0) || w.iter().sum::<f64>() <= 0.0 {
-            return Err(Error::InvalidInput(format!(
-                "weights {self:?} must be numbers ≥ 0 with at least one above 0; e.g. layout=0.5,color=0.5"
-            )));
+/// Weights given for some dimensions: each one named replaces the preset's weight for that
+/// dimension, the others keep the preset's. 0 leaves a dimension out of `overall` (it is still
+/// measured and reported).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct WeightOverrides {
+    /// Weight of layout (SSIM).
+    pub layout: Option<f64>,
+    /// Weight of color (palette distance).
+    pub color: Option<f64>,
+    /// Weight of content (matched blocks).
+    pub content: Option<f64>,
+    /// Weight of typography (text lines).
+    pub typography: Option<f64>,
+    /// Weight of spacing (margins and rhythm).
+    pub spacing: Option<f64>,
+}
+
+impl WeightOverrides {
+    fn as_array(&self) -> [Option<f64>; 5] {
+        [self.layout, self.color, self.content, self.typography, self.spacing]
+    }
+
+    /// The dimensions given a weight, in weight order.
+    pub fn named(&self) -> Vec<&'static str> {
+        Dimension::ALL
+            .map(Dimension::name)
+            .into_iter()
+            .zip(self.as_array())
+            .filter(|(_, w)| w.is_some())
+            .map(|(n, _)| n)
+            .collect()
+    }
+
+    /// The given weights over `base`: each finite and ≥ 0, and at least one of the result above 0.
+    pub fn over(&self, base: DimensionWeights) -> Result<DimensionWeights> {
+        let names = Dimension::ALL.map(Dimension::name);
+        let given = self.as_array();
+        for (name, w) in names.iter().zip(given) {
+            if let Some(w) = w
+                && (!w.is_finite() || w < 0.0)
+            {
+                return Err(Error::InvalidInput(format!(
+                    "weights: {name} is {w}; each weight must be a number ≥ 0 (0 leaves the dimension out of overall)"
+                )));
+            }
         }
-        Ok(())
+        let base = base.as_array();
+        let resolved: [f64; 5] = std::array::from_fn(|i| given[i].unwrap_or(base[i]));
+        if resolved.iter().sum::<f64>() <= 0.0 {
+            return Err(Error::InvalidInput(
+                "weights: every dimension weighs 0, so nothing counts towards overall; give at least one weight above 0, e.g. layout 0.5"
+                    .into(),
+            ));
+        }
+        Ok(DimensionWeights::from_array(resolved))
     }
 }
 
@@ -115,9 +164,16 @@ mod tests {
     }
 
     #[test]
-    fn score_weights_are_validated() {
-        assert!(DimensionWeights::default().validate().is_err());
-        assert!(DimensionWeights { layout: -1.0, color: 2.0, ..Default::default() }.validate().is_err());
-        assert!(DimensionWeights { layout: 1.0, ..Default::default() }.validate().is_ok());
+    fn score_given_weights_replace_only_their_dimensions() {
+        let base = Preset::Default.weights();
+        let colour = WeightOverrides { color: Some(2.0), ..Default::default() }.over(base).unwrap();
+        assert_eq!(colour, DimensionWeights { color: 2.0, ..base });
+        let without_spacing = WeightOverrides { spacing: Some(0.0), ..Default::default() }.over(base).unwrap();
+        assert_eq!(without_spacing.spacing, 0.0);
+        assert_eq!(WeightOverrides::default().over(base).unwrap(), base);
+        let negative = WeightOverrides { layout: Some(-1.0), ..Default::default() }.over(base).unwrap_err();
+        assert!(negative.to_string().contains("layout is -1"), "{negative}");
+        let zero = WeightOverrides { layout: Some(0.0), color: Some(0.0), typography: Some(0.0), ..Default::default() };
+        assert!(zero.over(Preset::DarkUi.weights()).unwrap_err().to_string().contains("every dimension weighs 0"));
     }
 }

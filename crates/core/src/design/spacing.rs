@@ -9,6 +9,7 @@
 //! Each measure compares as `(min + 8) / (max + 8)` (8 px keeps 0 vs 3 px from reading as
 //! total change); score = `100 · mean(margins) · mean(gaps)`.
 
+use super::critique::Severity;
 use super::normalise::Rect;
 use super::{Canvases, DesignMode, FindingKind, Measured, RawFinding, ref_px};
 
@@ -108,7 +109,9 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
                 summary: format!("the {side} has no major blocks"),
                 findings: vec![RawFinding {
                     kind: FindingKind::RhythmChanged,
+                    severity: Severity::High,
                     message: format!("the {side} has no major blocks, so nothing of its spacing matches"),
+                    fix: format!("check that the {side} rendered its content; it shows no major blocks"),
                     rect: None,
                 }],
             };
@@ -120,9 +123,12 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         let s = similarity(ma, mb);
         margin_sum += s;
         if s < FINDING_SIMILARITY {
+            let (was, is) = (ref_px(c, ma), ref_px(c, mb));
             findings.push(RawFinding {
                 kind: FindingKind::MarginChanged,
-                message: format!("{name} margin {} px where the reference has {} px", ref_px(c, mb), ref_px(c, ma)),
+                severity: Severity::by(f64::from(was.abs_diff(is)), 8.0, 24.0),
+                message: format!("{name} margin {is} px where the reference has {was} px"),
+                fix: format!("set the {name} margin to {was} px (now {is} px)"),
                 rect: None,
             });
         }
@@ -134,13 +140,12 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
             let s = similarity(ga, gb);
             sum += s;
             if s < FINDING_SIMILARITY {
+                let (was, is) = (ref_px(c, ga), ref_px(c, gb));
                 findings.push(RawFinding {
                     kind: FindingKind::RhythmChanged,
-                    message: format!(
-                        "a vertical gap is {} px where the reference has {} px",
-                        ref_px(c, gb),
-                        ref_px(c, ga)
-                    ),
+                    severity: Severity::by(f64::from(was.abs_diff(is)), 8.0, 24.0),
+                    message: format!("a vertical gap is {is} px where the reference has {was} px"),
+                    fix: format!("make this gap {was} px (now {is} px)"),
                     rect: Some(rect),
                 });
             }
@@ -152,6 +157,12 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         let (ma, mb) = (median(&mut ga), median(&mut gb));
         findings.push(RawFinding {
             kind: FindingKind::RhythmChanged,
+            severity: Severity::Medium,
+            fix: format!(
+                "lay the major blocks out as the reference does: {} gaps between them, {} px apart (median)",
+                ga.len(),
+                ref_px(c, ma)
+            ),
             message: format!(
                 "{} vertical gaps between blocks (median {} px) where the reference has {} (median {} px)",
                 gb.len(),

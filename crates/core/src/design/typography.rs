@@ -10,6 +10,7 @@
 //! area-weighted mean height. Score = `100 · √(amount ratio) · scale ratio` (ratios min/max).
 
 use super::content::{components, match_blocks};
+use super::critique::Severity;
 use super::normalise::Rect;
 use super::{Canvases, FindingKind, Measured, RawFinding, ref_px, ref_px_f};
 
@@ -182,6 +183,13 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         let change = (scale_b / scale_a - 1.0) * 100.0;
         findings.push(RawFinding {
             kind: FindingKind::TextScaleChanged,
+            severity: Severity::by(change.abs(), 8.0, 20.0),
+            fix: format!(
+                "make the text {} so its lines are about {:.1} px tall on average, as in the reference (now {:.1} px)",
+                if change > 0.0 { "smaller" } else { "larger" },
+                ref_px_f(c, scale_a),
+                ref_px_f(c, scale_b)
+            ),
             message: format!(
                 "text lines are {:.0} % {} on average ({:.1} px where the reference has {:.1} px)",
                 change.abs(),
@@ -196,6 +204,12 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         let change = (amount_b / amount_a.max(1.0) - 1.0) * 100.0;
         findings.push(RawFinding {
             kind: FindingKind::TextAmountChanged,
+            severity: if amount_a == 0.0 { Severity::High } else { Severity::by(change.abs(), 10.0, 30.0) },
+            fix: if change > 0.0 {
+                format!("remove the text the reference does not have ({} lines there, {} here)", a.len(), b.len())
+            } else {
+                format!("add the text the candidate lacks ({} lines in the reference, {} here)", a.len(), b.len())
+            },
             message: if amount_a == 0.0 {
                 format!("the candidate has {} text lines where the reference has none", b.len())
             } else {
@@ -217,9 +231,12 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         .collect();
     resized.sort_by(|p, q| q.0.area().cmp(&p.0.area()).then(p.0.cmp(&q.0)));
     for (rect, ha, hb) in resized.into_iter().take(MAX_RESIZED_FINDINGS) {
+        let (was, is) = (ref_px(c, ha), ref_px(c, hb));
         findings.push(RawFinding {
             kind: FindingKind::TextResized,
-            message: format!("a text line is {} px tall where the reference has {} px", ref_px(c, hb), ref_px(c, ha)),
+            severity: Severity::by(f64::from(was.abs_diff(is)) / f64::from(was.max(1)), 0.2, f64::INFINITY),
+            message: format!("a text line is {is} px tall where the reference has {was} px"),
+            fix: format!("size this text so its line is {was} px tall (now {is} px)"),
             rect: Some(rect),
         });
     }
