@@ -291,6 +291,16 @@ test('motion: a moving sequence against a still one, and two equal moving sequen
     const neither = await motion(client, { reference: still, candidate: still });
     assert.equal(neither.motionStatus, 'static');
     assert.equal(neither.score, null);
+    // Whether the rhythm could be judged, and the earlier tool's names beside ours.
+    assert.deepEqual(oneMoves.timing, { status: 'cannotJudge', reasons: ["the candidate does not move, so there is no rhythm to set against the other's"] });
+    assert.deepEqual(neither.timing, { status: 'cannotJudge', reasons: ['neither sequence moves, so there is no timing to judge'] });
+    assert.deepEqual(
+      [oneMoves.motion_score, oneMoves.motion_status, oneMoves.energy_ratio, oneMoves.ref_energy, oneMoves.cand_energy, oneMoves.ref_moving, oneMoves.cand_moving, oneMoves.temporal_corr],
+      [0, 'compared', 0, 0.04829, 0, true, false, null],
+    );
+    // Without the chart when returnVisuals is false.
+    const bare = await client.callTool({ name: 'compare_motion', arguments: { reference: moving, candidate: still, returnVisuals: false } });
+    assert.deepEqual(bare.content.map((block) => block.type), ['text']);
   });
 });
 

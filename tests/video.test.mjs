@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,20 +70,24 @@ test('video: extract_video_frames samples a Playwright test video by the decoder
     const manifest = await extract(client, { videoPath: videos.animated, durationMs: 1000, fps: 30 });
     assert.equal(manifest.source.codec.startsWith('vp'), true, manifest.source.codec);
     assert.deepEqual([manifest.source.width, manifest.source.height], [320, 240]);
-    assert.match(manifest.source.hash, /^[0-9a-f]{32}$/);
+    // The hash of exactly the bytes decoded: the file's, as no one wrote to it meanwhile.
+    assert.equal(manifest.source.sha256, createHash('sha256').update(readFileSync(videos.animated)).digest('hex'));
     assert.equal(manifest.frames.length, 30);
     // Playwright records at about 25 fps (its recorder drops or repeats a frame on a busy machine,
     // so the exact counts are pinned on a constant-rate video below): sampling at 30 fps serves
     // a time from the same source frame as the time before exactly when no newer frame began.
     manifest.frames.forEach((f, i) => {
-      const same = i > 0 && f.sourceMs === manifest.frames[i - 1].sourceMs;
+      const same = i > 0 && f.frameIndex === manifest.frames[i - 1].frameIndex;
       assert.equal(f.status, same ? 'shared' : 'selected', JSON.stringify(f));
     });
     const shared = manifest.frames.filter((f) => f.status === 'shared').length;
-    assert.equal(manifest.files.length, new Set(manifest.frames.map((f) => f.sourceMs)).size, 'one file per distinct source frame');
+    assert.equal(manifest.files.length, new Set(manifest.frames.map((f) => f.frameIndex)).size, 'one file per distinct source frame');
     assert.equal(manifest.files.length + shared, 30);
     assert.equal(manifest.timeline.length, 30);
-    for (const frame of manifest.frames) assert.ok(frame.sourceMs <= frame.requestedMs + 0.001, JSON.stringify(frame));
+    assert.equal(manifest.sampling, shared > 0 ? 'sparse' : 'complete');
+    // Each time takes the first frame at or after it.
+    for (const frame of manifest.frames) assert.ok(frame.actualMs >= frame.requestedMs - 0.001, JSON.stringify(frame));
+    assert.deepEqual(JSON.parse(readFileSync(manifest.manifestPath, 'utf8')), manifest);
     for (const file of manifest.files) assert.equal(statSync(file).mode & 0o222, 0, `${file} is read-only`);
     assert.equal(manifest.tools.length, 2);
     assert.match(manifest.tools[0], /^ffmpeg version/);
@@ -94,15 +99,19 @@ test('video: extract_video_frames samples a Playwright test video by the decoder
 
 test('video: a constant 25 fps recording sampled at 30 fps shares every sixth time', { skip }, async () => {
   await withClient(async (client) => {
-    // A frame every 40 ms, a time every 33.3 ms: each time is served by the last frame begun.
+    // A frame every 40 ms, a time every 33.3 ms: each time takes the first frame at or after it.
     const manifest = await extract(client, { videoPath: videos.cfr, durationMs: 1000, fps: 30 });
-    assert.deepEqual(manifest.frames.map((f) => f.sourceMs), [
-      0, 0, 40, 80, 120, 160, 200, 200, 240, 280, 320, 360, 400, 400, 440,
-      480, 520, 560, 600, 600, 640, 680, 720, 760, 800, 800, 840, 880, 920, 960,
+    assert.deepEqual(manifest.frames.map((f) => f.actualMs), [
+      0, 40, 80, 120, 160, 200, 200, 240, 280, 320, 360, 400, 400, 440, 480,
+      520, 560, 600, 600, 640, 680, 720, 760, 800, 800, 840, 880, 920, 960, 1000,
+    ]);
+    assert.deepEqual(manifest.frames.map((f) => f.frameIndex), [
+      0, 1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10, 10, 11, 12, 13, 14, 15, 15, 16, 17, 18, 19, 20, 20, 21, 22, 23, 24, 25,
     ]);
     const sharedAt = manifest.frames.flatMap((f, i) => (f.status === 'shared' ? [i] : []));
-    assert.deepEqual(sharedAt, [1, 7, 13, 19, 25]);
-    assert.equal(manifest.files.length, 25);
+    assert.deepEqual(sharedAt, [6, 12, 18, 24]);
+    assert.equal(manifest.sampling, 'sparse');
+    assert.equal(manifest.files.length, 26);
     // The timeline lists the frame on screen at each time, repeats included.
     assert.deepEqual(manifest.timeline, manifest.frames.map((f) => f.file));
     assert.deepEqual([manifest.source.codec, manifest.source.width, manifest.source.height], ['mpeg4', 320, 240]);
@@ -147,7 +156,7 @@ test('video: windows past the end, too many samples and non-videos are clear err
     const call = (args) => failure(client, 'extract_video_frames', args);
     const before = existsSync(path.join(root, '.sightline', 'frames')) ? readdirSync(path.join(root, '.sightline', 'frames')).length : 0;
     assert.deepEqual(await call({ videoPath: videos.cfr, startMs: 60_000, durationMs: 1000 }), {
-      toolError: `${videos.cfr}: the window 60000–61000 ms ends after the recording (2000 ms); choose startMs + durationMs ≤ 2000`,
+      toolError: `${videos.cfr}: the window 60000–61000 ms ends after the recording (2000 ms from its first frame); choose startMs + durationMs ≤ 2000`,
     });
     assert.deepEqual(await call({ videoPath: videos.still, durationMs: 10_000, fps: 30 }), {
       toolError: '10000 ms at 30 fps is 300 frames, above 120; shorten the window or lower fps',
@@ -221,18 +230,18 @@ test('video: an ffconcat script or a playlist named .mp4 and URLs are refused ov
 });
 
 test('video: a cancelled extraction stops ffmpeg, leaves no partial folder, and the next call runs', { skip: skip || noProc }, async () => {
-  // 20 s at 25 fps with a single keyframe: every frame taken decodes from the start, so sampling
-  // 100 times takes far longer than the test waits.
+  // 20 s at 25 fps, 1280 × 720: the one ffmpeg pass decodes 500 frames and writes 100 of them as
+  // PNGs, seconds of work the test cancels in the middle of.
   const project = mkdtempSync(path.join(tmpdir(), 'sightline-video-cancel-'));
   const long = path.join(project, 'long.mp4');
-  const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=25', '-t', '20', '-c:v', 'mpeg4', '-g', '500', '-q:v', '5', long]);
+  const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25', '-t', '20', '-c:v', 'mpeg4', '-q:v', '5', long]);
   assert.equal(made.status, 0, String(made.stderr));
   try {
     await withMcp({ root: project, name: 'sightline-video-cancel-test' }, async (client) => {
       const controller = new AbortController();
       const call = client.callTool({ name: 'extract_video_frames', arguments: { videoPath: long, durationMs: 20_000, fps: 5 } }, undefined, { signal: controller.signal, timeout: 120_000 });
-      // Cancelled while ffmpeg extracts a frame (not while ffprobe reads the timestamps).
-      const ffmpeg = await until('an ffmpeg extracting a frame', () => decoders(client).find((p) => p.argv.includes('-ss')), 60_000);
+      // Cancelled while ffmpeg extracts the frames (not while ffprobe reads the timestamps).
+      const ffmpeg = await until('an ffmpeg extracting the frames', () => decoders(client).find((p) => p.argv.includes('-vf')), 60_000);
       assert.ok(existsSync(path.join(project, '.sightline', 'frames')), 'the frames were being written');
       controller.abort('the test cancels');
       await assert.rejects(call);
@@ -309,6 +318,15 @@ const motionPages = {
     #spot { position: absolute; left: 200px; top: 100px; width: 100px; height: 100px; background: #ededed }
     #spot:hover { background: #222222 }</style>
     <button id="go" onclick="document.body.style.background = '#dc3c3c'">Go</button><div id="spot"></div>`,
+  // Boots like a Flutter web app: a loading page, then after 700 ms its view element and the app
+  // (a blue page) in the next frame.
+  '/flutter': `<!doctype html><style>body { margin: 0; background: #fff }</style><p>Loading…</p><script>
+    setTimeout(() => {
+      document.body.innerHTML = '';
+      document.body.appendChild(document.createElement('flutter-view'));
+      requestAnimationFrame(() => { document.body.style.background = '#2878dc'; });
+    }, 700);
+    </script>`,
 };
 
 /** Serves `motionPages` for the duration of `fn(base)`. */
@@ -396,9 +414,48 @@ test('motion: capture_frames actions run before the frames, which show what they
     const hovered = await capture(client, url, { frames: 2, intervalMs: 0, actions: [{ type: 'hover', selector: '#spot' }] });
     assert.deepEqual(at(hovered.files, 250, 150), [[34, 34, 34], [34, 34, 34]]);
     assert.deepEqual(at(hovered.files, 300, 10), [WHITE, WHITE], 'hovering clicks nothing');
+    // The same by viewport coordinates: the button's middle, the spot's middle.
+    const clickedAt = await capture(client, url, { frames: 1, intervalMs: 0, actions: [{ type: 'click', x: 50, y: 20 }] });
+    assert.deepEqual(at(clickedAt.files, 300, 10), [[220, 60, 60]]);
+    const hoveredAt = await capture(client, url, { frames: 1, intervalMs: 0, actions: [{ type: 'hover', x: 250, y: 150 }] });
+    assert.deepEqual(at(hoveredAt.files, 250, 150), [[34, 34, 34]]);
     assert.deepEqual(await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'click' }] }), {
-      invalidParams: 'MCP error -32602: actions[0]: use {"type": "click"|"hover", "selector": …} or {"type": "wait", "ms": ≤ 20000}',
+      invalidParams: 'MCP error -32602: actions[0]: use {"type": "click"|"hover", "selector": …}, {"type": "click"|"hover", "x": …, "y": …} or {"type": "wait", "ms": ≤ 20000}',
     });
+    assert.deepEqual(await failure(client, 'capture_frames', { url, viewport: { width: 320, height: 240 }, frames: 1, intervalMs: 0, actions: [{ type: 'click', x: 400, y: 10 }] }), {
+      invalidParams: 'MCP error -32602: actions[0]: the point (400, 10) is outside the 320×240 viewport; give x and y inside it',
+    });
+  }));
+});
+
+test('motion: capture_frames writes into outDir, returns the first and last frames as images, and waits for Flutter', { skip }, async () => {
+  await withPages((base) => withClient(async (client) => {
+    const outDir = path.join(root, 'my-frames');
+    const result = await client.callTool({ name: 'capture_frames', arguments: { url: `${base}/still`, viewport: { width: 320, height: 240 }, frames: 3, intervalMs: 50, outDir: 'my-frames' } });
+    assert.ok(!result.isError, result.content?.[0]?.text);
+    const json = JSON.parse(result.content[0].text);
+    assert.equal(json.outputDir, outDir, 'relative to the project root');
+    assert.deepEqual(readdirSync(outDir), ['frame-000.png', 'frame-001.png', 'frame-002.png']);
+    assert.deepEqual(result.content.map((block) => block.type), ['text', 'text', 'image', 'text', 'image']);
+    assert.deepEqual([result.content[1].text, result.content[3].text], [
+      `first frame: ${path.join(outDir, 'frame-000.png')} (320×240)`, `last frame: ${path.join(outDir, 'frame-002.png')} (320×240)`,
+    ]);
+    assert.deepEqual(Buffer.from(result.content[4].data, 'base64').subarray(16, 24), readFileSync(json.files[2]).subarray(16, 24), 'the last frame, 320 × 240');
+    // A folder with files in it is never written into; nothing changes there.
+    assert.deepEqual(await failure(client, 'capture_frames', { url: `${base}/still`, frames: 1, intervalMs: 0, outDir }), {
+      toolError: `outDir ${outDir}: not empty; give a new or empty folder (frames are never written over other files)`,
+    });
+    assert.equal(readdirSync(outDir).length, 3);
+    const plain = await client.callTool({ name: 'capture_frames', arguments: { url: `${base}/still`, frames: 2, intervalMs: 0, returnVisuals: false } });
+    assert.equal(plain.content.length, 1, 'no images when returnVisuals is false');
+    // A Flutter app: without waiting, the first frame is its loading page; with waitForFlutter,
+    // the app.
+    const early = await capture(client, `${base}/flutter`, { frames: 1, intervalMs: 0 });
+    assert.deepEqual(readPng(early.files[0]).pixel(300, 200), WHITE);
+    const ready = await capture(client, `${base}/flutter`, { frames: 1, intervalMs: 0, waitForFlutter: true });
+    assert.deepEqual(readPng(ready.files[0]).pixel(300, 200), BLUE);
+    const notFlutter = await failure(client, 'capture_frames', { url: `${base}/still`, frames: 1, intervalMs: 0, waitForFlutter: true });
+    assert.match(notFlutter.toolError, /waitForFlutter: no Flutter view \(flutter-view or flt-glass-pane\) appeared on .* within 15 s; is it a Flutter web app\?/);
   }));
 });
 

@@ -55,6 +55,23 @@ let shotCounter = 0;
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long capture_frames waits for a Flutter web app to show its first frame. */
+const FLUTTER_TIMEOUT_MS = 15000;
+
+/**
+ * Waits until a Flutter web app has rendered: its view element (`flutter-view`, or
+ * `flt-glass-pane` before Flutter 3.22) is in the page and two animation frames have passed,
+ * so the first screenshot shows the app rather than its loading page.
+ */
+async function waitForFlutter(page, url) {
+  try {
+    await page.waitForSelector('flutter-view, flt-glass-pane', { state: 'attached', timeout: FLUTTER_TIMEOUT_MS });
+  } catch {
+    throw new Error(`waitForFlutter: no Flutter view (flutter-view or flt-glass-pane) appeared on ${url} within ${FLUTTER_TIMEOUT_MS / 1000} s; is it a Flutter web app? Leave waitForFlutter out for other pages`);
+  }
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table
 
@@ -224,10 +241,13 @@ const methods = {
    */
   async frames(params) {
     return withPage(params, null, async (page) => {
+      if (params.waitForFlutter) await waitForFlutter(page, params.url);
       if (params.waitMs) await wait(params.waitMs);
       for (const action of params.actions || []) {
-        if (action.type === 'click') await page.click(action.selector);
-        else if (action.type === 'hover') await page.hover(action.selector);
+        // The server checked each action: a selector, or viewport coordinates in CSS pixels.
+        const at = action.selector === undefined ? action : null;
+        if (action.type === 'click') await (at ? page.mouse.click(at.x, at.y) : page.click(action.selector));
+        else if (action.type === 'hover') await (at ? page.mouse.move(at.x, at.y) : page.hover(action.selector));
         else if (action.type === 'wait') await wait(action.ms);
         else throw new Error(`unknown action ${JSON.stringify(action.type)}; use click, hover or wait`);
       }

@@ -321,14 +321,15 @@ pub struct ExtractFramesArgs {
     /// bytes; scripts, playlists and URLs are refused. The whole call must end within
     /// SIGHTLINE_VIDEO_TIMEOUT_MS (default 120000 ms).
     video: PathBuf,
-    /// Start of the window, ms.
+    /// Start of the window, ms from the recording's first frame.
     #[arg(long, default_value_t = 0)]
     start_ms: u64,
     /// Length of the window, 1–20000 ms.
     #[arg(long)]
     duration_ms: u64,
-    /// Samples per second, 1–30 (at most 120 samples).
-    #[arg(long, default_value_t = 10)]
+    /// Samples per second, 1–30 (at most 120 samples); each takes the first frame at or after
+    /// its time.
+    #[arg(long, default_value_t = sightline_core::video::DEFAULT_FPS)]
     fps: u32,
     /// Folder under which a new frames folder is made. Default `<root>/.sightline/frames`.
     #[arg(long)]
@@ -340,7 +341,7 @@ pub struct ExtractFramesArgs {
 
 /// Runs `extract-frames`: samples the window into a new read-only folder and prints the manifest.
 pub fn run_extract_frames(root: &std::path::Path, args: &ExtractFramesArgs) -> Result<u8> {
-    use sightline_core::video::{CancelFlag, ExtractOptions, FrameStatus, extract_video_frames};
+    use sightline_core::video::{CancelFlag, ExtractOptions, FrameStatus, Sampling, extract_video_frames};
     let out = args.out.clone().unwrap_or_else(|| root.join(".sightline").join("frames"));
     let options = ExtractOptions { start_ms: args.start_ms, duration_ms: args.duration_ms, fps: args.fps };
     // Nothing cancels a CLI run but its deadline (SIGHTLINE_VIDEO_TIMEOUT_MS) or Ctrl-C.
@@ -352,9 +353,14 @@ pub fn run_extract_frames(root: &std::path::Path, args: &ExtractFramesArgs) -> R
         return Ok(exit::OK);
     }
     let count = |status| manifest.frames.iter().filter(|f| f.status == status).count();
+    let sampling = match manifest.sampling {
+        Sampling::Complete => "complete",
+        Sampling::Sparse => "sparse",
+        Sampling::Incomplete => "incomplete",
+    };
     writeln!(
         stdout,
-        "{} frames from {} ({} {}×{}, {:.0} ms): {} selected, {} shared, {} unavailable",
+        "{} frames from {} ({} {}×{}, {:.0} ms): {} selected, {} shared, {} unavailable; sampling {sampling}",
         manifest.files.len(),
         manifest.source.path,
         manifest.source.codec,
@@ -365,6 +371,6 @@ pub fn run_extract_frames(root: &std::path::Path, args: &ExtractFramesArgs) -> R
         count(FrameStatus::Shared),
         count(FrameStatus::Unavailable)
     )?;
-    writeln!(stdout, "{}", manifest.output_dir)?;
+    writeln!(stdout, "{}", manifest.manifest_path)?;
     Ok(exit::OK)
 }

@@ -81,8 +81,10 @@ fn made_folder(out: &Path) -> PathBuf {
     made.into_iter().next().unwrap()
 }
 
-fn xxh3_hex(path: &Path) -> String {
-    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&std::fs::read(path).unwrap()))
+/// `sha256sum`'s answer for the file: an independent computation of the manifest's hash.
+fn sha256_hex(path: &Path) -> String {
+    let out = Command::new("sha256sum").arg(path).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap().to_string()
 }
 
 #[test]
@@ -113,32 +115,39 @@ fn extract_frames_manifest_and_pixels_match_the_recording_exactly() {
     let name = folder.file_name().unwrap().to_str().unwrap();
     assert!(name.starts_with("clip-"), "the folder is named after the recording: {name}");
     let file = |i: usize| folder.join(format!("frame-{i:03}.png")).display().to_string();
-    // Source frames at 0, 1000 and 2000 ms; asked every 500 ms: each frame serves two times,
-    // the first time `selected` (extracted), the second `shared` (the same file).
-    let frame = |requested: f64, status: &str, source: f64, i: usize| json!({"requestedMs": requested, "status": status, "sourceMs": source, "file": file(i)});
+    // Source frames at 0, 1000 and 2000 ms (pts 0, 16384, 32768 in 1/16384); asked every 500 ms,
+    // each time takes the first frame at or after it: 500 and 1000 ms frame 1 (extracted for
+    // 500, `shared` at 1000), 1500 and 2000 ms frame 2, and nothing begins at or after 2500 ms.
+    let frame = |requested: f64, status: &str, i: usize| json!({"requestedMs": requested, "status": status, "frameIndex": i, "pts": 16384 * i, "actualMs": 1000.0 * i as f64, "file": file(i)});
     let expected = json!({
         "source": {
             "path": video.display().to_string(),
             "bytes": std::fs::metadata(&video).unwrap().len(),
-            "hash": xxh3_hex(&video),
+            "sha256": sha256_hex(&video),
             "codec": "png",
             "width": 32,
             "height": 24,
             "durationMs": 3000.0,
+            "timeBase": "1/16384",
+            "frameRate": "1/1",
+            "firstPts": 0,
+            "rotation": 0,
         },
         "startMs": 0,
         "durationMs": 3000,
         "fps": 2,
+        "sampling": "incomplete",
         "outputDir": folder.display().to_string(),
+        "manifestPath": folder.join("manifest.json").display().to_string(),
         "files": [file(0), file(1), file(2)],
-        "timeline": [file(0), file(0), file(1), file(1), file(2), file(2)],
+        "timeline": [file(0), file(1), file(1), file(2), file(2)],
         "frames": [
-            frame(0.0, "selected", 0.0, 0),
-            frame(500.0, "shared", 0.0, 0),
-            frame(1000.0, "selected", 1000.0, 1),
-            frame(1500.0, "shared", 1000.0, 1),
-            frame(2000.0, "selected", 2000.0, 2),
-            frame(2500.0, "shared", 2000.0, 2),
+            frame(0.0, "selected", 0),
+            frame(500.0, "selected", 1),
+            frame(1000.0, "shared", 1),
+            frame(1500.0, "selected", 2),
+            frame(2000.0, "shared", 2),
+            {"requestedMs": 2500.0, "status": "unavailable", "frameIndex": null, "pts": null, "actualMs": null, "file": null},
         ],
         "tools": [first_line("ffmpeg"), first_line("ffprobe")],
     });
@@ -174,7 +183,7 @@ fn extract_frames_window_and_text_summary_into_the_default_folder() {
     }
     let dir = temp_dir("window");
     let video = recording(&dir);
-    // 1000–2000 ms at 4 fps: 1000, 1250, 1500, 1750 all show source frame 1.
+    // 1000–2000 ms at 4 fps: 1000 takes source frame 1; 1250, 1500 and 1750 frame 2 (2000 ms).
     let out = sightline(
         &dir,
         &["extract-frames", video.to_str().unwrap(), "--start-ms", "1000", "--duration-ms", "1000", "--fps", "4"],
@@ -185,28 +194,172 @@ fn extract_frames_window_and_text_summary_into_the_default_folder() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
-            "1 frames from {} (png 32×24, 3000 ms): 1 selected, 3 shared, 0 unavailable\n{}\n",
+            "2 frames from {} (png 32×24, 3000 ms): 2 selected, 2 shared, 0 unavailable; sampling sparse\n{}\n",
             video.display(),
-            folder.display()
+            folder.join("manifest.json").display()
         )
     );
     assert!(read_image(&folder.join("frame-000.png")).unwrap() == source_frame(1));
+    assert!(read_image(&folder.join("frame-001.png")).unwrap() == source_frame(2));
     let manifest: Value = serde_json::from_slice(&std::fs::read(folder.join("manifest.json")).unwrap()).unwrap();
     let statuses: Vec<(f64, &str, f64)> = manifest["frames"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| (f["requestedMs"].as_f64().unwrap(), f["status"].as_str().unwrap(), f["sourceMs"].as_f64().unwrap()))
+        .map(|f| (f["requestedMs"].as_f64().unwrap(), f["status"].as_str().unwrap(), f["actualMs"].as_f64().unwrap()))
         .collect();
     assert_eq!(
         statuses,
         [
             (1000.0, "selected", 1000.0),
-            (1250.0, "shared", 1000.0),
-            (1500.0, "shared", 1000.0),
-            (1750.0, "shared", 1000.0)
+            (1250.0, "selected", 2000.0),
+            (1500.0, "shared", 2000.0),
+            (1750.0, "shared", 2000.0)
         ]
     );
+}
+
+/// The flat colour of frame `n` in [`coloured`] recordings: every frame differs from its
+/// neighbours, so a frame off by one cannot pass.
+fn colour(n: usize) -> [u8; 4] {
+    [((n * 37) % 256) as u8, ((n * 91) % 256) as u8, ((n * 13) % 256) as u8, 255]
+}
+
+/// A lossless recording (PNG in a .mov) at `rate` ("30", "30000/1001", "25") whose frame n is
+/// the flat colour [`colour`]`(n)`, `seconds` long; `offset` (seconds) moves every timestamp.
+fn coloured(dir: &Path, name: &str, rate: &str, seconds: u32, offset: &str) -> PathBuf {
+    let video = dir.join(format!("{name}.mov"));
+    let source = format!(
+        "color=c=black:s=32x24:r={rate}:d={seconds},format=rgb24,geq=r='mod(N*37,256)':g='mod(N*91,256)':b='mod(N*13,256)'"
+    );
+    let out = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-f", "lavfi", "-i", &source, "-c:v", "png", "-pix_fmt", "rgb24"])
+        .args(["-output_ts_offset", offset])
+        .arg(&video)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "ffmpeg: {}", text(&out));
+    video
+}
+
+/// Extracts with `--json` into a new folder under `dir/out-<tag>`; the manifest.
+fn extract(dir: &Path, video: &Path, tag: &str, args: &[&str]) -> Value {
+    let out_root = dir.join(format!("out-{tag}"));
+    let mut all = vec!["extract-frames", video.to_str().unwrap(), "--out", out_root.to_str().unwrap(), "--json"];
+    all.extend_from_slice(args);
+    let out = sightline(dir, &all);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Each sample's frame index, and that its file shows exactly that frame's colour.
+fn sampled_indexes(manifest: &Value) -> Vec<usize> {
+    let mut indexes = Vec::new();
+    for f in manifest["frames"].as_array().unwrap() {
+        let n = f["frameIndex"].as_u64().unwrap() as usize;
+        let image = read_image(Path::new(f["file"].as_str().unwrap())).unwrap();
+        assert!(
+            image.as_bytes().chunks_exact(4).all(|p| p == colour(n)),
+            "sample at {} ms: the file is not frame {n}",
+            f["requestedMs"]
+        );
+        indexes.push(n);
+    }
+    indexes
+}
+
+#[test]
+fn extract_frames_takes_the_frame_at_each_frame_time_exactly_at_30_29_97_and_25_fps() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = temp_dir("rates");
+    // Every frame time of 4 s at 30 fps: 120 samples, sample i is frame i (66.7 ms is frame 2).
+    let thirty =
+        extract(&dir, &coloured(&dir, "thirty", "30", 4, "0"), "30", &["--duration-ms", "4000", "--fps", "30"]);
+    assert_eq!(sampled_indexes(&thirty), (0..120).collect::<Vec<_>>());
+    assert_eq!((thirty["sampling"].as_str(), thirty["source"]["frameRate"].as_str()), (Some("complete"), Some("30/1")));
+    assert_eq!(thirty["frames"][2]["requestedMs"], 66.667);
+    assert_eq!(thirty["frames"][2]["actualMs"], 66.667);
+    // 29.97 fps sampled at 30: time i / 30 s falls just before frame i (i × 1001 / 30000 s), so
+    // the first frame at or after it is frame i, every time, to the tick.
+    let ntsc =
+        extract(&dir, &coloured(&dir, "ntsc", "30000/1001", 5, "0"), "2997", &["--duration-ms", "4000", "--fps", "30"]);
+    assert_eq!(sampled_indexes(&ntsc), (0..120).collect::<Vec<_>>());
+    assert_eq!(ntsc["source"]["timeBase"], "1/30000");
+    let pts: Vec<i64> = ntsc["frames"].as_array().unwrap().iter().map(|f| f["pts"].as_i64().unwrap()).collect();
+    assert_eq!(pts, (0..120).map(|i| i * 1001).collect::<Vec<_>>());
+    assert_eq!(ntsc["sampling"], "complete");
+    // 25 fps at 25: exact; at 30 the recording has fewer frames than times, so every sixth time
+    // shares the frame before it and the sampling is sparse.
+    let pal = coloured(&dir, "pal", "25", 3, "0");
+    assert_eq!(
+        sampled_indexes(&extract(&dir, &pal, "25", &["--duration-ms", "2000", "--fps", "25"])),
+        (0..50).collect::<Vec<_>>()
+    );
+    let faster = extract(&dir, &pal, "25at30", &["--duration-ms", "400", "--fps", "30"]);
+    assert_eq!(sampled_indexes(&faster), [0, 1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10]);
+    assert_eq!(faster["sampling"], "sparse");
+    assert_eq!(faster["frames"][6]["status"], "shared");
+}
+
+#[test]
+fn extract_frames_counts_time_from_the_first_frame_of_a_recording_that_starts_at_2_s() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = temp_dir("offset");
+    let video = coloured(&dir, "late", "30", 2, "2");
+    // The recording's timestamps begin at 2 s (pts 30720 in 1/15360): the window counts from
+    // there, so 500 ms is frame 15.
+    let manifest = extract(&dir, &video, "late", &["--start-ms", "500", "--duration-ms", "1000", "--fps", "10"]);
+    assert_eq!(manifest["source"]["firstPts"], 30720);
+    assert_eq!(manifest["source"]["durationMs"], 2000.0);
+    assert_eq!(sampled_indexes(&manifest), [15, 18, 21, 24, 27, 30, 33, 36, 39, 42]);
+    assert_eq!(manifest["frames"][0]["pts"], 30720 + 15 * 512);
+    assert_eq!(manifest["frames"][0]["actualMs"], 500.0);
+    // The window still may not reach past the recording's end, counted from its first frame.
+    let out =
+        sightline(&dir, &["extract-frames", video.to_str().unwrap(), "--start-ms", "1500", "--duration-ms", "600"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the window 1500–2100 ms ends after the recording (2000 ms from its first frame)"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn extract_frames_refuses_duplicate_timestamps_leaving_nothing() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = temp_dir("duplicates");
+    // Two frames at each timestamp (setpts halves the frame number): a WebM keeps them.
+    let video = dir.join("twice.webm");
+    let out = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=32x24:r=30:d=0.5"])
+        .args(["-vf", "setpts='floor(N/2)/(30*TB)'", "-fps_mode", "passthrough"])
+        .args(["-c:v", "libvpx-vp9", "-lossless", "1", "-g", "1"])
+        .arg(&video)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "ffmpeg: {}", text(&out));
+    let out_root = dir.join("out");
+    let out = sightline(
+        &dir,
+        &["extract-frames", video.to_str().unwrap(), "--duration-ms", "300", "--out", out_root.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "sightline: {}: decoded frame 1 has timestamp 0, not after frame 0's 0 (time base 1/1000); with duplicate or decreasing timestamps no frame can be chosen by time: re-encode the recording (ffmpeg -i IN -c:v libx264 OUT.mp4) and extract again\n",
+            video.display()
+        )
+    );
+    assert!(!out_root.exists(), "nothing is left on disk");
 }
 
 #[test]
@@ -228,7 +381,7 @@ fn extract_frames_refuses_bad_windows_and_missing_tools_leaving_nothing() {
     assert_eq!(
         rejected(&["extract-frames", v, "--start-ms", "2000", "--duration-ms", "2000", "--out", o]),
         format!(
-            "sightline: {v}: the window 2000–4000 ms ends after the recording (3000 ms); choose startMs + durationMs ≤ 3000\n"
+            "sightline: {v}: the window 2000–4000 ms ends after the recording (3000 ms from its first frame); choose startMs + durationMs ≤ 3000\n"
         )
     );
     assert_eq!(

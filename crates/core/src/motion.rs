@@ -120,8 +120,53 @@ pub struct MotionComparison {
     pub frame_index_correlation: Option<f64>,
     /// What the correlation does and does not say, or why it is absent.
     pub correlation_note: String,
+    /// Whether the timing (the rhythm of the motion) could be judged, and why not.
+    pub timing: TimingDiagnostics,
     /// One sentence for people and agents.
     pub summary: String,
+    /// The same numbers under the names of the motion tool this one replaces, so a client
+    /// written for it reads them as before.
+    #[serde(flatten)]
+    pub legacy: LegacyMotionScores,
+}
+
+/// Whether timing can be judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TimingStatus {
+    /// Both sequences move and line up frame by frame: `frameIndexCorrelation` compares their
+    /// rhythm (frame by frame, which is timing only if both were sampled alike).
+    Judged,
+    /// The rhythm cannot be compared; the reasons say why.
+    CannotJudge,
+}
+
+/// Whether the timing of the motion could be judged, with the reasons.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimingDiagnostics {
+    pub status: TimingStatus,
+    /// Why it cannot be judged, or, when judged, what the judgement rests on.
+    pub reasons: Vec<String>,
+}
+
+/// The scores under the names the earlier motion tool used (snake case, its rounding).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegacyMotionScores {
+    /// `score` rounded to 0.1.
+    pub motion_score: Option<f64>,
+    /// `compared`, `static` or `capture_unreliable`.
+    pub motion_status: &'static str,
+    /// Smaller energy over larger (1 when neither has any), rounded to 0.001.
+    pub energy_ratio: f64,
+    /// `frameIndexCorrelation` (null unless the frame counts are equal).
+    pub temporal_corr: Option<f64>,
+    /// The reference's energy, rounded to 0.00001.
+    pub ref_energy: f64,
+    /// The candidate's energy, rounded to 0.00001.
+    pub cand_energy: f64,
+    pub ref_moving: bool,
+    pub cand_moving: bool,
 }
 
 /// Compares two frame sequences read from files (each checked against
@@ -320,6 +365,23 @@ fn compare_sides(a: MotionSide, b: MotionSide) -> MotionComparison {
             None => (None, "not computed: a signature is constant".to_string()),
         }
     };
+    let timing = timing(&a, &b, motion_status, frame_index_correlation, &correlation_note);
+    let round = |v: f64, places: i32| (v * 10f64.powi(places)).round() / 10f64.powi(places);
+    let largest = a.energy.max(b.energy);
+    let legacy = LegacyMotionScores {
+        motion_score: score.map(|s| round(s, 1)),
+        motion_status: match motion_status {
+            MotionStatus::Compared => "compared",
+            MotionStatus::Static => "static",
+            MotionStatus::CaptureUnreliable => "capture_unreliable",
+        },
+        energy_ratio: if largest > 1e-6 { round(a.energy.min(b.energy) / largest, 3) } else { 1.0 },
+        temporal_corr: frame_index_correlation,
+        ref_energy: round(a.energy, 5),
+        cand_energy: round(b.energy, 5),
+        ref_moving: a.moves,
+        cand_moving: b.moves,
+    };
     let summary = match motion_status {
         MotionStatus::CaptureUnreliable => {
             let side = if unreliable(&a) { "reference" } else { "candidate" };
@@ -348,7 +410,42 @@ fn compare_sides(a: MotionSide, b: MotionSide) -> MotionComparison {
         candidate: b,
         frame_index_correlation,
         correlation_note,
+        timing,
         summary,
+        legacy,
+    }
+}
+
+/// Whether the rhythm of the two motions can be compared: both must move and line up frame by
+/// frame with signatures that vary.
+fn timing(
+    a: &MotionSide,
+    b: &MotionSide,
+    status: MotionStatus,
+    correlation: Option<f64>,
+    correlation_note: &str,
+) -> TimingDiagnostics {
+    let cannot = |reason: String| TimingDiagnostics { status: TimingStatus::CannotJudge, reasons: vec![reason] };
+    match status {
+        MotionStatus::CaptureUnreliable => {
+            return cannot("a capture is blank (near-uniform frames), so it has no timing to judge".into());
+        }
+        MotionStatus::Static => return cannot("neither sequence moves, so there is no timing to judge".into()),
+        MotionStatus::Compared if !(a.moves && b.moves) => {
+            let still = if a.moves { "candidate" } else { "reference" };
+            return cannot(format!("the {still} does not move, so there is no rhythm to set against the other's"));
+        }
+        MotionStatus::Compared => {}
+    }
+    match correlation {
+        None => cannot(format!("timing {correlation_note}")),
+        Some(_) => TimingDiagnostics {
+            status: TimingStatus::Judged,
+            reasons: vec![
+                "the frames carry no timestamps here: frame i of one is taken as the same moment as frame i of the other, which holds only if both were sampled at the same rate from the same start (extract_video_frames or capture_frames with the same settings)"
+                    .into(),
+            ],
+        },
     }
 }
 
@@ -499,6 +596,57 @@ mod tests {
         assert_eq!(
             r.summary,
             "the reference frames are all near-uniform (blank or failed capture); capture them again"
+        );
+    }
+
+    #[test]
+    fn motion_timing_is_judged_only_when_both_move_frame_by_frame() {
+        let mut varied = moving_square(4, 4);
+        varied.push(moving_square(8, 4).pop().unwrap());
+        let judged = compare_motion_frames(&varied, &varied).unwrap();
+        assert_eq!(judged.timing.status, TimingStatus::Judged);
+        assert!(judged.timing.reasons[0].starts_with("the frames carry no timestamps here"));
+        let still = vec![moving_square(1, 0).remove(0); 5];
+        let cases = [
+            (
+                compare_motion_frames(&varied, &still).unwrap(),
+                "the candidate does not move, so there is no rhythm to set against the other's",
+            ),
+            (compare_motion_frames(&still, &still).unwrap(), "neither sequence moves, so there is no timing to judge"),
+            (
+                compare_motion_frames(&moving_square(4, 4), &varied).unwrap(),
+                "timing not computed: the sequences have 4 and 5 frames, so frame indices do not line up",
+            ),
+            (
+                compare_motion_frames(&moving_square(5, 2), &moving_square(5, 4)).unwrap(),
+                "timing not computed: a signature is constant",
+            ),
+        ];
+        for (r, reason) in cases {
+            assert_eq!(
+                (r.timing.status, r.timing.reasons.as_slice()),
+                (TimingStatus::CannotJudge, &[reason.to_string()][..])
+            );
+        }
+    }
+
+    #[test]
+    fn motion_gives_the_earlier_tools_names_too() {
+        let r = compare_motion_frames(&moving_square(5, 2), &moving_square(5, 4)).unwrap();
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["motion_score"], 50.0);
+        assert_eq!(json["motion_status"], "compared");
+        assert_eq!(json["energy_ratio"], 0.5);
+        assert_eq!(json["temporal_corr"], serde_json::Value::Null);
+        assert_eq!((json["ref_moving"].as_bool(), json["cand_moving"].as_bool()), (Some(true), Some(true)));
+        assert_eq!(json["ref_energy"], (r.reference.energy * 1e5).round() / 1e5);
+        // Ours stay as they were beside them.
+        assert_eq!((json["motionStatus"].as_str(), json["score"].as_f64()), (Some("compared"), Some(50.0)));
+        let blank: Vec<RgbaImage> = (0..3).map(|_| RgbaImage::filled(8, 8, [9, 9, 9, 255]).unwrap()).collect();
+        let unreliable = serde_json::to_value(compare_motion_frames(&blank, &blank).unwrap()).unwrap();
+        assert_eq!(
+            (unreliable["motion_status"].as_str(), unreliable["energy_ratio"].as_f64()),
+            (Some("capture_unreliable"), Some(1.0))
         );
     }
 

@@ -15,12 +15,16 @@
 //!   [`MAX_CONCURRENT_EXTRACTIONS`] calls run at once in a process (a waiting call's wait counts
 //!   against its deadline), and a [`CancelFlag`] stops the running tool.
 //!
-//! Which source frame serves each requested time is decided from the decoder's own timestamps
-//! (ffprobe's `best_effort_timestamp`), never from frame indices: the frame on screen at time t is
-//! the last one whose timestamp is ≤ t. A source frame serving several times is extracted once
-//! and the later times are `shared`. The frames are written into a hidden sibling folder that is
-//! renamed into place, read-only, only when complete: a refused, failed, timed-out or cancelled
-//! call leaves nothing on disk.
+//! The tools decode a private copy of the recording, hashed (SHA-256) as it is made, so the
+//! manifest names exactly the bytes decoded. Which source frame serves each requested time is
+//! decided from the decoder's own integer timestamps (ffprobe's `best_effort_timestamp` in the
+//! stream's time base), compared exactly with the requested time: the first frame at or after it.
+//! Times count from the first decoded frame (a recording may begin at 2 s); duplicate or
+//! decreasing timestamps are an error, since no frame can then be chosen by time. A source frame
+//! serving several times is extracted once and the later times are `shared`; all the frames are
+//! extracted in one decoding pass that selects them by their place among the decoded frames.
+//! The frames are written into a hidden sibling folder that is renamed into place, read-only,
+//! only when complete: a refused, failed, timed-out or cancelled call leaves nothing on disk.
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -31,7 +35,6 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use xxhash_rust::xxh3::Xxh3;
 
 use crate::allowed_roots::check_allowed;
 use crate::error::{Error, Result};
@@ -286,17 +289,20 @@ static SLOTS: Slots = Slots::new(MAX_CONCURRENT_EXTRACTIONS);
 /// What to sample.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtractOptions {
-    /// Start of the window in the recording. Default 0.
+    /// Start of the window, from the recording's first frame. Default 0.
     pub start_ms: u64,
     /// Length of the window, 1–20000 ms.
     pub duration_ms: u64,
-    /// Samples per second, 1–30. Default 10.
+    /// Samples per second, 1–30. Default 5.
     pub fps: u32,
 }
 
+/// Samples per second when the caller gives none.
+pub const DEFAULT_FPS: u32 = 5;
+
 impl Default for ExtractOptions {
     fn default() -> Self {
-        Self { start_ms: 0, duration_ms: 1000, fps: 10 }
+        Self { start_ms: 0, duration_ms: 1000, fps: DEFAULT_FPS }
     }
 }
 
@@ -306,21 +312,38 @@ impl Default for ExtractOptions {
 pub enum FrameStatus {
     /// A source frame extracted for this time.
     Selected,
-    /// The same source frame as an earlier time (the recording did not change frame between).
+    /// The same source frame as an earlier time (no new frame began between the two).
     Shared,
-    /// No source frame was on screen yet at this time.
+    /// No source frame begins at or after this time: the recording ends first.
     Unavailable,
+}
+
+/// How completely the window was sampled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Sampling {
+    /// Every requested time has a frame of its own.
+    Complete,
+    /// Every requested time has a frame, but some share one (sampling faster than the recording
+    /// changes frame): the timeline repeats those frames.
+    Sparse,
+    /// Some requested times have no frame: the recording's last frame begins before them.
+    Incomplete,
 }
 
 /// One requested time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SampledFrame {
-    /// Milliseconds from the start of the recording.
+    /// Milliseconds from the recording's first frame (start + i / fps), rounded to 0.001.
     pub requested_ms: f64,
     pub status: FrameStatus,
-    /// The decoder's timestamp of the source frame, in ms.
-    pub source_ms: Option<f64>,
+    /// The source frame's place among the decoded frames, from 0.
+    pub frame_index: Option<usize>,
+    /// The source frame's presentation timestamp, in the stream's time base, as decoded.
+    pub pts: Option<i64>,
+    /// When the source frame begins, in ms from the first frame (rounded to 0.001).
+    pub actual_ms: Option<f64>,
     /// The frame's PNG (absolute path); shared times point at the earlier file.
     pub file: Option<String>,
 }
@@ -331,12 +354,23 @@ pub struct SampledFrame {
 pub struct VideoSource {
     pub path: String,
     pub bytes: u64,
-    /// XXH3-128 of the file, hex.
-    pub hash: String,
+    /// SHA-256 of the exact bytes decoded (a private copy taken at the start of the call), hex.
+    pub sha256: String,
     pub codec: String,
+    /// The coded size; the frames are written upright, so a `rotation` of 90 or 270 swaps it.
     pub width: u32,
     pub height: u32,
+    /// The length from the first frame, as the container gives it.
     pub duration_ms: f64,
+    /// The stream's time base, in which `pts` counts ("1/15360").
+    pub time_base: String,
+    /// The stream's frame rate as the container gives it ("30000/1001"); variable-rate
+    /// recordings give a nominal rate.
+    pub frame_rate: String,
+    /// The first decoded frame's timestamp: every time is measured from it.
+    pub first_pts: i64,
+    /// Display rotation in degrees clockwise (0, 90, 180, 270) from the stream's display matrix.
+    pub rotation: i32,
 }
 
 /// What `extract_video_frames` returns (also written as `manifest.json` next to the frames).
@@ -347,12 +381,16 @@ pub struct FrameManifest {
     pub start_ms: u64,
     pub duration_ms: u64,
     pub fps: u32,
+    /// Complete, sparse or incomplete.
+    pub sampling: Sampling,
     /// The folder holding the frames and the manifest.
     pub output_dir: String,
+    /// This manifest's file.
+    pub manifest_path: String,
     /// The distinct frame files, in time order.
     pub files: Vec<String>,
-    /// The frame on screen at each requested time that had one (a shared frame repeats): the
-    /// sequence to give `compare_motion`, since a repeated frame is a stretch without motion.
+    /// The frame for each requested time that had one (a shared frame repeats): the sequence
+    /// to give `compare_motion`, since a repeated frame is a stretch without motion.
     pub timeline: Vec<String>,
     pub frames: Vec<SampledFrame>,
     /// `ffmpeg -version` and `ffprobe -version` first lines.
@@ -380,29 +418,6 @@ pub fn extract_video_frames(
     let limits = CallLimits { video, started, limit, cancel };
     let _slot = SLOTS.acquire(&limits)?;
 
-    let (codec, width, height, duration_ms) = probe_stream(&ffprobe, &recording, &limits)?;
-    if width > MAX_SIDE || height > MAX_SIDE {
-        return Err(Error::SideTooLong {
-            path: video.to_path_buf(),
-            width: width.into(),
-            height: height.into(),
-            limit: MAX_SIDE.into(),
-        });
-    }
-    let end_ms = options.start_ms + options.duration_ms;
-    if end_ms as f64 > duration_ms {
-        return Err(Error::InvalidInput(format!(
-            "{}: the window {}–{end_ms} ms ends after the recording ({duration_ms:.0} ms); choose startMs + durationMs ≤ {duration_ms:.0}",
-            video.display(),
-            options.start_ms
-        )));
-    }
-    let timestamps = frame_timestamps(&ffprobe, &recording, &limits, end_ms)?;
-    let requested: Vec<f64> =
-        (0..samples).map(|i| options.start_ms as f64 + i as f64 * 1000.0 / f64::from(options.fps)).collect();
-    let picks = pick_frames(&timestamps, &requested);
-    let distinct = picks.iter().flatten().collect::<std::collections::BTreeSet<_>>().len();
-
     let made_folders = create_output_root(&output_root)?;
     let stem = recording.resolved.file_stem().and_then(|s| s.to_str()).unwrap_or("video");
     let stem: String =
@@ -414,91 +429,135 @@ pub fn extract_video_frames(
             return Err(e);
         }
     };
-    // Frames are written into the partial folder under the names they will have once it is
-    // renamed into place, so the manifest can be written before the rename.
-    let dir = &folder.name;
-    let result = (|| {
-        let tools = vec![
-            version(&ffmpeg, &limits, "while ffmpeg -version ran")?,
-            version(&ffprobe, &limits, "while ffprobe -version ran")?,
-        ];
-        let hash = hash_file(&recording.resolved, &limits)?;
-        let mut files = Vec::new();
-        let mut frames = Vec::with_capacity(requested.len());
-        let mut last: Option<(usize, String)> = None;
-        for (t, pick) in requested.iter().zip(&picks) {
-            let frame = match pick {
-                None => {
-                    SampledFrame { requested_ms: *t, status: FrameStatus::Unavailable, source_ms: None, file: None }
-                }
-                Some(index) => {
-                    let source_ms = timestamps[*index];
-                    match &last {
-                        Some((i, file)) if i == index => SampledFrame {
-                            requested_ms: *t,
-                            status: FrameStatus::Shared,
-                            source_ms: Some(source_ms),
-                            file: Some(file.clone()),
-                        },
-                        _ => {
-                            let name = format!("frame-{:03}.png", files.len());
-                            let during = format!("while ffmpeg extracted frame {} of {distinct}", files.len() + 1);
-                            extract_frame(
-                                &ffmpeg,
-                                &recording,
-                                source_ms,
-                                &folder.partial.join(&name),
-                                &limits,
-                                &during,
-                            )?;
-                            let file = dir.join(&name).display().to_string();
-                            files.push(file.clone());
-                            last = Some((*index, file.clone()));
-                            SampledFrame {
-                                requested_ms: *t,
-                                status: FrameStatus::Selected,
-                                source_ms: Some(source_ms),
-                                file: Some(file),
-                            }
-                        }
-                    }
-                }
-            };
-            frames.push(frame);
-        }
-        let manifest = FrameManifest {
-            source: VideoSource {
-                path: recording.resolved.display().to_string(),
-                bytes: recording.bytes,
-                hash,
-                codec: codec.clone(),
-                width,
-                height,
-                duration_ms,
-            },
-            start_ms: options.start_ms,
-            duration_ms: options.duration_ms,
-            fps: options.fps,
-            output_dir: dir.display().to_string(),
-            timeline: frames.iter().filter_map(|f| f.file.clone()).collect(),
-            files,
-            frames,
-            tools,
-        };
-        let json =
-            serde_json::to_vec_pretty(&manifest).map_err(|e| Error::InvalidInput(format!("manifest JSON: {e}")))?;
-        crate::decode::write_atomic(&folder.partial.join("manifest.json"), &json)?;
-        make_read_only(&folder.partial)?;
-        // A call cancelled or out of time at the last moment still leaves nothing.
-        limits.check("before the frames folder was put in place")?;
-        folder.publish()?;
-        Ok(manifest)
-    })();
+    let result = sample_into(&folder, &recording, options, samples, &ffprobe, &ffmpeg, &limits);
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&folder.partial);
         remove_made_folders(&made_folders);
     }
     result
+}
+
+/// The work of one call inside its partial folder: snapshot the recording, read its frames'
+/// timestamps, choose and extract the frames, write the manifest, publish the folder.
+fn sample_into(
+    folder: &FramesFolder,
+    recording: &Recording,
+    options: &ExtractOptions,
+    samples: u64,
+    ffprobe: &Path,
+    ffmpeg: &Path,
+    limits: &CallLimits,
+) -> Result<FrameManifest> {
+    let video = limits.video;
+    // The tools decode a private copy, hashed as it is made: the hash names exactly the bytes
+    // decoded, and a file changed or swapped meanwhile changes nothing.
+    let snapshot = snapshot(recording, &folder.partial, limits)?;
+    let (sha256, source) = (snapshot.0, snapshot.1);
+    let stream = probe_stream(ffprobe, &source, limits)?;
+    if stream.width > MAX_SIDE || stream.height > MAX_SIDE {
+        return Err(Error::SideTooLong {
+            path: video.to_path_buf(),
+            width: stream.width.into(),
+            height: stream.height.into(),
+            limit: MAX_SIDE.into(),
+        });
+    }
+    let end_ms = options.start_ms + options.duration_ms;
+    let frames = frame_timestamps(ffprobe, &source, limits, &stream, end_ms)?;
+    let first_pts = frames[0];
+    let first_s = first_pts as f64 * stream.time_base.0 as f64 / stream.time_base.1 as f64;
+    // Containers disagree on whether their duration counts from 0 or from the first frame.
+    let container_s = stream.container_duration_s;
+    let duration_ms = if container_s > first_s { container_s - first_s } else { container_s } * 1000.0;
+    if end_ms as f64 > duration_ms + 0.5 {
+        return Err(Error::InvalidInput(format!(
+            "{}: the window {}–{end_ms} ms ends after the recording ({duration_ms:.0} ms from its first frame); choose startMs + durationMs ≤ {duration_ms:.0}",
+            video.display(),
+            options.start_ms
+        )));
+    }
+    let relative: Vec<i64> = frames.iter().map(|pts| pts - first_pts).collect();
+    let picks = pick_frames(&relative, stream.time_base, options, samples);
+    let mut wanted: Vec<usize> = picks.iter().flatten().copied().collect();
+    wanted.dedup();
+
+    let dir = &folder.name;
+    let tools = vec![
+        version(ffmpeg, limits, "while ffmpeg -version ran")?,
+        version(ffprobe, limits, "while ffprobe -version ran")?,
+    ];
+    extract_frames(ffmpeg, &source, &wanted, &folder.partial, limits)?;
+    std::fs::remove_file(&source.resolved).map_err(|e| Error::io(&source.resolved, e))?;
+    let file_of = |index: usize| -> String {
+        let k = wanted.binary_search(&index).expect("every pick is wanted");
+        dir.join(format!("frame-{k:03}.png")).display().to_string()
+    };
+    let ms = |v: f64| (v * 1000.0).round() / 1000.0;
+    let tb_ms = |ticks: i64| ms(ticks as f64 * stream.time_base.0 as f64 * 1000.0 / stream.time_base.1 as f64);
+    let mut sampled = Vec::with_capacity(picks.len());
+    let mut previous: Option<usize> = None;
+    for (i, pick) in picks.iter().enumerate() {
+        let requested_ms = ms(options.start_ms as f64 + i as f64 * 1000.0 / f64::from(options.fps));
+        sampled.push(match *pick {
+            None => SampledFrame {
+                requested_ms,
+                status: FrameStatus::Unavailable,
+                frame_index: None,
+                pts: None,
+                actual_ms: None,
+                file: None,
+            },
+            Some(index) => SampledFrame {
+                requested_ms,
+                status: if previous == Some(index) { FrameStatus::Shared } else { FrameStatus::Selected },
+                frame_index: Some(index),
+                pts: Some(frames[index]),
+                actual_ms: Some(tb_ms(relative[index])),
+                file: Some(file_of(index)),
+            },
+        });
+        previous = pick.or(previous);
+    }
+    let count = |status| sampled.iter().filter(|f| f.status == status).count();
+    let sampling = if count(FrameStatus::Unavailable) > 0 {
+        Sampling::Incomplete
+    } else if count(FrameStatus::Shared) > 0 {
+        Sampling::Sparse
+    } else {
+        Sampling::Complete
+    };
+    let manifest = FrameManifest {
+        source: VideoSource {
+            path: recording.resolved.display().to_string(),
+            bytes: recording.bytes,
+            sha256,
+            codec: stream.codec.clone(),
+            width: stream.width,
+            height: stream.height,
+            duration_ms: ms(duration_ms),
+            time_base: format!("{}/{}", stream.time_base.0, stream.time_base.1),
+            frame_rate: stream.frame_rate.clone(),
+            first_pts,
+            rotation: stream.rotation,
+        },
+        start_ms: options.start_ms,
+        duration_ms: options.duration_ms,
+        fps: options.fps,
+        sampling,
+        output_dir: dir.display().to_string(),
+        manifest_path: dir.join("manifest.json").display().to_string(),
+        files: (0..wanted.len()).map(|k| dir.join(format!("frame-{k:03}.png")).display().to_string()).collect(),
+        timeline: sampled.iter().filter_map(|f| f.file.clone()).collect(),
+        frames: sampled,
+        tools,
+    };
+    let json = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::InvalidInput(format!("manifest JSON: {e}")))?;
+    crate::decode::write_atomic(&folder.partial.join("manifest.json"), &json)?;
+    make_read_only(&folder.partial)?;
+    // A call cancelled or out of time at the last moment still leaves nothing.
+    limits.check("before the frames folder was put in place")?;
+    folder.publish()?;
+    Ok(manifest)
 }
 
 /// A recording that passed every check: where it really is, its family by its bytes, its size.
@@ -582,12 +641,6 @@ fn check_options(options: &ExtractOptions) -> Result<u64> {
     Ok(samples)
 }
 
-/// For each requested time, the index of the last frame whose timestamp is ≤ it (within a
-/// microsecond: requested times like 1000 / 30 × i are not exact in floating point).
-fn pick_frames(timestamps: &[f64], requested: &[f64]) -> Vec<Option<usize>> {
-    requested.iter().map(|t| timestamps.partition_point(|ts| *ts <= *t + 1e-3).checked_sub(1)).collect()
-}
-
 /// `name` from its env variable, else from PATH; missing is an error with the install command.
 fn tool(name: &str, var: &str) -> Result<PathBuf> {
     if let Some(path) = std::env::var_os(var) {
@@ -659,6 +712,68 @@ fn run(program: &Path, args: &[&str], what: &Path, limits: &CallLimits, during: 
     Ok(out)
 }
 
+/// Copies the recording into `dir` as a hidden file while hashing it (SHA-256), then checks the
+/// copy's own first bytes: the tools decode the copy, so the hash and the family are those of
+/// exactly what is decoded. A cancel or the deadline stops it between 1 MiB blocks.
+fn snapshot(recording: &Recording, dir: &Path, limits: &CallLimits) -> Result<(String, Recording)> {
+    use sha2::{Digest, Sha256};
+    use std::io::Write;
+    let target = dir.join(format!(".source.{}", recording.container.extension()));
+    let mut from = std::fs::File::open(&recording.resolved).map_err(|e| Error::io(limits.video, e))?;
+    let mut to = std::fs::File::create(&target).map_err(|e| Error::io(&target, e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut bytes = 0u64;
+    let mut head = Vec::with_capacity(512);
+    loop {
+        limits.check("while copying the recording")?;
+        let n = from.read(&mut buf).map_err(|e| Error::io(limits.video, e))?;
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        // The file may have grown since its size was checked.
+        if bytes > MAX_VIDEO_BYTES {
+            return Err(Error::FileTooLarge { path: limits.video.to_path_buf(), bytes, limit: MAX_VIDEO_BYTES });
+        }
+        if head.len() < 512 {
+            head.extend_from_slice(&buf[..n.min(512 - head.len())]);
+        }
+        hasher.update(&buf[..n]);
+        to.write_all(&buf[..n]).map_err(|e| Error::io(&target, e))?;
+    }
+    let digest = hasher.finalize();
+    let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let container = sniff_container(&head).map_err(|looks_like| Error::NotARecording {
+        path: limits.video.to_path_buf(),
+        looks_like: looks_like.into(),
+    })?;
+    if container != recording.container {
+        return Err(Error::InvalidInput(format!(
+            "{}: changed while it was read (it is now {}); extract again once it is written",
+            limits.video.display(),
+            container.name()
+        )));
+    }
+    Ok((sha256, Recording { resolved: target, container, bytes }))
+}
+
+/// What ffprobe says about the first video stream.
+struct StreamInfo {
+    codec: String,
+    width: u32,
+    height: u32,
+    /// Numerator and denominator.
+    time_base: (i64, i64),
+    frame_rate: String,
+    /// Degrees clockwise.
+    rotation: i32,
+    /// The stream's start in seconds, when known: where the frames probe may stop counting from.
+    start_s: Option<f64>,
+    /// The container's duration in seconds.
+    container_duration_s: f64,
+}
+
 /// ffprobe on the first video stream of the recording, through its forced demuxer.
 fn probe(ffprobe: &Path, recording: &Recording, limits: &CallLimits, query: &[&str], during: &str) -> Result<Vec<u8>> {
     let input = recording.input();
@@ -670,13 +785,18 @@ fn probe(ffprobe: &Path, recording: &Recording, limits: &CallLimits, query: &[&s
     run(ffprobe, &args, limits.video, limits, during)
 }
 
-fn probe_stream(ffprobe: &Path, recording: &Recording, limits: &CallLimits) -> Result<(String, u32, u32, f64)> {
+fn probe_stream(ffprobe: &Path, recording: &Recording, limits: &CallLimits) -> Result<StreamInfo> {
     let video = limits.video;
     let out = probe(
         ffprobe,
         recording,
         limits,
-        &["-show_entries", "stream=codec_name,width,height:format=duration", "-of", "json"],
+        &[
+            "-show_entries",
+            "stream=codec_name,width,height,time_base,r_frame_rate,start_time:stream_side_data=rotation:stream_tags=rotate:format=duration",
+            "-of",
+            "json",
+        ],
         "while ffprobe read the stream",
     )?;
     let v: serde_json::Value = serde_json::from_slice(&out)
@@ -685,55 +805,144 @@ fn probe_stream(ffprobe: &Path, recording: &Recording, limits: &CallLimits) -> R
         Error::InvalidInput(format!("{}: no video stream; is it an audio-only file?", video.display()))
     })?;
     let number = |x: &serde_json::Value| x.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
-    let duration_ms = v["format"]["duration"].as_str().and_then(|d| d.parse::<f64>().ok()).unwrap_or(0.0) * 1000.0;
-    Ok((
-        stream["codec_name"].as_str().unwrap_or("unknown").to_string(),
-        number(&stream["width"]),
-        number(&stream["height"]),
-        duration_ms,
-    ))
+    let seconds = |x: &serde_json::Value| x.as_str().and_then(|d| d.parse::<f64>().ok());
+    let time_base = stream["time_base"]
+        .as_str()
+        .and_then(|tb| tb.split_once('/'))
+        .and_then(|(n, d)| Some((n.parse::<i64>().ok()?, d.parse::<i64>().ok()?)))
+        .filter(|&(n, d)| n > 0 && d > 0)
+        .ok_or_else(|| Error::InvalidInput(format!("{}: the video stream has no time base", video.display())))?;
+    // ffprobe gives the display matrix's rotation counter-clockwise; older files carry a
+    // `rotate` tag, clockwise.
+    let rotation = match stream["side_data_list"].as_array().and_then(|l| l.iter().find_map(|s| s["rotation"].as_i64()))
+    {
+        Some(ccw) => -ccw,
+        None => stream["tags"]["rotate"].as_str().and_then(|r| r.parse::<i64>().ok()).unwrap_or(0),
+    };
+    Ok(StreamInfo {
+        codec: stream["codec_name"].as_str().unwrap_or("unknown").to_string(),
+        width: number(&stream["width"]),
+        height: number(&stream["height"]),
+        time_base,
+        frame_rate: stream["r_frame_rate"].as_str().unwrap_or("0/0").to_string(),
+        rotation: i32::try_from(rotation.rem_euclid(360)).unwrap_or(0),
+        start_s: seconds(&stream["start_time"]),
+        container_duration_s: seconds(&v["format"]["duration"]).unwrap_or(0.0),
+    })
 }
 
-/// The decoder's timestamps (ms) of every frame up to `end_ms`, ascending.
-fn frame_timestamps(ffprobe: &Path, recording: &Recording, limits: &CallLimits, end_ms: u64) -> Result<Vec<f64>> {
-    let interval = format!("%{:.3}", end_ms as f64 / 1000.0);
-    let out = probe(
-        ffprobe,
-        recording,
-        limits,
-        &["-read_intervals", &interval, "-show_entries", "frame=best_effort_timestamp_time", "-of", "csv=p=0"],
-        "while ffprobe listed the frame timestamps",
-    )?;
-    let mut stamps: Vec<f64> = String::from_utf8_lossy(&out)
-        .lines()
-        .filter_map(|line| line.trim().trim_end_matches(',').parse::<f64>().ok())
-        .map(|s| s * 1000.0)
-        .collect();
-    stamps.sort_by(f64::total_cmp);
-    stamps.dedup();
+/// The decoded frames' presentation timestamps (the stream's time base), in decoding order, up
+/// to a second past the window; they must rise strictly, or no frame can be chosen by time.
+fn frame_timestamps(
+    ffprobe: &Path,
+    recording: &Recording,
+    limits: &CallLimits,
+    stream: &StreamInfo,
+    end_ms: u64,
+) -> Result<Vec<i64>> {
+    let video = limits.video;
+    // Read up to a second past the window's end, counted from the stream's start (a recording
+    // may begin at 2 s); the frame at or after the last requested time lies within it.
+    let interval = stream.start_s.map(|start| format!("%{:.6}", start.max(0.0) + end_ms as f64 / 1000.0 + 1.0));
+    let mut query = vec!["-show_entries", "frame=best_effort_timestamp", "-of", "csv=p=0"];
+    if let Some(interval) = &interval {
+        query.extend_from_slice(&["-read_intervals", interval]);
+    }
+    let out = probe(ffprobe, recording, limits, &query, "while ffprobe listed the frame timestamps")?;
+    let mut stamps: Vec<i64> = Vec::new();
+    for (index, line) in String::from_utf8_lossy(&out).lines().map(|l| l.trim().trim_end_matches(',')).enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        let pts: i64 = line.parse().map_err(|_| {
+            Error::InvalidInput(format!(
+                "{}: decoded frame {index} has no timestamp ({line}); re-encode the recording with timestamps (ffmpeg -i IN -c:v libx264 OUT.mp4) and extract again",
+                video.display()
+            ))
+        })?;
+        if let Some(&previous) = stamps.last()
+            && pts <= previous
+        {
+            return Err(Error::InvalidInput(format!(
+                "{}: decoded frame {index} has timestamp {pts}, not after frame {}'s {previous} (time base {}/{}); with duplicate or decreasing timestamps no frame can be chosen by time: re-encode the recording (ffmpeg -i IN -c:v libx264 OUT.mp4) and extract again",
+                video.display(),
+                index - 1,
+                stream.time_base.0,
+                stream.time_base.1
+            )));
+        }
+        stamps.push(pts);
+    }
     if stamps.is_empty() {
-        return Err(Error::InvalidInput(format!("{}: no decodable video frames", limits.video.display())));
+        return Err(Error::InvalidInput(format!("{}: no decodable video frames", video.display())));
     }
     Ok(stamps)
 }
 
-/// Writes the frame whose timestamp is `source_ms` as a PNG (input seeking is exact when decoding).
-fn extract_frame(
+/// For each requested time `start + i / fps` (i < `samples`), the first frame whose timestamp
+/// (`relative`: ticks from the first frame, rising) is at or after it, compared exactly in
+/// integers: ticks × num / den ≥ (start_ms × fps + 1000 i) / (1000 × fps).
+fn pick_frames(relative: &[i64], (num, den): (i64, i64), options: &ExtractOptions, samples: u64) -> Vec<Option<usize>> {
+    let fps = i128::from(options.fps);
+    (0..samples)
+        .map(|i| {
+            let wanted = (i128::from(options.start_ms) * fps + 1000 * i128::from(i)) * i128::from(den);
+            let at = relative.partition_point(|&ticks| i128::from(ticks) * i128::from(num) * 1000 * fps < wanted);
+            (at < relative.len()).then_some(at)
+        })
+        .collect()
+}
+
+/// The `select` filter's expression that is true for the decoded frames at `indexes`
+/// (ascending): runs of neighbours as one `between`, and the terms summed in parenthesised
+/// groups of 20, since ffmpeg's expression parser refuses a flat sum of about a hundred terms.
+fn select_expression(indexes: &[usize]) -> String {
+    let mut terms: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < indexes.len() {
+        let mut j = i;
+        while j + 1 < indexes.len() && indexes[j + 1] == indexes[j] + 1 {
+            j += 1;
+        }
+        terms.push(if i == j {
+            format!("eq(n\\,{})", indexes[i])
+        } else {
+            format!("between(n\\,{}\\,{})", indexes[i], indexes[j])
+        });
+        i = j + 1;
+    }
+    terms.chunks(20).map(|group| format!("({})", group.join("+"))).collect::<Vec<_>>().join("+")
+}
+
+/// Writes the decoded frames at `indexes` (ascending) as `frame-000.png`, `frame-001.png`, …
+/// into `dir`, in one decoding pass that selects them by their place among the decoded frames,
+/// the same order ffprobe listed their timestamps in.
+fn extract_frames(
     ffmpeg: &Path,
     recording: &Recording,
-    source_ms: f64,
-    out: &Path,
+    indexes: &[usize],
+    dir: &Path,
     limits: &CallLimits,
-    during: &str,
 ) -> Result<()> {
-    let at = format!("{:.3}", source_ms / 1000.0);
-    let (input, target) = (recording.input(), out.display().to_string());
+    if indexes.is_empty() {
+        return Ok(());
+    }
+    let filter = format!("select='{}'", select_expression(indexes));
+    let count = indexes.len().to_string();
+    let (input, target) = (recording.input(), dir.join("frame-%03d.png").display().to_string());
     let mut args = vec!["-v", "error", "-nostdin"];
     args.extend_from_slice(recording.container.input_args());
-    args.extend_from_slice(&["-ss", &at, "-i", &input, "-frames:v", "1", "-f", "image2", "-c:v", "png", &target]);
-    run(ffmpeg, &args, out, limits, during)?;
-    if !out.is_file() {
-        return Err(Error::InvalidInput(format!("{}: ffmpeg wrote no frame at {at} s", out.display())));
+    args.extend_from_slice(&["-i", &input, "-map", "0:v:0", "-vf", &filter, "-fps_mode", "passthrough"]);
+    args.extend_from_slice(&["-frames:v", &count, "-start_number", "0", "-f", "image2", "-c:v", "png", &target]);
+    let during = format!("while ffmpeg extracted the {count} frames");
+    run(ffmpeg, &args, limits.video, limits, &during)?;
+    for (k, index) in indexes.iter().enumerate() {
+        if !dir.join(format!("frame-{k:03}.png")).is_file() {
+            return Err(Error::InvalidInput(format!(
+                "{}: ffmpeg wrote {k} of the {count} frames (frame {index} of the recording is missing); is it a complete recording?",
+                limits.video.display()
+            )));
+        }
     }
     Ok(())
 }
@@ -741,22 +950,6 @@ fn extract_frame(
 fn version(program: &Path, limits: &CallLimits, during: &str) -> Result<String> {
     let out = run(program, &["-version"], program, limits, during)?;
     Ok(String::from_utf8_lossy(&out).lines().next().unwrap_or("").to_string())
-}
-
-/// XXH3-128 of the file; a cancel or the deadline stops it between 1 MiB reads.
-fn hash_file(path: &Path, limits: &CallLimits) -> Result<String> {
-    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut hasher = Xxh3::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        limits.check("while hashing the recording")?;
-        let n = file.read(&mut buf).map_err(|e| Error::io(path, e))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(format!("{:032x}", hasher.digest128()))
 }
 
 /// Creates the output root and its missing parents; returns the folders it made, deepest
@@ -833,12 +1026,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn video_picks_the_frame_on_screen_at_each_time() {
-        let stamps = [0.0, 40.0, 80.0, 120.0];
-        let requested = [0.0, 20.0, 40.0, 100.0, 119.9995, 500.0];
-        assert_eq!(pick_frames(&stamps, &requested), [Some(0), Some(0), Some(1), Some(2), Some(3), Some(3)]);
-        // A recording whose first frame comes late: nothing is on screen before it.
-        assert_eq!(pick_frames(&[33.0, 66.0], &[0.0, 40.0]), [None, Some(0)]);
+    fn video_picks_the_first_frame_at_or_after_each_time_exactly() {
+        let at = |fps, start_ms, duration_ms| ExtractOptions { start_ms, duration_ms, fps };
+        // 30 fps in a 1/30 time base, sampled at 30 fps: frame i for time i / 30 (66.7 ms is
+        // frame 2, not 3).
+        let frames: Vec<i64> = (0..30).collect();
+        let picks = pick_frames(&frames, (1, 30), &at(30, 0, 1000), 30);
+        assert_eq!(picks, (0..30).map(Some).collect::<Vec<_>>());
+        // 29.97 fps (1001 ticks of 1/30000 a frame) sampled at 30 fps: still frame i, since
+        // i × 1001 ≥ i × 1000 and (i − 1) × 1001 < i × 1000 for i < 1001.
+        let ntsc: Vec<i64> = (0..120).map(|i| i * 1001).collect();
+        let picks = pick_frames(&ntsc, (1, 30_000), &at(30, 0, 4000), 120);
+        assert_eq!(picks, (0..120).map(Some).collect::<Vec<_>>());
+        // 25 fps in a 1/1000 time base sampled at 30 fps: times 0, 33.3, 66.7, 100, … take frames
+        // 0 (0), 1 (40), 2 (80), 3 (120), 4 (160), 5 (200), 5 (200 at 200 ms): every sixth shares.
+        let pal: Vec<i64> = (0..10).map(|i| i * 40).collect();
+        let picks = pick_frames(&pal, (1, 1000), &at(30, 0, 233), 7);
+        assert_eq!(picks, [Some(0), Some(1), Some(2), Some(3), Some(4), Some(5), Some(5)]);
+        // A window from 300 ms at 20 fps: 300 → 320, 350 → 360, and 400 is past the last frame.
+        let picks = pick_frames(&pal, (1, 1000), &at(20, 300, 150), 3);
+        assert_eq!(picks, [Some(8), Some(9), None]);
+    }
+
+    #[test]
+    fn video_select_expression_joins_runs_and_groups_terms() {
+        assert_eq!(select_expression(&[0, 1, 2, 5, 7, 8]), "(between(n\\,0\\,2)+eq(n\\,5)+between(n\\,7\\,8))");
+        // 120 lone frames: six groups of twenty.
+        let every_other: Vec<usize> = (0..120).map(|i| 2 * i).collect();
+        let expression = select_expression(&every_other);
+        assert_eq!(expression.matches("eq(").count(), 120);
+        assert_eq!(expression.matches(")+(").count(), 5);
     }
 
     #[test]

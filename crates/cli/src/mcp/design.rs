@@ -98,6 +98,9 @@ pub struct CompareMotionArgs {
     /// Read at most this many frames per sequence. Default 120.
     #[serde(default, rename = "maxFrames")]
     pub max_frames: Option<usize>,
+    /// Return the signature chart (both signatures over the frames) as an image. Default true.
+    #[serde(default, rename = "returnVisuals")]
+    pub return_visuals: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -108,13 +111,14 @@ pub struct ExtractFramesArgs {
     /// files and URLs are refused.
     #[serde(rename = "videoPath")]
     pub video_path: String,
-    /// Start of the window in ms. Default 0.
+    /// Start of the window in ms from the recording's first frame. Default 0.
     #[serde(default, rename = "startMs")]
     pub start_ms: Option<u64>,
     /// Length of the window, 1–20000 ms; the window must lie inside the recording.
     #[serde(rename = "durationMs")]
     pub duration_ms: u64,
-    /// Samples per second, 1–30 (at most 120 samples). Default 10.
+    /// Samples per second, 1–30 (at most 120 samples); each takes the first source frame at or
+    /// after its time. Default 5.
     #[serde(default)]
     pub fps: Option<u32>,
 }
@@ -137,7 +141,8 @@ pub struct ViewportArg {
     pub height: u32,
 }
 
-/// One step before the frames are taken.
+/// One step before the frames are taken: click or hover an element (by selector) or a point
+/// (x, y), or wait.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionArg {
@@ -147,6 +152,12 @@ pub struct ActionArg {
     /// The element to click or hover (CSS selector).
     #[serde(default)]
     pub selector: Option<String>,
+    /// The point to click or hover instead of a selector: CSS pixels from the viewport's left.
+    #[serde(default)]
+    pub x: Option<f64>,
+    /// The point's CSS pixels from the viewport's top.
+    #[serde(default)]
+    pub y: Option<f64>,
     /// How long to wait, for `wait` (ms).
     #[serde(default)]
     pub ms: Option<u64>,
@@ -171,9 +182,21 @@ pub struct CaptureFramesArgs {
     /// Wait this long after load before the actions (ms, at most 20000).
     #[serde(default, rename = "waitMs")]
     pub wait_ms: Option<u64>,
-    /// Steps before the frames: click / hover a selector, or wait.
+    /// Steps before the frames: click / hover a selector or a point (x, y), or wait.
     #[serde(default)]
     pub actions: Option<Vec<ActionArg>>,
+    /// Write the frames into this folder (absolute or relative to the project root; created if
+    /// missing, and if it exists it must be empty) instead of a new folder under
+    /// `.sightline/frames`. Inside SIGHTLINE_ALLOWED_ROOTS when that is set.
+    #[serde(default, rename = "outDir")]
+    pub out_dir: Option<String>,
+    /// A Flutter web app: wait (up to 15 s) until its view (`flutter-view` or
+    /// `flt-glass-pane`) has rendered before waitMs, the actions and the frames.
+    #[serde(default, rename = "waitForFlutter")]
+    pub wait_for_flutter: Option<bool>,
+    /// Return the first and the last frame as images. Default true.
+    #[serde(default, rename = "returnVisuals")]
+    pub return_visuals: Option<bool>,
 }
 
 /// Longest frame sequence capture_frames takes, and its per-step limits.
@@ -181,6 +204,8 @@ const MAX_CAPTURE_FRAMES: u32 = 120;
 const MAX_INTERVAL_MS: u64 = 5_000;
 const MAX_SEQUENCE_MS: u64 = 60_000;
 const MAX_STEP_WAIT_MS: u64 = 20_000;
+/// How long the worker waits for a Flutter app's view (its FLUTTER_TIMEOUT_MS).
+const FLUTTER_WAIT_MS: u64 = 15_000;
 
 /// Checks capture_frames' numbers and actions before a browser opens; the worker's params.
 fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, ErrorData> {
@@ -201,17 +226,34 @@ fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, Erro
         return Err(bad(format!("waitMs: at most {MAX_STEP_WAIT_MS}, got {wait_ms}")));
     }
     let mut actions = Vec::new();
+    let viewport_side = |v: &Option<ViewportArg>, width: bool| {
+        v.as_ref().map_or(if width { 1280.0 } else { 800.0 }, |v| f64::from(if width { v.width } else { v.height }))
+    };
+    let inside = |x: f64, y: f64| {
+        (0.0..viewport_side(&args.viewport, true)).contains(&x)
+            && (0.0..viewport_side(&args.viewport, false)).contains(&y)
+    };
     for (i, a) in args.actions.iter().flatten().enumerate() {
-        match (a.kind.as_str(), &a.selector, a.ms) {
-            ("click" | "hover", Some(selector), None) => {
+        match (a.kind.as_str(), &a.selector, (a.x, a.y), a.ms) {
+            ("click" | "hover", Some(selector), (None, None), None) => {
                 actions.push(serde_json::json!({"type": a.kind, "selector": selector}))
             }
-            ("wait", None, Some(ms)) if ms <= MAX_STEP_WAIT_MS => {
+            ("click" | "hover", None, (Some(x), Some(y)), None) if inside(x, y) => {
+                actions.push(serde_json::json!({"type": a.kind, "x": x, "y": y}))
+            }
+            ("click" | "hover", None, (Some(x), Some(y)), None) => {
+                return Err(bad(format!(
+                    "actions[{i}]: the point ({x}, {y}) is outside the {}×{} viewport; give x and y inside it",
+                    viewport_side(&args.viewport, true),
+                    viewport_side(&args.viewport, false)
+                )));
+            }
+            ("wait", None, (None, None), Some(ms)) if ms <= MAX_STEP_WAIT_MS => {
                 actions.push(serde_json::json!({"type": "wait", "ms": ms}))
             }
             _ => {
                 return Err(bad(format!(
-                    "actions[{i}]: use {{\"type\": \"click\"|\"hover\", \"selector\": …}} or {{\"type\": \"wait\", \"ms\": ≤ {MAX_STEP_WAIT_MS}}}"
+                    "actions[{i}]: use {{\"type\": \"click\"|\"hover\", \"selector\": …}}, {{\"type\": \"click\"|\"hover\", \"x\": …, \"y\": …}} or {{\"type\": \"wait\", \"ms\": ≤ {MAX_STEP_WAIT_MS}}}"
                 )));
             }
         }
@@ -237,7 +279,42 @@ fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, Erro
         "clip": args.clip.as_ref().map(|c| serde_json::json!({"x": c.x, "y": c.y, "width": c.width, "height": c.height})),
         "viewport": viewport,
         "outDir": out_dir,
+        "waitForFlutter": args.wait_for_flutter.unwrap_or(false),
     }))
+}
+
+/// Creates the frames folder, or checks that the caller's existing one is empty; whether this
+/// call made it (so a failure can take it away again).
+fn open_frames_folder(folder: &Path) -> Result<bool, String> {
+    match std::fs::read_dir(folder) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                return Err(format!(
+                    "outDir {}: not empty; give a new or empty folder (frames are never written over other files)",
+                    folder.display()
+                ));
+            }
+            Ok(false)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(folder)
+                .map_err(|e| format!("{}: cannot create the frames folder ({e})", folder.display()))?;
+            Ok(true)
+        }
+        Err(e) => Err(format!("outDir {}: not a folder that can be written ({e})", folder.display())),
+    }
+}
+
+/// After a failed capture: the folder this call made goes; a folder the caller gave loses only
+/// the frames written into it.
+fn undo_frames_folder(folder: &Path, made: bool) {
+    if made {
+        let _ = std::fs::remove_dir_all(folder);
+    } else if let Ok(entries) = std::fs::read_dir(folder) {
+        for entry in entries.flatten() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 fn bad(message: String) -> ErrorData {
@@ -258,6 +335,23 @@ impl SightlineServer {
     fn resolve(&self, path: &str) -> PathBuf {
         let path = Path::new(path);
         if path.is_absolute() { path.to_path_buf() } else { self.project.root.join(path) }
+    }
+
+    /// The folder capture_frames writes into: `outDir`, else a new folder under
+    /// `.sightline/frames`; inside the allowed roots either way. Nothing is created yet.
+    fn frames_folder(&self, out_dir: Option<&str>) -> Result<PathBuf, String> {
+        Ok(match out_dir {
+            Some(dir) => allowed_roots::check_allowed(&self.resolve(dir)).map_err(|e| e.to_string())?,
+            None => {
+                let root = allowed_roots::check_allowed(&self.project.root.join(".sightline").join("frames"))
+                    .map_err(|e| e.to_string())?;
+                let nanos = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or(0);
+                root.join(format!("capture-{nanos:x}-{}", std::process::id()))
+            }
+        })
     }
 
     fn frames(&self, arg: &FramesArg) -> FrameSequence {
@@ -325,7 +419,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Compare the motion of two frame sequences (folders of PNG frames or lists of paths, e.g. from capture_frames or extract_video_frames): per-frame change signature, energy, motion_status (compared, static, capture_unreliable) and a 0-100 score when both move, plus a signature chart image. Frame-index correlation is given only for equal lengths and is not verified timing.",
+        description = "Compare the motion of two frame sequences (folders of PNG frames or lists of paths, e.g. from capture_frames or extract_video_frames): per-frame change signature, energy, motion_status (compared, static, capture_unreliable) and a 0-100 score when both move, plus a signature chart image unless returnVisuals is false. Frame-index correlation is given only for equal lengths and is not verified timing; `timing` says whether the rhythm could be judged and why not. The earlier tool's names (motion_score, energy_ratio, temporal_corr, ref_energy, cand_energy, ref_moving, cand_moving, motion_status) are given too.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn compare_motion(
@@ -340,12 +434,13 @@ impl SightlineServer {
                 Ok(Err(e)) => return Ok(failure(e.to_string())),
                 Err(e) => return Ok(failure(format!("compare_motion stopped: {e}"))),
             };
-        let chart = signature_chart(&comparison);
-        Ok(CallToolResult::success(vec![
-            pretty_json(&comparison),
-            ContentBlock::text(format!("signature chart ({}×{})", chart.width(), chart.height())),
-            png_block(&chart).map_err(|e| ErrorData::internal_error(e, None))?,
-        ]))
+        let mut content = vec![pretty_json(&comparison)];
+        if args.return_visuals.unwrap_or(true) {
+            let chart = signature_chart(&comparison);
+            content.push(ContentBlock::text(format!("signature chart ({}×{})", chart.width(), chart.height())));
+            content.push(png_block(&chart).map_err(|e| ErrorData::internal_error(e, None))?);
+        }
+        Ok(CallToolResult::success(content))
     }
 
     #[tool(
@@ -359,43 +454,57 @@ impl SightlineServer {
         crate::live::check_url(&args.url).map_err(bad)?;
         // The frames folder is written like any output: inside the allowed roots, checked
         // before anything is created.
-        let frames_root = match allowed_roots::check_allowed(&self.project.root.join(".sightline").join("frames")) {
+        let out_dir = match self.frames_folder(args.out_dir.as_deref()) {
             Ok(folder) => folder,
-            Err(e) => return Ok(failure(e.to_string())),
+            Err(e) => return Ok(failure(e)),
         };
-        let nanos =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        let out_dir = frames_root.join(format!("capture-{nanos:x}-{}", std::process::id()));
         let params = frames_params(&args, &out_dir)?;
-        let made = std::fs::create_dir_all(&frames_root).and_then(|()| std::fs::create_dir(&out_dir));
-        if let Err(e) = made {
-            return Ok(failure(format!("{}: cannot create the frames folder ({e})", out_dir.display())));
-        }
-        // The sequence itself may take up to a minute: the call's bound grows with it.
-        let sequence =
-            std::time::Duration::from_millis(u64::from(args.frames) * args.interval_ms + args.wait_ms.unwrap_or(0));
+        let made = match open_frames_folder(&out_dir) {
+            Ok(made) => made,
+            Err(e) => return Ok(failure(e)),
+        };
+        // The sequence itself may take up to a minute, and a Flutter app up to 15 s to show: the
+        // call's bound grows with both.
+        let flutter_ms = if args.wait_for_flutter.unwrap_or(false) { FLUTTER_WAIT_MS } else { 0 };
+        let sequence = std::time::Duration::from_millis(
+            u64::from(args.frames) * args.interval_ms + args.wait_ms.unwrap_or(0) + flutter_ms,
+        );
         let timeout = crate::live::call_timeout() + sequence;
-        Ok(match self.live.worker.call("frames", params, timeout).await {
-            Ok(answer) => {
-                let shots = answer["shots"].as_array().cloned().unwrap_or_default();
-                let files: Vec<&Value> = shots.iter().map(|s| &s["file"]).collect();
-                let times: Vec<&Value> = shots.iter().map(|s| &s["atMs"]).collect();
-                CallToolResult::success(vec![pretty_json(&serde_json::json!({
-                    "url": args.url,
-                    "outputDir": out_dir,
-                    "files": files,
-                    "timesMs": times,
-                }))])
-            }
+        let answer = match self.live.worker.call("frames", params, timeout).await {
+            Ok(answer) => answer,
             Err(e) => {
-                let _ = std::fs::remove_dir_all(&out_dir);
-                failure(e)
+                undo_frames_folder(&out_dir, made);
+                return Ok(failure(e));
             }
-        })
+        };
+        let shots = answer["shots"].as_array().cloned().unwrap_or_default();
+        let files: Vec<&str> = shots.iter().filter_map(|s| s["file"].as_str()).collect();
+        let times: Vec<&Value> = shots.iter().map(|s| &s["atMs"]).collect();
+        let mut content = vec![pretty_json(&serde_json::json!({
+            "url": args.url,
+            "outputDir": out_dir,
+            "files": files,
+            "timesMs": times,
+        }))];
+        if args.return_visuals.unwrap_or(true) {
+            // The first and the last frame, so a model sees the start and the end of the motion.
+            let ends: Vec<(&str, &str)> = match files.as_slice() {
+                [] => vec![],
+                [only] => vec![("the only frame", *only)],
+                [first, .., last] => vec![("first frame", *first), ("last frame", *last)],
+            };
+            for (label, file) in ends {
+                let image = sightline_core::decode::read_image(Path::new(file))
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                content.push(ContentBlock::text(format!("{label}: {file} ({}×{})", image.width(), image.height())));
+                content.push(png_block(&image).map_err(|e| ErrorData::internal_error(e, None))?);
+            }
+        }
+        Ok(CallToolResult::success(content))
     }
 
     #[tool(
-        description = "Sample frames from a local recording (.mp4, .mov, or a Playwright test's .webm video) with ffmpeg: a window of durationMs from startMs at fps (at most 120 samples) into a new read-only folder under .sightline/frames. Returns the manifest: which source frame served each requested time (selected / shared / unavailable, by the decoder's timestamps), the distinct frame files and the timeline (the frame on screen at each time, repeats included: give it to compare_motion), and the source's hash, size, codec, dimensions and tool versions. Only a local MP4/MOV or WebM file is read (checked by its bytes; scripts, playlists and URLs are refused); a call must end within SIGHTLINE_VIDEO_TIMEOUT_MS (default 120 s), at most two run at once, and a cancelled or failed call leaves no folder.",
+        description = "Sample frames from a local recording (.mp4, .mov, or a Playwright test's .webm video) with ffmpeg: a window of durationMs from startMs at fps (at most 120 samples) into a new read-only folder under .sightline/frames. Returns the manifest (also at manifestPath): for each requested time the first source frame at or after it, chosen exactly by the decoder's integer timestamps with times counted from the first frame (selected / shared / unavailable, with frameIndex, pts and actualMs), sampling complete / sparse / incomplete, the distinct frame files and the timeline (repeats included: give it to compare_motion), and the source: SHA-256 of the exact bytes decoded, size, codec, dimensions, time base, frame rate, rotation, tool versions. Duplicate or decreasing timestamps are an error. Only a local MP4/MOV or WebM file is read (checked by its bytes; scripts, playlists and URLs are refused); a call must end within SIGHTLINE_VIDEO_TIMEOUT_MS (default 120 s), at most two run at once, and a cancelled or failed call leaves no folder.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
