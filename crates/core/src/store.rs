@@ -696,6 +696,30 @@ mod tests {
     }
 
     #[test]
+    fn store_approve_holds_a_capture_with_failed_assets_even_without_its_evidence() {
+        let root = std::env::temp_dir().join(format!("sightline-approve-hold-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = ProjectStore::new(&root);
+        let failure = crate::health::HealthReason {
+            kind: crate::health::AssetKind::Font,
+            url: "http://127.0.0.1/brand.woff2".into(),
+            detail: "HTTP 404".into(),
+        };
+        let data = CaptureData { device_scale_factor: 1.0, failures: vec![failure.clone()], ..Default::default() };
+        let image = RgbaImage::from_raw(1, 1, vec![1; 4]).unwrap();
+        store.write_capture("home", "chromium", image, &data).unwrap();
+        // No comparison wrote evidence for it: the capture's own failures hold it, in the words
+        // its verdict would use.
+        let approved = approve(&store, "home", None, false).unwrap();
+        assert!(approved.approved.is_empty());
+        assert_eq!(approved.held.len(), 1);
+        assert_eq!(approved.held[0].reason, crate::verdict::unhealthy_capture(&[failure]));
+        assert!(approved.held[0].reason.ends_with("never approve this capture as a baseline"));
+        assert!(!store.baseline_png("home", "chromium").unwrap().exists(), "nothing is written");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
     fn store_snapshot_files_walk_nested_names_and_skip_what_is_not_a_snapshot() {
         let base = std::env::temp_dir().join(format!("sightline-snapshot-files-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
@@ -827,10 +851,7 @@ pub struct Approved {
 fn approval_hold(store: &ProjectStore, name: &str, stem: &str, capture: &CaptureData) -> Result<Option<String>> {
     Ok(match store.read_evidence(name, stem)? {
         Some(evidence) => evidence.held_from_approval().then_some(evidence.verdict),
-        None => (!capture.failures.is_empty()).then(|| {
-            let failed: Vec<String> = capture.failures.iter().map(ToString::to_string).collect();
-            format!("Unhealthy capture: {}", failed.join("; "))
-        }),
+        None => (!capture.failures.is_empty()).then(|| crate::verdict::unhealthy_capture(&capture.failures)),
     })
 }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::ImageComparison;
 use crate::dom::{DomComparison, StyleCheck};
-use crate::health::CaptureHealth;
+use crate::health::{CaptureHealth, HealthReason};
 use crate::regions::Region;
 use crate::shape::Shape;
 
@@ -159,7 +159,7 @@ pub fn decide(
     // An asset that failed the same way on both sides did not make the diff: the diff is judged
     // as any other, and the line still names what failed.
     let same_failure = if health.unhealthy && health.same_on_both_sides {
-        format!(", but {} (the baseline failed the same way)", failed_assets(health))
+        format!(", but {} (the baseline failed the same way)", failed_assets(&health.reasons))
     } else {
         String::new()
     };
@@ -177,21 +177,14 @@ pub fn decide(
     }
 
     if blocking_health {
-        return verdict(
-            Status::Changed,
-            VerdictKind::Unhealthy,
-            format!(
-                "Unhealthy capture: {}; fix the page's assets and never approve this capture as a baseline",
-                failed_assets(health)
-            ),
-        );
+        return verdict(Status::Changed, VerdictKind::Unhealthy, unhealthy_capture(&health.reasons));
     }
     let mut decided = decide_change(pixel, dom, tolerance);
     if health.unhealthy {
         decided.line = format!(
             "{}; also {} (the baseline failed the same way): fix the page's assets",
             decided.line,
-            failed_assets(health)
+            failed_assets(&health.reasons)
         );
     }
     decided
@@ -335,9 +328,18 @@ fn pixel_only(pixel: &ImageComparison, shift: Option<String>) -> Verdict {
 
 /// The first three failures in their sentences (the same words the report and the MCP guidance
 /// use), then how many more.
-fn failed_assets(health: &CaptureHealth) -> String {
-    let list: Vec<String> = health.reasons.iter().take(3).map(ToString::to_string).collect();
-    let more = health.reasons.len().saturating_sub(3);
+/// The verdict of a capture whose assets failed: what failed, and that it is never a baseline.
+/// Also what `approve` says of such a capture when no comparison evidence was written for it.
+pub fn unhealthy_capture(reasons: &[HealthReason]) -> String {
+    format!(
+        "Unhealthy capture: {}; fix the page's assets and never approve this capture as a baseline",
+        failed_assets(reasons)
+    )
+}
+
+fn failed_assets(reasons: &[HealthReason]) -> String {
+    let list: Vec<String> = reasons.iter().take(3).map(ToString::to_string).collect();
+    let more = reasons.len().saturating_sub(3);
     let more = if more > 0 { format!(" and {more} more") } else { String::new() };
     format!("{}{more}", list.join(", "))
 }
