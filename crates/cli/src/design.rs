@@ -10,8 +10,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sightline_core::design::{
-    ComparisonContext, DesignBox, DesignComparison, DesignMode, DesignOptions, DiagnosticStatus, DimensionResult,
-    DimensionStatus, Preset, Severity, WeightOverrides, compare_designs,
+    ComparisonContext, DesignBox, DesignComparison, DesignMode, DesignOptions, DiagnosticStatus, Dimension,
+    DimensionResult, DimensionStatus, Preset, Severity, WeightOverrides, compare_designs,
 };
 use sightline_core::motion::{
     FrameSequence, MotionComparison, MotionOptions, MotionStatus, compare_motion, write_signature_chart,
@@ -60,11 +60,11 @@ pub struct CompareDesignsArgs {
     visuals_dir: Option<PathBuf>,
     /// Declared scope (e.g. a screen id, 1–128 characters), part of comparisonKey; needs
     /// --protocol-key.
-    #[arg(long, requires = "protocol_key")]
+    #[arg(long, requires = "protocol_key", value_parser = |s: &str| ComparisonContext::check_scope_id(s).map(|()| s.to_string()))]
     scope_id: Option<String>,
     /// Declared review protocol: the lowercase hex SHA-256 of its text (`sha256sum protocol.md`),
     /// part of comparisonKey; needs --scope-id.
-    #[arg(long, requires = "scope_id")]
+    #[arg(long, requires = "scope_id", value_parser = |s: &str| ComparisonContext::check_protocol_key(s).map(|()| s.to_string()))]
     protocol_key: Option<String>,
     /// Print the result as one JSON object.
     #[arg(long)]
@@ -102,7 +102,12 @@ fn parse_weights(s: &str) -> Result<WeightOverrides, String> {
             "typography" => &mut w.typography,
             "spacing" => &mut w.spacing,
             other => {
-                return Err(format!("unknown dimension `{other}`; use layout, color, content, typography, spacing"));
+                let names = Dimension::ALL.map(Dimension::name);
+                let hint = sightline_core::config::closest(other, &names)
+                    .map_or(String::new(), |name| format!(" (did you mean `{name}`?)"));
+                return Err(format!(
+                    "unknown dimension `{other}`{hint}; use layout, color, content, typography, spacing"
+                ));
             }
         };
         *slot = Some(value);

@@ -171,7 +171,7 @@ findings:
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: invalid value 'colour=1' for '--weights <WEIGHTS>': unknown dimension `colour`; use layout, color, content, typography, spacing\n\nFor more information, try '--help'.\n"
+        "error: invalid value 'colour=1' for '--weights <WEIGHTS>': unknown dimension `colour` (did you mean `color`?); use layout, color, content, typography, spacing\n\nFor more information, try '--help'.\n"
     );
 }
 
@@ -343,13 +343,13 @@ fn compare_designs_scope_id_and_protocol_key_are_part_of_the_comparison_key() {
     assert!(out.stdout.is_empty());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "sightline: comparisonContext.protocolKey \"pixel-match-v2\" is not a lowercase hex SHA-256; give the 64-digit SHA-256 of your review protocol's text (e.g. `sha256sum protocol.md`)\n"
+        "error: invalid value 'pixel-match-v2' for '--protocol-key <PROTOCOL_KEY>': \"pixel-match-v2\" is not a lowercase hex SHA-256; give the 64-digit SHA-256 of your review protocol's text (e.g. `sha256sum protocol.md`)\n\nFor more information, try '--help'.\n"
     );
     // Declaring only half a context is refused, naming the missing half; nothing is printed.
-    for (given, missing) in
-        [("--scope-id", "--protocol-key <PROTOCOL_KEY>"), ("--protocol-key", "--scope-id <SCOPE_ID>")]
+    for (given, value, missing) in
+        [("--scope-id", "x", "--protocol-key <PROTOCOL_KEY>"), ("--protocol-key", v2, "--scope-id <SCOPE_ID>")]
     {
-        let out = sightline(&["compare-designs", &fixture("reference"), &fixture("shifted"), given, "x", "--json"]);
+        let out = sightline(&["compare-designs", &fixture("reference"), &fixture("shifted"), given, value, "--json"]);
         assert_eq!(out.status.code(), Some(2), "{given}");
         assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);

@@ -622,7 +622,7 @@ fn positive<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Erro
 /// The known key a mistyped one most likely meant: at most two edits away (a letter doubled,
 /// dropped, swapped or wrong; case aside) and no more than a third of its letters, so a short key
 /// (`w`) is not "corrected" into an unrelated one (`x`).
-fn closest<'a>(typed: &str, known: &[&'a str]) -> Option<&'a str> {
+pub fn closest<'a>(typed: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
         .map(|k| (strsim::damerau_levenshtein(&typed.to_lowercase(), &k.to_lowercase()), *k))

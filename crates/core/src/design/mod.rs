@@ -2,12 +2,15 @@
 //! the old app) against a *candidate* (the new build) that shares no DOM with it, scored from
 //! pixels alone and deterministically.
 //!
-//! Flow: [`normalise`] both inputs onto a 768-px-wide canvas (aspect kept, the shorter padded) →
-//! in `screen` mode [`align`] the candidate by a global translation → mask the ignore regions →
-//! five dimensions, each 0–100, `null` (not applicable) or failed (kept, floored at 1, with the
-//! error): [`layout`] (SSIM), [`color`] (OKLab palette), [`content`] (blocks matched by IoU),
-//! [`typography`] (text lines by morphology), [`spacing`] (margins and rhythm) → [`score`]
-//! (weighted geometric mean) → [`provenance`] keys → optional [`visuals`].
+//! Flow: [`normalise`] puts the candidate on the reference's pixel grid (as it is when the widths
+//! are within 3 %, else resampled) and pads both to one size → the ignore regions show the
+//! reference on both sides → in `screen` mode [`align`] moves the candidate back by a global
+//! translation in whole grid pixels, and the strips only the reference shows are left out → both
+//! are resampled onto a 768-px-wide canvas → five dimensions, each 0–100, `null` (not
+//! applicable) or failed (kept, floored at 1, with the error): [`layout`] (SSIM), [`color`]
+//! (OKLab palette), [`content`] (blocks matched by IoU), [`typography`] (text lines by
+//! morphology), [`spacing`] (margins and rhythm) → [`score`] (weighted geometric mean) →
+//! [`critique`] (severity, diagnostics, rubric) → [`provenance`] keys → optional [`visuals`].
 //!
 //! Every box in the result is in reference pixels; boxes of candidate-only content are mapped
 //! through the canonical canvas (and may reach below the reference when the candidate is taller).

@@ -50,19 +50,30 @@ pub const MAX_SCOPE_ID_UNITS: usize = 128;
 impl ComparisonContext {
     /// `scopeId` 1–[`MAX_SCOPE_ID_UNITS`] UTF-16 units; `protocolKey` 64 lowercase hex digits.
     pub fn validate(&self) -> crate::error::Result<()> {
-        let units = self.scope_id.encode_utf16().count();
-        if !(1..=MAX_SCOPE_ID_UNITS).contains(&units) {
-            return Err(crate::error::Error::InvalidInput(format!(
-                "comparisonContext.scopeId is {units} UTF-16 units long; give 1–{MAX_SCOPE_ID_UNITS}, e.g. \"checkout/buy-button\""
-            )));
+        let named = |field: &str, reason: String| {
+            crate::error::Error::InvalidInput(format!("comparisonContext.{field} {reason}"))
+        };
+        Self::check_scope_id(&self.scope_id).map_err(|r| named("scopeId", r))?;
+        Self::check_protocol_key(&self.protocol_key).map_err(|r| named("protocolKey", r))
+    }
+
+    /// What is wrong with a scope id, worded to follow its name ("is 0 UTF-16 units long; …").
+    pub fn check_scope_id(scope_id: &str) -> std::result::Result<(), String> {
+        let units = scope_id.encode_utf16().count();
+        if (1..=MAX_SCOPE_ID_UNITS).contains(&units) {
+            return Ok(());
         }
-        let key = &self.protocol_key;
-        if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
-            return Err(crate::error::Error::InvalidInput(format!(
-                "comparisonContext.protocolKey {key:?} is not a lowercase hex SHA-256; give the 64-digit SHA-256 of your review protocol's text (e.g. `sha256sum protocol.md`)"
-            )));
+        Err(format!("is {units} UTF-16 units long; give 1–{MAX_SCOPE_ID_UNITS}, e.g. \"checkout/buy-button\""))
+    }
+
+    /// What is wrong with a protocol key, worded to follow its name.
+    pub fn check_protocol_key(key: &str) -> std::result::Result<(), String> {
+        if key.len() == 64 && key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+            return Ok(());
         }
-        Ok(())
+        Err(format!(
+            "{key:?} is not a lowercase hex SHA-256; give the 64-digit SHA-256 of your review protocol's text (e.g. `sha256sum protocol.md`)"
+        ))
     }
 }
 
