@@ -65,7 +65,7 @@ function freePort() {
   });
 }
 const pairs = (issues) => issues.map((i) => `${i.kind} ${i.selector}`).sort();
-/** What /bugs plants, as visual_check names it on desktop; mobile adds the tiny tap target. */
+/** What /bugs plants, as visual_check names it on desktop; mobile adds the two tiny tap targets side by side. */
 const DESKTOP_BUGS = [
   'broken-image #broken',
   'clipped-text #clipped',
@@ -75,7 +75,7 @@ const DESKTOP_BUGS = [
   'low-contrast #faint',
   'overlapping-text #over',
 ];
-const MOBILE_BUGS = [...DESKTOP_BUGS, 'small-tap-target #tiny'];
+const MOBILE_BUGS = [...DESKTOP_BUGS, 'small-tap-target #tiny', 'small-tap-target #tiny-next'].sort();
 
 test('live: ping reports the worker, playwright-core and the browser', { skip }, async () => {
   const before = Date.now();
@@ -118,15 +118,42 @@ test('live: visual_check names every planted bug on desktop and nothing else', {
     '7 issues (7 errors, 0 warnings): 1 horizontal-overflow, 1 clipped-text, 1 overlapping-text, 1 broken-image, 1 failed-font, 1 console-error, 1 low-contrast.');
 });
 
-test('live: visual_check on mobile adds the tiny tap target; focus narrows to one element', { skip }, async () => {
+test('live: visual_check on mobile adds the tiny tap targets; focus narrows to one element', { skip }, async () => {
   const found = await call('visual_check', { url: url('/bugs'), viewport: 'mobile' });
   assert.deepEqual(pairs(found.issues), MOBILE_BUGS);
   const tap = found.issues.filter((i) => i.kind === 'small-tap-target');
-  assert.deepEqual(tap[0].measured, { height: 16, minimum: 24, width: 16 });
+  // 16 px buttons side by side: centres 16 px apart, where WCAG 2.5.8 wants 24 between circles.
+  assert.deepEqual(tap[0].measured, { closestTarget: '#tiny-next', distance: 16, height: 16, minimum: 24, neededDistance: 24, width: 16 });
   assert.equal(found.viewport.width, 375);
 
   const focused = await call('visual_check', { url: url('/bugs'), focus: '#stack' });
   assert.deepEqual(pairs(focused.issues), ['console-error null', 'overlapping-text #over']);
+});
+
+test('live: visual_check on a phone skips off-screen, clipped and disabled controls and finds the overlapping boxes', { skip }, async () => {
+  for (const viewport of ['mobile', 'desktop']) {
+    const found = await call('visual_check', { url: url('/phone'), viewport });
+    // Not the parked and the clipped skip link, the drawer's links, #save beside the disabled
+    // #delete and #archive, nor the wide 20 px <summary> alone in its row; not the badge
+    // positioned over #card-b. Only #card-b, pulled over #card-a: two boxes without text.
+    assert.deepEqual(pairs(found.issues), ['overlapping-boxes #card-b'], `${viewport}: ${JSON.stringify(found.issues, null, 1)}`);
+    // #card-a spans main's width (the viewport less 16 px each side), #card-b 40 px less; the
+    // negative margin pulls it 30 px up.
+    const [overlap] = found.issues;
+    const width = found.viewport.width - 32;
+    assert.equal(overlap.severity, 'warning');
+    assert.deepEqual(overlap.measured.overlaps, '#card-a');
+    assert.deepEqual([overlap.measured.overlapsBox[2], overlap.box[2]], [width, width - 40]);
+    assert.deepEqual(overlap.measured.overlap, [56, overlap.box[1], width - 40, 30]);
+    assert.equal(overlap.measured.overlapArea, (width - 40) * 30);
+    assert.equal(overlap.message,
+      `#card-b is painted over #card-a: their boxes share ${width - 40} × 30 px (${(width - 40) * 30} px²) although neither is positioned, floated or inside the other.`);
+  }
+  // The same controls made tappable fail: the check is not blind to them. #save, #delete and
+  // #archive are 20 × 20 px side by side: with all enabled, each one's circle reaches its
+  // neighbour's box.
+  const enabled = await call('visual_check', { url: url('/phone-enabled'), viewport: 'mobile' });
+  assert.deepEqual(pairs(enabled.issues).filter((p) => p.startsWith('small-tap-target')), ['small-tap-target #archive', 'small-tap-target #delete', 'small-tap-target #save']);
 });
 
 test('live: the clean page has no issue at any viewport', { skip }, async () => {

@@ -10,12 +10,14 @@
 
 /**
  * Facts for visual_check beyond the DOM record: per element that has own text, is an image, is
- * interactive or clips its overflow — its text line boxes, scroll sizes, the background colours
- * behind it (itself up to the first opaque ancestor), image load state; plus @font-face sources
- * and stylesheet links, so failed requests can be named by family and element.
+ * interactive, clips its overflow or paints a box — its text line boxes, scroll sizes, the
+ * background colours behind it (itself up to the first opaque ancestor), image load state,
+ * whether it is disabled, in a sentence, or paints; plus @font-face sources and stylesheet links,
+ * so failed requests can be named by family and element.
  */
 function detailsInPage(collect) {
   const INTERACTIVE = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [onclick], [tabindex]:not([tabindex="-1"])';
+  const REPLACED = /^(img|svg|video|canvas|iframe|object|embed|input|select|textarea)$/;
   const round = (v) => Math.round(v * 100) / 100;
   const sx = window.scrollX;
   const sy = window.scrollY;
@@ -39,7 +41,12 @@ function detailsInPage(collect) {
     const tag = el.localName;
     const interactive = el.matches(INTERACTIVE);
     const clips = /hidden|clip|auto|scroll/.test(cs.overflowX + cs.overflowY);
-    if (!ownText && tag !== 'img' && !interactive && !clips) continue;
+    // A box of its own on screen: SVG's inner shapes are drawn by the <svg>, not as CSS boxes.
+    const border = (side) => parseFloat(cs[`border${side}Width`]) > 0 && !/^(none|hidden)$/.test(cs[`border${side}Style`]);
+    const paints = !(el instanceof SVGElement && tag !== 'svg') &&
+      (REPLACED.test(tag) || cs.backgroundColor !== 'rgba(0, 0, 0, 0)' || cs.backgroundImage !== 'none' ||
+        cs.boxShadow !== 'none' || ['Top', 'Right', 'Bottom', 'Left'].some(border));
+    if (!ownText && tag !== 'img' && !interactive && !clips && !paints) continue;
     const backgrounds = [];
     let backdropUnknown = false;
     let opaque = null; // the ancestor whose opaque background ends the list
@@ -74,12 +81,20 @@ function detailsInPage(collect) {
         }
       }
     }
-    const disabled = !!el.closest('button:disabled, input:disabled, select:disabled, textarea:disabled, fieldset:disabled, [aria-disabled=true]');
+    // A control is disabled by its own state (`:disabled` knows the fieldset rules: a link in a
+    // disabled fieldset still works) or by aria-disabled / inert around it; text counts as
+    // inactive anywhere inside a disabled control or fieldset.
+    const disabled = interactive
+      ? el.matches(':disabled') || !!el.closest('[aria-disabled=true], [inert]')
+      : !!el.closest('button:disabled, input:disabled, select:disabled, textarea:disabled, fieldset:disabled, [aria-disabled=true], [inert]');
     let opacity = 1;
     for (let a = el; a; a = a.parentElement) opacity *= parseFloat(getComputedStyle(a).opacity);
+    // In a sentence: text of its own in the parent, or in an inline ancestor up to the first
+    // block (a link inside an <em> inside a paragraph).
     let parentText = false;
-    if (el.parentElement) {
-      for (let n = el.parentElement.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && n.data.trim() !== '') parentText = true;
+    for (let a = el.parentElement; a && !parentText; a = a.parentElement) {
+      for (let n = a.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && n.data.trim() !== '') parentText = true;
+      if (!getComputedStyle(a).display.startsWith('inline')) break;
     }
     picked.push(el);
     facts.push({
@@ -94,6 +109,7 @@ function detailsInPage(collect) {
       interactive,
       inlineInText: parentText && cs.display.startsWith('inline'),
       image: tag === 'img' ? { src: el.currentSrc || el.src, complete: el.complete, naturalWidth: el.naturalWidth, naturalHeight: el.naturalHeight } : null,
+      paints,
     });
   }
   const selectors = JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: picked }));

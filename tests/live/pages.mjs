@@ -61,7 +61,7 @@ export const pages = {
   </div>
   <img id="broken" src="/missing.png" alt="missing" width="80" height="40">
   <p id="faint" style="color:#c8c8c8">Barely readable grey text</p>
-  <button id="tiny" style="width:16px;height:16px;padding:0;font-size:10px">x</button>
+  <button id="tiny" style="width:16px;height:16px;padding:0;font-size:10px">x</button><button id="tiny-next" style="width:16px;height:16px;padding:0;font-size:10px">+</button>
 </main>
 <script>console.error('planted: the cart failed to load');</script>`,
     `<style>@font-face { font-family: "Brand Sans"; src: url(/fonts/brand.woff2) format("woff2"); }
@@ -117,6 +117,33 @@ export const pages = {
 <section id="ok"><h2>Fine part</h2><p>Readable text.</p></section></main>`,
   ),
   '/slow': page('Slow', `<main><p id="wait">Waiting</p></main>`),
+  // A phone page with what must not be reported — skip links parked off-screen or clipped to
+  // 1 px, a disabled button and an aria-disabled link touching a 20 px button, a wide but short
+  // <summary>, a drawer translated off-screen, a badge positioned over a neighbour — and one
+  // planted bug: #card-b pulled 30 px up over #card-a by a negative margin, two boxes with no text.
+  '/phone': page(
+    'Phone page',
+    `<a id="skip" href="#content" style="position:absolute;left:-9999px;top:8px;padding:4px">Skip to content</a>
+<a id="skip-clipped" href="#footer-nav" style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap">Skip to links</a>
+<nav id="drawer" style="position:fixed;top:0;left:0;width:280px;height:100%;transform:translateX(-100%);background:#fff;font-size:12px">
+  <a href="/phone" style="display:block">Home</a><a href="/phone" style="display:block">Shop</a><a href="/phone" style="display:block">Cart</a>
+</nav>
+<header id="top" style="padding:16px"><h1 style="margin:0;font-size:20px">Phone page</h1></header>
+<main id="content">
+  <p id="lead">Tap a button below.</p>
+  <div id="actions"><button id="save" aria-label="Save" style="width:20px;height:20px;padding:0">+</button><button id="delete" aria-label="Delete" disabled style="width:20px;height:20px;padding:0">x</button><a id="archive" href="/phone" aria-label="Archive" aria-disabled="true" style="display:inline-block;width:20px;height:20px">v</a></div>
+  <details id="faq" style="margin:16px 0"><summary id="question" style="font-size:14px;line-height:20px">Why is this page so small?</summary><p>Because it is a test.</p></details>
+  <div id="card-a" style="position:relative;height:80px;background:#dbeafe;border-radius:8px">
+    <span id="badge" style="position:absolute;right:-6px;bottom:-36px;width:20px;height:20px;border-radius:50%;background:#b91c1c"></span>
+  </div>
+  <div id="card-b" style="height:80px;margin:-30px 0 0 40px;background:#fde68a;border-radius:8px"></div>
+</main>
+<footer id="site-footer" style="padding:16px"><nav id="footer-nav"><a href="/phone" style="display:inline-block;padding:12px">About</a> <a href="/phone" style="display:inline-block;padding:12px">Help</a></nav></footer>`,
+  ),
+  // /phone with its disabled controls enabled: #save and #delete then fail WCAG 2.5.8 together.
+  get '/phone-enabled'() {
+    return this['/phone'].replace(' disabled style', ' style').replace(' aria-disabled="true"', '');
+  },
   // Never finishes loading: the script spins forever.
   '/hang': page('Hang', `<main><p>Spinning</p></main><script>for (;;) {}</script>`),
 };
@@ -156,3 +183,4 @@ export function serve() {
     });
   });
 }
+

@@ -41,7 +41,7 @@ impl ViewportKind {
 }
 
 /// Per-element facts beyond the DOM record, for elements with own text, images, interactive
-/// elements and overflow clippers (the worker's `detailsInPage`).
+/// elements, overflow clippers and elements that paint a box (the worker's `detailsInPage`).
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ElementDetail {
@@ -58,16 +58,21 @@ pub struct ElementDetail {
     /// Something other than the listed colours lies behind the text (a background image, or an
     /// image, video or another element's box painted under it): contrast is not computed.
     pub backdrop_unknown: bool,
-    /// A disabled control (or inside one): WCAG exempts inactive text from contrast.
+    /// A disabled control or inside one (`:disabled`, a disabled fieldset, `aria-disabled="true"`,
+    /// `inert`): WCAG exempts inactive text from contrast, and it is no tap target.
     pub disabled: bool,
     /// Product of the element's and its ancestors' opacity.
     pub opacity: f64,
     /// A link, button, form control or element with a click role.
     pub interactive: bool,
-    /// An inline element inside a parent that has text of its own (a link in a sentence).
+    /// An inline element in a sentence: its parent, or an inline ancestor up to the first block,
+    /// has text of its own (a link in a sentence, or in an `<em>` in one).
     pub inline_in_text: bool,
     /// Load state of an `<img>`.
     pub image: Option<ImageState>,
+    /// It paints a box of its own: a background colour or image, a border, a shadow, or replaced
+    /// content (an image, SVG, video, canvas, frame or form field). Not for SVG's inner shapes.
+    pub paints: bool,
 }
 
 /// An `<img>`'s load state.

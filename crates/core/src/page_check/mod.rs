@@ -23,7 +23,7 @@ use serde_json::Value;
 
 /// The computed styles the finders read: what the browser worker collects for every element of
 /// a checked page (`check` and `viewports` ask for exactly these).
-pub const CHECK_STYLE_PROPERTIES: [&str; 12] = [
+pub const CHECK_STYLE_PROPERTIES: [&str; 15] = [
     "color",
     "background-color",
     "overflow-x",
@@ -36,10 +36,15 @@ pub const CHECK_STYLE_PROPERTIES: [&str; 12] = [
     "font-family",
     "position",
     "display",
+    "float",
+    "clip",
+    "clip-path",
 ];
 
 /// Broken images, failed web fonts and stylesheets.
 mod assets;
+/// Boxes without text painted over each other.
+mod boxes;
 /// Console errors and uncaught exceptions.
 mod console;
 /// Colours, WCAG contrast ratios and the low-contrast finder.
@@ -72,6 +77,9 @@ pub use viewports::{
 
 /// Layout is measured in fractional pixels; less than this past an edge is rounding, not a bug.
 const EDGE_TOLERANCE: f64 = 1.0;
+/// Two boxes (or text line boxes) overlap when they share at least this many pixels in both
+/// directions: less is a shared border or rounding.
+const OVERLAP_MIN_PX: f64 = 4.0;
 /// Issues listed per finder, so one systemic bug does not bury the others.
 const MAX_PER_FINDER: usize = 20;
 
@@ -82,6 +90,7 @@ pub enum IssueKind {
     HorizontalOverflow,
     ClippedText,
     OverlappingText,
+    OverlappingBoxes,
     OffScreen,
     BrokenImage,
     FailedFont,
@@ -141,6 +150,7 @@ pub fn check_page(facts: &PageFacts, viewport: ViewportKind) -> PageCheck {
     issues.extend(page.horizontal_overflow());
     issues.extend(page.clipped_text());
     issues.extend(page.overlapping_text());
+    issues.extend(page.overlapping_boxes());
     issues.extend(page.off_screen());
     issues.extend(page.broken_images());
     issues.extend(page.failed_fonts_and_stylesheets());
@@ -237,6 +247,11 @@ impl<'a> Page<'a> {
         })
     }
 
+    /// `inner` lies inside `outer` in the DOM.
+    fn inside(&self, inner: usize, outer: usize) -> bool {
+        self.ancestors(inner).any(|a| a == outer)
+    }
+
     /// Hidden by `visibility` or fully transparent: nothing of it shows.
     fn invisible(&self, element: usize) -> bool {
         matches!(self.style(element, "visibility"), "hidden" | "collapse") || self.style(element, "opacity") == "0"
@@ -258,39 +273,107 @@ impl<'a> Page<'a> {
         matches!(self.style(element, property), "hidden" | "clip")
     }
 
-    /// The parts of an element's text line boxes that show: each cut to the boxes of the elements
-    /// (itself and its ancestors) that clip overflow on that axis. Visually-hidden text (a 1 px
-    /// clipping box) has none left, so it overlaps nothing and has no contrast to judge.
-    fn visible_rects(&self, element: usize, detail: &ElementDetail) -> Vec<[f64; 4]> {
-        let clippers: Vec<usize> = std::iter::once(element)
+    /// The elements that clip what lies inside `element` (itself when `own` and its ancestors)
+    /// on either axis; `html` and `body` pass their overflow to the viewport.
+    fn clippers(&self, element: usize, own: bool) -> Vec<usize> {
+        let first = if own { Some(element) } else { None };
+        first
+            .into_iter()
             .chain(self.ancestors(element))
             .filter(|&c| {
                 !is_root(&self.facts.dom.elements[c].tag) && (self.clips(c, Axis::X) || self.clips(c, Axis::Y))
             })
-            .collect();
-        detail
-            .text_rects
-            .iter()
-            .filter_map(|&[x, y, w, h]| {
-                let (mut left, mut top, mut right, mut bottom) = (x, y, x + w, y + h);
-                for &c in &clippers {
-                    let [cx, cy, cw, ch] = self.bounds(c);
-                    if self.clips(c, Axis::X) {
-                        (left, right) = (left.max(cx), right.min(cx + cw));
-                    }
-                    if self.clips(c, Axis::Y) {
-                        (top, bottom) = (top.max(cy), bottom.min(cy + ch));
-                    }
-                }
-                (right - left > EDGE_TOLERANCE && bottom - top > EDGE_TOLERANCE).then_some([
-                    left,
-                    top,
-                    right - left,
-                    bottom - top,
-                ])
-            })
             .collect()
     }
+
+    /// `rect` cut to the boxes of `clippers` on the axes they clip; None when less than
+    /// [`EDGE_TOLERANCE`] is left in either direction.
+    fn cut(&self, [x, y, w, h]: [f64; 4], clippers: &[usize]) -> Option<[f64; 4]> {
+        let (mut left, mut top, mut right, mut bottom) = (x, y, x + w, y + h);
+        for &c in clippers {
+            let [cx, cy, cw, ch] = self.bounds(c);
+            if self.clips(c, Axis::X) {
+                (left, right) = (left.max(cx), right.min(cx + cw));
+            }
+            if self.clips(c, Axis::Y) {
+                (top, bottom) = (top.max(cy), bottom.min(cy + ch));
+            }
+        }
+        (right - left > EDGE_TOLERANCE && bottom - top > EDGE_TOLERANCE).then_some([
+            left,
+            top,
+            right - left,
+            bottom - top,
+        ])
+    }
+
+    /// The parts of an element's text line boxes that show: each cut to the boxes of the elements
+    /// (itself and its ancestors) that clip overflow on that axis. Visually-hidden text (a 1 px
+    /// clipping box) has none left, so it overlaps nothing and has no contrast to judge.
+    fn visible_rects(&self, element: usize, detail: &ElementDetail) -> Vec<[f64; 4]> {
+        let clippers = self.clippers(element, true);
+        detail.text_rects.iter().filter_map(|&r| self.cut(r, &clippers)).collect()
+    }
+
+    /// The part of an element's border box that shows: cut to its ancestors that clip overflow.
+    /// None when nothing (or a visually-hidden 1 px sliver) is left, or when a CSS `clip` or
+    /// `clip-path` on it or an ancestor cuts all of it away (`clip: rect(0 0 0 0)`, `inset(50%)`:
+    /// the visually-hidden patterns).
+    fn shown_box(&self, element: usize) -> Option<[f64; 4]> {
+        if std::iter::once(element).chain(self.ancestors(element)).any(|e| self.clipped_away(e)) {
+            return None;
+        }
+        self.cut(self.bounds(element), &self.clippers(element, false))
+    }
+
+    /// A CSS `clip` rectangle or `clip-path: inset()` that leaves nothing of the element. Other
+    /// clip paths (circles, polygons, urls) are taken to leave something.
+    fn clipped_away(&self, element: usize) -> bool {
+        let [_, _, w, h] = self.bounds(element);
+        clip_rect_empty(self.style(element, "clip"), w, h) || clip_path_empty(self.style(element, "clip-path"))
+    }
+}
+
+/// `rect(top, right, bottom, left)` (offsets from the box's top-left corner, `auto` for the
+/// edge) that encloses no area.
+fn clip_rect_empty(clip: &str, width: f64, height: f64) -> bool {
+    let Some(inner) = clip.strip_prefix("rect(").and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    let sides: Vec<&str> = inner.split([',', ' ']).filter(|s| !s.is_empty()).collect();
+    let [top, right, bottom, left] = sides[..] else {
+        return false;
+    };
+    let px = |v: &str, auto: f64| if v == "auto" { Some(auto) } else { v.strip_suffix("px")?.parse::<f64>().ok() };
+    match (px(top, 0.0), px(right, width), px(bottom, height), px(left, 0.0)) {
+        (Some(t), Some(r), Some(b), Some(l)) => r - l <= EDGE_TOLERANCE || b - t <= EDGE_TOLERANCE,
+        _ => false,
+    }
+}
+
+/// `inset()` whose opposite sides meet: 50 % or more from each side (the visually-hidden
+/// `inset(50%)`), or lengths summing to 100 %.
+fn clip_path_empty(clip_path: &str) -> bool {
+    let Some(inner) = clip_path.strip_prefix("inset(").and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    // Rounded corners (`round …`) do not change which area is left.
+    let sides: Vec<f64> = inner
+        .split(" round ")
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .map_while(|v| v.strip_suffix('%').and_then(|n| n.parse().ok()))
+        .collect();
+    // CSS shorthand: one value for all sides, two for vertical / horizontal, and so on.
+    let (top, right, bottom, left) = match sides[..] {
+        [a] => (a, a, a, a),
+        [v, h] => (v, h, v, h),
+        [t, h, b] => (t, h, b, h),
+        [t, r, b, l] => (t, r, b, l),
+        _ => return false,
+    };
+    top + bottom >= 100.0 || left + right >= 100.0
 }
 
 /// The direction a box clips its overflow in (`overflow-x` / `overflow-y`).

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::{IssueKind, PageCheck, PageFacts};
 use crate::dom::parse_dom;
 
-const PROPS: &str = r#"["color","background-color","overflow-x","overflow-y","text-overflow","visibility","opacity","font-size","font-weight","font-family","position","display"]"#;
+const PROPS: &str = r#"["color","background-color","overflow-x","overflow-y","text-overflow","visibility","opacity","font-size","font-weight","font-family","position","display","float","clip","clip-path"]"#;
 
 /// One element line of a DOM record: (parent, tag, selector, box, has text, styles overrides).
 pub(super) fn element(
@@ -30,6 +30,9 @@ pub(super) fn element(
         ("font-family", "sans-serif"),
         ("position", "static"),
         ("display", "block"),
+        ("float", "none"),
+        ("clip", "auto"),
+        ("clip-path", "none"),
     ];
     for (k, v) in overrides {
         styles.iter_mut().find(|s| s.0 == *k).unwrap().1 = v;

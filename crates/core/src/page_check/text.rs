@@ -6,13 +6,14 @@ use std::collections::HashSet;
 
 use serde_json::json;
 
-use super::{Axis, EDGE_TOLERANCE, IssueKind, MAX_PER_FINDER, Page, PageIssue, Severity, measured, round2};
+use super::{
+    Axis, EDGE_TOLERANCE, IssueKind, MAX_PER_FINDER, OVERLAP_MIN_PX, Page, PageIssue, Severity, measured, round2,
+};
 
 /// Share of a line's height its glyph box may pass a clipping box vertically without losing text.
 const VERTICAL_GLYPH_SLACK: f64 = 0.2;
-/// Two text line boxes overlap when they share at least this many pixels in both directions…
-const OVERLAP_MIN_PX: f64 = 4.0;
-/// …and at least this fraction of the smaller line's height (tight line-heights let glyph boxes
+/// Two text line boxes overlap when they share at least [`OVERLAP_MIN_PX`] in both directions
+/// and at least this fraction of the smaller line's height (tight line-heights let glyph boxes
 /// of adjacent lines touch by a pixel or two).
 const OVERLAP_MIN_HEIGHT_FRACTION: f64 = 0.25;
 
