@@ -156,6 +156,41 @@ test('live: visual_check on a phone skips off-screen, clipped and disabled contr
   assert.deepEqual(pairs(enabled.issues).filter((p) => p.startsWith('small-tap-target')), ['small-tap-target #archive', 'small-tap-target #delete', 'small-tap-target #save']);
 });
 
+test('live: visual_check prompt narrows to the area it names and says so; no_cache says nothing is cached', { skip }, async () => {
+  const footer = await call('visual_check', { url: url('/phone'), viewport: 'mobile', prompt: 'the footer navigation' });
+  assert.deepEqual(footer.issues, []);
+  assert.deepEqual(footer.scope, {
+    prompt: 'the footer navigation', narrowed: true, element: '#footer-nav', matchedBy: ':is(footer, [role=contentinfo]) :is(nav, [role=navigation])', source: 'landmark',
+    message: 'Checked only #footer-nav (the navigation inside the footer, its first shown match) and what is inside it; page-wide issues (console errors, failed fonts and stylesheets) stay.',
+  });
+  // "navigation" alone: the first navigation shown, not the drawer parked left of the page.
+  const nav = await call('visual_check', { url: url('/phone'), prompt: 'navigation' });
+  assert.equal(nav.scope.element, '#footer-nav');
+  const card = await call('visual_check', { url: url('/phone'), prompt: 'look at #card-b please' });
+  assert.deepEqual([card.scope.element, card.scope.matchedBy, card.scope.source], ['#card-b', '#card-b', 'selector']);
+  assert.deepEqual(pairs(card.issues), ['overlapping-boxes #card-b']);
+  const stack = await call('visual_check', { url: url('/bugs'), prompt: '#stack' });
+  assert.deepEqual(pairs(stack.issues), ['console-error null', 'overlapping-text #over']);
+  // Nothing to narrow to: the whole page is checked, and the answer says so.
+  const vague = await call('visual_check', { url: url('/phone'), prompt: 'the cards' });
+  assert.deepEqual(pairs(vague.issues), ['overlapping-boxes #card-b']);
+  assert.deepEqual([vague.scope.narrowed, vague.scope.element], [false, undefined]);
+  assert.equal(vague.scope.message,
+    'Could not narrow to "the cards": it is not a CSS selector that matches a shown element, and it names no landmark (header, footer, navigation, main, sidebar, search). Checked the whole page.');
+  const absent = await call('visual_check', { url: url('/phone'), prompt: 'the sidebar' });
+  assert.equal(absent.scope.narrowed, false);
+  assert.match(absent.scope.message, /^Could not narrow to "the sidebar": the page shows nothing that is the sidebar at this viewport/);
+  assert.equal(vague.cache, undefined, 'said only when asked');
+  const fresh = await call('visual_check', { url: url('/phone'), no_cache: true });
+  assert.equal(fresh.cache, 'nothing is cached: every visual_check opens the page afresh, so no_cache changes nothing');
+  assert.deepEqual(await failure('visual_check', { url: url('/phone'), prompt: 'the header', focus: '#top' }), {
+    invalidParams: 'MCP error -32602: give focus (a CSS selector) or prompt (words or a selector), not both',
+  });
+  assert.deepEqual(await failure('visual_check', { url: url('/phone'), focus: '#nope' }), {
+    toolError: `no element matches focus #nope on ${url('/phone')}`,
+  });
+});
+
 test('live: the clean page has no issue at any viewport', { skip }, async () => {
   for (const viewport of ['desktop', 'tablet', 'mobile']) {
     const found = await call('visual_check', { url: url('/clean'), viewport });

@@ -144,6 +144,30 @@ function detailsInPage(collect) {
   return JSON.stringify({ elements: facts, fontFaces, stylesheets });
 }
 
+/**
+ * The area visual_check narrows to: the first of `candidates` (CSS selectors, tried in order;
+ * one that does not parse is passed over) that matches a shown element, as `{ index,
+ * selectors }` — which candidate, and the selectors of that element and everything inside it.
+ * With `anyMatch`, a candidate's first match counts even when nothing of it is rendered (the
+ * `focus` argument names an element, whether it shows or not). Null when none matches.
+ */
+function scopeInPage(collect, candidates, anyMatch) {
+  for (let index = 0; index < candidates.length; index++) {
+    let matches;
+    try {
+      matches = Array.from(document.querySelectorAll(candidates[index]));
+    } catch (_) {
+      continue; // not a CSS selector
+    }
+    // Shown: rendered, with a box that reaches into the page (a drawer parked left of it is not).
+    const onPage = (r) => r.width > 0 && r.height > 0 && r.right + window.scrollX > 0 && r.bottom + window.scrollY > 0;
+    const shown = matches.find((el) => onPage(el.getBoundingClientRect()) && (!el.checkVisibility || el.checkVisibility()));
+    const el = shown || (anyMatch ? matches[0] : null);
+    if (el) return JSON.stringify({ index, selectors: JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: [el, ...el.querySelectorAll('*')] })) });
+  }
+  return 'null';
+}
+
 /** Init script: records layout-shift entries (with their source nodes) from the first paint. */
 function layoutShiftObserverInPage() {
   const state = (window.__sightlineShifts = { entries: [], nodes: [] });
@@ -355,6 +379,7 @@ function verifyFactsInPage(selector, maxHeight) {
 
 module.exports = {
   detailsInPage,
+  scopeInPage,
   layoutShiftObserverInPage,
   flashObserverInPage,
   measureInPage,

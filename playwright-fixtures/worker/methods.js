@@ -10,6 +10,7 @@ const { collectDom, collectInPage } = require('../collector');
 const { INSTALL_HINT, lookupDirs, loadPlaywright, findBrowser, browserRunning, withPage } = require('./browser');
 const {
   detailsInPage,
+  scopeInPage,
   layoutShiftObserverInPage,
   flashObserverInPage,
   measureInPage,
@@ -98,25 +99,24 @@ const methods = {
     };
   },
 
-  /** visual_check: screenshot + the DOM record + details + console + failed requests. */
+  /**
+   * visual_check: screenshot + the DOM record + details + console + failed requests, and the area
+   * to narrow to: the first of `params.scopes` (CSS selectors the binary read from `focus` or
+   * `prompt`) that matches, by `scopeInPage`'s rules.
+   */
   async check(params) {
     return withPage(params, null, async (page, record) => {
       await page.evaluate(() => (document.fonts ? document.fonts.ready.then(() => undefined) : undefined));
       const dom = await collectDom(page, { styleProperties: params.styleProperties });
       const details = await page.evaluate(`(${detailsInPage})(${collectInPage})`);
-      let focusSelectors = null;
-      if (params.focus) {
-        focusSelectors = JSON.parse(
-          await page.evaluate(
-            `(() => { const el = document.querySelector(${JSON.stringify(params.focus)}); if (!el) return 'null';
-              return (${collectInPage})({ styleProperties: [], mask: [], selectorsFor: [el, ...el.querySelectorAll('*')] }); })()`,
-          ),
-        );
-        if (!focusSelectors) throw new Error(`no element matches focus ${params.focus} on ${params.url}`);
+      let scope = null;
+      if (params.scopes && params.scopes.length > 0) {
+        const args = [JSON.stringify(params.scopes), JSON.stringify(!!params.scopeAnyMatch)];
+        scope = JSON.parse(await page.evaluate(`(${scopeInPage})(${collectInPage}, ${args.join(', ')})`));
       }
       const screenshot = screenshotPath(params, 'check');
       if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
-      return { dom, details, console: record.console, failedRequests: record.failedRequests, screenshot, focusSelectors };
+      return { dom, details, console: record.console, failedRequests: record.failedRequests, screenshot, scope };
     });
   },
 

@@ -1,6 +1,7 @@
 //! `sightline check` against a real page in real Chromium: the binary starts the browser worker
 //! from this checkout (playwright-fixtures/worker.js), a small HTTP server in the test serves
-//! the page. `--focus` narrows the issues to one element; an unreachable page is exit 2.
+//! the page. `--focus` narrows the issues to one element, `--prompt` to the area it names; an
+//! unreachable page is exit 2.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -124,6 +125,19 @@ fn check_focus_keeps_only_the_issues_on_and_inside_the_element() {
     );
     let shot = lines[2].strip_prefix("screenshot: ").unwrap();
     assert!(Path::new(shot).is_file(), "{shot}");
+
+    // --prompt names the area in words; a line under the summary says what was checked.
+    let prompted = check(&[&url, "--prompt", "the #card section"]);
+    assert_eq!(prompted.status.code(), Some(1), "{}", text(&prompted));
+    let printed = String::from_utf8_lossy(&prompted.stdout);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines[0], format!("{url} (desktop): 1 issue (1 error, 0 warnings): 1 low-contrast."));
+    assert_eq!(
+        lines[1],
+        "  Checked only #card (the CSS selector \"#card\", its first shown match) and what is inside it; page-wide \
+         issues (console errors, failed fonts and stylesheets) stay."
+    );
+    assert!(lines[2].contains("#inside"), "{printed}");
 
     // A focus nothing matches is an error, not a clean page.
     let nothing = check(&[&url, "--focus", "#nothing"]);

@@ -11,7 +11,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::{Value, json};
 use sightline_core::dom::parse_dom;
-use sightline_core::page_check::{PageCheck, PageDetails, PageFacts, ViewportKind, check_page};
+use sightline_core::page_check::{
+    PageCheck, PageDetails, PageFacts, PromptReading, PromptScope, ViewportKind, check_page, read_prompt,
+};
 
 use crate::exit;
 pub use worker::Worker;
@@ -70,27 +72,62 @@ pub fn parse_field<T: serde::de::DeserializeOwned>(result: &Value, field: &str, 
     serde_json::from_str(raw).map_err(|e| format!("the worker's {method} {field} is not what this version reads ({e})"))
 }
 
-/// `visual_check`'s result: the finders' verdicts and the screenshot.
+/// `visual_check`'s result: the finders' verdicts, the screenshot, and what the prompt narrowed
+/// the check to.
 pub struct VisualCheck {
     pub check: PageCheck,
     pub screenshot: Option<String>,
     pub url: String,
+    /// Present when the call had a `prompt`.
+    pub scope: Option<PromptScope>,
 }
 
-/// Opens `url` at the viewport, gathers the page's facts and runs the core finders. `focus`
-/// keeps only issues on that element and inside it (page-wide issues stay).
+/// The part of the page `visual_check` keeps issues for.
+pub enum CheckArea {
+    Page,
+    /// A CSS selector: its first match and what is inside it; no match is an error.
+    Focus(String),
+    /// Words or a selector naming an area (`read_prompt`); no match checks the whole page.
+    Prompt(PromptReading),
+}
+
+impl CheckArea {
+    /// From the `focus` and `prompt` arguments, which exclude each other.
+    pub fn from_args(focus: Option<&str>, prompt: Option<&str>) -> Result<Self, String> {
+        match (focus, prompt.map(str::trim)) {
+            (Some(_), Some(_)) => Err("give focus (a CSS selector) or prompt (words or a selector), not both".into()),
+            (Some(f), None) => Ok(CheckArea::Focus(f.to_string())),
+            (None, Some("")) => Err("prompt: name an area (\"the header\", \"#sidebar\") or leave it out".into()),
+            (None, Some(p)) => Ok(CheckArea::Prompt(read_prompt(p))),
+            (None, None) => Ok(CheckArea::Page),
+        }
+    }
+
+    /// The selectors the worker tries in order.
+    fn selectors(&self) -> Vec<String> {
+        match self {
+            CheckArea::Page => Vec::new(),
+            CheckArea::Focus(f) => vec![f.clone()],
+            CheckArea::Prompt(reading) => reading.candidates.iter().map(|c| c.selector.clone()).collect(),
+        }
+    }
+}
+
+/// Opens `url` at the viewport, gathers the page's facts and runs the core finders, keeping
+/// only issues inside `area` (page-wide issues stay).
 pub async fn visual_check(
     worker: &Worker,
     url: &str,
     viewport: ViewportKind,
-    focus: Option<&str>,
+    area: &CheckArea,
 ) -> Result<VisualCheck, String> {
     let (width, height) = viewport.size();
     let params = json!({
         "url": url,
         "viewport": {"width": width, "height": height},
         "outDir": screenshot_dir(),
-        "focus": focus,
+        "scopes": area.selectors(),
+        "scopeAnyMatch": matches!(area, CheckArea::Focus(_)),
         "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES,
     });
     let result = worker.call("check", params, call_timeout()).await?;
@@ -106,11 +143,24 @@ pub async fn visual_check(
             .map_err(|e| format!("the worker's failed requests: {e}"))?,
     };
     let mut check = check_page(&facts, viewport);
-    if let Some(inside) = result["focusSelectors"].as_array() {
-        let inside: Vec<&str> = inside.iter().filter_map(Value::as_str).collect();
-        check.keep_inside(&inside);
+    let inside: Option<Vec<&str>> =
+        result["scope"]["selectors"].as_array().map(|list| list.iter().filter_map(Value::as_str).collect());
+    if let Some(inside) = &inside {
+        check.keep_inside(inside);
     }
-    Ok(VisualCheck { check, screenshot: result["screenshot"].as_str().map(String::from), url: url.to_string() })
+    let scope = match area {
+        CheckArea::Page => None,
+        CheckArea::Focus(focus) if inside.is_none() => {
+            return Err(format!("no element matches focus {focus} on {url}"));
+        }
+        CheckArea::Focus(_) => None,
+        CheckArea::Prompt(reading) => {
+            let index = result["scope"]["index"].as_u64().and_then(|i| usize::try_from(i).ok());
+            let element = inside.as_ref().and_then(|s| s.first().copied());
+            Some(reading.outcome(index.zip(element)))
+        }
+    };
+    Ok(VisualCheck { check, screenshot: result["screenshot"].as_str().map(String::from), url: url.to_string(), scope })
 }
 
 /// `sightline check <url>`.
@@ -124,6 +174,10 @@ pub struct CheckArgs {
     /// Only issues on this element (a CSS selector) and inside it.
     #[arg(long)]
     focus: Option<String>,
+    /// Only issues in the area these words or this selector name ("the header", "#sidebar");
+    /// the whole page when the page has no such area (the output says which).
+    #[arg(long, conflicts_with = "focus")]
+    prompt: Option<String>,
     /// Print the result as JSON (summary, issues, screenshot).
     #[arg(long)]
     json: bool,
@@ -134,19 +188,26 @@ pub fn run_check(root: &Path, args: &CheckArgs) -> Result<u8> {
     check_url(&args.url).map_err(anyhow::Error::msg)?;
     let viewport = ViewportKind::parse(&args.viewport)
         .with_context(|| format!("--viewport {}: use desktop, tablet or mobile", args.viewport))?;
+    let area = CheckArea::from_args(args.focus.as_deref(), args.prompt.as_deref()).map_err(anyhow::Error::msg)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")?;
     let worker = Worker::new(root);
-    let outcome = runtime.block_on(visual_check(&worker, &args.url, viewport, args.focus.as_deref()));
+    let outcome = runtime.block_on(visual_check(&worker, &args.url, viewport, &area));
     let found = outcome.map_err(anyhow::Error::msg)?;
     let code = if found.check.issues.is_empty() { exit::OK } else { exit::CHANGED };
     let mut out = std::io::stdout().lock();
     use std::io::Write;
     if args.json {
-        let body = json!({"url": found.url, "viewport": found.check.viewport, "summary": found.check.summary,
-                          "issues": found.check.issues, "screenshot": found.screenshot});
+        let mut body = json!({"url": found.url, "viewport": found.check.viewport, "summary": found.check.summary,
+                              "issues": found.check.issues, "screenshot": found.screenshot});
+        if let Some(scope) = &found.scope {
+            body["scope"] = serde_json::to_value(scope)?;
+        }
         writeln!(out, "{}", serde_json::to_string_pretty(&body)?)?;
     } else {
         writeln!(out, "{} ({}): {}", found.url, args.viewport, found.check.summary)?;
+        if let Some(scope) = &found.scope {
+            writeln!(out, "  {}", scope.message)?;
+        }
         for issue in &found.check.issues {
             let severity = serde_json::to_value(issue.severity)?;
             writeln!(out, "  {} {}", severity.as_str().unwrap_or_default(), issue.message)?;

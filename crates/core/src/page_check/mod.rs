@@ -55,6 +55,8 @@ mod facts;
 mod off_screen;
 /// Horizontal overflow: what makes the page scroll sideways.
 mod overflow;
+/// `visual_check`'s `prompt`: the part of the page it names.
+mod scope;
 /// Tap targets under the WCAG minimum on a phone.
 mod tap_targets;
 #[cfg(test)]
@@ -69,6 +71,7 @@ pub use facts::{
     ConsoleEntry, ElementDetail, FailedRequest, FontFaceSource, ImageState, PageDetails, PageFacts, SourceLocation,
     StylesheetLink, ViewportKind,
 };
+pub use scope::{PromptReading, PromptScope, ScopeCandidate, ScopeSource, read_prompt};
 pub use tap_targets::MIN_TAP_TARGET;
 pub use viewports::{
     BreakpointFacts, BreakpointFit, DEFAULT_BREAKPOINTS, ElementPresence, OverflowingElement, ViewportsCheck,

@@ -14,7 +14,7 @@ use sightline_core::page_check::{ConsoleEntry, FailedRequest, ViewportKind};
 
 use super::super::{SightlineServer, failure};
 use super::{bad, pretty, url_checked, wait_checked};
-use crate::live::{self, call_timeout};
+use crate::live::{self, CheckArea, call_timeout};
 
 /// Arguments of `visual_check`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -24,10 +24,24 @@ pub struct VisualCheckArgs {
     /// "desktop" (1280 px, the default), "tablet" (768 px) or "mobile" (375 px; also checks tap targets).
     #[serde(default)]
     pub viewport: Option<String>,
-    /// A CSS selector: only issues on this element and inside it (page-wide ones stay).
+    /// A CSS selector: only issues on this element and inside it (page-wide ones stay). Not with `prompt`.
     #[serde(default)]
     pub focus: Option<String>,
+    /// The area to check, in words or as a selector: "#sidebar", "the header", "the footer navigation".
+    /// Read in order as a CSS selector, a word of it that looks like one, then landmark words (header,
+    /// footer, navigation/nav/menu, main/content, sidebar/aside, search; "footer navigation" is the
+    /// navigation inside the footer). The result's `scope` says what was checked; when nothing
+    /// matches, the whole page is checked and `scope` says so. Not with `focus`.
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// Accepted for compatibility: nothing is cached (every call opens the page afresh), and the
+    /// result says so.
+    #[serde(default)]
+    pub no_cache: Option<bool>,
 }
+
+/// What `visual_check` answers to `no_cache`: there is no cache to bypass.
+const NOTHING_CACHED: &str = "nothing is cached: every visual_check opens the page afresh, so no_cache changes nothing";
 
 /// Arguments of `get_console_logs`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -58,7 +72,7 @@ pub struct AccessibilityArgs {
 #[tool_router(router = check_tool_router, vis = "pub(super)")]
 impl SightlineServer {
     #[tool(
-        description = "Open a page and look for visual bugs with deterministic finders: horizontal overflow, text clipped by overflow:hidden, overlapping text, elements off-screen, broken images, failed fonts/stylesheets, console errors, low contrast (WCAG ratio), tap targets under 24 px (mobile). Each issue has kind, severity, selector, box and the measured numbers. Returns a summary, the issues and a full-page screenshot path.",
+        description = "Open a page and look for visual bugs with deterministic finders: horizontal overflow, text clipped by overflow:hidden, overlapping text, painted boxes overlapping in the flow, elements off-screen, broken images, failed fonts/stylesheets, console errors, low contrast (WCAG ratio), tap targets failing WCAG 2.5.8 on mobile (under 24 px and too close to another; off-screen, hidden and disabled controls and links in sentences left out). Each issue has kind, severity, selector, box and the measured numbers. `prompt` narrows to an area named in words or by selector (the result's `scope` says which); nothing is cached. Returns a summary, the issues and a full-page screenshot path.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn visual_check(&self, Parameters(args): Parameters<VisualCheckArgs>) -> Result<CallToolResult, ErrorData> {
@@ -66,16 +80,24 @@ impl SightlineServer {
         let name = args.viewport.as_deref().unwrap_or("desktop");
         let viewport = ViewportKind::parse(name)
             .ok_or_else(|| bad(format!("viewport: {name:?} is not one of desktop, tablet, mobile")))?;
-        Ok(match live::visual_check(&self.live.worker, &args.url, viewport, args.focus.as_deref()).await {
+        let area = CheckArea::from_args(args.focus.as_deref(), args.prompt.as_deref()).map_err(bad)?;
+        Ok(match live::visual_check(&self.live.worker, &args.url, viewport, &area).await {
             Ok(found) => {
                 let (width, height) = viewport.size();
-                pretty(&json!({
+                let mut answer = json!({
                     "url": found.url,
                     "viewport": {"name": viewport, "width": width, "height": height},
                     "summary": found.check.summary,
                     "issues": found.check.issues,
                     "screenshot": found.screenshot,
-                }))
+                });
+                if let Some(scope) = found.scope {
+                    answer["scope"] = json!(scope);
+                }
+                if args.no_cache.is_some() {
+                    answer["cache"] = json!(NOTHING_CACHED);
+                }
+                pretty(&answer)
             }
             Err(e) => failure(e),
         })

@@ -159,6 +159,12 @@ mod in_process {
         );
         let bad_viewport = call("visual_check", json!({"url": "http://127.0.0.1:1/", "viewport": "watch"})).await;
         assert_eq!(invalid_params(bad_viewport), "viewport: \"watch\" is not one of desktop, tablet, mobile");
+        let both = call(
+            "visual_check",
+            json!({"url": "http://127.0.0.1:1/", "focus": "#top", "prompt": "the header", "no_cache": true}),
+        )
+        .await;
+        assert_eq!(invalid_params(both), "give focus (a CSS selector) or prompt (words or a selector), not both");
         let bad_level = call("get_console_logs", json!({"url": "http://127.0.0.1:1/", "levels": ["fatal"]})).await;
         assert_eq!(
             invalid_params(bad_level),
