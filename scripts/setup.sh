@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the tests, the bench and the example need on a fresh machine: Chromium and ffmpeg
-# from Debian (Playwright cannot download its own browser or ffmpeg here) and the npm packages.
+# Installs what the tests, the bench and the example need on a fresh machine: Chromium, ffmpeg and
+# two documentation packages from Debian (Playwright cannot download its own browser or ffmpeg
+# here) and the npm packages.
 # Idempotent and quick when everything is already there; `npm test` runs it first.
 # --no-install-recommends keeps the font set fixed: recommends pull in fonts-liberation, which
 # changes how `sans-serif` renders and would invalidate every baseline.
@@ -10,6 +11,10 @@ missing=()
 if ! command -v chromium >/dev/null 2>&1 && [ -z "${SIGHTLINE_CHROMIUM:-}" ]; then missing+=(chromium); fi
 # ffmpeg/ffprobe: extract_video_frames runs them, and Playwright needs an ffmpeg to record videos.
 if ! command -v ffmpeg >/dev/null 2>&1; then missing+=(ffmpeg); fi
+# Real documentation sites no one here wrote, for visual_check's false-positive test
+# (tests/live/pages.mjs, DEBIAN_DOCS): Python's docs and the Debian Reference.
+if [ ! -d /usr/share/doc/python3/html ]; then missing+=(python3-doc); fi
+if [ ! -d /usr/share/debian-reference ]; then missing+=(debian-reference-en); fi
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   echo "setup: installing Debian's ${missing[*]} (no recommends)" >&2

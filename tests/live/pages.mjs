@@ -1,7 +1,20 @@
 // Scenario pages for tests/live.test.mjs, served from 127.0.0.1 on a random port. Each bug page
 // plants known problems on elements with ids, so a test can check that the tools name them; the
-// clean page must yield no issue at all.
+// clean page must yield no issue at all. Under /debian/<name>/ the server also serves whole
+// documentation sites Debian ships as packages (DEBIAN_DOCS): real pages no one here wrote.
+import { existsSync, readFile, realpathSync, statSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+
+/**
+ * Documentation sites from Debian packages (scripts/setup.sh installs them), by the name they are
+ * served under: the package and the folder its HTML is installed in.
+ */
+export const DEBIAN_DOCS = {
+  python3: { package: 'python3-doc', dir: '/usr/share/doc/python3/html' },
+  'debian-reference': { package: 'debian-reference-en', dir: '/usr/share/debian-reference' },
+};
+const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.png': 'image/png', '.svg': 'image/svg+xml', '.gif': 'image/gif', '.jpg': 'image/jpeg' };
 
 // A 2×2 opaque PNG, so the clean page has an image that loads.
 const PNG = Buffer.from(
@@ -165,6 +178,11 @@ export function serve() {
       res.end(PNG);
       return;
     }
+    const docs = url.pathname.match(/^\/debian\/([^/]+)(\/.*)$/);
+    if (docs && DEBIAN_DOCS[docs[1]]) {
+      serveFile(res, DEBIAN_DOCS[docs[1]].dir, decodeURIComponent(docs[2]));
+      return;
+    }
     const body = pages[url.pathname];
     if (!body) {
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -184,3 +202,35 @@ export function serve() {
   });
 }
 
+/** A file under `root` (symlinks followed, as Debian's packages link shared scripts in), or 404. */
+function serveFile(res, root, file) {
+  const target = path.join(root, path.normalize(file));
+  let found = null;
+  try {
+    found = realpathSync(target);
+    if (!target.startsWith(root + path.sep) || !statSync(found).isFile()) found = null;
+  } catch (_) {
+    found = null;
+  }
+  if (!found) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+    return;
+  }
+  readFile(found, (error, data) => {
+    res.writeHead(error ? 500 : 200, { 'content-type': TYPES[path.extname(found)] || 'application/octet-stream' });
+    res.end(error ? String(error) : data);
+  });
+}
+
+/**
+ * The Debian documentation site `name` as `{ skip: false }`, or `{ skip }` with the reason when
+ * its package is not installed (node:test's `{ skip }`). Throws under `CI`, which must have it.
+ */
+export function debianDocs(name) {
+  const { package: pkg, dir } = DEBIAN_DOCS[name];
+  if (existsSync(dir)) return { skip: false };
+  const reason = `${dir} is missing: apt-get install --no-install-recommends ${pkg} (scripts/setup.sh does)`;
+  if (process.env.CI) throw new Error(`${reason}; CI must have it`);
+  return { skip: reason };
+}
