@@ -451,8 +451,7 @@ fn sample_into(
     let video = limits.video;
     // The tools decode a private copy, hashed as it is made: the hash names exactly the bytes
     // decoded, and a file changed or swapped meanwhile changes nothing.
-    let snapshot = snapshot(recording, &folder.partial, limits)?;
-    let (sha256, source) = (snapshot.0, snapshot.1);
+    let (sha256, source) = snapshot(recording, &folder.partial, limits)?;
     let stream = probe_stream(ffprobe, &source, limits)?;
     if stream.width > MAX_SIDE || stream.height > MAX_SIDE {
         return Err(Error::SideTooLong {

@@ -18,7 +18,7 @@ use sightline_core::design::{
 use sightline_core::motion::{FrameSequence, MotionOptions, compare_motion, signature_chart};
 use sightline_core::video::{CancelFlag, ExtractOptions, extract_video_frames};
 
-use super::diff::png_block;
+use super::diff::{png_block, png_file_block};
 use super::{SightlineServer, failure};
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -493,11 +493,12 @@ impl SightlineServer {
                 [only] => vec![("the only frame", *only)],
                 [first, .., last] => vec![("first frame", *first), ("last frame", *last)],
             };
+            // The worker's PNGs are sent as written: nothing to decode or encode again.
             for (label, file) in ends {
-                let image = sightline_core::decode::read_image(Path::new(file))
-                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                content.push(ContentBlock::text(format!("{label}: {file} ({}×{})", image.width(), image.height())));
-                content.push(png_block(&image).map_err(|e| ErrorData::internal_error(e, None))?);
+                let (block, width, height) =
+                    png_file_block(Path::new(file)).map_err(|e| ErrorData::internal_error(e, None))?;
+                content.push(ContentBlock::text(format!("{label}: {file} ({width}×{height})")));
+                content.push(block);
             }
         }
         Ok(CallToolResult::success(content))

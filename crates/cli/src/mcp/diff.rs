@@ -288,6 +288,18 @@ fn sample(image: &RgbaImage, area: Rect, ow: u32, oh: u32) -> Result<RgbaImage, 
     resize(image.view(), area, ow, oh, Filter::Box).map_err(|e| format!("cannot sample an image: {e}"))
 }
 
+/// A PNG file as an image block, its bytes as they are (no decode and re-encode), with its size
+/// from the IHDR header.
+pub(super) fn png_file_block(path: &std::path::Path) -> Result<(ContentBlock, u32, u32), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {
+        return Err(format!("{}: not a PNG", path.display()));
+    }
+    let side = |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let (width, height) = (side(16), side(20));
+    Ok((ContentBlock::image(BASE64.encode(&bytes), "image/png"), width, height))
+}
+
 pub(super) fn png_block(image: &RgbaImage) -> Result<ContentBlock, String> {
     let png = encode_png(image, true).map_err(|e| format!("cannot encode an image: {e}"))?;
     Ok(ContentBlock::image(BASE64.encode(&png), "image/png"))
