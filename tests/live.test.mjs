@@ -276,7 +276,10 @@ test('live: get_console_logs returns the planted error with its location, filter
   assert.deepEqual(warnings.entries, []);
   assert.equal(warnings.summary, '0 console entries (0 errors), 3 failed requests.');
   assert.equal(warnings.status, 'has_errors', 'the status is the page\'s, whatever levels were asked for');
-  const clean = await call('get_console_logs', { url: url('/clean'), wait_ms: 0 });
+  assert.equal(all.watchedMs, 0);
+  // Without wait_ms it listens 1000 ms after load, Ghostlight's default.
+  const clean = await call('get_console_logs', { url: url('/clean') });
+  assert.equal(clean.watchedMs, 1000);
   assert.deepEqual(clean.entries, []);
   assert.deepEqual(clean.failedRequests, []);
   assert.equal(clean.dropped, 0);
@@ -334,7 +337,9 @@ test('live: detect_layout_shift measures the late banner and names what moved', 
   assert.equal(shifted.report.shiftCount, 1);
   assert.equal(shifted.report.summary, 'CLS 0.1809 (needs improvement; good ≤ 0.1, poor > 0.25) from 1 shift; moved most: #content.');
   assert.equal(shifted.watchedMs, 1000);
-  const clean = await call('detect_layout_shift', { url: url('/clean'), wait_time: 500 });
+  // Without wait_time it watches 500 ms after load, Ghostlight's default.
+  const clean = await call('detect_layout_shift', { url: url('/clean') });
+  assert.equal(clean.watchedMs, 500);
   assert.equal(clean.report.cls, 0);
   assert.deepEqual(clean.report.elements, []);
 });
@@ -353,7 +358,8 @@ test('live: detect_flash names the element shown briefly after load', { skip }, 
   // One frame apart: under the 500 ms the core judges a flicker by (FLASH_MS).
   assert.ok(flash.durationMs < 500, `${flash.durationMs} ms`);
   assert.equal(found.summary, `1 element flickered: #flash (${flash.durationMs} ms).`);
-  const clean = await call('detect_flash', { url: url('/clean'), wait_time: 500 });
+  const clean = await call('detect_flash', { url: url('/clean') });
+  assert.equal(clean.watchedMs, 500);
   assert.deepEqual(clean.flashes, []);
   assert.equal(clean.summary, 'No element flickered.');
   // The late banner appears once and stays: a layout shift, not a flicker.

@@ -13,7 +13,7 @@ use sightline_core::live::{AxeResults, console_levels, console_log, summarise_ax
 use sightline_core::page_check::{ConsoleEntry, FailedRequest, ViewportKind};
 
 use super::super::{SightlineServer, failure};
-use super::{bad, pretty, url_checked, wait_checked};
+use super::{CONSOLE_WAIT_MS, bad, pretty, url_checked, wait_checked};
 use crate::live::{self, CheckArea, call_timeout};
 
 /// Arguments of `visual_check`.
@@ -111,7 +111,7 @@ impl SightlineServer {
         url_checked(&args.url)?;
         let levels =
             console_levels(args.levels.as_deref().unwrap_or_default()).map_err(|e| bad(format!("levels: {e}")))?;
-        let wait = wait_checked("wait_ms", args.wait_ms, 1000)?;
+        let wait = wait_checked("wait_ms", args.wait_ms, CONSOLE_WAIT_MS)?;
         let params = json!({"url": args.url, "waitMs": wait});
         Ok(match self.live.worker.call("console", params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) => {
@@ -121,6 +121,7 @@ impl SightlineServer {
                 let log = console_log(&entries, &levels, failed);
                 pretty(&json!({
                     "url": args.url,
+                    "watchedMs": wait,
                     "status": log.status,
                     "summary": log.summary,
                     "entries": log.entries,

@@ -38,6 +38,13 @@ use verify::Sessions;
 
 /// Longest wait a caller may ask for after load.
 const MAX_WAIT_MS: u64 = 20_000;
+/// get_console_logs listens this long after load unless told (`wait_ms`), as Ghostlight does:
+/// long enough for the requests a page starts on load to fail and be logged.
+const CONSOLE_WAIT_MS: u64 = 1000;
+/// detect_layout_shift and detect_flash watch this long after load unless told (`wait_time`),
+/// as Ghostlight does: shifts and flickers cluster around first paint and load; a page whose late
+/// content arrives later asks for more.
+const TIMELINE_WAIT_MS: u64 = 500;
 
 /// State the live tools share: the worker, the DOM snapshots and the verification sessions.
 pub struct LiveState {

@@ -12,7 +12,7 @@ use serde_json::json;
 use sightline_core::live::{ShiftEntry, VisibilityTimeline, judge_flashes, judge_layout_shift};
 
 use super::super::{SightlineServer, failure};
-use super::{pretty, url_checked, wait_checked};
+use super::{TIMELINE_WAIT_MS, pretty, url_checked, wait_checked};
 use crate::live::call_timeout;
 
 /// Arguments of the timeline tools.
@@ -20,7 +20,7 @@ use crate::live::call_timeout;
 pub struct TimelineArgs {
     /// The page to open (http or https).
     pub url: String,
-    /// How long to watch after the load event, in ms (default 3000, at most 20000).
+    /// How long to watch after the load event, in ms (default 500, at most 20000); raise it for content that arrives later.
     #[serde(default)]
     pub wait_time: Option<u64>,
 }
@@ -36,7 +36,7 @@ impl SightlineServer {
         Parameters(args): Parameters<TimelineArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
-        let wait = wait_checked("wait_time", args.wait_time, 3000)?;
+        let wait = wait_checked("wait_time", args.wait_time, TIMELINE_WAIT_MS)?;
         let params = json!({"url": args.url, "waitMs": wait});
         Ok(match self.live.worker.call("layoutShift", params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) if answer["unsupported"] == json!(true) => {
@@ -59,7 +59,7 @@ impl SightlineServer {
     )]
     async fn detect_flash(&self, Parameters(args): Parameters<TimelineArgs>) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
-        let wait = wait_checked("wait_time", args.wait_time, 3000)?;
+        let wait = wait_checked("wait_time", args.wait_time, TIMELINE_WAIT_MS)?;
         let params = json!({"url": args.url, "waitMs": wait});
         Ok(match self.live.worker.call("flash", params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) => match serde_json::from_value::<Vec<VisibilityTimeline>>(answer["elements"].clone()) {
