@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sightline_core::compare::{Comparator, CompareOptions, ImageComparison, compare_images};
+use sightline_core::compare::{Comparator, CompareOptions, DiffDrawing, ImageComparison, compare_images_drawing};
 use sightline_core::decode::{encode_png, read_image, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
@@ -63,8 +63,10 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         comparator: if args.perceptual { Comparator::Perceptual } else { Comparator::Pixelmatch },
         ..CompareOptions::default()
     };
-    let (comparison, diff_image) = compare_images(baseline.view(), current.view(), &options, args.out.is_some())?;
-    // Like odiff, equal images get no diff image: there is nothing to look at.
+    // Like odiff, equal images get no diff image: there is nothing to look at, so equal bytes
+    // are found by one memcmp before a diff image is allocated or drawn.
+    let drawing = if args.out.is_some() { DiffDrawing::WhenDifferent } else { DiffDrawing::Never };
+    let (comparison, diff_image) = compare_images_drawing(baseline.view(), current.view(), &options, drawing)?;
     if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {
         let png = encode_png(&image, true)?;
         write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;
