@@ -17,11 +17,12 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH_DIR);
 const WORK_DIR = path.join(BENCH_DIR, '.work');
 
-const GROUPS = ['memory', 'files', 'artifact', 'batch', 'capture', 'mcp'];
+const GROUPS = ['memory', 'files', 'artifact', 'batch', 'capture', 'realpage', 'mcp'];
 
-const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|capture|mcp] [--fresh] [--build]
-  --runs N    timed runs per tool and case; the median is reported (default 7)
-  --only G    run one group: memory, files, artifact, batch (sightline compare), capture, mcp
+const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|capture|realpage|mcp] [--fresh] [--build]
+  --runs N    timed runs per tool and case; the median is reported (default 7; at most 3 on the real page)
+  --only G    run one group: memory, files, artifact, batch (sightline compare), capture,
+              realpage (Python's stdtypes.html from python3-doc), mcp
   --fresh     render the screenshots again even if cached
   --build     run the repo's build scripts first so "ours" is the current code
 env: SIGHTLINE_CHROMIUM  Chromium executable (default /usr/bin/chromium)`;
@@ -94,7 +95,7 @@ async function main() {
   const { measureCase } = await import('./lib/measure.mjs');
   const { memoryGroups } = await import('./lib/memory.mjs');
   const { fileGroups } = await import('./lib/files.mjs');
-  const { CAPTURE_TITLE, captureGroup } = await import('./lib/capture.mjs');
+  const { CAPTURE_TITLE, REAL_PAGE_TITLE, captureGroup } = await import('./lib/capture.mjs');
   const { buildOurs, findAddon, findCli } = await import('./lib/ours.mjs');
   const { MCP_TITLE, mcpGroup } = await import('./lib/mcp.mjs');
   const { ARTIFACT_TITLE, artifactGroup } = await import('./lib/artifact.mjs');
@@ -152,6 +153,11 @@ async function main() {
     ? captureGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: opts.runs, addon })
     : null;
   if (capture) printCaptureGroup(CAPTURE_TITLE, capture);
+  // A round on the 86000 px page takes about a minute: three rounds are enough.
+  const realPage = runs('realpage')
+    ? captureGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: Math.min(opts.runs, 3), addon, realPage: true })
+    : null;
+  if (realPage) printCaptureGroup(`${REAL_PAGE_TITLE}${realPage.height ? `, 1280×${realPage.height}` : ''}`, realPage);
   const mcp = runs('mcp') ? await mcpGroup({ workDir: WORK_DIR, shots: shots.files, addon, cli, runs: opts.runs }) : null;
   if (mcp) printMcpGroup(MCP_TITLE, mcp);
 
@@ -159,6 +165,7 @@ async function main() {
   const targets = [
     ...(opts.only ? [] : evaluateTargets(groups, results)),
     ...(capture ? [captureTarget(capture)] : []),
+    ...(realPage ? [captureTarget(realPage, { target: 'toMatchVisual on a real docs page ≤ 0.20× toHaveScreenshot (issue 18)', limit: 0.2 })] : []),
     ...(artifact ? [report.artifactTarget(artifact)] : []),
     ...(batch ? [report.batchTarget(batch)] : []),
     ...(mcp ? mcpTargets(mcp) : []),
@@ -180,6 +187,7 @@ async function main() {
     groups: [
       ...groups.map((g) => ({ key: g.key, title: g.title, results: results[g.key] })),
       ...(capture ? [{ key: 'capture', title: CAPTURE_TITLE, results: capture }] : []),
+      ...(realPage ? [{ key: 'realpage', title: REAL_PAGE_TITLE, results: realPage }] : []),
       ...(artifact ? [{ key: 'artifact', title: ARTIFACT_TITLE, results: artifact }] : []),
       ...(batch ? [{ key: 'batch', title: BATCH_TITLE, results: batch }] : []),
       ...(mcp ? [{ key: 'mcp', title: MCP_TITLE, results: mcp }] : []),

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { median } from './measure.mjs';
 import { PAGE_HEIGHT, PAGE_WIDTH, pageHtml } from './page.mjs';
@@ -20,6 +20,10 @@ import { PAGE_HEIGHT, PAGE_WIDTH, pageHtml } from './page.mjs';
 const TEMPLATE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'capture-project');
 
 export const CAPTURE_TITLE = 'capture in a Playwright test (1280×10000 page, unchanged, baseline present)';
+
+/** Python's "Built-in Types" page from Debian's python3-doc: a real, very tall documentation page. */
+export const REAL_PAGE_FILE = '/usr/share/doc/python3/html/library/stdtypes.html';
+export const REAL_PAGE_TITLE = 'capture in a Playwright test, a real docs page (Python\'s stdtypes.html from python3-doc, unchanged, baseline present)';
 
 /**
  * Makes `sightline/playwright` resolve from the generated project. Inside the repo a package
@@ -90,13 +94,16 @@ function filesUnder(dir, base = dir) {
  * { kind, error } }, steps: { [step]: { medianMs, samples } }, stepsTotal, info, browser,
  * stored, failing: { ms, comparisons, verdict } | { error } }`, or `{ missing }` when the addon is not built (the matcher cannot load without it).
  */
-export function captureGroup({ root, workDir, chromiumPath, runs, addon }) {
+export function captureGroup({ root, workDir, chromiumPath, runs, addon, realPage = false }) {
   if (addon.missing) return { missing: addon.missing };
   if (!existsSync(chromiumPath)) {
     throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y --no-install-recommends chromium, or point SIGHTLINE_CHROMIUM at one`);
   }
-  const projectDir = path.join(workDir, 'capture-project');
-  const out = path.join(workDir, 'capture-samples.json');
+  if (realPage && !existsSync(REAL_PAGE_FILE)) {
+    return { missing: `no ${REAL_PAGE_FILE}: apt-get install -y --no-install-recommends python3-doc (scripts/setup.sh does)` };
+  }
+  const projectDir = path.join(workDir, realPage ? 'capture-real-project' : 'capture-project');
+  const out = path.join(workDir, realPage ? 'capture-real-samples.json' : 'capture-samples.json');
   const sightlineRoot = path.join(projectDir, 'sightline-root');
   generateProject(projectDir, root);
   rmSync(out, { force: true });
@@ -108,7 +115,9 @@ export function captureGroup({ root, workDir, chromiumPath, runs, addon }) {
     BENCH_CAPTURE_PAGE: path.join(projectDir, 'page.html'),
     BENCH_CAPTURE_OUT: out,
     BENCH_PAGE_WIDTH: String(PAGE_WIDTH),
-    BENCH_PAGE_HEIGHT: String(PAGE_HEIGHT),
+    // The real page is as tall as it renders; the spec measures and reports it.
+    BENCH_PAGE_HEIGHT: realPage ? '' : String(PAGE_HEIGHT),
+    ...(realPage ? { BENCH_CAPTURE_URL: pathToFileURL(REAL_PAGE_FILE).href, BENCH_CAPTURE_ROUND_MS: '240000', BENCH_CAPTURE_RECOLOUR: 'h1' } : {}),
   };
 
   console.log(`\ncapture: writing both matchers' baselines in ${path.relative(process.cwd(), projectDir)} …`);
@@ -116,6 +125,15 @@ export function captureGroup({ root, workDir, chromiumPath, runs, addon }) {
   console.log(`capture: timing ${runs} round${runs === 1 ? '' : 's'} inside Playwright Test …`);
   runPlaywright(root, projectDir, 'measure', env);
   const raw = JSON.parse(readFileSync(out, 'utf8'));
+  // Each matcher's memory peak, in a fresh test process of its own (see memoryPeak in the spec).
+  const memory = {};
+  if (realPage) {
+    for (const name of Object.keys(raw.tools).filter((n) => ['anchor', 'ours'].includes(raw.tools[n].kind))) {
+      console.log(`capture: memory peak of ${name} …`);
+      runPlaywright(root, projectDir, 'memory', { ...env, BENCH_CAPTURE_ONLY: name });
+      memory[name] = JSON.parse(readFileSync(out, 'utf8'));
+    }
+  }
 
   const tools = {};
   let stepRuns = null;
@@ -147,5 +165,5 @@ export function captureGroup({ root, workDir, chromiumPath, runs, addon }) {
   // What Sightline keeps on disk for the snapshot (baseline and the run's capture), for the
   // capture-artifact row of the spec: sizes next to the page's PNG.
   const stored = filesUnder(path.join(sightlineRoot, '.sightline'));
-  return { browser: raw.browser, tools, steps, stepsTotal, stepsError: stepRuns?.error ?? null, info, stored, failing: raw.failing ?? null };
+  return { browser: raw.browser, height: raw.height, memory, tools, steps, stepsTotal, stepsError: stepRuns?.error ?? null, info, stored, failing: raw.failing ?? null };
 }

@@ -29,7 +29,9 @@ const addon = require('sightline');
 const PHASE = process.env.BENCH_CAPTURE_PHASE;
 const RUNS = Number(process.env.BENCH_CAPTURE_RUNS);
 const WIDTH = Number(process.env.BENCH_PAGE_WIDTH);
-const HEIGHT = Number(process.env.BENCH_PAGE_HEIGHT);
+// The synthetic page's height is known and checked; a real page (BENCH_CAPTURE_URL) is as tall
+// as it renders, measured after load.
+let HEIGHT = Number(process.env.BENCH_PAGE_HEIGHT || 0);
 const NAME = 'bench-page';
 
 /** Width and height from a PNG's IHDR chunk: enough to check a capture is the whole page. */
@@ -159,12 +161,14 @@ async function timeOnce(tool) {
 const firstLine = (error) => String(error?.message ?? error).replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0];
 
 /**
- * One failing toMatchVisual, last (it leaves the page changed): the page's first block is
- * recoloured, so the call fails against the baseline. Counts the image comparisons the engine
+ * One failing toMatchVisual, last (it leaves the page changed): the page's first block (or
+ * BENCH_CAPTURE_RECOLOUR) is recoloured, so the call fails against the baseline. Counts the image comparisons the engine
  * ran for it in this worker — one decides the snapshot and draws its diff image.
  */
 async function failingCall(page) {
-  await page.addStyleTag({ content: 'body > :first-child { background: #dc2626 !important; }' });
+  // The bench page's first block is its header; a real page names what to recolour.
+  const block = process.env.BENCH_CAPTURE_RECOLOUR || 'body > :first-child';
+  await page.addStyleTag({ content: `${block} { background: #dc2626 !important; }` });
   const before = addon.comparisonsMade();
   const started = performance.now();
   let verdict = null;
@@ -185,11 +189,33 @@ function writeAtomic(file, text) {
   renameSync(temp, file);
 }
 
+/**
+ * Peak memory of this test process around one tool: a fresh worker per tool (capture.mjs runs
+ * the phase once per tool), so the process's high-water mark is that tool's. Two calls, as in
+ * the timed rounds the first call also loads the baseline.
+ */
+async function memoryPeak(page, testInfo) {
+  const cdp = await page.context().newCDPSession(page);
+  const tool = tools(page, cdp, testInfo).find((t) => t.name === process.env.BENCH_CAPTURE_ONLY);
+  if (!tool) throw new Error(`BENCH_CAPTURE_ONLY names no tool: "${process.env.BENCH_CAPTURE_ONLY}"`);
+  const before = process.memoryUsage().rss;
+  await tool.run();
+  await tool.run();
+  // resourceUsage().maxRSS is in KiB.
+  return { tool: tool.name, rssBeforeBytes: before, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
 test('capture', async ({ page }, testInfo) => {
-  // The page as bench/lib/render.mjs loads it: set, not served, then fonts settled.
-  await page.setContent(readFileSync(process.env.BENCH_CAPTURE_PAGE, 'utf8'), { waitUntil: 'load' });
+  if (process.env.BENCH_CAPTURE_URL) {
+    // A real site: its stylesheets and images load from its own folder.
+    await page.goto(process.env.BENCH_CAPTURE_URL, { waitUntil: 'load' });
+  } else {
+    // The page as bench/lib/render.mjs loads it: set, not served, then fonts settled.
+    await page.setContent(readFileSync(process.env.BENCH_CAPTURE_PAGE, 'utf8'), { waitUntil: 'load' });
+  }
   await page.evaluate(() => document.fonts.ready.then(() => true));
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (!HEIGHT) HEIGHT = height;
   if (height !== HEIGHT) throw new Error(`the bench page is ${height} px tall here, expected ${HEIGHT}`);
 
   if (PHASE === 'baseline') {
@@ -197,7 +223,11 @@ test('capture', async ({ page }, testInfo) => {
     await expect(page).toMatchVisual(NAME);
     return;
   }
-  if (PHASE !== 'measure') throw new Error(`BENCH_CAPTURE_PHASE must be baseline or measure, got "${PHASE}"`);
+  if (PHASE === 'memory') {
+    writeAtomic(process.env.BENCH_CAPTURE_OUT, JSON.stringify({ height, ...(await memoryPeak(page, testInfo)) }));
+    return;
+  }
+  if (PHASE !== 'measure') throw new Error(`BENCH_CAPTURE_PHASE must be baseline, measure or memory, got "${PHASE}"`);
 
   const cdp = await page.context().newCDPSession(page);
   const all = tools(page, cdp, testInfo);
@@ -229,6 +259,7 @@ test('capture', async ({ page }, testInfo) => {
   }
   writeAtomic(process.env.BENCH_CAPTURE_OUT, JSON.stringify({
     browser: page.context().browser()?.version(),
+    height,
     runs: RUNS,
     tools: results,
     failing: await failingCall(page),
