@@ -252,6 +252,20 @@ export interface PixelResult {
   diffImage?: Buffer
 }
 
+/**
+ * Starts decoding the snapshot's baseline on a thread of its own while the page is prepared,
+ * walked and shot; the next `compareCapture` of it takes the result if the file is unchanged.
+ * Never throws: a missing or broken baseline is `compareCapture`'s to report.
+ */
+export declare function prefetchBaseline(input: PrefetchInput): void
+
+/** The snapshot whose baseline `prefetchBaseline` reads. */
+export interface PrefetchInput {
+  root: string
+  name: string
+  project: string
+}
+
 /** An RGBA8 image: `data.length === width * height * 4`. */
 export interface RawImage {
   data: Buffer

@@ -845,6 +845,7 @@ module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
 module.exports.comparisonsMade = nativeBinding.comparisonsMade
 module.exports.earlierNewSnapshotSync = nativeBinding.earlierNewSnapshotSync
 module.exports.finishShardSync = nativeBinding.finishShardSync
+module.exports.prefetchBaseline = nativeBinding.prefetchBaseline
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.recordRunSync = nativeBinding.recordRunSync
 module.exports.resolveSettings = nativeBinding.resolveSettings

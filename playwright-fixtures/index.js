@@ -184,6 +184,11 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const timeout = settings.timeout ?? this.timeout ?? 5000;
   const update = testInfo.config.updateSnapshots;
   const css = await readStyles(name, settings.stylePath);
+  // The baseline decodes on a thread of its own while the page is prepared, walked and shot
+  // (a capture-only shard compares nothing).
+  if (!(settings.shardMode === 'capture-only' && testInfo.config.shard)) {
+    addon.prefetchBaseline({ root, name, project: testInfo.project.name });
+  }
 
   if (settings.clearHover) await page.mouse.move(-1, -1);
   await prepareForCapture(page, { animations: settings.animations, caret: settings.caret, hideScrollbars: settings.hideScrollbars, css });

@@ -64,6 +64,7 @@ async function toMatchVisualSteps(page, testInfo) {
   let dom;
   let shot;
   let result;
+  addon.prefetchBaseline({ root, name: NAME, project: testInfo.project.name });
   await prepareForCapture(page);
   lap('prepareForCapture');
   await finishAnimations(page);

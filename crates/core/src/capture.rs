@@ -174,6 +174,10 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             Ok((image, data.parsed_dom()?))
         },
         || -> Result<_> {
+            // Read ahead while the page was shot (prefetch_baseline), unless the file changed since.
+            if let Some(side) = crate::prefetch::take_prefetched(&store.baseline_png(name, project)?) {
+                return side;
+            }
             let baseline = store.read_baseline(name, project)?;
             let dom = match &baseline {
                 Some(b) => b.data.parsed_dom()?,

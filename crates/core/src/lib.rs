@@ -35,6 +35,7 @@ pub mod motion;
 pub mod page_check;
 pub mod perceptual;
 pub mod pixel;
+pub mod prefetch;
 pub mod regions;
 pub mod report;
 pub mod results;

@@ -360,6 +360,13 @@ pub struct StoredCapture {
     pub data: CaptureData,
 }
 
+impl StoredCapture {
+    /// A baseline PNG's pixels and the data in its data chunk; `png` names the file in errors.
+    pub fn from_baseline_png(bytes: &[u8], png: &Path) -> Result<Self> {
+        Ok(Self { image: decode_image(bytes, png)?, data: baseline_data(bytes, png)? })
+    }
+}
+
 /// The `.sightline` folder of one project root.
 #[derive(Debug, Clone)]
 pub struct ProjectStore {
@@ -498,9 +505,7 @@ impl ProjectStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io(&png, e)),
         };
-        let image = decode_image(&bytes, &png)?;
-        let data = baseline_data(&bytes, &png)?;
-        Ok(Some(StoredCapture { image, data }))
+        StoredCapture::from_baseline_png(&bytes, &png).map(Some)
     }
 
     /// The approved baseline's data without decoding its pixels, or `None` when there is none.

@@ -9,14 +9,6 @@ use sightline_core::decode::read_image;
 
 use crate::corpus::corpus;
 
-/// A fresh, empty folder for one test under the system temp dir.
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-artifact-files-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
-}
-
 /// 4a.png (a 438×412 street map: dense detail, anti-aliased labels) as a capture with metadata.
 fn map_capture() -> (PathBuf, Capture) {
     let png = corpus("pixelmatch").join("fixtures/4a.png");
@@ -32,7 +24,7 @@ fn map_capture() -> (PathBuf, Capture) {
 )]
 fn artifact_files_round_trip_a_real_png_and_read_its_header() {
     let (_, capture) = map_capture();
-    let dir = scratch_dir("round-trip");
+    let dir = crate::scratch_dir("artifact-files-round-trip");
     let file = dir.join("map.slcap");
     write_capture(&file, &capture).expect("write");
     assert_eq!(read_capture(&file).expect("read"), capture);
@@ -50,7 +42,7 @@ fn artifact_files_round_trip_a_real_png_and_read_its_header() {
 )]
 fn artifact_files_are_smaller_than_the_png() {
     let (png, capture) = map_capture();
-    let dir = scratch_dir("size");
+    let dir = crate::scratch_dir("artifact-files-size");
     let file = dir.join("map.slcap");
     write_capture(&file, &capture).expect("write");
     // The artifact stores 4 channels where the PNG stores 3, and is still smaller.
@@ -68,7 +60,7 @@ fn artifact_files_are_smaller_than_the_png() {
 )]
 fn artifact_files_name_a_damaged_file_in_the_error() {
     let (_, capture) = map_capture();
-    let dir = scratch_dir("damaged");
+    let dir = crate::scratch_dir("artifact-files-damaged");
     let file = dir.join("map.slcap");
     write_capture(&file, &capture).expect("write");
     let bytes = std::fs::read(&file).unwrap();

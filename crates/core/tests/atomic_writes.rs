@@ -78,13 +78,6 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-atomic-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Noise that no encoder squeezes below [`LIMIT`]: 128×64 RGBA is 32 KiB.
 fn noise(seed: u32) -> RgbaImage {
     let mut img = RgbaImage::filled(128, 64, [0, 0, 0, 255]).unwrap();
@@ -156,7 +149,7 @@ fn atomic_writes_capture_artifact_cut_off_leaves_the_old_artifact_whole() {
     if let Some(root) = child_root() {
         return report_failure(write_capture(&root.join("home.slcap"), &new));
     }
-    let root = scratch_dir("capture");
+    let root = crate::scratch_dir("atomic-capture");
     let old = Capture { image: noise(1), device_scale_factor: 2.0, metadata: b"{\"v\":1}".to_vec() };
     write_capture(&root.join("home.slcap"), &old).unwrap();
     assert_cut_off_writes_leave_the_old_file(
@@ -176,7 +169,7 @@ fn atomic_writes_baseline_cut_off_leaves_the_old_baseline_whole() {
     if let Some(root) = child_root() {
         return report_failure(ProjectStore::new(root).write_baseline("home", "chromium", &noise(4), &data));
     }
-    let root = scratch_dir("baseline");
+    let root = crate::scratch_dir("atomic-baseline");
     let store = ProjectStore::new(&root);
     store.write_baseline("home", "chromium", &noise(3), &data).unwrap();
     assert_cut_off_writes_leave_the_old_file(
@@ -219,7 +212,7 @@ fn atomic_writes_results_json_cut_off_leaves_the_old_results_whole() {
     if let Some(root) = child_root() {
         return report_failure(gather(&root));
     }
-    let root = scratch_dir("results");
+    let root = crate::scratch_dir("atomic-results");
     passed_snapshots(&root, 2);
     assert_eq!(gather(&root).unwrap().passed, 2);
     // 200 snapshots make a results.json of several times the limit.

@@ -4,16 +4,15 @@
 //! The count is [`comparisons_made`], a process-wide counter, so the test re-runs this test
 //! binary on itself with only this test in it: no other test compares in that process.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use sightline_core::RgbaImage;
-use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::capture::UpdateMode;
 use sightline_core::compare::comparisons_made;
 use sightline_core::decode::encode_png;
 use sightline_core::results::{RunInfo, write_results};
-use sightline_core::snapshot::SnapshotOptions;
-use sightline_core::store::{CaptureData, ProjectStore};
+use sightline_core::store::ProjectStore;
 
 /// Set in the child to the folder it works in.
 const CHILD: &str = "SIGHTLINE_COMPARE_ONCE_CHILD";
@@ -34,20 +33,7 @@ fn page(color: [u8; 4]) -> Vec<u8> {
 }
 
 fn capture(store: &ProjectStore, png: &[u8], update: UpdateMode) -> Option<Vec<u8>> {
-    let request = CaptureRequest {
-        name: "card",
-        project: "chromium",
-        screenshot_png: png,
-        data: CaptureData { device_scale_factor: 1.0, ..Default::default() },
-        options: SnapshotOptions::default(),
-        update,
-        write_missing_baselines: false,
-        want_diff_png: true,
-        provisional: false,
-        unsettled: None,
-        owner: None,
-    };
-    record_capture(store, request).unwrap().diff_png
+    crate::capture_card(store, png, update).diff_png
 }
 
 /// The child: approve a baseline, capture a recoloured card, write the run; print how many
@@ -72,19 +58,12 @@ fn child(root: &Path) {
     println!("{MARK}{recorded} {reported} {}", report_diff == diff_png);
 }
 
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-compare-once-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn compare_once_a_failing_snapshot_is_compared_once_and_the_report_copies_its_diff() {
     if let Some(root) = std::env::var_os(CHILD) {
         return child(Path::new(&root));
     }
-    let root = scratch_dir();
+    let root = crate::scratch_dir("compare-once");
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "compare_once::compare_once_a_failing_snapshot_is_compared_once_and_the_report_copies_its_diff",

@@ -8,6 +8,7 @@
 //! - `atomic_writes`: artifact, baseline and results.json writes cut off by a full disk or a kill
 //! - `artifact_files`: capture artifacts written and read as files, against a corpus PNG
 //! - `snapshot_verdicts`: status and the one-line verdict for one planted change each
+//! - `prefetch`: a baseline read ahead is used only while it is still the file on disk
 //! - `playwright_comparators`: Playwright's image-tools fixtures through the perceptual and pixelmatch tests
 
 mod artifact_files;
@@ -18,4 +19,36 @@ mod corpus;
 mod design;
 mod pixelmatch_conformance;
 mod playwright_comparators;
+mod prefetch;
 mod snapshot_verdicts;
+
+/// A fresh, empty folder for one test under the system temp dir, named by the test and this
+/// process (test binaries of two checkouts may run at once).
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Records `png` as this run's capture of the snapshot "card" (chromium), with a diff image.
+pub fn capture_card(
+    store: &sightline_core::store::ProjectStore,
+    png: &[u8],
+    update: sightline_core::capture::UpdateMode,
+) -> sightline_core::capture::CaptureOutcome {
+    let request = sightline_core::capture::CaptureRequest {
+        name: "card",
+        project: "chromium",
+        screenshot_png: png,
+        data: sightline_core::store::CaptureData { device_scale_factor: 1.0, ..Default::default() },
+        options: sightline_core::snapshot::SnapshotOptions::default(),
+        update,
+        write_missing_baselines: false,
+        want_diff_png: true,
+        provisional: false,
+        unsettled: None,
+        owner: None,
+    };
+    sightline_core::capture::record_capture(store, request).unwrap()
+}

@@ -429,6 +429,26 @@ pub struct EarlierInput {
     pub test_id: String,
 }
 
+/// The snapshot whose baseline `prefetchBaseline` reads.
+#[napi(object)]
+pub struct PrefetchInput {
+    pub root: String,
+    pub name: String,
+    pub project: String,
+}
+
+/// Starts decoding the snapshot's baseline on a thread of its own while the page is prepared,
+/// walked and shot; the next `compareCapture` of it takes the result if the file is unchanged.
+/// Never throws: a missing or broken baseline is `compareCapture`'s to report.
+#[napi]
+pub fn prefetch_baseline(input: PrefetchInput) {
+    let _ = guarded(|| {
+        let store = sightline_core::store::ProjectStore::open(&input.root)?;
+        sightline_core::prefetch::prefetch_baseline(&store, &input.name, &input.project);
+        Ok(())
+    });
+}
+
 /// A new snapshot an earlier attempt of the test reported.
 #[napi(object)]
 pub struct EarlierNew {

@@ -1,0 +1,173 @@
+//! Reading a snapshot's baseline ahead of its comparison. On a long page the matcher spends
+//! seconds preparing, walking and shooting the page, mostly waiting on the browser, and then
+//! decodes two large PNGs: the baseline's decode does not depend on the page, so it runs on a
+//! thread of its own from the start of the call and the comparison takes it when it needs it.
+//!
+//! A prefetched baseline is used only if it is still the file on disk: the comparison checks the
+//! file's identity (device, inode, size, modification time) against the one that was read, so an
+//! approve or an update in between is never missed. At most [`MAX_PENDING`] are held; a newer
+//! one pushes out the oldest, whose thread finishes and drops what it read.
+
+use std::fs::Metadata;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use crate::dom::DomSnapshot;
+use crate::error::{Error, Result};
+use crate::store::{ProjectStore, StoredCapture};
+
+/// Baselines read ahead and not yet taken. Two: one matcher call in flight per worker, and one
+/// left behind by a call that failed before comparing.
+const MAX_PENDING: usize = 2;
+
+/// A baseline as the comparison uses it: pixels and data, and the data's DOM parsed.
+pub type BaselineSide = (Option<StoredCapture>, Option<DomSnapshot>);
+
+/// What a prefetch thread read: the file's identity when it was opened, and the baseline.
+type Prefetched = Option<(FileIdentity, Result<BaselineSide>)>;
+
+struct Pending {
+    path: PathBuf,
+    reading: JoinHandle<Prefetched>,
+}
+
+static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
+
+/// Which file was read: a replaced file (write to a temp, rename over) has another inode, and a
+/// file rewritten in place another size or time.
+#[derive(Debug, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileIdentity {
+    fn of(metadata: &Metadata) -> Self {
+        #[cfg(unix)]
+        let (device, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (metadata.dev(), metadata.ino())
+        };
+        #[cfg(not(unix))]
+        let (device, inode) = (0, 0);
+        Self { device, inode, len: metadata.len(), modified: metadata.modified().ok() }
+    }
+}
+
+/// Starts reading the baseline of `name` / `project` on a thread of its own. Nothing is reported
+/// here: a missing or unreadable baseline is the comparison's to report, as without a prefetch.
+pub fn prefetch_baseline(store: &ProjectStore, name: &str, project: &str) {
+    let Ok(path) = store.baseline_png(name, project) else { return };
+    let reading = {
+        let path = path.clone();
+        std::thread::Builder::new().name("sightline-baseline".into()).spawn(move || read_with_identity(&path))
+    };
+    let Ok(reading) = reading else { return };
+    let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+    pending.retain(|p| p.path != path);
+    if pending.len() >= MAX_PENDING {
+        pending.remove(0);
+    }
+    pending.push(Pending { path, reading });
+}
+
+/// The baseline at `path` if it was prefetched and the file is still the one that was read;
+/// `None` means read it now.
+pub(crate) fn take_prefetched(path: &Path) -> Option<Result<BaselineSide>> {
+    let pending = {
+        let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = pending.iter().position(|p| p.path == path)?;
+        pending.remove(at)
+    };
+    let (identity, side) = pending.reading.join().ok()??;
+    let now = std::fs::metadata(path).ok().map(|m| FileIdentity::of(&m))?;
+    (now == identity).then_some(side)
+}
+
+/// Reads the baseline through one open file, so the identity is that of the bytes decoded.
+/// `None` when there is no file to read (nothing worth keeping).
+fn read_with_identity(path: &Path) -> Prefetched {
+    let mut file = std::fs::File::open(path).ok()?;
+    let identity = FileIdentity::of(&file.metadata().ok()?);
+    let mut bytes = Vec::new();
+    let side = match file.read_to_end(&mut bytes) {
+        Ok(_) => baseline_side(&bytes, path),
+        Err(e) => Err(Error::io(path, e)),
+    };
+    Some((identity, side))
+}
+
+/// Decodes a baseline PNG's bytes and parses its DOM.
+fn baseline_side(bytes: &[u8], path: &Path) -> Result<BaselineSide> {
+    let baseline = StoredCapture::from_baseline_png(bytes, path)?;
+    let dom = baseline.data.parsed_dom()?;
+    Ok((Some(baseline), dom))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RgbaImage;
+    use crate::store::CaptureData;
+
+    /// The pending list is process-wide: these tests take turns so none pushes out another's.
+    static SERIAL: Mutex<()> = Mutex::new(());
+
+    fn store(name: &str) -> ProjectStore {
+        let dir = std::env::temp_dir().join(format!("sightline-prefetch-unit-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        ProjectStore::new(dir)
+    }
+
+    fn approve(store: &ProjectStore, color: [u8; 4]) {
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        store.write_baseline("card", "chromium", &RgbaImage::filled(8, 6, color).unwrap(), &data).unwrap();
+    }
+
+    #[test]
+    fn the_prefetched_baseline_is_taken_once_while_the_file_is_unchanged() {
+        let _turn = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+        let store = store("taken");
+        approve(&store, [0, 128, 0, 255]);
+        prefetch_baseline(&store, "card", "chromium");
+        let path = store.baseline_png("card", "chromium").unwrap();
+        let (baseline, _) = take_prefetched(&path).expect("prefetched").unwrap();
+        assert_eq!(&baseline.unwrap().image.as_bytes()[..4], &[0, 128, 0, 255]);
+        assert!(take_prefetched(&path).is_none(), "taken once");
+        std::fs::remove_dir_all(store.root()).unwrap();
+    }
+
+    #[test]
+    fn a_file_replaced_after_the_prefetch_began_is_never_taken_as_it_was() {
+        let _turn = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+        let store = store("replaced");
+        approve(&store, [0, 128, 0, 255]);
+        prefetch_baseline(&store, "card", "chromium");
+        approve(&store, [200, 0, 0, 255]);
+        // The thread may have opened the file before or after it was replaced: it is either not
+        // taken or the new one, never the one replaced.
+        if let Some(side) = take_prefetched(&store.baseline_png("card", "chromium").unwrap()) {
+            assert_eq!(&side.unwrap().0.unwrap().image.as_bytes()[..4], &[200, 0, 0, 255]);
+        }
+        std::fs::remove_dir_all(store.root()).unwrap();
+    }
+
+    #[test]
+    fn at_most_two_are_held_and_the_oldest_goes_first() {
+        let _turn = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+        let stores = [store("held-a"), store("held-b"), store("held-c")];
+        for s in &stores {
+            approve(s, [0, 0, 255, 255]);
+            prefetch_baseline(s, "card", "chromium");
+        }
+        let taken = |s: &ProjectStore| take_prefetched(&s.baseline_png("card", "chromium").unwrap()).is_some();
+        assert_eq!(stores.each_ref().map(taken), [false, true, true]);
+        for s in &stores {
+            std::fs::remove_dir_all(s.root()).unwrap();
+        }
+    }
+}
