@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the tests, the bench and the example need on a fresh machine: Chromium, ffmpeg,
-# libjpeg-turbo's tools and two documentation packages from Debian (Playwright cannot download its
-# own browser or ffmpeg here) and the npm packages.
+# Installs what the builds, the tests, the bench and the example need on a fresh machine:
+# Chromium, ffmpeg, libjpeg-turbo's tools, nasm and two documentation packages from Debian
+# (Playwright cannot download its own browser or ffmpeg here) and the npm packages.
 # Idempotent and quick when everything is already there; `npm test` runs it first.
 # --no-install-recommends keeps the font set fixed: recommends pull in fonts-liberation, which
 # changes how `sans-serif` renders and would invalidate every baseline.
@@ -14,6 +14,9 @@ if ! command -v ffmpeg >/dev/null 2>&1; then missing+=(ffmpeg); fi
 # djpeg/cjpeg (libjpeg-turbo): JPEG inputs are checked pixel for pixel against libjpeg-turbo's own
 # decoder, on fixtures cjpeg made (crates/core/tests/fixtures/jpeg).
 if ! command -v djpeg >/dev/null 2>&1; then missing+=(libjpeg-turbo-progs); fi
+# nasm assembles libjpeg-turbo's SIMD code into the JPEG decoder (mozjpeg-sys): the same pixels in
+# about 70 % of the time. Without it the build says so in a cargo warning and uses plain C.
+if ! command -v nasm >/dev/null 2>&1; then missing+=(nasm); fi
 # Real documentation sites no one here wrote, for visual_check's false-positive test
 # (tests/live/pages.mjs, DEBIAN_DOCS): Python's docs and the Debian Reference.
 if [ ! -d /usr/share/doc/python3/html ]; then missing+=(python3-doc); fi

@@ -1,5 +1,6 @@
 //! Image files in and out: PNG (any colour type and bit depth, expanded to RGBA8 as pngjs does)
-//! and JPEG. Dimensions are checked against the pixel cap before a pixel buffer is allocated.
+//! and JPEG (decoded by libjpeg-turbo itself, to exactly the pixels its tools give). Dimensions
+//! are checked against the pixel cap before a pixel buffer is allocated.
 
 use std::io::Cursor;
 use std::path::Path;
@@ -88,13 +89,105 @@ fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
     RgbaImage::from_raw(width, height, data)
 }
 
+/// Most scans a JPEG may have. libjpeg-turbo reads every scan of a progressive file over the
+/// whole image's coefficients, so a small file of thousands of tiny scans would take minutes
+/// (djpeg's `-maxscans` exists to guard against that). Encoders write about ten (cjpeg's
+/// progressive script has 10); the decoder used before libjpeg-turbo stopped at 100 too.
+pub const MAX_JPEG_SCANS: usize = 100;
+
+/// Decodes a JPEG as libjpeg-turbo's tools do (djpeg, and every program on its default API):
+/// the accurate integer IDCT, "fancy" (triangle) chroma upsampling, its YCbCr → RGB tables, and
+/// CMYK turned into RGB as djpeg writes it. Reference tools count differing pixels on these
+/// exact values, so a decoder that rounds one step differently would change their counts.
 fn decode_jpeg(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
-    let reader = image::ImageReader::with_format(Cursor::new(bytes), image::ImageFormat::Jpeg);
-    let (width, height) = reader.into_dimensions().map_err(|e| bad(path, e))?;
-    check_dimensions(&path.display().to_string(), width.into(), height.into())?;
-    let decoded = image::load_from_memory_with_format(bytes, image::ImageFormat::Jpeg).map_err(|e| bad(path, e))?;
-    let rgba = decoded.into_rgba8();
-    RgbaImage::from_raw(width, height, rgba.into_raw())
+    let scans = jpeg_scan_count(bytes);
+    if scans > MAX_JPEG_SCANS {
+        return Err(bad(path, format!("{scans} scans, above the limit of {MAX_JPEG_SCANS}")));
+    }
+    with_libjpeg(path, || {
+        let io = |e: std::io::Error| bad(path, e);
+        let mut jpeg = mozjpeg::Decompress::new_mem(bytes).map_err(io)?;
+        let (width, height) = jpeg_size(&jpeg);
+        let pixels = check_dimensions(&path.display().to_string(), width.into(), height.into())?;
+        // libjpeg-turbo's defaults, set anyway: every pixel depends on them.
+        jpeg.dct_method(mozjpeg::DctMethod::IntegerSlow);
+        jpeg.do_fancy_upsampling(true);
+        let mut data = crate::image::pixel_buffer(pixels * 4);
+        if matches!(jpeg.color_space(), mozjpeg::ColorSpace::JCS_CMYK | mozjpeg::ColorSpace::JCS_YCCK) {
+            // libjpeg-turbo converts CMYK to nothing but CMYK; djpeg then makes RGB itself.
+            let mut started = jpeg.to_colorspace(mozjpeg::ColorSpace::JCS_CMYK).map_err(io)?;
+            started.read_scanlines_into(&mut data).map_err(io)?;
+            cmyk_to_rgba(&mut data);
+        } else {
+            // Grey and RGB JPEGs too: libjpeg-turbo writes RGBA with alpha 255 itself.
+            jpeg.rgba().map_err(io)?.read_scanlines_into(&mut data).map_err(io)?;
+        }
+        RgbaImage::from_raw(width, height, data)
+    })
+}
+
+/// A JPEG's width and height from its frame header, read by libjpeg-turbo without decoding
+/// pixels (so a size check agrees with the decoder about what the file is).
+pub fn jpeg_dimensions(bytes: &[u8], path: &Path) -> Result<(u32, u32)> {
+    with_libjpeg(path, || Ok(jpeg_size(&mozjpeg::Decompress::new_mem(bytes).map_err(|e| bad(path, e))?)))
+}
+
+fn jpeg_size<R>(jpeg: &mozjpeg::Decompress<R>) -> (u32, u32) {
+    // libjpeg's JDIMENSION is 32 bits (and it refuses sides above 65500), so these always fit.
+    (jpeg.width() as u32, jpeg.height() as u32)
+}
+
+/// Runs libjpeg-turbo calls, turning its fatal errors into [`Error::BadImage`]. The mozjpeg
+/// binding reports them by unwinding out of the C code (without the panic hook, so nothing is
+/// printed); they stop here and never reach a caller as a panic.
+fn with_libjpeg<T>(path: &Path, decode: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(decode)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("libjpeg-turbo stopped");
+        Err(bad(path, message.trim_start_matches("libjpeg fatal error: ")))
+    })
+}
+
+/// CMYK as libjpeg-turbo decodes it (Adobe's inverted values, 255 = no ink) to opaque RGB in
+/// place, with djpeg's own formula (`cmyk_to_rgb` in its cmyk.h): each of C, M, Y times K / 255,
+/// rounded half up, in double precision.
+fn cmyk_to_rgba(data: &mut [u8]) {
+    for pixel in data.chunks_exact_mut(4) {
+        let k = f64::from(pixel[3]);
+        for channel in &mut pixel[..3] {
+            *channel = (f64::from(*channel) * k / 255.0 + 0.5) as u8;
+        }
+        pixel[3] = 255;
+    }
+}
+
+/// How many scans (SOS markers) a JPEG has, without decoding: marker segments are skipped by
+/// their lengths, so a thumbnail inside an APP1 segment is not counted, and entropy-coded data
+/// is searched for the next marker (there 0xFF is followed only by a stuffed 0x00 or a restart
+/// marker). Stops at the first EOI, as libjpeg-turbo does.
+fn jpeg_scan_count(bytes: &[u8]) -> usize {
+    let mut scans = 0;
+    let mut at = 2;
+    while let Some(offset) = bytes.get(at..).and_then(|rest| rest.iter().position(|&b| b == 0xFF)) {
+        at += offset;
+        let Some(&marker) = bytes.get(at + 1) else { break };
+        match marker {
+            // Fill bytes before a marker.
+            0xFF => at += 1,
+            // A stuffed zero, TEM, a restart marker or SOI: no length follows.
+            0x00 | 0x01 | 0xD0..=0xD8 => at += 2,
+            0xD9 => break,
+            _ => {
+                scans += usize::from(marker == 0xDA);
+                let Some(length) = bytes.get(at + 2..at + 4) else { break };
+                at += 2 + usize::from(u16::from_be_bytes([length[0], length[1]]));
+            }
+        }
+    }
+    scans
 }
 
 /// Appends an opaque alpha byte to every RGB pixel. Four pixels per step as 32-bit words,
@@ -194,4 +287,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
         Error::io(path, e)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jpeg_scan_count_skips_segment_payloads_and_entropy_data() {
+        let bytes = [
+            0xFF, 0xD8, // SOI
+            0xFF, 0xE1, 0x00, 0x06, 0xFF, 0xDA, 0xFF, 0xDA, // APP1 holding two SOS bytes (a thumbnail's)
+            0xFF, 0xDA, 0x00, 0x04, 0x00, 0x00, // SOS 1
+            0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56, // entropy data: a stuffed zero and RST0
+            0xFF, 0xFF, 0xDA, 0x00, 0x02, 0x78, // a fill byte, SOS 2 and its data
+            0xFF, 0xD9, // EOI
+            0xFF, 0xDA, 0x00, 0x02, // after EOI: not read
+        ];
+        assert_eq!(jpeg_scan_count(&bytes), 2);
+        assert_eq!(jpeg_scan_count(&bytes[..12]), 1, "a file cut inside a segment header");
+    }
 }

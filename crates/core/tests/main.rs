@@ -2,6 +2,7 @@
 //!
 //! - `design`: compare_designs on Chromium-rendered pages, one alteration per dimension
 //! - `corpus`: locating the shared corpora (ignored when absent, a failure under CI)
+//! - `jpeg_decode`: JPEG fixtures of every layout decode to djpeg's bytes; the scan and pixel caps
 //! - `pixelmatch_conformance`: the 12 pixelmatch 7.2 fixtures, exact counts and diff bytes
 //! - `compare_evidence`: regions, shift and shape on generated pages
 //! - `compare_once`: a failing snapshot compared once, its diff image copied into the report
@@ -17,6 +18,7 @@ mod compare_evidence;
 mod compare_once;
 mod corpus;
 mod design;
+mod jpeg_decode;
 mod pixelmatch_conformance;
 mod playwright_comparators;
 mod prefetch;

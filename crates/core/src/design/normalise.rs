@@ -2,7 +2,6 @@
 //! resampling to the canonical width (768 px, aspect kept), padding the shorter image, and the
 //! background colour every later step measures against.
 
-use std::io::Cursor;
 use std::path::Path;
 
 use crate::allowed_roots::check_allowed;
@@ -71,8 +70,7 @@ fn header_dimensions(bytes: &[u8], path: &Path) -> Result<(u64, u64)> {
         return Ok((width.into(), height.into()));
     }
     if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        let reader = image::ImageReader::with_format(Cursor::new(bytes), image::ImageFormat::Jpeg);
-        let (width, height) = reader.into_dimensions().map_err(|e| bad(&e.to_string()))?;
+        let (width, height) = crate::decode::jpeg_dimensions(bytes, path)?;
         return Ok((width.into(), height.into()));
     }
     Err(bad("neither a PNG nor a JPEG signature"))
