@@ -17,11 +17,11 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH_DIR);
 const WORK_DIR = path.join(BENCH_DIR, '.work');
 
-const GROUPS = ['memory', 'files', 'artifact', 'batch', 'capture', 'realpage', 'mcp'];
+const GROUPS = ['memory', 'files', 'artifact', 'batch', 'dom', 'capture', 'realpage', 'mcp'];
 
-const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|capture|realpage|mcp] [--fresh] [--build]
+const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|dom|capture|realpage|mcp] [--fresh] [--build]
   --runs N    timed runs per tool and case; the median is reported (default 7; at most 3 on the real page)
-  --only G    run one group: memory, files, artifact, batch (sightline compare), capture,
+  --only G    run one group: memory, files, artifact, batch (sightline compare), dom, capture,
               realpage (Python's stdtypes.html from python3-doc), mcp
   --fresh     render the screenshots again even if cached
   --build     run the repo's build scripts first so "ours" is the current code
@@ -100,6 +100,7 @@ async function main() {
   const { MCP_TITLE, mcpGroup } = await import('./lib/mcp.mjs');
   const { ARTIFACT_TITLE, artifactGroup } = await import('./lib/artifact.mjs');
   const { BATCH_TITLE, batchGroup } = await import('./lib/batch.mjs');
+  const { DOM_TITLE, domGroup } = await import('./lib/dom.mjs');
   const report = await import('./lib/report.mjs');
   const { captureTarget, evaluateTargets, mcpTargets, printCaptureGroup, printGroup, printMcpGroup, printTargets } = report;
 
@@ -148,6 +149,9 @@ async function main() {
   const batch = runs('batch') ? await batchGroup({ workDir: WORK_DIR, shots: shots.files, addon, cli, runs: Math.min(opts.runs, 3) }) : null;
   if (batch) report.printBatchGroup(BATCH_TITLE, batch);
 
+  const dom = runs('dom') ? await domGroup({ root: ROOT, chromiumPath: chromiumPath(), runs: opts.runs, addon }) : null;
+  if (dom) report.printDomGroup(DOM_TITLE, dom);
+
   // Last, so the page renders and the browser runs while nothing else of the bench does.
   const capture = runs('capture')
     ? captureGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: opts.runs, addon })
@@ -168,6 +172,7 @@ async function main() {
     ...(realPage ? [captureTarget(realPage, { target: 'toMatchVisual on a real docs page ≤ 0.20× toHaveScreenshot (issue 18)', limit: 0.2 })] : []),
     ...(artifact ? [report.artifactTarget(artifact)] : []),
     ...(batch ? [report.batchTarget(batch)] : []),
+    ...(dom ? [report.domTarget(dom)] : []),
     ...(mcp ? mcpTargets(mcp) : []),
   ];
   if (targets.length) printTargets(targets);
@@ -190,6 +195,7 @@ async function main() {
       ...(realPage ? [{ key: 'realpage', title: REAL_PAGE_TITLE, results: realPage }] : []),
       ...(artifact ? [{ key: 'artifact', title: ARTIFACT_TITLE, results: artifact }] : []),
       ...(batch ? [{ key: 'batch', title: BATCH_TITLE, results: batch }] : []),
+      ...(dom ? [{ key: 'dom', title: DOM_TITLE, results: dom }] : []),
       ...(mcp ? [{ key: 'mcp', title: MCP_TITLE, results: mcp }] : []),
     ],
     targets,

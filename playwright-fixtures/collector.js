@@ -7,9 +7,15 @@
 // self-contained: Playwright ships it to the page as source text, so it can use nothing from this
 // module's scope. The Rust side (`crates/core` dom) parses exactly this shape:
 //
-//   { version: 1, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
-//     styleProperties: [..], elements: [{parent, tag, selector, box: [x, y, w, h], text, image,
-//     styles: [..], masked, ignored?}], fonts: [{family, status}], brokenImages: [url] }
+//   { version: 2, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
+//     styleProperties: [..], styleRows: [[..]], elements: [{parent, tag, selector,
+//     box: [x, y, w, h], text, image, style, masked, ignored?}], fonts: [{family, status}],
+//     brokenImages: [url] }
+//
+// `styleRows`: each distinct list of computed values (aligned with `styleProperties`) once;
+// `style`: the element's index into it. A page has thousands of elements and a few hundred
+// distinct rows, so the record is a third of the size it was with a list per element (version 1,
+// which the engine still reads: baselines keep the record they were approved with).
 //
 // `masked`: matched by `mask` or inside such an element (the engine paints the top one's box
 // with maskColor); `ignored`: the same for `ignoreSelectors` (left out, not painted), only
@@ -361,8 +367,8 @@ function collectInPage(args) {
       for (const name of cs.getPropertyValue('font-family').split(',')) usedFamilies.add(unquote(name).toLowerCase());
     }
     const index = elements.length;
-    // `styles` is filled after the walk (below); the key stays here for the JSON key order.
-    const record = { parent: entry.parent, tag, selector, box, text, image, styles: null, masked };
+    // `style` is filled after the walk (below); the key stays here for the JSON key order.
+    const record = { parent: entry.parent, tag, selector, box, text, image, style: 0, masked };
     if (ignored) record.ignored = true;
     elements.push(record);
     declarations.push(cs);
@@ -424,17 +430,27 @@ function collectInPage(args) {
       column[i] = sideStyle === 'none' || sideStyle === 'hidden' ? '0px' : declarations[i].getPropertyValue(name);
     }
   }
+  // Each distinct row once, keyed by its values joined with a character no computed value holds.
+  const styleRows = [];
+  const rowOf = new Map();
   for (let i = 0; i < count; i++) {
     const styles = new Array(propCount);
     for (let p = 0; p < propCount; p++) styles[p] = columns[p][i];
-    elements[i].styles = styles;
+    const key = styles.join('\u0000');
+    let row = rowOf.get(key);
+    if (row === undefined) {
+      row = styleRows.length;
+      styleRows.push(styles);
+      rowOf.set(key, row);
+    }
+    elements[i].style = row;
   }
 
   for (const d of fontDocs) addFontFaces(d);
   const root = doc.documentElement;
   const body = doc.body;
   return JSON.stringify({
-    version: 1,
+    version: 2,
     url: location.href,
     viewport: { width: window.innerWidth, height: window.innerHeight },
     // Image pixels per CSS pixel: 1 for a `scale: 'css'` capture whatever the device's.
@@ -446,6 +462,7 @@ function collectInPage(args) {
           height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
         },
     styleProperties: props,
+    styleRows,
     elements,
     fonts,
     brokenImages,

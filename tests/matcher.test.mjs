@@ -69,7 +69,8 @@ test('matcher: baselines were written as PNG + DOM data', { skip }, () => {
     assert.ok(existsSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png')), name);
     // one file per baseline: the DOM record rides inside the PNG
     const { data } = addon.readBaselineSync(root, name, 'chromium');
-    assert.equal(data.dom.version, 1);
+    assert.equal(data.dom.version, 2);
+    assert.ok(data.dom.styleRows.length > 0 && data.dom.elements.every((e) => Number.isInteger(e.style)), name);
   }
 });
 
@@ -595,7 +596,7 @@ describe('matcher options', { skip }, () => {
     // the DOM walk saw the stylesheet too: the advert is recorded hidden, so its colour is no style change
     const { data } = addon.readBaselineSync(path.join(base, 'style-path'), 'style-path', 'chromium');
     const ad = data.dom.elements.find((e) => e.selector === '#ad');
-    assert.equal(ad.styles[data.dom.styleProperties.indexOf('visibility')], 'hidden');
+    assert.equal(data.dom.styleRows[ad.style][data.dom.styleProperties.indexOf('visibility')], 'hidden');
     assert.equal(readPng(baselinePng(base, 'style-path')).pixel(125, 45).join(), '255,255,255', 'the advert is not in the pixels');
   });
 
@@ -713,7 +714,7 @@ describe('matcher options', { skip }, () => {
       if (mode === 'changed') {
         const { data } = addon.readBaselineSync(path.join(modeBase, 'update-changed'), 'update-changed', 'chromium');
         const square = data.dom.elements.find((e) => e.selector === '#square');
-        assert.equal(square.styles[data.dom.styleProperties.indexOf('background-color')], 'rgb(220, 38, 38)');
+        assert.equal(data.dom.styleRows[square.style][data.dom.styleProperties.indexOf('background-color')], 'rgb(220, 38, 38)');
       }
     });
   }

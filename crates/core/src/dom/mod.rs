@@ -11,19 +11,18 @@
 //! The collector returns one JSON string from one `page.evaluate`:
 //!
 //! ```json
-//! { "version": 1,
+//! { "version": 2,
 //!   "url": "http://localhost:3000/pricing",
 //!   "viewport": { "width": 1280, "height": 720 },
 //!   "devicePixelRatio": 1,
 //!   "document": { "width": 1280, "height": 4000 },
 //!   "styleProperties": ["color", "background-color"],
+//!   "styleRows": [["rgb(0, 0, 0)", "rgb(255, 255, 255)"], ["rgb(0, 0, 0)", "rgba(0, 0, 0, 0)"]],
 //!   "elements": [
 //!     { "parent": -1, "tag": "body", "selector": "body", "box": [0, 0, 1280, 4000],
-//!       "text": null, "image": null, "styles": ["rgb(0, 0, 0)", "rgb(255, 255, 255)"],
-//!       "masked": false },
+//!       "text": null, "image": null, "style": 0, "masked": false },
 //!     { "parent": 0, "tag": "h1", "selector": "body > h1", "box": [8, 21.4, 1264, 37],
-//!       "text": "9f3a5c01d2e4b7a8", "image": null, "styles": ["rgb(0, 0, 0)", "rgba(0, 0, 0, 0)"],
-//!       "masked": false }
+//!       "text": "9f3a5c01d2e4b7a8", "image": null, "style": 1, "masked": false }
 //!   ],
 //!   "fonts": [ { "family": "Inter", "status": "loaded" } ],
 //!   "brokenImages": ["http://localhost:3000/missing.png"] }
@@ -41,8 +40,12 @@
 //!   viewport); multiply by `devicePixelRatio` for screenshot pixels.
 //! - `text` is a hex digest of the element's own text (its direct text nodes), `image` a digest of
 //!   an `<img>`'s `currentSrc` or a `background-image`; `null` when there is none.
-//! - `styles` holds the computed values of `styleProperties`, in that order (longhands only).
-//!   An empty `styleProperties` means styles were not collected.
+//! - `styleRows` holds each distinct list of computed values of `styleProperties`, in that order
+//!   (longhands only), once; an element's `style` is the index of its row. [`parse_dom`] gives
+//!   every element its row as [`ElementRecord::styles`], so the checks read one list per element.
+//!   Version 1 records (baselines approved before version 2) give each element its own list as
+//!   `styles` instead, and read the same. An empty `styleProperties` means styles were not
+//!   collected.
 //! - `masked` marks elements matched by `mask` (and their descendants): they take no part in any
 //!   check, and the top element's box is painted with `maskColor` on both images before the
 //!   pixels are compared. `ignored` (absent when false) marks `ignoreSelectors` matches: left out

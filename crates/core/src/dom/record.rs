@@ -5,8 +5,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// The DOM record format version this engine reads.
-pub const DOM_VERSION: u32 = 1;
+/// The DOM record format version the collector writes. Version 2 gives each element its styles
+/// as an index into `styleRows` (most elements share their computed values with many others);
+/// version 1 gave every element its own `styles` list. Both are read, since baselines keep the
+/// record they were approved with.
+pub const DOM_VERSION: u32 = 2;
 /// Largest DOM record accepted, in bytes of JSON.
 pub const MAX_DOM_BYTES: usize = 512 << 20;
 /// Most elements one record may hold.
@@ -35,6 +38,10 @@ pub struct DomSnapshot {
     /// Computed-style properties recorded per element, in order; empty when styles were not
     /// collected.
     pub style_properties: Vec<String>,
+    /// The distinct rows of computed values (version 2), each aligned with `style_properties`;
+    /// [`parse_dom`] gives every element its row as [`ElementRecord::styles`] and empties this.
+    #[serde(default, skip_serializing)]
+    style_rows: Vec<Vec<String>>,
     /// Every rendered element, in document order.
     pub elements: Vec<ElementRecord>,
     /// Web fonts the page declared and their load status.
@@ -68,8 +75,13 @@ pub struct ElementRecord {
     pub text: Option<String>,
     /// Digest of the element's image source (`<img>` or background image), if it has one.
     pub image: Option<String>,
-    /// Computed values aligned with [`DomSnapshot::style_properties`].
+    /// Computed values aligned with [`DomSnapshot::style_properties`]: inline in version 1,
+    /// filled from the record's style row (`style`) by [`parse_dom`] in version 2.
+    #[serde(default)]
     pub styles: Vec<String>,
+    /// Version 2: the index of the element's row in `styleRows`.
+    #[serde(default, skip_serializing)]
+    style: Option<usize>,
     /// Matched by `mask` (a selector or a Locator), or inside such an element: the top element
     /// of each masked subtree is painted over with `maskColor` on both sides before comparing.
     #[serde(default)]
@@ -175,13 +187,16 @@ fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
         // A record of another version may have any shape; name the version rather than the
         // first field that does not fit.
         Err(e) => match peek_version(json) {
-            Some(v) if v != serde_json::json!(DOM_VERSION) => return Err(version_error(&v.to_string())),
+            Some(v) if !v.as_u64().is_some_and(|v| (1..=DOM_VERSION as u64).contains(&v)) => {
+                return Err(version_error(&v.to_string()));
+            }
             _ => return Err(bad(format!("not a DOM record ({e})"))),
         },
     };
-    if snapshot.version != DOM_VERSION {
+    if !(1..=DOM_VERSION).contains(&snapshot.version) {
         return Err(version_error(&snapshot.version.to_string()));
     }
+    expand_style_rows(&mut snapshot, limits)?;
     validate(&snapshot, limits)?;
 
     let mut excluded = Vec::with_capacity(snapshot.elements.len());
@@ -194,6 +209,37 @@ fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
     Ok(snapshot)
 }
 
+/// Gives every element of a version 2 record the values of its style row, checking each index
+/// and the rows' count before anything is copied. Expanded, a record reads as version 1 did: the
+/// comparisons see one list of values per element.
+fn expand_style_rows(snapshot: &mut DomSnapshot, limits: &Limits) -> Result<()> {
+    let rows = std::mem::take(&mut snapshot.style_rows);
+    if rows.len() > limits.elements {
+        return Err(bad(format!("{} styleRows, above the limit of {}", rows.len(), limits.elements)));
+    }
+    if snapshot.version < 2 && !rows.is_empty() {
+        return Err(bad("styleRows in a version 1 record (each element lists its own styles)".into()));
+    }
+    // A row is stored once but copied to every element that uses it: the copies may take no
+    // more than the record could have held inline, so a small record cannot expand without bound.
+    let row_bytes: Vec<usize> = rows.iter().map(|r| r.iter().map(|v| v.len() + 24).sum()).collect();
+    let expanded: usize = snapshot.elements.iter().filter_map(|e| e.style.and_then(|r| row_bytes.get(r))).sum();
+    if expanded > limits.bytes {
+        return Err(bad(format!("its style rows expand to {expanded} bytes, above the limit of {}", limits.bytes)));
+    }
+    for (i, e) in snapshot.elements.iter_mut().enumerate() {
+        let Some(row) = e.style.take() else { continue };
+        if !e.styles.is_empty() {
+            return Err(bad(format!("element {i} ({}): both styles and a style row", quote(&e.selector))));
+        }
+        let values = rows.get(row).ok_or_else(|| {
+            bad(format!("element {i} ({}): style row {row} of {} styleRows", quote(&e.selector), rows.len()))
+        })?;
+        e.styles = values.clone();
+    }
+    Ok(())
+}
+
 fn peek_version(json: &str) -> Option<serde_json::Value> {
     #[derive(Deserialize)]
     struct Peek {
@@ -203,7 +249,7 @@ fn peek_version(json: &str) -> Option<serde_json::Value> {
 }
 
 fn version_error(version: &str) -> Error {
-    bad(format!("format version {version}, this sightline reads version {DOM_VERSION}"))
+    bad(format!("format version {version}, this sightline reads versions 1 to {DOM_VERSION}"))
 }
 
 fn bad(detail: String) -> Error {
@@ -419,7 +465,7 @@ mod tests {
         let mut v = page();
         v["elements"][4]["styles"][1] = json!("rgb(255, 255, 255)");
         let s = parse(&v);
-        assert_eq!(s.version, 1);
+        assert_eq!(s.version, 1, "a version 1 record (a baseline approved before rows) still reads");
         assert_eq!(s.elements.len(), 9);
         assert_eq!(s.device_pixel_ratio, 1.0);
         assert_eq!(s.fonts[0].status, FontStatus::Loaded);
@@ -446,14 +492,85 @@ mod tests {
     #[test]
     fn dom_parse_rejects_another_version() {
         let mut v = page();
-        v["version"] = json!(2);
+        v["version"] = json!(3);
         let err = parse_err(&v);
         assert_eq!(
             err,
-            "DOM record: format version 2, this sightline reads version 1; capture again with the current sightline"
+            "DOM record: format version 3, this sightline reads versions 1 to 2; capture again with the current sightline"
         );
         // A future record of another shape still names its version, not a missing field.
         assert!(parse_err(&json!({ "version": 3, "nodes": [] })).contains("format version 3"), "{err}");
+    }
+
+    /// `page()` as the collector writes version 2: each distinct list of values once, in
+    /// `styleRows`, and each element's index into it.
+    fn with_style_rows(v: &Value) -> Value {
+        let mut v = v.clone();
+        let mut rows: Vec<Value> = Vec::new();
+        for e in v["elements"].as_array_mut().unwrap() {
+            let values = e.as_object_mut().unwrap().remove("styles").unwrap();
+            let row = rows.iter().position(|r| *r == values).unwrap_or_else(|| {
+                rows.push(values);
+                rows.len() - 1
+            });
+            e["style"] = json!(row);
+        }
+        v["version"] = json!(2);
+        v["styleRows"] = Value::Array(rows);
+        v
+    }
+
+    #[test]
+    fn dom_version_2_reads_as_version_1_with_each_element_given_its_row() {
+        let mut v1 = page();
+        v1["elements"][4]["styles"][1] = json!("rgb(255, 255, 255)");
+        let v2 = with_style_rows(&v1);
+        assert_eq!(v2["styleRows"].as_array().unwrap().len(), 2, "nine elements, two distinct rows");
+        let (one, two) = (parse(&v1), parse(&v2));
+        assert_eq!(two.version, 2);
+        assert_eq!(one.elements, two.elements, "same styles, digests and flags element by element");
+        // Serialised, the record is the expanded one: no rows, each element's own values.
+        let written = serde_json::to_value(&two).unwrap();
+        assert!(written.get("styleRows").is_none());
+        assert_eq!(written["elements"][4]["styles"][1], json!("rgb(255, 255, 255)"));
+        assert_eq!(parse(&written).elements, one.elements);
+    }
+
+    #[test]
+    fn dom_version_2_rejects_bad_rows() {
+        let v2 = with_style_rows(&page());
+        let mut out_of_range = v2.clone();
+        out_of_range["elements"][3]["style"] = json!(7);
+        assert_eq!(
+            parse_err(&out_of_range),
+            "DOM record: element 3 (`body > main`): style row 7 of 1 styleRows; capture again with the current sightline"
+        );
+        let mut both = v2.clone();
+        both["elements"][3]["styles"] = json!([BLACK, CLEAR, "16px"]);
+        assert!(parse_err(&both).contains("element 3 (`body > main`): both styles and a style row"));
+        let mut short_row = v2.clone();
+        short_row["styleRows"][0] = json!([BLACK]);
+        assert!(parse_err(&short_row).contains("1 style values for 3 styleProperties"));
+        let mut rows_in_v1 = page();
+        rows_in_v1["styleRows"] = json!([[BLACK, CLEAR, "16px"]]);
+        assert!(parse_err(&rows_in_v1).contains("styleRows in a version 1 record"));
+    }
+
+    #[test]
+    fn dom_version_2_rows_cannot_expand_past_the_byte_limit() {
+        // One row of three 1000-byte values used by nine elements: 9 × 3 × (1000 + 24) bytes once
+        // copied, from a record of about 4 kB.
+        let mut v2 = with_style_rows(&page());
+        v2["styleRows"][0] = json!(["x".repeat(1000), "y".repeat(1000), "z".repeat(1000)]);
+        let json = v2.to_string();
+        let limits = Limits { bytes: 20_000, ..LIMITS };
+        assert!(json.len() < limits.bytes);
+        match parse_with_limits(&json, &limits) {
+            Err(e) => {
+                assert!(e.to_string().contains("its style rows expand to 27648 bytes, above the limit of 20000"), "{e}")
+            }
+            Ok(_) => panic!("expanded past the limit"),
+        }
     }
 
     #[test]
