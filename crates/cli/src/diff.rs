@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sightline_core::compare::{Comparator, CompareOptions, DiffDrawing, ImageComparison, compare_images_drawing};
+use sightline_core::compare::{
+    Comparator, CompareOptions, DiffDrawing, ImageComparison, compare_images_drawing, compare_images_into_diff,
+};
 use sightline_core::decode::{encode_png, read_image, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
@@ -63,10 +65,13 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         comparator: if args.perceptual { Comparator::Perceptual } else { Comparator::Pixelmatch },
         ..CompareOptions::default()
     };
-    // Like odiff, equal images get no diff image: there is nothing to look at, so equal bytes
-    // are found by one memcmp before a diff image is allocated or drawn.
-    let drawing = if args.out.is_some() { DiffDrawing::WhenDifferent } else { DiffDrawing::Never };
-    let (comparison, diff_image) = compare_images_drawing(baseline.view(), current.view(), &options, drawing)?;
+    // Like odiff, equal images get no diff image: there is nothing to look at. When they differ,
+    // the diff image is drawn over the decoded baseline, which nothing needs afterwards.
+    let (comparison, diff_image) = if args.out.is_some() {
+        compare_images_into_diff(baseline, current.view(), &options)?
+    } else {
+        compare_images_drawing(baseline.view(), current.view(), &options, DiffDrawing::Never)?
+    };
     if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {
         let png = encode_png(&image, true)?;
         write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;

@@ -9,7 +9,10 @@ use crate::canvas::pad_to;
 use crate::error::Result;
 use crate::image::{ImageRef, RgbaImage};
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
-use crate::pixel::{DiffMask, PixelDiff, PixelOptions, buffers_equal, compare_pixels, draw_gray_rows};
+use crate::pixel::{
+    DiffMask, PixelDiff, PixelOptions, buffers_equal, compare_pixels, compare_pixels_marking_aa, draw_diff_over,
+    draw_gray_rows,
+};
 use crate::regions::{Classification, Region, RegionOptions, find_regions};
 use crate::shape::{Shape, classify_shape};
 use crate::shift::{PageShift, detect_shift};
@@ -146,6 +149,22 @@ pub fn compare_images_drawing(
         mark_padding(&mut diff, baseline, current, options, output.as_mut());
     }
 
+    let comparison = evidence(baseline, current, options, &diff, size_changed)?;
+    Ok((comparison, output))
+}
+
+/// The rest of the evidence once the pixel test has run: the page shift and what still differs
+/// once it is undone, the regions, the shape and the counts.
+fn evidence(
+    baseline: ImageRef<'_>,
+    current: ImageRef<'_>,
+    options: &CompareOptions,
+    diff: &PixelDiff,
+    size_changed: bool,
+) -> Result<ImageComparison> {
+    let width = baseline.width().max(current.width());
+    let height = baseline.height().max(current.height());
+    let (w, h) = (width as usize, height as usize);
     // Undo a page shift to tell moved content from changed content.
     let mut shift = None;
     let mut change_mask = None;
@@ -194,7 +213,33 @@ pub fn compare_images_drawing(
         diff_pixels_after_shift,
         shape,
     };
-    Ok((comparison, output))
+    Ok(comparison)
+}
+
+/// [`compare_images`] for a caller that owns the baseline and needs nothing of it afterwards (the
+/// CLI's `diff`): when the images differ, the diff image is drawn over the baseline's own pixels
+/// ([`draw_diff_over`]) instead of into a new image of the same size. Equal images give none.
+/// Images of different sizes, and the perceptual comparator, draw as [`compare_images_drawing`]
+/// does.
+pub fn compare_images_into_diff(
+    baseline: RgbaImage,
+    current: ImageRef<'_>,
+    options: &CompareOptions,
+) -> Result<(ImageComparison, Option<RgbaImage>)> {
+    let same_size = baseline.width() == current.width() && baseline.height() == current.height();
+    if !same_size || options.comparator != Comparator::Pixelmatch {
+        return compare_images_drawing(baseline.view(), current, options, DiffDrawing::WhenDifferent);
+    }
+    COMPARISONS.fetch_add(1, Ordering::Relaxed);
+    let (w, h) = (baseline.width() as usize, baseline.height() as usize);
+    let (diff, aa) = compare_pixels_marking_aa(baseline.as_bytes(), current.as_bytes(), w, h, &options.pixel)?;
+    let comparison = evidence(baseline.view(), current, options, &diff, false)?;
+    if comparison.matched {
+        return Ok((comparison, None));
+    }
+    let mut image = baseline;
+    draw_diff_over(image.as_bytes_mut(), current.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
+    Ok((comparison, Some(image)))
 }
 
 /// The diff image of two identical images: the baseline faded to grey, as the comparators draw

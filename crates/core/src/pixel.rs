@@ -215,7 +215,34 @@ pub fn compare_pixels(
     width: usize,
     height: usize,
     options: &PixelOptions,
+    output: Option<&mut [u8]>,
+) -> Result<PixelDiff> {
+    compare_pixels_marking(img1, img2, width, height, options, output, None)
+}
+
+/// [`compare_pixels`] without a diff image, marking the anti-aliased pixels it left uncounted in
+/// `aa` (the image's size): with the diff mask that is all [`draw_diff_over`] needs to draw the
+/// diff image afterwards, over the baseline's own buffer.
+pub fn compare_pixels_marking_aa(
+    img1: &[u8],
+    img2: &[u8],
+    width: usize,
+    height: usize,
+    options: &PixelOptions,
+) -> Result<(PixelDiff, DiffMask)> {
+    let mut aa = DiffMask::new(width, height);
+    let diff = compare_pixels_marking(img1, img2, width, height, options, None, Some(&mut aa))?;
+    Ok((diff, aa))
+}
+
+fn compare_pixels_marking(
+    img1: &[u8],
+    img2: &[u8],
+    width: usize,
+    height: usize,
+    options: &PixelOptions,
     mut output: Option<&mut [u8]>,
+    aa_mask: Option<&mut DiffMask>,
 ) -> Result<PixelDiff> {
     options.validate()?;
     check_buffers(img1, img2, output.as_deref(), width, height)?;
@@ -240,19 +267,27 @@ pub fn compare_pixels(
     let ctx = Band { a: &a32, b: &b32, img1, width, height, options, max_delta: options.max_delta() };
 
     let tiles_x = mask.tiles_x;
-    let counts: (u64, u64) = match output {
-        Some(out) => out
+    let sum = |x: (u64, u64), y: (u64, u64)| (x.0 + y.0, x.1 + y.1);
+    let counts: (u64, u64) = match (output, aa_mask) {
+        (Some(out), _) => out
             .par_chunks_mut(band_bytes)
             .zip(mask.bits.par_chunks_mut(tiles_x))
             .enumerate()
-            .map(|(band, (out, bits))| ctx.run(band, bits, Some(out)))
-            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1)),
-        None => mask
+            .map(|(band, (out, bits))| ctx.run(band, bits, Some(out), None))
+            .reduce(|| (0, 0), sum),
+        (None, Some(aa)) => mask
+            .bits
+            .par_chunks_mut(tiles_x)
+            .zip(aa.bits.par_chunks_mut(tiles_x))
+            .enumerate()
+            .map(|(band, (bits, aa))| ctx.run(band, bits, None, Some(aa)))
+            .reduce(|| (0, 0), sum),
+        (None, None) => mask
             .bits
             .par_chunks_mut(tiles_x)
             .enumerate()
-            .map(|(band, bits)| ctx.run(band, bits, None))
-            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1)),
+            .map(|(band, bits)| ctx.run(band, bits, None, None))
+            .reduce(|| (0, 0), sum),
     };
     Ok(PixelDiff { diff_pixels: counts.0, aa_pixels: counts.1, mask })
 }
@@ -295,6 +330,66 @@ fn draw_gray(img: &[u8], out: &mut [u8], alpha: f64) {
     }
 }
 
+/// Draws the diff image [`compare_pixels`] would have drawn, over `baseline` itself: `diff` and
+/// `aa` are the masks [`compare_pixels_marking_aa`] gave for this pair, so no second image is
+/// allocated (on a long page that allocation's page faults cost more than the drawing). Each
+/// pixel is read before it is overwritten, and the colour of a differing pixel depends only on
+/// that pixel of both images, so the result is the comparator's, byte for byte.
+pub fn draw_diff_over(
+    baseline: &mut [u8],
+    current: &[u8],
+    width: usize,
+    height: usize,
+    diff: &DiffMask,
+    aa: &DiffMask,
+    options: &PixelOptions,
+) -> Result<()> {
+    check_buffers(baseline, current, None, width, height)?;
+    if (diff.width, diff.height, aa.width, aa.height) != (width, height, width, height) {
+        return Err(Error::InvalidInput(format!("diff masks are not {width}×{height}")));
+    }
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let o = options;
+    let [aa_r, aa_g, aa_b] = o.aa_color;
+    let alt_rgb = o.diff_color_alt.unwrap_or(o.diff_color);
+    let band_bytes = width * 4 * TILE;
+    baseline
+        .par_chunks_mut(band_bytes)
+        .zip(current.par_chunks(band_bytes))
+        .zip(diff.bits.par_chunks(diff.tiles_x).zip(aa.bits.par_chunks(aa.tiles_x)))
+        .enumerate()
+        .for_each(|(band, ((base, cur), (diff_bits, aa_bits)))| {
+            for (r, (row, cur_row)) in base.chunks_exact_mut(width * 4).zip(cur.chunks_exact(width * 4)).enumerate() {
+                for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
+                    let (d, a) = ((d >> (r * TILE)) & 0xFF, (a >> (r * TILE)) & 0xFF);
+                    for k in 0..TILE.min(width - tx * TILE) {
+                        let x = tx * TILE + k;
+                        let px = &mut row[x * 4..x * 4 + 4];
+                        let colour = if d >> k & 1 == 1 {
+                            let pa = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+                            let c = &cur_row[x * 4..x * 4 + 4];
+                            let pb = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                            let pos = ((band * TILE + r) * width + x) * 4;
+                            let [r, g, b] = if color_delta(pa, pb, pos) < 0.0 { alt_rgb } else { o.diff_color };
+                            [r, g, b, 255]
+                        } else if o.diff_mask {
+                            [0, 0, 0, 0]
+                        } else if a >> k & 1 == 1 {
+                            [aa_r, aa_g, aa_b, 255]
+                        } else {
+                            let v = faded_gray([px[0], px[1], px[2], px[3]], o.alpha);
+                            [v, v, v, 255]
+                        };
+                        px.copy_from_slice(&colour);
+                    }
+                }
+            }
+        });
+    Ok(())
+}
+
 /// Everything a band of rows needs, shared read-only between threads.
 struct Band<'a> {
     a: &'a [u32],
@@ -308,7 +403,13 @@ struct Band<'a> {
 
 impl Band<'_> {
     /// Tests rows `band*TILE ..` and returns (counted differences, anti-aliased pixels).
-    fn run(&self, band: usize, bits: &mut [u64], mut out: Option<&mut [u8]>) -> (u64, u64) {
+    fn run(
+        &self,
+        band: usize,
+        bits: &mut [u64],
+        mut out: Option<&mut [u8]>,
+        mut aa_bits: Option<&mut [u64]>,
+    ) -> (u64, u64) {
         let (w, o) = (self.width, self.options);
         let y_start = band * TILE;
         let y_end = (y_start + TILE).min(self.height);
@@ -348,6 +449,9 @@ impl Band<'_> {
                             || antialiased(self.b, self.a, x, y, w, self.height);
                         if !o.include_aa && is_aa {
                             aa += 1;
+                            if let Some(aa_bits) = aa_bits.as_deref_mut() {
+                                aa_bits[x / TILE] |= 1 << ((y - y_start) * TILE + x % TILE);
+                            }
                             if let (Some(out_row), true) = (out_row.as_deref_mut(), draw_background) {
                                 out_row[x * 4..x * 4 + 4].copy_from_slice(&[aa_r, aa_g, aa_b, 255]);
                             }

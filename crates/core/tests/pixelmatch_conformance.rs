@@ -1,9 +1,10 @@
 //! Every case of pixelmatch 7.2's own fixtures: the exact mismatch count, a byte-identical diff
-//! image, and the same count without an output image.
+//! image, and the same count without an output image; and the same diff image drawn afterwards
+//! over the first image from the masks (what `sightline diff --out` writes).
 
 use serde_json::Value;
 use sightline_core::decode::read_image;
-use sightline_core::pixel::{PixelOptions, compare_pixels};
+use sightline_core::pixel::{PixelOptions, compare_pixels, compare_pixels_marking_aa, draw_diff_over};
 
 use crate::corpus::corpus;
 
@@ -65,12 +66,23 @@ fn pixelmatch_conformance_all_cases_exact_count_and_diff_bytes() {
         assert_eq!((expected.width(), expected.height()), (a.width(), a.height()), "{id}: expected diff size");
         assert_eq!(out.len(), expected.as_bytes().len(), "{id}: diff image length");
         let differing_bytes = out.iter().zip(expected.as_bytes()).filter(|(x, y)| x != y).count();
-        if with_output.diff_pixels != expected_count || without.diff_pixels != expected_count || differing_bytes != 0 {
+        let (marked, aa) = compare_pixels_marking_aa(a.as_bytes(), b.as_bytes(), w, h, &opts).unwrap();
+        let mut over = a.as_bytes().to_vec();
+        draw_diff_over(&mut over, b.as_bytes(), w, h, &marked.mask, &aa, &opts).unwrap();
+        let differing_over = over.iter().zip(expected.as_bytes()).filter(|(x, y)| x != y).count();
+        if with_output.diff_pixels != expected_count
+            || without.diff_pixels != expected_count
+            || marked.diff_pixels != expected_count
+            || differing_bytes != 0
+            || differing_over != 0
+        {
             failures.push(format!(
-                "{id}: count {} / {} (no output), expected {expected_count}; {differing_bytes} diff-image bytes differ",
-                with_output.diff_pixels, without.diff_pixels
+                "{id}: count {} / {} (no output) / {} (marking), expected {expected_count}; {differing_bytes} diff-image \
+                 bytes differ, {differing_over} drawn over the first image",
+                with_output.diff_pixels, without.diff_pixels, marked.diff_pixels
             ));
         }
+        assert_eq!(aa.count(), with_output.aa_pixels, "{id}: the AA mask holds every uncounted AA pixel");
         assert_eq!(with_output.mask.count(), with_output.diff_pixels, "{id}: mask holds every counted pixel");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
