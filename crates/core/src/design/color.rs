@@ -12,7 +12,7 @@
 //! view; so a removed button or larger text does not read as a colour change, while a dark theme
 //! of a light design, which keeps the palette but swaps its roles, does.
 
-use super::critique::Severity;
+use super::critique::{COLOR_SHARE, Severity};
 use super::normalise::{Plane, Rect};
 use super::{Canvases, FindingKind, Measured, RawFinding};
 
@@ -182,7 +182,7 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         moved.push(swatch.rgb);
         findings.push(RawFinding {
             kind: FindingKind::ColorMoved,
-            severity: Severity::by(share, 0.01, 0.05),
+            severity: COLOR_SHARE.severity(share),
             fix: format!(
                 "use {} here as the reference does, where the candidate shows {}",
                 hex(swatch.rgb),
@@ -206,7 +206,7 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         let rect = extent(&c.candidate, &c.ignored, swatch.lab);
         findings.push(RawFinding {
             kind: FindingKind::ColorAdded,
-            severity: Severity::by(swatch.share, 0.01, 0.05),
+            severity: COLOR_SHARE.severity(swatch.share),
             message: format!("{} is new in the candidate ({:.1} % of the view)", hex(swatch.rgb), swatch.share * 100.0),
             fix: format!(
                 "replace {} with the reference's colour for that element (its nearest reference colour is {})",

@@ -7,7 +7,7 @@
 //! over union (IoU ≥ 0.3, best pairs first); the score is the share of blocks that found a
 //! partner (2 × pairs / all blocks), unpaired blocks are the missing and extra findings.
 
-use super::critique::Severity;
+use super::critique::{BLOCK_SHARE, Severity};
 use super::normalise::{Plane, Rect};
 use super::{Canvases, FindingKind, Measured, RawFinding, ref_px};
 
@@ -211,7 +211,7 @@ fn listed(
         .map(|b| {
             let (message, fix) = words(ref_px(c, b.width()), ref_px(c, b.height()));
             let share = b.area() as f64 / (c.width * c.height) as f64;
-            RawFinding { kind, severity: Severity::by(share, 0.002, 0.01), message, fix, rect: Some(*b) }
+            RawFinding { kind, severity: BLOCK_SHARE.severity(share), message, fix, rect: Some(*b) }
         })
         .collect();
     if rest > 0 {

@@ -3,6 +3,8 @@
 //! writing a fix list) follows to order the fixes ([`CritiqueRubric`]). The rubric ships with
 //! every result, so a model that reads only the result still knows what "high" means.
 
+use std::sync::LazyLock;
+
 use serde::Serialize;
 
 /// How much a finding matters for the fix list.
@@ -29,6 +31,34 @@ impl Severity {
         }
     }
 }
+
+/// Where a measured amount makes a finding medium, then high. The rubric's words are written
+/// from these numbers ([`CRITIQUE_RUBRIC`]), so what a result says "high" means is what the
+/// dimensions do.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Thresholds {
+    pub medium: f64,
+    pub high: f64,
+}
+
+impl Thresholds {
+    pub(crate) fn severity(self, value: f64) -> Severity {
+        Severity::by(value, self.medium, self.high)
+    }
+}
+
+/// A block missing or added, as a share of the view.
+pub(crate) const BLOCK_SHARE: Thresholds = Thresholds { medium: 0.002, high: 0.01 };
+/// A colour shown where the reference shows another, as a share of the view.
+pub(crate) const COLOR_SHARE: Thresholds = Thresholds { medium: 0.01, high: 0.05 };
+/// The text's line height, in percent larger or smaller.
+pub(crate) const TEXT_SCALE_PERCENT: Thresholds = Thresholds { medium: 8.0, high: 20.0 };
+/// A margin or gap, in pixels off.
+pub(crate) const SPACING_PX: Thresholds = Thresholds { medium: 8.0, high: 24.0 };
+/// Structure is lost (high) where the mean SSIM is under this over at least
+/// [`STRUCTURE_LOST_SHARE`] of the view.
+pub(crate) const STRUCTURE_LOST_SSIM: f64 = 0.5;
+pub(crate) const STRUCTURE_LOST_SHARE: f64 = 0.01;
 
 /// Whether the scores can be acted on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -82,13 +112,18 @@ pub struct CritiqueRubric {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SeverityMeanings {
-    pub high: &'static str,
-    pub medium: &'static str,
-    pub low: &'static str,
+    pub high: String,
+    pub medium: String,
+    pub low: String,
 }
 
-/// The rubric every result carries.
-pub const CRITIQUE_RUBRIC: CritiqueRubric = CritiqueRubric {
+/// A share of the view in words: `0.05` → `5 %`.
+fn percent(share: f64) -> String {
+    format!("{} %", share * 100.0)
+}
+
+/// The rubric every result carries; its severity words are written from the thresholds above.
+pub static CRITIQUE_RUBRIC: LazyLock<CritiqueRubric> = LazyLock::new(|| CritiqueRubric {
     steps: [
         "Read diagnostics first: when inconclusive there is no score to act on, so fix the inputs as its reasons say and compare again; when review, check its reasons before trusting the scores.",
         "Take the findings in severity order (high, medium, low) and, within one severity, the larger box first.",
@@ -98,11 +133,24 @@ pub const CRITIQUE_RUBRIC: CritiqueRubric = CritiqueRubric {
         "Done when no high or medium finding is left; low findings are polish, listed last.",
     ],
     severity: SeverityMeanings {
-        high: "seen at a glance: content missing or added (a block of 1 % of the view or more), a dominant colour replaced over 5 % of the view, text 20 % larger or smaller, structure lost (SSIM under 0.5) over 1 % of the view, a margin or gap off by 24 px or more",
-        medium: "seen when the two are side by side: smaller missing or extra blocks, a colour replaced over 1 % of the view, text 8 % larger or smaller, a margin or gap off by 8 px or more",
-        low: "polish: a few pixels of spacing, a small share of a colour, one text line a little taller",
+        high: format!(
+            "seen at a glance: content missing or added (a block of {} of the view or more), a dominant colour replaced over {} of the view, text {} % larger or smaller, structure lost (SSIM under {}) over {} of the view, a margin or gap off by {} px or more",
+            percent(BLOCK_SHARE.high),
+            percent(COLOR_SHARE.high),
+            TEXT_SCALE_PERCENT.high,
+            STRUCTURE_LOST_SSIM,
+            percent(STRUCTURE_LOST_SHARE),
+            SPACING_PX.high,
+        ),
+        medium: format!(
+            "seen when the two are side by side: smaller missing or extra blocks, a colour replaced over {} of the view, text {} % larger or smaller, a margin or gap off by {} px or more",
+            percent(COLOR_SHARE.medium),
+            TEXT_SCALE_PERCENT.medium,
+            SPACING_PX.medium,
+        ),
+        low: "polish: a few pixels of spacing, a small share of a colour, one text line a little taller".into(),
     },
-};
+});
 
 #[cfg(test)]
 mod tests {
@@ -115,6 +163,30 @@ mod tests {
         assert_eq!(Severity::by(2.0, 1.0, 2.0), Severity::High);
         // Ordered most urgent first, so a sort puts high findings on top.
         assert!(Severity::High < Severity::Medium && Severity::Medium < Severity::Low);
+    }
+
+    #[test]
+    fn the_rubric_states_the_thresholds_the_dimensions_apply() {
+        // Pinned in full: a threshold that moves changes these words with it, and this test
+        // makes the change a visible one.
+        assert_eq!(
+            CRITIQUE_RUBRIC.severity.high,
+            "seen at a glance: content missing or added (a block of 1 % of the view or more), a dominant colour replaced over 5 % of the view, text 20 % larger or smaller, structure lost (SSIM under 0.5) over 1 % of the view, a margin or gap off by 24 px or more"
+        );
+        assert_eq!(
+            CRITIQUE_RUBRIC.severity.medium,
+            "seen when the two are side by side: smaller missing or extra blocks, a colour replaced over 1 % of the view, text 8 % larger or smaller, a margin or gap off by 8 px or more"
+        );
+        // At each stated number the severity steps up, as the words say.
+        assert_eq!(SPACING_PX.severity(24.0), Severity::High);
+        assert_eq!(SPACING_PX.severity(23.0), Severity::Medium);
+        assert_eq!(SPACING_PX.severity(8.0), Severity::Medium);
+        assert_eq!(SPACING_PX.severity(7.0), Severity::Low);
+        assert_eq!(BLOCK_SHARE.severity(0.01), Severity::High);
+        assert_eq!(COLOR_SHARE.severity(0.05), Severity::High);
+        assert_eq!(COLOR_SHARE.severity(0.01), Severity::Medium);
+        assert_eq!(TEXT_SCALE_PERCENT.severity(20.0), Severity::High);
+        assert_eq!(TEXT_SCALE_PERCENT.severity(8.0), Severity::Medium);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! for canvases smaller than that and shifted inward at the edges so it never leaves the image.
 //! Ignored regions are left out of the mean. Low-SSIM tiles become findings with boxes.
 
-use super::critique::Severity;
+use super::critique::{STRUCTURE_LOST_SHARE, STRUCTURE_LOST_SSIM, Severity};
 use super::normalise::Rect;
 use super::{Canvases, FindingKind, Measured, RawFinding};
 
@@ -80,7 +80,7 @@ pub(crate) fn measure(c: &Canvases, map: &SsimMap) -> Measured {
         .into_iter()
         .map(|(rect, mean)| {
             let share = rect.area() as f64 / (c.width * c.height) as f64;
-            let severity = match (mean < 0.5, share >= 0.01) {
+            let severity = match (mean < STRUCTURE_LOST_SSIM, share >= STRUCTURE_LOST_SHARE) {
                 (true, true) => Severity::High,
                 (false, false) if mean >= 0.6 => Severity::Low,
                 _ => Severity::Medium,

@@ -248,7 +248,7 @@ pub fn compare_design_images(
             reference: reference_identity,
             candidate: candidate_identity,
         },
-        critique_rubric: CRITIQUE_RUBRIC,
+        critique_rubric: CRITIQUE_RUBRIC.clone(),
     };
     Ok(DesignOutcome { comparison, visuals })
 }
@@ -823,6 +823,6 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(c.critique_rubric, CRITIQUE_RUBRIC);
+        assert_eq!(c.critique_rubric, *CRITIQUE_RUBRIC);
     }
 }

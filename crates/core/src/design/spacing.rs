@@ -9,7 +9,7 @@
 //! Each measure compares as `(min + 8) / (max + 8)` (8 px keeps 0 vs 3 px from reading as
 //! total change); score = `100 · mean(margins) · mean(gaps)`.
 
-use super::critique::Severity;
+use super::critique::{SPACING_PX, Severity};
 use super::normalise::Rect;
 use super::{Canvases, DesignMode, FindingKind, Measured, RawFinding, ref_px};
 
@@ -126,7 +126,7 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
             let (was, is) = (ref_px(c, ma), ref_px(c, mb));
             findings.push(RawFinding {
                 kind: FindingKind::MarginChanged,
-                severity: Severity::by(f64::from(was.abs_diff(is)), 8.0, 24.0),
+                severity: SPACING_PX.severity(f64::from(was.abs_diff(is))),
                 message: format!("{name} margin {is} px where the reference has {was} px"),
                 fix: format!("set the {name} margin to {was} px (now {is} px)"),
                 rect: None,
@@ -143,7 +143,7 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
                 let (was, is) = (ref_px(c, ga), ref_px(c, gb));
                 findings.push(RawFinding {
                     kind: FindingKind::RhythmChanged,
-                    severity: Severity::by(f64::from(was.abs_diff(is)), 8.0, 24.0),
+                    severity: SPACING_PX.severity(f64::from(was.abs_diff(is))),
                     message: format!("a vertical gap is {is} px where the reference has {was} px"),
                     fix: format!("make this gap {was} px (now {is} px)"),
                     rect: Some(rect),

@@ -10,7 +10,7 @@
 //! area-weighted mean height. Score = `100 · √(amount ratio) · scale ratio` (ratios min/max).
 
 use super::content::{components, match_blocks};
-use super::critique::Severity;
+use super::critique::{Severity, TEXT_SCALE_PERCENT};
 use super::normalise::Rect;
 use super::{Canvases, FindingKind, Measured, RawFinding, ref_px, ref_px_f};
 
@@ -183,7 +183,7 @@ pub(crate) fn measure(c: &Canvases) -> Measured {
         let change = (scale_b / scale_a - 1.0) * 100.0;
         findings.push(RawFinding {
             kind: FindingKind::TextScaleChanged,
-            severity: Severity::by(change.abs(), 8.0, 20.0),
+            severity: TEXT_SCALE_PERCENT.severity(change.abs()),
             fix: format!(
                 "make the text {} so its lines are about {:.1} px tall on average, as in the reference (now {:.1} px)",
                 if change > 0.0 { "smaller" } else { "larger" },
