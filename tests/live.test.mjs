@@ -503,8 +503,10 @@ test('live: capture_visual_state writes a screenshot, the DOM record and a captu
   assert.ok(existsSync(state.screenshot));
   const dom = JSON.parse(readFileSync(state.dom, 'utf8'));
   assert.deepEqual(dom.elements.map((e) => e.selector), ['#list', '#list > li:nth-of-type(1)', '#list > li:nth-of-type(2)', '#list > li:nth-of-type(3)']);
-  // As the description says: each element's computed values are its row of styleRows.
-  assert.ok(dom.elements.every((e) => dom.styleRows[e.style]?.length === dom.styleProperties.length));
+  // The file is the parsed record: every element lists its own computed values, whatever rows
+  // the collector shared them in.
+  assert.ok(dom.elements.every((e) => e.styles.length === dom.styleProperties.length), JSON.stringify(dom.elements[0]));
+  assert.equal(dom.styleRows, undefined);
   assert.equal(state.elements, 4);
   // The element screenshot covers the list's box, 1248 × 72 CSS pixels from y = 233.88: the
   // fraction makes it touch 73 pixel rows.

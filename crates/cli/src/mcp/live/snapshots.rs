@@ -157,7 +157,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Capture the page as files: a screenshot (full page, or the selector's element), its DOM record with boxes and computed styles as JSON (each element's `style` is an index into `styleRows`, whose values follow `styleProperties`), and both as one Sightline capture artifact (.slcap); returns the paths. scroll_to_load scrolls to the bottom first so lazy content loads.",
+        description = "Capture the page as files: a screenshot (full page, or the selector's element), its DOM record with boxes and computed styles as JSON (each element's `styles` follow `styleProperties`), and both as one Sightline capture artifact (.slcap); returns the paths. scroll_to_load scrolls to the bottom first so lazy content loads.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn capture_visual_state(
