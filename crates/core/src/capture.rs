@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::artifact::{Capture, encode_capture};
 use crate::decode::{decode_image, write_atomic};
 use crate::error::{Error, Result};
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
@@ -165,28 +166,31 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     if let Some(owner) = &owner {
         claim_snapshot(store, name, project, owner)?;
     }
-    // The two sides are independent until compared: decode and parse them at once (PNG decoding
-    // is most of the time on a long page).
+    // The two sides are independent until compared: decode and parse them at once. Decoding the
+    // capture is most of the time on a long page and runs on one core, so the capture's DOM is
+    // parsed beside it, with the baseline (usually ready: prefetch_baseline read it ahead).
     let mut data = data;
-    let (current, baseline) = rayon::join(
-        || -> Result<_> {
-            let image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
-            Ok((image, data.parsed_dom()?))
-        },
-        || -> Result<_> {
-            // Read ahead while the page was shot (prefetch_baseline), unless the file changed since.
-            if let Some(side) = crate::prefetch::take_prefetched(&store.baseline_png(name, project)?) {
-                return side;
-            }
-            let baseline = store.read_baseline(name, project)?;
-            let dom = match &baseline {
-                Some(b) => b.data.parsed_dom()?,
-                None => None,
-            };
-            Ok((baseline, dom))
+    let (image, (current_dom, baseline)) = rayon::join(
+        || decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}"))),
+        || {
+            rayon::join(
+                || data.parsed_dom(),
+                || -> Result<_> {
+                    // Read ahead while the page was shot, unless the file changed since.
+                    if let Some(side) = crate::prefetch::take_prefetched(&store.baseline_png(name, project)?) {
+                        return side;
+                    }
+                    let baseline = store.read_baseline(name, project)?;
+                    let dom = match &baseline {
+                        Some(b) => b.data.parsed_dom()?,
+                        None => None,
+                    };
+                    Ok((baseline, dom))
+                },
+            )
         },
     );
-    let ((mut image, current_dom), (baseline, baseline_dom)) = (current?, baseline?);
+    let (mut image, current_dom, (baseline, baseline_dom)) = (image?, current_dom?, baseline?);
     // The capture shows its mask from here on: stored, attached, reported, approved.
     if let Some(dom) = &current_dom {
         crate::mask::paint_capture(&mut image, dom, options.mask_color);
@@ -196,6 +200,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     if let Some(dom) = &current_dom {
         data.device_scale_factor = dom.device_pixel_ratio as f32;
     }
+    let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
+    let image = &capture.image;
     let current_side = CaptureSide { image: image.view(), dom: current_dom.as_ref(), failures: &data.failures };
     let baseline_side = baseline.as_ref().map(|b| CaptureSide {
         image: b.image.view(),
@@ -203,8 +209,14 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         failures: &b.data.failures,
     });
     // One comparison decides the snapshot and, when it fails, draws its diff image; the report
-    // copies that image instead of comparing again.
-    let (mut evidence, diff) = compare_snapshot(name, project, baseline_side, current_side, &options, true)?;
+    // copies that image instead of comparing again. The capture artifact is compressed meanwhile
+    // (both only read the pixels); it is written once the comparison has succeeded.
+    let (compared, artifact) = rayon::join(
+        || compare_snapshot(name, project, baseline_side, current_side, &options, true),
+        || encode_capture(&capture),
+    );
+    let (mut evidence, diff) = compared?;
+    let artifact = artifact?;
     let diff_png = store.write_diff(name, project, diff.as_ref())?.filter(|_| want_diff_png);
 
     if let Some(Unsettled { previous_png, waited_ms }) = unsettled {
@@ -217,7 +229,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let would_write_baseline = unsettled.is_none() && update.writes_baseline(evidence.status, write_missing_baselines);
     let write_baseline = would_write_baseline && !provisional;
     if write_baseline {
-        store.write_baseline(name, project, &image, &data)?;
+        store.write_baseline(name, project, image, &data)?;
         // Nothing is left to approve: the snapshot says it was written, and what it was.
         if matches!(evidence.status, Status::New | Status::Changed) {
             evidence.verdict = crate::verdict::written_verdict(evidence.status, &evidence.verdict);
@@ -234,9 +246,9 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         evidence.files.baseline = Some(relative(store.baseline_png(name, project)?));
     }
     evidence.files.current = Some(relative(store.capture_path(name, project)?));
-    let image = store.write_capture(name, project, image, &data)?;
+    store.write_encoded_capture(name, project, &artifact)?;
     let current_png = if want_diff_png && evidence.failed() && !write_baseline {
-        Some(crate::decode::encode_png(&image, false)?)
+        Some(crate::decode::encode_png(image, false)?)
     } else {
         None
     };

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::artifact::{Capture, read_capture, write_capture};
+use crate::artifact::{Capture, encode_capture, read_capture};
 use crate::decode::{decode_image, encode_png_with_chunk, find_png_chunk, write_atomic};
 use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
@@ -532,12 +532,16 @@ impl ProjectStore {
 
     /// Writes this run's capture to `.sightline/temp`.
     pub fn write_capture(&self, name: &str, project: &str, image: RgbaImage, data: &CaptureData) -> Result<RgbaImage> {
-        let path = self.capture_path(name, project)?;
-        let dir = self.temp_dir(name);
-        crate::decode::create_dir_all(&dir)?;
         let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
-        write_capture(&path, &capture)?;
+        self.write_encoded_capture(name, project, &encode_capture(&capture)?)?;
         Ok(capture.image)
+    }
+
+    /// Writes this run's capture, already encoded ([`encode_capture`]), to `.sightline/temp`.
+    pub fn write_encoded_capture(&self, name: &str, project: &str, artifact: &[u8]) -> Result<()> {
+        let path = self.capture_path(name, project)?;
+        crate::decode::create_dir_all(&self.temp_dir(name))?;
+        write_atomic(&path, artifact)
     }
 
     /// Reads this run's capture back.
