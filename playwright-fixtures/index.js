@@ -184,9 +184,10 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const timeout = settings.timeout ?? this.timeout ?? 5000;
   const update = testInfo.config.updateSnapshots;
   const css = await readStyles(name, settings.stylePath);
-  // The baseline decodes on a thread of its own while the page is prepared, walked and shot
-  // (a capture-only shard compares nothing).
-  if (!(settings.shardMode === 'capture-only' && testInfo.config.shard)) {
+  // A capture-only shard stores a stable shot and compares nothing: the merge job does.
+  const captureOnly = settings.shardMode === 'capture-only' && Boolean(testInfo.config.shard);
+  // The baseline decodes on a thread of its own while the page is prepared, walked and shot.
+  if (!captureOnly) {
     addon.prefetchBaseline({ root, name, project: testInfo.project.name });
   }
 
@@ -233,8 +234,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       testLine: testInfo.line,
     });
 
-    // A capture-only shard stores a stable shot and compares nothing: the merge job does.
-    if (settings.shardMode === 'capture-only' && testInfo.config.shard) {
+    if (captureOnly) {
       const settled = await settle(page, target, settings, await screenshot(page, target, settings), timeout);
       if (!settled.settled) {
         const message = () => `toMatchVisual("${name}"): Unstable page: two consecutive screenshots never matched within ${settled.waitedMs} ms; nothing was stored for the merge job`;

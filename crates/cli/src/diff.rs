@@ -6,9 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sightline_core::compare::{
-    Comparator, CompareOptions, DiffDrawing, ImageComparison, compare_images_drawing, compare_images_into_diff,
-};
+use sightline_core::compare::{Comparator, CompareOptions, ImageComparison, compare_images, compare_images_into_diff};
 use sightline_core::decode::{encode_png, read_image, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
@@ -70,7 +68,7 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
     let (comparison, diff_image) = if args.out.is_some() {
         compare_images_into_diff(baseline, current.view(), &options)?
     } else {
-        compare_images_drawing(baseline.view(), current.view(), &options, DiffDrawing::Never)?
+        compare_images(baseline.view(), current.view(), &options, false)?
     };
     if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {
         let png = encode_png(&image, true)?;

@@ -172,23 +172,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let mut data = data;
     let (image, (current_dom, baseline)) = rayon::join(
         || decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}"))),
-        || {
-            rayon::join(
-                || data.parsed_dom(),
-                || -> Result<_> {
-                    // Read ahead while the page was shot, unless the file changed since.
-                    if let Some(side) = crate::prefetch::take_prefetched(&store.baseline_png(name, project)?) {
-                        return side;
-                    }
-                    let baseline = store.read_baseline(name, project)?;
-                    let dom = match &baseline {
-                        Some(b) => b.data.parsed_dom()?,
-                        None => None,
-                    };
-                    Ok((baseline, dom))
-                },
-            )
-        },
+        || rayon::join(|| data.parsed_dom(), || crate::prefetch::read_baseline_side(store, name, project)),
     );
     let (mut image, current_dom, (baseline, baseline_dom)) = (image?, current_dom?, baseline?);
     // The capture shows its mask from here on: stored, attached, reported, approved.

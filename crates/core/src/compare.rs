@@ -149,7 +149,7 @@ pub fn compare_images_drawing(
         mark_padding(&mut diff, baseline, current, options, output.as_mut());
     }
 
-    let comparison = evidence(baseline, current, options, &diff, size_changed)?;
+    let comparison = evidence(baseline, current, options, &diff)?;
     Ok((comparison, output))
 }
 
@@ -160,8 +160,8 @@ fn evidence(
     current: ImageRef<'_>,
     options: &CompareOptions,
     diff: &PixelDiff,
-    size_changed: bool,
 ) -> Result<ImageComparison> {
+    let size_changed = baseline.width() != current.width() || baseline.height() != current.height();
     let width = baseline.width().max(current.width());
     let height = baseline.height().max(current.height());
     let (w, h) = (width as usize, height as usize);
@@ -233,7 +233,7 @@ pub fn compare_images_into_diff(
     COMPARISONS.fetch_add(1, Ordering::Relaxed);
     let (w, h) = (baseline.width() as usize, baseline.height() as usize);
     let (diff, aa) = compare_pixels_marking_aa(baseline.as_bytes(), current.as_bytes(), w, h, &options.pixel)?;
-    let comparison = evidence(baseline.view(), current, options, &diff, false)?;
+    let comparison = evidence(baseline.view(), current, options, &diff)?;
     if comparison.matched {
         return Ok((comparison, None));
     }

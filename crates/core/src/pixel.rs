@@ -49,6 +49,15 @@ impl PixelOptions {
         MAX_YIQ_DELTA * self.threshold * self.threshold
     }
 
+    /// The colour of a counted difference: `diff_color_alt` where the pixel got darker
+    /// (`delta` < 0), else `diff_color`.
+    fn diff_rgb(&self, delta: f64) -> [u8; 3] {
+        match self.diff_color_alt {
+            Some(alt) if delta < 0.0 => alt,
+            _ => self.diff_color,
+        }
+    }
+
     fn validate(&self) -> Result<()> {
         if !(0.0..=1.0).contains(&self.threshold) {
             return Err(Error::InvalidInput(format!(
@@ -353,7 +362,6 @@ pub fn draw_diff_over(
     }
     let o = options;
     let [aa_r, aa_g, aa_b] = o.aa_color;
-    let alt_rgb = o.diff_color_alt.unwrap_or(o.diff_color);
     let band_bytes = width * 4 * TILE;
     baseline
         .par_chunks_mut(band_bytes)
@@ -372,7 +380,7 @@ pub fn draw_diff_over(
                             let c = &cur_row[x * 4..x * 4 + 4];
                             let pb = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
                             let pos = ((band * TILE + r) * width + x) * 4;
-                            let [r, g, b] = if color_delta(pa, pb, pos) < 0.0 { alt_rgb } else { o.diff_color };
+                            let [r, g, b] = o.diff_rgb(color_delta(pa, pb, pos));
                             [r, g, b, 255]
                         } else if o.diff_mask {
                             [0, 0, 0, 0]
@@ -415,8 +423,6 @@ impl Band<'_> {
         let y_end = (y_start + TILE).min(self.height);
         let (mut diff, mut aa) = (0u64, 0u64);
         let [aa_r, aa_g, aa_b] = o.aa_color;
-        let diff_rgb = o.diff_color;
-        let alt_rgb = o.diff_color_alt.unwrap_or(o.diff_color);
         let draw_background = !o.diff_mask;
 
         for y in y_start..y_end {
@@ -460,7 +466,7 @@ impl Band<'_> {
                             let tile = x / TILE;
                             bits[tile] |= 1 << ((y - y_start) * TILE + x % TILE);
                             if let Some(out_row) = out_row.as_deref_mut() {
-                                let [r, g, b] = if delta < 0.0 { alt_rgb } else { diff_rgb };
+                                let [r, g, b] = o.diff_rgb(delta);
                                 out_row[x * 4..x * 4 + 4].copy_from_slice(&[r, g, b, 255]);
                             }
                         }

@@ -75,9 +75,18 @@ pub fn prefetch_baseline(store: &ProjectStore, name: &str, project: &str) {
     pending.push(Pending { path, reading });
 }
 
+/// The baseline of `name` / `project` as the comparison uses it: the prefetched one while the
+/// file is still the one that was read, else read now.
+pub(crate) fn read_baseline_side(store: &ProjectStore, name: &str, project: &str) -> Result<BaselineSide> {
+    if let Some(side) = take_prefetched(&store.baseline_png(name, project)?) {
+        return side;
+    }
+    store.read_baseline(name, project)?.map_or(Ok((None, None)), with_dom)
+}
+
 /// The baseline at `path` if it was prefetched and the file is still the one that was read;
 /// `None` means read it now.
-pub(crate) fn take_prefetched(path: &Path) -> Option<Result<BaselineSide>> {
+fn take_prefetched(path: &Path) -> Option<Result<BaselineSide>> {
     let pending = {
         let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
         let at = pending.iter().position(|p| p.path == path)?;
@@ -103,7 +112,11 @@ fn read_with_identity(path: &Path) -> Prefetched {
 
 /// Decodes a baseline PNG's bytes and parses its DOM.
 fn baseline_side(bytes: &[u8], path: &Path) -> Result<BaselineSide> {
-    let baseline = StoredCapture::from_baseline_png(bytes, path)?;
+    with_dom(StoredCapture::from_baseline_png(bytes, path)?)
+}
+
+/// A baseline with its DOM record parsed.
+fn with_dom(baseline: StoredCapture) -> Result<BaselineSide> {
     let dom = baseline.data.parsed_dom()?;
     Ok((Some(baseline), dom))
 }
