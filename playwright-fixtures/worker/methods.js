@@ -55,6 +55,12 @@ function screenshotPath(params, label) {
 let shotCounter = 0;
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The wait after load a tool asked for: the server sends it, with its defaults (the MCP live
+ *  tools' CONSOLE_WAIT_MS / TIMELINE_WAIT_MS), so the worker keeps no defaults of its own. */
+function waitAfterLoad(params) {
+  if (!Number.isInteger(params.waitMs) || params.waitMs < 0) throw new Error(`waitMs must be a whole number of ms, got ${params.waitMs}`);
+  return wait(params.waitMs);
+}
 
 /** How long capture_frames waits for a Flutter web app to show its first frame. */
 const FLUTTER_TIMEOUT_MS = 15000;
@@ -123,7 +129,7 @@ const methods = {
   /** get_console_logs: everything logged from before navigation until waitMs after load. */
   async console(params) {
     return withPage(params, null, async (page, record) => {
-      await wait(params.waitMs ?? 1000);
+      await waitAfterLoad(params);
       return { console: record.console, consoleDropped: record.consoleDropped, failedRequests: record.failedRequests };
     });
   },
@@ -161,7 +167,7 @@ const methods = {
   /** detect_layout_shift: layout-shift entries from the first paint to waitMs after load. */
   async layoutShift(params) {
     return withPage(params, (page) => page.addInitScript(layoutShiftObserverInPage), async (page) => {
-      await wait(params.waitMs ?? 3000);
+      await waitAfterLoad(params);
       const raw = await page.evaluate(`(() => {
         const s = window.__sightlineShifts || { entries: [], nodes: [] };
         const names = JSON.parse((${collectInPage})({ styleProperties: [], mask: [], selectorsFor: s.nodes }));
@@ -176,7 +182,7 @@ const methods = {
   async flash(params) {
     const script = `(${flashObserverInPage})(${collectInPage})`;
     return withPage(params, (page) => page.addInitScript({ content: script }), async (page) => {
-      await wait(params.waitMs ?? 3000);
+      await waitAfterLoad(params);
       const raw = await page.evaluate(() => {
         const s = window.__sightlineFlashes;
         if (!s) return JSON.stringify({ elements: [] });
