@@ -26,7 +26,7 @@
 
 use rayon::prelude::*;
 
-use crate::color_delta::faded_gray;
+use crate::color_delta::FadedGray;
 use crate::error::{Error, Result};
 use crate::pixel::{DiffMask, PixelDiff, TILE, as_pixels, buffers_equal};
 
@@ -116,7 +116,7 @@ pub fn compare_perceptual(
     }
     if buffers_equal(img1, img2) {
         if let Some(out) = output {
-            out.par_chunks_mut(1 << 16).zip(img1.par_chunks(1 << 16)).for_each(|(o, i)| draw_gray(i, o, options.alpha));
+            crate::pixel::draw_gray_rows(img1, out, options.alpha);
         }
         return Ok(PixelDiff { diff_pixels: 0, aa_pixels: 0, mask });
     }
@@ -139,13 +139,6 @@ pub fn compare_perceptual(
         .map(|(strip, (bits, out))| scan.strip(strip, bits, out))
         .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
     Ok(PixelDiff { diff_pixels, aa_pixels, mask })
-}
-
-fn draw_gray(img: &[u8], out: &mut [u8], alpha: f64) {
-    for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
-        let v = faded_gray([p[0], p[1], p[2], p[3]], alpha);
-        o.copy_from_slice(&[v, v, v, 255]);
-    }
 }
 
 /// An RGBA pixel as seen over a white page; rounded integer arithmetic keeps it exact, so the
@@ -227,6 +220,7 @@ impl Scan<'_> {
         let y_start = strip * STRIP_ROWS;
         let y_end = (y_start + STRIP_ROWS).min(self.height);
         let tiles_x = w.div_ceil(TILE);
+        let mut gray = FadedGray::new(self.options.alpha);
         // Records a decided pixel: counted (red, in the mask) or anti-aliasing (yellow).
         let mut mark = |x: usize, y: usize, out: &mut Option<&mut [u8]>, counted: bool| {
             let dy = y - y_start;
@@ -247,7 +241,7 @@ impl Scan<'_> {
             let b_row = &self.b[row..row + w];
             if let Some(o) = out.as_deref_mut() {
                 let dy = y - y_start;
-                draw_gray(&self.img1[row * 4..(row + w) * 4], &mut o[dy * w * 4..(dy + 1) * w * 4], self.options.alpha);
+                gray.draw(&self.img1[row * 4..(row + w) * 4], &mut o[dy * w * 4..(dy + 1) * w * 4]);
             }
             if a_row == b_row {
                 continue;
@@ -443,7 +437,7 @@ mod tests {
         let mut out = vec![0u8; img.len()];
         let d = compare(&img, &img, 20, 12, Some(&mut out));
         assert_eq!((d.diff_pixels, d.aa_pixels, d.mask.count()), (0, 0, 0));
-        let grey = faded_gray([0, 0, 90, 255], 0.1);
+        let grey = crate::color_delta::faded_gray([0, 0, 90, 255], 0.1);
         assert_eq!(&out[..4], &[grey, grey, grey, 255]);
     }
 

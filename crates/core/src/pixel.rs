@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use crate::antialias::antialiased;
-use crate::color_delta::{MAX_YIQ_DELTA, color_delta, faded_gray};
+use crate::color_delta::{FadedGray, MAX_YIQ_DELTA, color_delta};
 use crate::error::{Error, Result};
 
 /// Options of the pixel test; defaults are pixelmatch 7.2's.
@@ -328,15 +328,9 @@ pub fn buffers_equal(a: &[u8], b: &[u8]) -> bool {
 
 /// Every pixel of `img` faded to grey into `out` (pixelmatch's drawing of unchanged pixels).
 pub(crate) fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
-    out.par_chunks_mut(1 << 16).zip(img.par_chunks(1 << 16)).for_each(|(o, i)| draw_gray(i, o, alpha));
-}
-
-/// Faded grey of every pixel; a straight loop the compiler vectorises.
-fn draw_gray(img: &[u8], out: &mut [u8], alpha: f64) {
-    for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
-        let v = faded_gray([p[0], p[1], p[2], p[3]], alpha);
-        o.copy_from_slice(&[v, v, v, 255]);
-    }
+    out.par_chunks_mut(1 << 16)
+        .zip(img.par_chunks(1 << 16))
+        .for_each_init(|| FadedGray::new(alpha), |gray, (o, i)| gray.draw(i, o));
 }
 
 /// Draws the diff image [`compare_pixels`] would have drawn, over `baseline` itself: `diff` and
@@ -363,38 +357,49 @@ pub fn draw_diff_over(
     let o = options;
     let [aa_r, aa_g, aa_b] = o.aa_color;
     let band_bytes = width * 4 * TILE;
+    let stride = width * 4;
     baseline
         .par_chunks_mut(band_bytes)
         .zip(current.par_chunks(band_bytes))
         .zip(diff.bits.par_chunks(diff.tiles_x).zip(aa.bits.par_chunks(aa.tiles_x)))
         .enumerate()
-        .for_each(|(band, ((base, cur), (diff_bits, aa_bits)))| {
-            for (r, (row, cur_row)) in base.chunks_exact_mut(width * 4).zip(cur.chunks_exact(width * 4)).enumerate() {
-                for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
-                    let (d, a) = ((d >> (r * TILE)) & 0xFF, (a >> (r * TILE)) & 0xFF);
-                    for k in 0..TILE.min(width - tx * TILE) {
-                        let x = tx * TILE + k;
-                        let px = &mut row[x * 4..x * 4 + 4];
-                        let colour = if d >> k & 1 == 1 {
-                            let pa = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
-                            let c = &cur_row[x * 4..x * 4 + 4];
-                            let pb = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                            let pos = ((band * TILE + r) * width + x) * 4;
-                            let [r, g, b] = o.diff_rgb(color_delta(pa, pb, pos));
-                            [r, g, b, 255]
-                        } else if o.diff_mask {
-                            [0, 0, 0, 0]
-                        } else if a >> k & 1 == 1 {
-                            [aa_r, aa_g, aa_b, 255]
-                        } else {
-                            let v = faded_gray([px[0], px[1], px[2], px[3]], o.alpha);
-                            [v, v, v, 255]
-                        };
-                        px.copy_from_slice(&colour);
+        .for_each_init(
+            || (vec![0u8; stride], FadedGray::new(o.alpha)),
+            |(original, gray), (band, ((base, cur), (diff_bits, aa_bits)))| {
+                for (r, (row, cur_row)) in base.chunks_exact_mut(stride).zip(cur.chunks_exact(stride)).enumerate() {
+                    // The whole row first (grey, or transparent for a mask) in one straight loop,
+                    // from a copy of the baseline row; then only the marked pixels, whose colour
+                    // needs the baseline pixel the first pass overwrote.
+                    original.copy_from_slice(row);
+                    if o.diff_mask {
+                        row.fill(0);
+                    } else {
+                        gray.draw(original, row);
+                    }
+                    for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
+                        let d = (d >> (r * TILE)) & 0xFF;
+                        let a = if o.diff_mask { 0 } else { (a >> (r * TILE)) & 0xFF & !d };
+                        for (mut bits, is_diff) in [(d, true), (a, false)] {
+                            while bits != 0 {
+                                let x = tx * TILE + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                let colour = if is_diff {
+                                    let pa =
+                                        u32::from_le_bytes(original[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
+                                    let pb = u32::from_le_bytes(cur_row[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
+                                    let pos = ((band * TILE + r) * width + x) * 4;
+                                    let [r, g, b] = o.diff_rgb(color_delta(pa, pb, pos));
+                                    [r, g, b, 255]
+                                } else {
+                                    [aa_r, aa_g, aa_b, 255]
+                                };
+                                row[x * 4..x * 4 + 4].copy_from_slice(&colour);
+                            }
+                        }
                     }
                 }
-            }
-        });
+            },
+        );
     Ok(())
 }
 
@@ -424,6 +429,7 @@ impl Band<'_> {
         let (mut diff, mut aa) = (0u64, 0u64);
         let [aa_r, aa_g, aa_b] = o.aa_color;
         let draw_background = !o.diff_mask;
+        let mut gray = FadedGray::new(o.alpha);
 
         for y in y_start..y_end {
             let row = y * w;
@@ -432,12 +438,12 @@ impl Band<'_> {
             let mut out_row = out.as_deref_mut().map(|out| &mut out[(y - y_start) * w * 4..(y - y_start + 1) * w * 4]);
             if a_row == b_row {
                 if let (Some(out_row), true) = (out_row, draw_background) {
-                    draw_gray(&self.img1[row * 4..(row + w) * 4], out_row, o.alpha);
+                    gray.draw(&self.img1[row * 4..(row + w) * 4], out_row);
                 }
                 continue;
             }
             if let (Some(out_row), true) = (out_row.as_deref_mut(), draw_background) {
-                draw_gray(&self.img1[row * 4..(row + w) * 4], out_row, o.alpha);
+                gray.draw(&self.img1[row * 4..(row + w) * 4], out_row);
             }
             // Skip equal runs eight pixels at a time; only differing pixels pay for the delta.
             let mut x = 0;

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::color_delta::color_delta;
 use crate::image::ImageRef;
@@ -139,35 +140,15 @@ pub fn detect_shift(
 }
 
 /// One hash per row; `None` for a row of a single colour (blank rows match anywhere and would
-/// vote for every offset).
+/// vote for every offset). A row is of one colour exactly when it equals itself moved by one
+/// pixel, so both tests are a memcmp and an XXH3, each far faster than a pixel loop on long pages.
 fn row_hashes(image: ImageRef<'_>) -> Vec<Option<u64>> {
     let stride = image.width() as usize * 4;
     image
         .as_bytes()
         .par_chunks(stride)
-        .map(|row| {
-            let first = &row[..4];
-            if row.chunks_exact(4).all(|p| p == first) {
-                return None;
-            }
-            Some(hash_bytes(row))
-        })
+        .map(|row| if row[4..] == row[..row.len() - 4] { None } else { Some(xxh3_64(row)) })
         .collect()
-}
-
-/// A fast multiplicative hash over 8-byte words; collisions only cost a wasted vote.
-fn hash_bytes(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = bytes.len() as u64;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let v = u64::from_le_bytes(w.try_into().expect("8-byte chunk"));
-        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
-    }
-    for &b in words.remainder() {
-        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-    }
-    h
 }
 
 /// Rows are equal when at most 1 % of their pixels differ beyond the tolerance (anti-aliased
