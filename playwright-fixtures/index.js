@@ -269,7 +269,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       if (evidence.files.baseline) {
         await testInfo.attach(`${name}-expected.png`, { path: path.join(root, evidence.files.baseline), contentType: 'image/png' });
       }
-      // The capture as compared (masks painted, compressed like the baseline) and the diff, as
+      // The capture as compared (masks painted, compressed quickly) and the diff, as
       // files in the test's output folder: attached by path, Playwright's reporters print
       // Expected / Received / Diff paths, as they do for toHaveScreenshot.
       await attachFile(testInfo, `${name}-actual.png`, result.actualPng ?? shot);

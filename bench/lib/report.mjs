@@ -259,6 +259,7 @@ export function printArtifactGroup(title, artifact) {
       ['page PNG, pngjs (what toHaveScreenshot writes)', fmtCount(rust.pngBytes), fmtMs(artifact.pngjsEncodeMs), fmtMs(artifact.pngjsDecodeMs)],
       ['page PNG, Rust png (fast filter to write)', fmtCount(rust.pngBytes), fmtMs(rust.pngEncodeFastMs), fmtMs(rust.pngDecodeMs)],
       ['capture artifact (banded zstd)', fmtCount(rust.artifactBytes), fmtMs(rust.artifactEncodeMs), fmtMs(rust.artifactDecodeMs)],
+      ['a fresh pixel buffer of this size, first touched (part of both reads)', '', '', fmtMs(rust.freshBufferMs)],
     ],
     [1, 2, 3],
   );
@@ -273,7 +274,9 @@ export function artifactTarget(artifact) {
   const size = rust.artifactBytes / rust.pngBytes;
   return {
     target,
-    measured: `size ${fmtRatio(size)} the PNG; write ${fmtRatio(write)} faster than pngjs; read ${fmtRatio(read)} faster than Rust png decode`,
+    measured:
+      `size ${fmtRatio(size)} the PNG; write ${fmtRatio(write)} faster than pngjs; read ${fmtRatio(read)} faster than Rust png decode` +
+      ` (${fmtRatio((rust.pngDecodeMs - rust.freshBufferMs) / (rust.artifactDecodeMs - rust.freshBufferMs))} once the fresh pixel buffer both pay, ${fmtMs(rust.freshBufferMs)} ms, is set aside)`,
     pass: size < 1 && write >= 5 && read >= 5,
   };
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use sightline_core::compare::{Comparator, CompareOptions, ImageComparison, compare_images, compare_images_into_diff};
-use sightline_core::decode::{encode_png, read_image, write_atomic};
+use sightline_core::decode::{PngCompression, encode_png, read_image, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
 use sightline_core::shape::Shape;
@@ -71,7 +71,7 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         compare_images(baseline.view(), current.view(), &options, false)?
     };
     if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {
-        let png = encode_png(&image, true)?;
+        let png = encode_png(&image, PngCompression::Fastest)?;
         write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;
     }
 

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use sightline_core::RgbaImage;
 use sightline_core::capture::UpdateMode;
-use sightline_core::decode::encode_png;
+use sightline_core::decode::{PngCompression, encode_png};
 use sightline_core::store::ProjectStore;
 
 use crate::support::{capture, claiming_huge_dimensions, files, text, write_run_results};
@@ -16,7 +16,7 @@ use crate::support::{capture, claiming_huge_dimensions, files, text, write_run_r
 fn page(color: [u8; 4]) -> Vec<u8> {
     let mut img = RgbaImage::filled(40, 30, [255, 255, 255, 255]).unwrap();
     img.as_bytes_mut()[..40 * 4 * 10].chunks_exact_mut(4).for_each(|px| px.copy_from_slice(&color));
-    encode_png(&img, true).unwrap()
+    encode_png(&img, PngCompression::Fastest).unwrap()
 }
 
 /// A run's leftovers: `home` approved then changed, `about` approved and unchanged, results.json.

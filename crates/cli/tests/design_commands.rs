@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 use sightline_core::RgbaImage;
-use sightline_core::decode::{encode_png, read_image};
+use sightline_core::decode::{PngCompression, encode_png, read_image};
 use sightline_core::design::{ComparisonContext, DesignOptions, Preset, compare_designs};
 
 fn sightline(args: &[&str]) -> Output {
@@ -207,7 +207,8 @@ fn write_frames(dir: &Path, n: u32, step: u32) {
             }
         }
         // Names sort in frame order only by name: frame-10 would come before frame-2.
-        std::fs::write(dir.join(format!("frame-{i:03}.png")), encode_png(&img, false).unwrap()).unwrap();
+        std::fs::write(dir.join(format!("frame-{i:03}.png")), encode_png(&img, PngCompression::Smallest).unwrap())
+            .unwrap();
     }
 }
 

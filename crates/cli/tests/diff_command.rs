@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 use sightline_core::RgbaImage;
-use sightline_core::decode::{encode_png, read_image};
+use sightline_core::decode::{PngCompression, encode_png, read_image};
 
 use crate::support::{claiming_huge_dimensions, text};
 
@@ -22,7 +22,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn write_png(path: &Path, image: &RgbaImage) {
-    std::fs::write(path, encode_png(image, false).unwrap()).unwrap();
+    std::fs::write(path, encode_png(image, PngCompression::Smallest).unwrap()).unwrap();
 }
 
 fn json(out: &Output) -> Value {

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 use sightline_core::RgbaImage;
-use sightline_core::decode::{encode_png, read_image};
+use sightline_core::decode::{PngCompression, encode_png, read_image};
 
 use crate::support::text;
 
@@ -51,7 +51,11 @@ fn source_frame(i: usize) -> RgbaImage {
 /// extracted frames must equal the sources byte for byte).
 fn recording(dir: &Path) -> PathBuf {
     for i in 0..3 {
-        std::fs::write(dir.join(format!("src-{i}.png")), encode_png(&source_frame(i), false).unwrap()).unwrap();
+        std::fs::write(
+            dir.join(format!("src-{i}.png")),
+            encode_png(&source_frame(i), PngCompression::Smallest).unwrap(),
+        )
+        .unwrap();
     }
     let video = dir.join("clip.mov");
     let out = Command::new("ffmpeg")

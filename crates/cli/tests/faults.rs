@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use sightline_core::RgbaImage;
 use sightline_core::capture::UpdateMode;
-use sightline_core::decode::encode_png;
+use sightline_core::decode::{PngCompression, encode_png};
 use sightline_core::store::ProjectStore;
 
 use crate::support::{capture, copy_dir, files, text, write_run_results};
@@ -33,7 +33,7 @@ fn page(seed: u32, busy_rows: usize) -> Vec<u8> {
         let blue = if seed >= 1000 { 60 } else { 200 };
         px[..3].copy_from_slice(&[(state & 0x1f) as u8, (state >> 8 & 0x0f) as u8, blue]);
     }
-    encode_png(&img, true).unwrap()
+    encode_png(&img, PngCompression::Fastest).unwrap()
 }
 
 fn name(i: usize) -> String {

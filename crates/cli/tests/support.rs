@@ -7,7 +7,7 @@ use std::process::Output;
 
 use sightline_core::RgbaImage;
 use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
-use sightline_core::decode::encode_png;
+use sightline_core::decode::{PngCompression, encode_png};
 use sightline_core::results::{RunInfo, write_results};
 use sightline_core::snapshot::SnapshotOptions;
 use sightline_core::store::{CaptureData, ProjectStore};
@@ -62,7 +62,7 @@ pub fn card_page(color: [u8; 4]) -> Vec<u8> {
             img.as_bytes_mut()[i..i + 4].copy_from_slice(&color);
         }
     }
-    encode_png(&img, true).unwrap()
+    encode_png(&img, PngCompression::Fastest).unwrap()
 }
 
 /// Copies a folder tree.

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::artifact::{Capture, encode_capture, read_capture};
-use crate::decode::{decode_image, encode_png_with_chunk, find_png_chunk, write_atomic};
+use crate::decode::{PngCompression, decode_image, encode_png_with_chunk, find_png_chunk, write_atomic};
 use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
@@ -485,7 +485,7 @@ impl ProjectStore {
         match diff {
             Some(image) => {
                 crate::decode::create_dir_all(&self.temp_dir(name))?;
-                let png = crate::decode::encode_png(image, true)?;
+                let png = crate::decode::encode_png(image, crate::decode::PngCompression::Fastest)?;
                 write_atomic(&path, &png)?;
                 Ok(Some(png))
             }
@@ -526,7 +526,7 @@ impl ProjectStore {
         }
         let chunk = zstd::bulk::compress(&data.to_json()?, 3)
             .map_err(|e| Error::InvalidInput(format!("compressing the baseline's DOM data: {e}")))?;
-        let png = encode_png_with_chunk(image, false, Some((BASELINE_CHUNK, &chunk)))?;
+        let png = encode_png_with_chunk(image, PngCompression::Smallest, Some((BASELINE_CHUNK, &chunk)))?;
         write_atomic(&png_path, &png)
     }
 

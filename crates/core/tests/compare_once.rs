@@ -10,7 +10,7 @@ use std::process::Command;
 use sightline_core::RgbaImage;
 use sightline_core::capture::UpdateMode;
 use sightline_core::compare::comparisons_made;
-use sightline_core::decode::encode_png;
+use sightline_core::decode::{PngCompression, encode_png};
 use sightline_core::results::{RunInfo, write_results};
 use sightline_core::store::ProjectStore;
 
@@ -29,7 +29,7 @@ fn page(color: [u8; 4]) -> Vec<u8> {
             image.as_bytes_mut()[i..i + 4].copy_from_slice(&color);
         }
     }
-    encode_png(&image, true).unwrap()
+    encode_png(&image, PngCompression::Fastest).unwrap()
 }
 
 fn capture(store: &ProjectStore, png: &[u8], update: UpdateMode) -> Option<Vec<u8>> {

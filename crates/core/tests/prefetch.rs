@@ -3,7 +3,7 @@
 //! prefetch and the comparison is seen.
 use sightline_core::RgbaImage;
 use sightline_core::capture::UpdateMode;
-use sightline_core::decode::encode_png;
+use sightline_core::decode::{PngCompression, encode_png};
 use sightline_core::prefetch::prefetch_baseline;
 use sightline_core::store::{CaptureData, ProjectStore};
 use sightline_core::verdict::Status;
@@ -14,7 +14,7 @@ fn page(color: [u8; 4]) -> RgbaImage {
 
 /// Records `image` as this run's capture of "card" and returns the status it gets.
 fn capture(store: &ProjectStore, image: &RgbaImage, update: UpdateMode) -> Status {
-    crate::capture_card(store, &encode_png(image, true).unwrap(), update).evidence.status
+    crate::capture_card(store, &encode_png(image, PngCompression::Fastest).unwrap(), update).evidence.status
 }
 
 #[test]

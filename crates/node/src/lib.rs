@@ -282,8 +282,8 @@ pub struct CaptureResult {
     pub would_write_baseline: bool,
     /// The diff image as PNG when the snapshot failed against a baseline.
     pub diff_png: Option<Buffer>,
-    /// The capture as compared (masks painted), as a compressed PNG, when the test fails: the
-    /// `-actual.png` attachment.
+    /// The capture as compared (masks painted), as a PNG compressed quickly (about the size of
+    /// the browser's own PNG), when the test fails: the `-actual.png` attachment.
     pub actual_png: Option<Buffer>,
     /// The lines a failing test prints under its verdict: the top regions with their elements,
     /// then the restyled properties (`from → to`).

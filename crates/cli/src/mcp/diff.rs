@@ -6,7 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use rmcp::model::ContentBlock;
 use sightline_core::crops::{self, Budget, Crop, Rect, Region, Skipped};
-use sightline_core::decode::{encode_png, read_image};
+use sightline_core::decode::{PngCompression, encode_png, read_image};
 use sightline_core::image::{Filter, RgbaImage, resize};
 use sightline_core::regions::Classification;
 use sightline_core::results::{MissingBaseline, Results};
@@ -301,7 +301,7 @@ pub(super) fn png_file_block(path: &std::path::Path) -> Result<(ContentBlock, u3
 }
 
 pub(super) fn png_block(image: &RgbaImage) -> Result<ContentBlock, String> {
-    let png = encode_png(image, true).map_err(|e| format!("cannot encode an image: {e}"))?;
+    let png = encode_png(image, PngCompression::Fastest).map_err(|e| format!("cannot encode an image: {e}"))?;
     Ok(ContentBlock::image(BASE64.encode(&png), "image/png"))
 }
 

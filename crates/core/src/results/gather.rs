@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::ledger::{RunLedger, missing_reason, read_ledger};
 use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool};
-use crate::decode::{encode_png, write_atomic};
+use crate::decode::{PngCompression, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::grouping::group_snapshots;
 use crate::snapshot::{SnapshotEvidence, SnapshotFiles};
@@ -92,7 +92,7 @@ fn write_images(
     let relative = |file: &str| report_dir.join("images").join(&head.name).join(file).to_string_lossy().into_owned();
     let current = store.read_capture(&head.name, &head.project)?;
     let current_file = format!("{stem}-current.png");
-    write_atomic(&dir.join(&current_file), &encode_png(&current.image, true)?)?;
+    write_atomic(&dir.join(&current_file), &encode_png(&current.image, PngCompression::Fastest)?)?;
     let mut files = SnapshotFiles { baseline: None, current: Some(relative(&current_file)), diff: None };
     let baseline_png = store.baseline_png(&head.name, &head.project)?;
     if baseline_png.is_file() {

@@ -214,7 +214,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let image = sightline_core::RgbaImage::from_raw(3, 2, vec![200; 3 * 2 * 4]).unwrap();
         let png = dir.join("shot.png");
-        std::fs::write(&png, sightline_core::decode::encode_png(&image, true).unwrap()).unwrap();
+        std::fs::write(
+            &png,
+            sightline_core::decode::encode_png(&image, sightline_core::decode::PngCompression::Fastest).unwrap(),
+        )
+        .unwrap();
         let dom = parse_dom(
             r#"{"version":1,"url":"u","viewport":{"width":3,"height":2},"devicePixelRatio":1,
             "document":{"width":3,"height":2},"styleProperties":[],"elements":[],"fonts":[],"brokenImages":[]}"#,
