@@ -301,7 +301,7 @@ impl StyleTally {
         if changes.elements.len() < LISTED_ELEMENTS {
             changes.elements.push(new.selector.clone());
         }
-        for (p, (from, to)) in old.styles.iter().zip(&new.styles).enumerate() {
+        for (p, (from, to)) in old.styles.iter().zip(new.styles.iter()).enumerate() {
             if from == to {
                 continue;
             }

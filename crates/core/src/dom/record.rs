@@ -1,6 +1,8 @@
 //! The DOM record (format in the [module docs](super)): its types, the limits a record must
 //! keep, [`parse_dom`]'s validation, and [`prune_depth`], which trims a record to its top levels.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -76,9 +78,10 @@ pub struct ElementRecord {
     /// Digest of the element's image source (`<img>` or background image), if it has one.
     pub image: Option<String>,
     /// Computed values aligned with [`DomSnapshot::style_properties`]: inline in version 1,
-    /// filled from the record's style row (`style`) by [`parse_dom`] in version 2.
+    /// the record's style row (`style`) in version 2, shared by every element that uses it (a
+    /// real page's 16,000 elements have a few hundred distinct rows).
     #[serde(default)]
-    pub styles: Vec<String>,
+    pub styles: Arc<[String]>,
     /// Version 2: the index of the element's row in `styleRows`.
     #[serde(default, skip_serializing)]
     style: Option<usize>,
@@ -209,19 +212,20 @@ fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
     Ok(snapshot)
 }
 
-/// Gives every element of a version 2 record the values of its style row, checking each index
-/// and the rows' count before anything is copied. Expanded, a record reads as version 1 did: the
-/// comparisons see one list of values per element.
+/// Gives every element of a version 2 record its style row, checking each index and the rows'
+/// count first. Expanded, a record reads as version 1 did: the comparisons see one list of
+/// values per element, though elements of one row share it instead of each holding a copy.
 fn expand_style_rows(snapshot: &mut DomSnapshot, limits: &Limits) -> Result<()> {
-    let rows = std::mem::take(&mut snapshot.style_rows);
+    let rows: Vec<Arc<[String]>> = std::mem::take(&mut snapshot.style_rows).into_iter().map(Arc::from).collect();
     if rows.len() > limits.elements {
         return Err(bad(format!("{} styleRows, above the limit of {}", rows.len(), limits.elements)));
     }
     if snapshot.version < 2 && !rows.is_empty() {
         return Err(bad("styleRows in a version 1 record (each element lists its own styles)".into()));
     }
-    // A row is stored once but copied to every element that uses it: the copies may take no
-    // more than the record could have held inline, so a small record cannot expand without bound.
+    // A row is stored once and shared, but whatever writes the record out again (each element with
+    // its own `styles`) expands it: the expansion may take no more than the record could have
+    // held inline, so a small record cannot grow without bound.
     let row_bytes: Vec<usize> = rows.iter().map(|r| r.iter().map(|v| v.len() + 24).sum()).collect();
     let expanded: usize = snapshot.elements.iter().filter_map(|e| e.style.and_then(|r| row_bytes.get(r))).sum();
     if expanded > limits.bytes {
@@ -235,7 +239,7 @@ fn expand_style_rows(snapshot: &mut DomSnapshot, limits: &Limits) -> Result<()> 
         let values = rows.get(row).ok_or_else(|| {
             bad(format!("element {i} ({}): style row {row} of {} styleRows", quote(&e.selector), rows.len()))
         })?;
-        e.styles = values.clone();
+        e.styles = Arc::clone(values);
     }
     Ok(())
 }
