@@ -305,6 +305,69 @@ fn compare_aligned(
     Ok(mask)
 }
 
+/// The diff of `current` against the baseline moved by `shift` ([`aligned_diff`]).
+#[derive(Debug, Clone)]
+pub struct AlignedDiff {
+    /// The current image's size: unchanged pixels faded, what still differs in the diff colour.
+    pub image: RgbaImage,
+    /// Pixels that still differ once the shift is undone; rows with no baseline counterpart (the
+    /// inserted band) all count.
+    pub diff_pixels: u64,
+}
+
+/// Draws what really changed under a page shift: each row of `current` is compared with the
+/// baseline row the shift says it shows ([`PageShift::baseline_row`]), so content that only
+/// moved is faded like unchanged pixels and only the inserted band (and any real change) is in
+/// the diff colour. A person reviewing a shifted page sees one red band instead of everything
+/// below it; the count is [`ImageComparison::diff_pixels_after_shift`] for a shift that adds rows.
+pub fn aligned_diff(
+    baseline: ImageRef<'_>,
+    current: ImageRef<'_>,
+    shift: &PageShift,
+    options: &CompareOptions,
+) -> Result<AlignedDiff> {
+    if baseline.width() != current.width() {
+        return Err(crate::Error::InvalidInput(format!(
+            "an aligned diff needs images of one width (baseline {} px, current {} px): a page shift only moves rows",
+            baseline.width(),
+            current.width()
+        )));
+    }
+    let (width, height) = (current.width(), current.height());
+    // The baseline as the current image would show it if nothing but the shift had happened; a
+    // row with no counterpart takes the current row (equal, so the comparator passes it) and
+    // is marked as changed afterwards.
+    let mut aligned = RgbaImage::transparent(width, height)?;
+    let mut unexplained = Vec::new();
+    let row_bytes = width as usize * 4;
+    for y in 0..height {
+        let source = match shift.baseline_row(y as usize) {
+            Some(row) if row < baseline.height() as usize => baseline.row(row as u32),
+            _ => {
+                unexplained.push(y as usize);
+                current.row(y)
+            }
+        };
+        let at = y as usize * row_bytes;
+        aligned.as_bytes_mut()[at..at + row_bytes].copy_from_slice(source);
+    }
+    let mut image = RgbaImage::transparent(width, height)?;
+    let diff = run_comparator(aligned.view(), current, options, Some(image.as_bytes_mut()))?;
+    let [r, g, b] = options.pixel.diff_color;
+    let mut diff_pixels = diff.diff_pixels;
+    for y in unexplained {
+        let row = &mut image.as_bytes_mut()[y * row_bytes..(y + 1) * row_bytes];
+        for (x, pixel) in row.chunks_exact_mut(4).enumerate() {
+            // Pixels the comparator already counted stay counted once.
+            if !diff.mask.get(x, y) {
+                diff_pixels += 1;
+            }
+            pixel.copy_from_slice(&[r, g, b, 255]);
+        }
+    }
+    Ok(AlignedDiff { image, diff_pixels })
+}
+
 /// Counts every canvas pixel outside either image as different and paints it.
 fn mark_padding(
     diff: &mut PixelDiff,
@@ -329,5 +392,53 @@ fn mark_padding(
                 out.as_bytes_mut()[i..i + 4].copy_from_slice(&[r, g, bl, 255]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page of distinct rows: white, with one black pixel whose place differs on every row
+    /// (one-colour rows would not vote for a shift).
+    fn page(width: u32, height: u32) -> RgbaImage {
+        let mut image = RgbaImage::filled(width, height, [255, 255, 255, 255]).unwrap();
+        for y in 0..height as usize {
+            let i = (y * width as usize + (y * 7) % width as usize) * 4;
+            image.as_bytes_mut()[i..i + 4].copy_from_slice(&[0, 0, 0, 255]);
+        }
+        image
+    }
+
+    #[test]
+    fn compare_aligned_diff_marks_only_the_inserted_band() {
+        let baseline = page(64, 40);
+        // Three blue rows inserted at y=10, and 8 pixels really changed further down (y=30).
+        let row = 64 * 4;
+        let mut data = baseline.as_bytes()[..10 * row].to_vec();
+        data.extend([0, 0, 255, 255].repeat(3 * 64));
+        data.extend_from_slice(&baseline.as_bytes()[10 * row..]);
+        data[30 * row..30 * row + 8 * 4].copy_from_slice(&[0, 160, 0, 255].repeat(8));
+        let current = RgbaImage::from_raw(64, 43, data).unwrap();
+        // Every differing pixel counts, none set aside as anti-aliasing: exact numbers.
+        let options = CompareOptions {
+            pixel: PixelOptions { include_aa: true, ..PixelOptions::default() },
+            ..Default::default()
+        };
+        let (comparison, _) = compare_images(baseline.view(), current.view(), &options, false).unwrap();
+        let shift = comparison.shift.expect("the inserted rows are a page shift");
+        assert_eq!(shift, PageShift { dy: 3, below_y: 10 });
+
+        let aligned = aligned_diff(baseline.view(), current.view(), &shift, &options).unwrap();
+        assert_eq!(aligned.diff_pixels, 3 * 64 + 8, "the band's 3 rows and the changed pixels, nothing that moved");
+        assert_eq!(aligned.diff_pixels, comparison.diff_pixels_after_shift);
+        assert!(comparison.diff_pixels > aligned.diff_pixels, "the plain diff counts the moved rows too");
+        let red = |y: u32| aligned.image.row(y).chunks_exact(4).filter(|p| *p == [255, 0, 0, 255]).count();
+        let reds: Vec<(u32, usize)> = (0..current.height()).map(|y| (y, red(y))).filter(|&(_, n)| n > 0).collect();
+        assert_eq!(reds, [(10, 64), (11, 64), (12, 64), (30, 8)]);
+
+        let narrow = RgbaImage::filled(5, 40, [0, 0, 0, 255]).unwrap();
+        let err = aligned_diff(narrow.view(), current.view(), &shift, &options).unwrap_err().to_string();
+        assert!(err.contains("baseline 5 px, current 64 px"), "{err}");
     }
 }
