@@ -10,8 +10,8 @@ use crate::config::{Config, Overrides, PlaywrightDefaults, ShardMode};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 use crate::results::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
-use crate::snapshot::{CaptureSide, compare_snapshot};
-use crate::store::{ProjectStore, snapshot_files};
+use crate::snapshot::{CaptureSide, SnapshotOptions, compare_snapshot};
+use crate::store::{CaptureData, ProjectStore, snapshot_files};
 use crate::verdict::Status;
 
 /// Every `(name, project stem)` with a capture under `temp` (`<name>/<stem>.slcap`), sorted.
@@ -66,6 +66,20 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
     Ok(seen.len())
 }
 
+/// The options `capture`'s `toMatchVisual` call compared with: `config` over the Playwright
+/// defaults and under the call's overrides, both stored in the capture.
+pub fn capture_options(config: &Config, capture: &CaptureData) -> Result<SnapshotOptions> {
+    let overrides = match &capture.overrides {
+        Some(value) => Overrides::from_json(value.clone())?,
+        None => Overrides::default(),
+    };
+    let playwright = match &capture.playwright_defaults {
+        Some(value) => PlaywrightDefaults::from_json(value.clone())?,
+        None => PlaywrightDefaults::default(),
+    };
+    Ok(config.under_playwright(&playwright).with_overrides(&overrides).snapshot_options())
+}
+
 /// Compares every capture in `.sightline/temp` with its baseline, in parallel, writing each
 /// snapshot's evidence next to its capture. Each capture is compared with the options its
 /// `toMatchVisual` call used: `config` over the Playwright defaults and under the call's
@@ -92,15 +106,7 @@ pub fn compare_captures(
             dom: baseline_dom.as_ref(),
             failures: &b.data.failures,
         });
-        let overrides = match &capture.data.overrides {
-            Some(value) => Overrides::from_json(value.clone())?,
-            None => Overrides::default(),
-        };
-        let playwright = match &capture.data.playwright_defaults {
-            Some(value) => PlaywrightDefaults::from_json(value.clone())?,
-            None => PlaywrightDefaults::default(),
-        };
-        let options = config.under_playwright(&playwright).with_overrides(&overrides).snapshot_options();
+        let options = capture_options(config, &capture.data)?;
         let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
         store.write_diff(name, stem, diff.as_ref())?;
         let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();

@@ -63,6 +63,17 @@ pub enum Error {
     /// running tool was stopped and nothing was written.
     #[error("{path}: frame extraction was cancelled; nothing was written")]
     Cancelled { path: PathBuf },
+    /// A review decision was sent for a results.json that has since been rewritten (a new run):
+    /// the person decided on evidence that is no longer the run's, so nothing was written.
+    #[error(
+        "{path} changed since this page was loaded (a new run wrote it); nothing was written: reload the page and review what it shows now"
+    )]
+    StaleResults { path: PathBuf },
+    /// A review decision names a snapshot that is not a changed or new snapshot of the run.
+    #[error(
+        "{label}: not a changed or new snapshot in {path}; nothing was written: reload the page, or run the tests again"
+    )]
+    UnknownSnapshot { label: String, path: PathBuf },
     /// A caller passed values that cannot describe an image or an option.
     #[error("{0}")]
     InvalidInput(String),

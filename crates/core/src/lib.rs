@@ -39,6 +39,7 @@ pub mod prefetch;
 pub mod regions;
 pub mod report;
 pub mod results;
+pub mod review;
 pub mod shape;
 pub mod shift;
 pub mod snapshot;

@@ -1,0 +1,447 @@
+//! A person's review of one run in the browser (`sightline review`): the decisions they made
+//! and the rules every decision goes through before anything is written.
+//!
+//! ```text
+//! .sightline/review.json    decisions on this run's captures (git-ignored, like .sightline/temp)
+//! ```
+//!
+//! A decision names the capture it was made on (its size and a hash of its pixels), so it holds
+//! exactly as long as that capture does: a rejected snapshot shows as rejected on the next run
+//! while the page looks the same, and is up for review again once its capture changes. Approving
+//! goes through [`crate::store::approve`], the one approve path the CLI and the MCP server use;
+//! this module only checks the request against the run first and remembers the outcome.
+//!
+//! Every request carries the version of results.json the page was rendered from
+//! ([`results_version`]); a request made on an older page is refused before anything is written,
+//! so no one approves evidence a newer run has replaced.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::batch::capture_options;
+use crate::compare::aligned_diff;
+use crate::config::Config;
+use crate::decode::{decode_image, encode_png, write_atomic};
+use crate::error::{Error, Result};
+use crate::results::Results;
+use crate::snapshot::{SnapshotEvidence, snapshot_label};
+use crate::store::{Approval, Approved, Held, ProjectStore, approve};
+
+/// The review state's file name under `.sightline/`.
+pub const REVIEW_STATE_FILE: &str = "review.json";
+
+/// The review state format this version reads and writes.
+const REVIEW_STATE_VERSION: u32 = 1;
+
+/// What a person decided about one capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Decision {
+    /// The capture became the baseline.
+    Approved,
+    /// The capture is wrong: the page must be fixed, not the baseline.
+    Rejected,
+}
+
+/// One decision, bound to the capture it was made on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewDecision {
+    pub name: String,
+    /// The Playwright project as results.json names it.
+    pub project: String,
+    pub decision: Decision,
+    /// The capture decided on ([`capture_fingerprint`]).
+    pub capture: String,
+    /// The baseline an approval wrote, relative to the project root: what to `git add`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
+}
+
+/// `.sightline/review.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewState {
+    pub version: u32,
+    pub decisions: Vec<ReviewDecision>,
+}
+
+impl Default for ReviewState {
+    fn default() -> Self {
+        Self { version: REVIEW_STATE_VERSION, decisions: Vec::new() }
+    }
+}
+
+/// A snapshot a review request names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotRef {
+    pub name: String,
+    pub project: String,
+}
+
+/// `.sightline/review.json` of `store`.
+pub fn review_state_path(store: &ProjectStore) -> PathBuf {
+    store.root().join(".sightline").join(REVIEW_STATE_FILE)
+}
+
+/// The review state, empty when no review has been made yet.
+pub fn read_review_state(store: &ProjectStore) -> Result<ReviewState> {
+    let path = review_state_path(store);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ReviewState::default()),
+        Err(e) => return Err(Error::io(&path, e)),
+    };
+    let state: ReviewState = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::InvalidInput(format!("{}: not a review state ({e}); delete it to start the review over", path.display()))
+    })?;
+    if state.version != REVIEW_STATE_VERSION {
+        return Err(Error::InvalidInput(format!(
+            "{}: review state version {} (this sightline reads {REVIEW_STATE_VERSION}); delete it to start the review over",
+            path.display(),
+            state.version
+        )));
+    }
+    Ok(state)
+}
+
+/// Writes the review state atomically (temp file + rename), so an interrupted write leaves the
+/// previous decisions whole.
+fn write_review_state(store: &ProjectStore, state: &ReviewState) -> Result<()> {
+    let json = serde_json::to_vec_pretty(state).map_err(|e| Error::InvalidInput(format!("review state: {e}")))?;
+    write_atomic(&review_state_path(store), &json)
+}
+
+/// The identity of this run's capture of `name` for `project`: its size and an XXH3-128 of its
+/// pixels, or `None` when there is no capture. What a person decided on is what the capture
+/// shows: the same page captured again by a later run (another server port in the stored URL,
+/// another test line) is the same capture, and any pixel that differs makes a new one.
+pub fn capture_fingerprint(store: &ProjectStore, name: &str, project: &str) -> Result<Option<String>> {
+    if !store.capture_path(name, project)?.is_file() {
+        return Ok(None);
+    }
+    let image = store.read_capture(name, project)?.image;
+    let pixels = xxhash_rust::xxh3::xxh3_128(image.as_bytes());
+    Ok(Some(format!("{}x{}-{pixels:032x}", image.width(), image.height())))
+}
+
+/// The version of a results.json a page was rendered from: XXH3-128 of its text.
+pub fn results_version(raw: &str) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(raw.as_bytes()))
+}
+
+/// The run under review: its results.json, checked, and that file's version.
+#[derive(Debug, Clone)]
+pub struct ReviewRun {
+    pub path: PathBuf,
+    pub results: Results,
+    pub version: String,
+}
+
+impl ReviewRun {
+    /// Reads `<reportDir>/results.json` of `store`'s project (`report_dir` as the config gives
+    /// it, relative to the root); a missing file says to run the tests first.
+    pub fn read(store: &ProjectStore, report_dir: &Path) -> Result<Self> {
+        let path = store.root().join(report_dir).join("results.json");
+        if !path.is_file() {
+            return Err(Error::InvalidInput(format!(
+                "{}: no results yet; run the Playwright tests with the sightline reporter first",
+                path.display()
+            )));
+        }
+        let file = crate::results::read_results(&path)?;
+        let version = results_version(&file.raw);
+        Ok(Self { path, results: file.results, version })
+    }
+
+    /// Refuses a request made on a page rendered from another version of results.json.
+    pub fn check_fresh(&self, page_version: &str) -> Result<()> {
+        if page_version == self.version { Ok(()) } else { Err(Error::StaleResults { path: self.path.clone() }) }
+    }
+
+    /// The snapshots `targets` name, each a changed or new snapshot of this run; the first one
+    /// that is not is an error naming it. Checked for every target before anything is written.
+    pub fn reviewable<'a>(&'a self, targets: &[SnapshotRef]) -> Result<Vec<&'a SnapshotEvidence>> {
+        if targets.is_empty() {
+            return Err(Error::InvalidInput("no snapshot named: send at least one {name, project}".into()));
+        }
+        targets
+            .iter()
+            .map(|t| {
+                self.results.snapshot(&t.name, &t.project).filter(|s| s.status.needs_review()).ok_or_else(|| {
+                    Error::UnknownSnapshot { label: snapshot_label(&t.name, &t.project), path: self.path.clone() }
+                })
+            })
+            .collect()
+    }
+}
+
+/// Largest image file the review page is served; a full-page capture is a few MB.
+const MAX_IMAGE_BYTES: u64 = 256 << 20;
+
+impl ReviewRun {
+    /// The file behind `relative` (a path as results.json spells it, relative to the root) when
+    /// results.json names it as one of the run's PNG images and it lies inside the project once
+    /// symlinks are resolved; anything else is refused, so the page can reach no other file.
+    pub fn image_path(&self, store: &ProjectStore, relative: &str) -> Result<PathBuf> {
+        let refuse = || {
+            Error::InvalidInput(format!(
+                "{relative:?} is not an image of this run: the review page serves only the PNGs {} names",
+                self.path.display()
+            ))
+        };
+        let named = self.results.snapshots.iter().flat_map(|s| [&s.files.baseline, &s.files.current, &s.files.diff]);
+        let mut named = named.flatten().chain(self.results.missing_baselines.iter().map(|m| &m.files.baseline));
+        let listed = named.any(|p| p == relative);
+        if !listed || !relative.to_ascii_lowercase().ends_with(".png") {
+            return Err(refuse());
+        }
+        let root = store.root().canonicalize().map_err(|e| Error::io(store.root(), e))?;
+        let path = root.join(relative).canonicalize().map_err(|e| Error::io(root.join(relative), e))?;
+        if !path.starts_with(&root) {
+            return Err(refuse());
+        }
+        Ok(path)
+    }
+
+    /// The bytes of one of the run's images ([`ReviewRun::image_path`]).
+    pub fn read_image(&self, store: &ProjectStore, relative: &str) -> Result<Vec<u8>> {
+        let path = self.image_path(store, relative)?;
+        let size = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?.len();
+        if size > MAX_IMAGE_BYTES {
+            return Err(Error::FileTooLarge { path, bytes: size, limit: MAX_IMAGE_BYTES });
+        }
+        std::fs::read(&path).map_err(|e| Error::io(&path, e))
+    }
+
+    /// The aligned diff ([`aligned_diff`]) of the `index`th snapshot's page shift as a PNG: the
+    /// baseline image the report shows, moved by the shift, against this run's capture,
+    /// compared with the options its call used.
+    pub fn aligned_diff_png(&self, store: &ProjectStore, config: &Config, index: usize) -> Result<Vec<u8>> {
+        let snapshot = self.results.snapshots.get(index).ok_or_else(|| Error::UnknownSnapshot {
+            label: format!("snapshot number {index}"),
+            path: self.path.clone(),
+        })?;
+        let label = || snapshot_label(&snapshot.name, &snapshot.project);
+        let shift = snapshot.layers.pixel.as_ref().and_then(|p| p.shift).ok_or_else(|| {
+            Error::InvalidInput(format!("{}: no page shift in this run, so there is no aligned diff", label()))
+        })?;
+        let baseline_file = snapshot
+            .files
+            .baseline
+            .as_deref()
+            .ok_or_else(|| Error::InvalidInput(format!("{}: no baseline image was kept for this run", label())))?;
+        let baseline_png = self.read_image(store, baseline_file)?;
+        let baseline = decode_image(&baseline_png, Path::new(baseline_file))?;
+        let capture = store.read_capture(&snapshot.name, &snapshot.project)?;
+        let options = capture_options(config, &capture.data)?;
+        let aligned = aligned_diff(baseline.view(), capture.image.view(), &shift, &options.compare)?;
+        encode_png(&aligned.image, true)
+    }
+}
+
+/// The decisions that still hold for `run`: made on the capture this run has of the snapshot.
+pub fn decisions_in_force(store: &ProjectStore, run: &ReviewRun) -> Result<Vec<ReviewDecision>> {
+    let state = read_review_state(store)?;
+    let mut held = Vec::new();
+    for decision in state.decisions {
+        if run.results.snapshot(&decision.name, &decision.project).is_none() {
+            continue;
+        }
+        if capture_fingerprint(store, &decision.name, &decision.project)?.as_deref() == Some(&decision.capture) {
+            held.push(decision);
+        }
+    }
+    Ok(held)
+}
+
+/// Replaces the decisions on `made`'s snapshots with `made`, dropping every decision whose
+/// capture is gone or changed, and writes the state.
+fn record(store: &ProjectStore, made: &[ReviewDecision]) -> Result<()> {
+    let state = read_review_state(store)?;
+    let mut decisions = Vec::new();
+    for old in state.decisions {
+        let replaced = made.iter().any(|d| d.name == old.name && d.project == old.project);
+        if !replaced && capture_fingerprint(store, &old.name, &old.project)?.as_deref() == Some(&old.capture) {
+            decisions.push(old);
+        }
+    }
+    decisions.extend_from_slice(made);
+    write_review_state(store, &ReviewState { version: REVIEW_STATE_VERSION, decisions })
+}
+
+/// The fingerprint of a capture a decision is about to be made on; a snapshot whose capture is
+/// gone (a run started meanwhile) cannot be decided on.
+fn fingerprint_now(store: &ProjectStore, snapshot: &SnapshotEvidence) -> Result<String> {
+    capture_fingerprint(store, &snapshot.name, &snapshot.project)?.ok_or_else(|| {
+        Error::InvalidInput(format!(
+            "{}: no capture in .sightline/temp (a new run may have started); nothing was written: reload the page when the run is done",
+            snapshot_label(&snapshot.name, &snapshot.project)
+        ))
+    })
+}
+
+/// Approves `targets` of `run` through [`approve`], after checking the page's version and every
+/// target, and remembers each approval. Unhealthy or unsettled captures are held (nothing
+/// written) unless `include_unhealthy` says a person confirmed them explicitly.
+pub fn approve_in_review(
+    store: &ProjectStore,
+    run: &ReviewRun,
+    page_version: &str,
+    targets: &[SnapshotRef],
+    include_unhealthy: bool,
+) -> Result<Approved> {
+    run.check_fresh(page_version)?;
+    let snapshots = run.reviewable(targets)?;
+    let fingerprints: Vec<String> = snapshots.iter().map(|s| fingerprint_now(store, s)).collect::<Result<_>>()?;
+    let mut done = Approved::default();
+    let mut made = Vec::new();
+    for (snapshot, capture) in snapshots.into_iter().zip(fingerprints) {
+        let outcome = approve(store, &snapshot.name, Some(&snapshot.project), include_unhealthy)?;
+        for approval in &outcome.approved {
+            made.push(ReviewDecision {
+                name: snapshot.name.clone(),
+                project: snapshot.project.clone(),
+                decision: Decision::Approved,
+                capture: capture.clone(),
+                baseline: Some(approval.baseline.clone()),
+            });
+        }
+        // Named as results.json and the page name them (the store speaks in file stems).
+        let project = || snapshot.project.clone();
+        done.approved.extend(outcome.approved.into_iter().map(|a| Approval { project: project(), ..a }));
+        done.held.extend(outcome.held.into_iter().map(|h| Held { project: project(), ..h }));
+    }
+    if !made.is_empty() {
+        record(store, &made)?;
+    }
+    Ok(done)
+}
+
+/// Rejects `targets` of `run`: their baselines stay as they are and the rejection is remembered
+/// until their capture changes.
+pub fn reject_in_review(
+    store: &ProjectStore,
+    run: &ReviewRun,
+    page_version: &str,
+    targets: &[SnapshotRef],
+) -> Result<Vec<ReviewDecision>> {
+    run.check_fresh(page_version)?;
+    let snapshots = run.reviewable(targets)?;
+    let made: Vec<ReviewDecision> = snapshots
+        .into_iter()
+        .map(|s| {
+            Ok(ReviewDecision {
+                name: s.name.clone(),
+                project: s.project.clone(),
+                decision: Decision::Rejected,
+                capture: fingerprint_now(store, s)?,
+                baseline: None,
+            })
+        })
+        .collect::<Result<_>>()?;
+    record(store, &made)?;
+    Ok(made)
+}
+
+/// The baselines approved decisions wrote, sorted, for the `git add` line a person runs at the
+/// end of a review.
+pub fn baselines_to_commit(decisions: &[ReviewDecision]) -> Vec<String> {
+    let mut paths: Vec<String> = decisions.iter().filter_map(|d| d.baseline.clone()).collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::image::RgbaImage;
+    use crate::store::CaptureData;
+
+    /// A project with baselines and captures of `home` and `about` (different pixels), and a
+    /// results.json listing home as changed and about as passed.
+    fn project(tag: &str) -> (PathBuf, ProjectStore, ReviewRun) {
+        let root = std::env::temp_dir().join(format!("sightline-review-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = ProjectStore::new(&root);
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        for name in ["home", "about"] {
+            store.write_baseline(name, "chromium", &RgbaImage::filled(2, 2, [1, 2, 3, 255]).unwrap(), &data).unwrap();
+            store.write_capture(name, "chromium", RgbaImage::filled(2, 2, [9, 9, 9, 255]).unwrap(), &data).unwrap();
+        }
+        let example = include_str!("../../../tests/golden/example-results.json");
+        let mut value: serde_json::Value = serde_json::from_str(example).unwrap();
+        // Only home and about, as this project captured them.
+        value["snapshots"].as_array_mut().unwrap().retain(|s| s["name"] != "catalogue");
+        let path = root.join("visual-report").join("results.json");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+        let run = ReviewRun::read(&store, Path::new("visual-report")).unwrap();
+        (root, store, run)
+    }
+
+    fn home() -> Vec<SnapshotRef> {
+        vec![SnapshotRef { name: "home".into(), project: "chromium".into() }]
+    }
+
+    #[test]
+    fn review_approve_writes_the_baseline_and_remembers_it_for_the_commit() {
+        let (root, store, run) = project("approve");
+        let done = approve_in_review(&store, &run, &run.version, &home(), false).unwrap();
+        assert_eq!(done.approved.len(), 1);
+        let baseline = store.read_baseline("home", "chromium").unwrap().unwrap();
+        assert_eq!(
+            baseline.image,
+            store.read_capture("home", "chromium").unwrap().image,
+            "the capture is the baseline"
+        );
+        let decisions = decisions_in_force(&store, &run).unwrap();
+        assert_eq!(decisions.len(), 1);
+        assert_eq!(decisions[0].decision, Decision::Approved);
+        assert_eq!(baselines_to_commit(&decisions), [".sightline/baselines/home/chromium.png"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn review_a_rejection_holds_until_the_capture_changes() {
+        let (root, store, run) = project("reject");
+        let before = std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap();
+        let made = reject_in_review(&store, &run, &run.version, &home()).unwrap();
+        assert_eq!(made[0].decision, Decision::Rejected);
+        assert_eq!(std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap(), before, "baseline kept");
+        // The next run captures the same page, its file written anew with other data (another
+        // port in the stored URL, say): still rejected.
+        let data = CaptureData { device_scale_factor: 1.0, project: Some("chromium".into()), ..Default::default() };
+        store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [9, 9, 9, 255]).unwrap(), &data).unwrap();
+        assert_eq!(decisions_in_force(&store, &run).unwrap(), made);
+        // A capture that looks different is up for review again, and the stale decision is
+        // dropped the next time the state is written.
+        store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [8, 8, 8, 255]).unwrap(), &data).unwrap();
+        assert!(decisions_in_force(&store, &run).unwrap().is_empty());
+        approve_in_review(&store, &run, &run.version, &home(), false).unwrap();
+        let state = read_review_state(&store).unwrap();
+        assert_eq!(state.decisions.iter().map(|d| d.decision).collect::<Vec<_>>(), [Decision::Approved]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn review_bad_requests_are_refused_before_anything_is_written() {
+        let (root, store, run) = project("refuse");
+        let baseline = store.baseline_png("home", "chromium").unwrap();
+        let before = std::fs::read(&baseline).unwrap();
+        let stale = approve_in_review(&store, &run, "0123", &home(), false).unwrap_err().to_string();
+        assert!(stale.ends_with("changed since this page was loaded (a new run wrote it); nothing was written: reload the page and review what it shows now"), "{stale}");
+        // One unknown name among good ones: none is approved.
+        let mut targets = home();
+        targets.push(SnapshotRef { name: "nowhere".into(), project: "chromium".into() });
+        let unknown = approve_in_review(&store, &run, &run.version, &targets, false).unwrap_err().to_string();
+        assert!(unknown.starts_with("nowhere (chromium): not a changed or new snapshot in "), "{unknown}");
+        // A passed snapshot is not up for review either.
+        let about = vec![SnapshotRef { name: "about".into(), project: "chromium".into() }];
+        assert!(matches!(reject_in_review(&store, &run, &run.version, &about), Err(Error::UnknownSnapshot { .. })));
+        assert_eq!(std::fs::read(&baseline).unwrap(), before);
+        assert!(!review_state_path(&store).exists(), "no review state written");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
