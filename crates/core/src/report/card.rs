@@ -21,7 +21,15 @@ const FULL_LABELS_MAX: usize = 6;
 
 /// One snapshot: changed and new cards show all their evidence; passed ones are collapsed.
 /// `lazy`: load the images only when the card is scrolled near (collapsed cards always do).
-pub(super) fn snapshot_card(out: &mut String, index: usize, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool) {
+/// `aligned`: where the review server draws the aligned diff of a page shift (review page only).
+pub(super) fn snapshot_card(
+    out: &mut String,
+    index: usize,
+    snap: &SnapshotEvidence,
+    dir: &ReportDir,
+    lazy: bool,
+    aligned: Option<&str>,
+) {
     let status = snap.status.word();
     let auto = snap.auto_passed;
     w!(
@@ -38,7 +46,7 @@ pub(super) fn snapshot_card(out: &mut String, index: usize, snap: &SnapshotEvide
         card_head(out, snap, badge);
         out.push_str("</summary>\n<div class=\"body\">\n");
         health(out, &snap.capture_health);
-        images(out, snap, dir, true);
+        images(out, snap, dir, true, None);
         if auto && let Some(dom) = &snap.layers.dom {
             dom_layer::dom_sections(out, dom);
         }
@@ -54,7 +62,7 @@ pub(super) fn snapshot_card(out: &mut String, index: usize, snap: &SnapshotEvide
             escape_html(&command)
         );
     }
-    images(out, snap, dir, lazy);
+    images(out, snap, dir, lazy, aligned);
     if let Some(dom) = &snap.layers.dom {
         dom_layer::dom_sections(out, dom);
     }
@@ -145,7 +153,8 @@ fn health(out: &mut String, health: &CaptureHealth) -> bool {
 
 /// Baseline / current (with region boxes) / diff side by side, then the slider when both sides
 /// exist. `lazy` images load only when scrolled near.
-fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool) {
+/// `aligned`, on the review page, adds the diff against the baseline moved by the page shift.
+fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool, aligned: Option<&str>) {
     let src = |path: &Option<String>| path.as_deref().and_then(|p| dir.src(p));
     let (baseline, current, diff) = (src(&snap.files.baseline), src(&snap.files.current), src(&snap.files.diff));
     let (bsize, csize) = sizes(snap);
@@ -182,6 +191,19 @@ fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool
         if with_regions && let Some(size) = dims {
             region_boxes(out, regions, size);
         }
+        out.push_str("</div></div></figure>\n");
+    }
+    let shift = snap.layers.pixel.as_ref().and_then(|p| p.shift);
+    if let (Some(src), Some(shift), Some(_), Some(_)) = (aligned, shift, &baseline, &current) {
+        let moved = if shift.dy > 0 { "down" } else { "up" };
+        w!(
+            out,
+            "<figure class=\"f-aligned\"><figcaption><b>Aligned diff</b><span>baseline moved {moved} {} px below y={}: \
+             only what changed is red</span></figcaption><div class=\"frame\"><div class=\"imgbox\">",
+            shift.dy.unsigned_abs(),
+            shift.below_y
+        );
+        image_tag(out, src, &format!("Aligned diff of {name}"), csize, None, lazy);
         out.push_str("</div></div></figure>\n");
     }
     out.push_str("</div>\n");

@@ -18,6 +18,7 @@ use crate::compare::Size;
 use crate::dom::{ContentChange, ElementRole, StyleCheck};
 use crate::regions::Classification;
 use crate::results::{Results, ShardPosition, Summary};
+use crate::review::{ReviewDecision, baselines_to_commit};
 use crate::shape::Shape;
 use crate::snapshot::SnapshotEvidence;
 use crate::verdict::Status;
@@ -37,6 +38,8 @@ mod tests;
 
 const STYLE: &str = include_str!("report.css");
 const SCRIPT: &str = include_str!("report.js");
+const REVIEW_STYLE: &str = include_str!("review.css");
+const REVIEW_SCRIPT: &str = include_str!("review.js");
 
 /// Changed and new cards after this many load their images lazily (when scrolled near), so a
 /// run with hundreds of changes opens quickly.
@@ -47,22 +50,52 @@ const EAGER_CARDS: usize = 10;
 /// under it become relative to `index.html`, paths elsewhere in the project get the matching
 /// `../`.
 pub fn render_report(results: &Results, report_dir: &str) -> String {
+    render_page(results, report_dir, None)
+}
+
+/// What the review page (`sightline review`) adds to the report: the version of results.json it
+/// is rendered from, which every request the page makes sends back (a request from an older page
+/// is refused), and the decisions already made on this run's captures.
+#[derive(Debug, Clone, Copy)]
+pub struct ReviewPage<'a> {
+    pub version: &'a str,
+    pub decisions: &'a [ReviewDecision],
+}
+
+/// Renders the review page for one run: the report, served at the project root (image paths are
+/// the results' own, relative to the root), with the review bar, approve and reject on each
+/// card needing a decision, and an aligned diff for each page shift. The review script builds
+/// its controls from the state embedded here; nothing of the report itself is left out.
+pub fn render_review_page(results: &Results, review: &ReviewPage<'_>) -> String {
+    render_page(results, "", Some(review))
+}
+
+/// The report page, with the review additions when `review` is set.
+fn render_page(results: &Results, report_dir: &str, review: Option<&ReviewPage<'_>>) -> String {
     let (snapshots, missing) = (&results.snapshots, &results.missing_baselines);
     let dir = ReportDir::new(report_dir);
     // The headline, the totals and the filter buttons all count what the summary says.
     let counts = &results.summary;
 
     let mut out = String::with_capacity(32 * 1024 + snapshots.len() * 8 * 1024);
-    let review = counts.changed + counts.new + counts.missing;
+    let to_review = counts.changed + counts.new + counts.missing;
     w!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>Sightline report — {}</title>\n<style>\n{STYLE}</style>\n<script>\n{SCRIPT}</script>\n</head>\n<body>\n",
-        if review == 0 { format!("{} passed", counts.passed) } else { format!("{review} to review") }
+         <title>Sightline {} — {}</title>\n<style>\n{STYLE}</style>\n<script>\n{SCRIPT}</script>\n",
+        if review.is_some() { "review" } else { "report" },
+        if to_review == 0 { format!("{} passed", counts.passed) } else { format!("{to_review} to review") }
     );
+    if let Some(review) = review {
+        review_head(&mut out, results, review);
+    }
+    out.push_str("</head>\n<body>\n");
     summary(&mut out, results);
     toolbar(&mut out, counts);
+    if review.is_some() {
+        review_bar(&mut out);
+    }
     groups::groups(&mut out, &results.groups, snapshots);
 
     // Changed and new first (they need a decision), then passed (collapsed), then missing.
@@ -80,7 +113,10 @@ pub fn render_report(results: &Results, report_dir: &str) -> String {
             members.len()
         );
         for (index, snap) in members {
-            card::snapshot_card(&mut out, index, snap, &dir, shown >= EAGER_CARDS);
+            // The aligned diff is drawn by the review server on request (`_/aligned/…`).
+            let shifted = snap.layers.pixel.as_ref().is_some_and(|p| p.shift.is_some());
+            let aligned = review.filter(|_| shifted).map(|r| format!("_/aligned/{}/{index}.png", r.version));
+            card::snapshot_card(&mut out, index, snap, &dir, shown >= EAGER_CARDS, aligned.as_deref());
             shown += 1;
         }
         out.push_str("</section>\n");
@@ -411,5 +447,37 @@ fn toolbar(out: &mut String, counts: &Summary) {
     out.push_str(
         "<label class=\"opt\"><input type=\"checkbox\" id=\"labels\" checked> region labels</label></nav>\n\
          <p id=\"empty\" class=\"empty\" hidden>No snapshot has this status.</p>\n",
+    );
+}
+
+/// The review page's own style and script, and the state its script starts from: the results
+/// version, the decisions in force, what they leave to commit, and the groups (to approve a
+/// group and to filter by one). `<` is escaped so no string in it can close the script element.
+fn review_head(out: &mut String, results: &Results, review: &ReviewPage<'_>) {
+    let state = serde_json::json!({
+        "results": review.version,
+        "decisions": review.decisions,
+        "commit": baselines_to_commit(review.decisions),
+        "groups": results.groups,
+    });
+    let json = state.to_string().replace('<', "\\u003c");
+    w!(
+        out,
+        "<style>\n{REVIEW_STYLE}</style>\n<script type=\"application/json\" id=\"review-state\">{json}</script>\n\
+         <script>\n{REVIEW_SCRIPT}</script>\n"
+    );
+}
+
+/// The review bar under the filters: progress, the group filter, the keys, and where errors and
+/// the commit line appear; the review script fills them.
+fn review_bar(out: &mut String) {
+    out.push_str(
+        "<div class=\"reviewbar\" id=\"reviewbar\"><span id=\"progress\" aria-live=\"polite\"></span>\
+         <label>Group <select id=\"group-filter\"><option value=\"\">all snapshots</option></select></label>\
+         <span class=\"keys\"><kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> approve · <kbd>r</kbd> reject · \
+         <kbd>s</kbd> skip · <kbd>v</kbd> views</span></div>\n\
+         <p id=\"review-error\" class=\"review-error\" role=\"alert\" hidden></p>\n\
+         <section id=\"commit\" class=\"commit\" hidden><h2>To commit</h2><p>The approved baselines; commit them \
+         with the change that made them:</p><pre><code id=\"commit-command\"></code></pre></section>\n",
     );
 }

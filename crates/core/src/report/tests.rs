@@ -334,3 +334,41 @@ fn report_css_color_accepts_colours_only() {
         assert_eq!(css_color(bad), None, "{bad}");
     }
 }
+
+#[test]
+fn report_review_page_embeds_its_state_safely_and_an_aligned_diff_for_a_shift() {
+    use crate::review::Decision;
+    use crate::shift::PageShift;
+    let mut results = results();
+    results.snapshots[1].layers.pixel.as_mut().unwrap().shift = Some(PageShift { dy: 20, below_y: 100 });
+    let hostile = "home</script><script>alert(1)</script>";
+    let decisions = [ReviewDecision {
+        name: hostile.into(),
+        project: "chromium".into(),
+        decision: Decision::Rejected,
+        capture: "200x400-00".into(),
+        baseline: None,
+    }];
+    let html = render_review_page(&results, &ReviewPage { version: "v1", decisions: &decisions });
+    assert!(html.contains("<title>Sightline review — 3 to review</title>"), "{}", &html[..300]);
+    // The state's strings cannot close its script element: it parses back whole.
+    let open = "<script type=\"application/json\" id=\"review-state\">";
+    let start = html.find(open).unwrap() + open.len();
+    let state: serde_json::Value =
+        serde_json::from_str(&html[start..start + html[start..].find("</script>").unwrap()]).unwrap();
+    assert_eq!(state["results"], "v1");
+    assert_eq!(state["decisions"][0]["name"], hostile);
+    assert_eq!(state["commit"], json!([]));
+    // Served from the project root: image paths are the results' own; the shifted snapshot (the
+    // second) gets the aligned diff the server draws for this version of results.json.
+    let home = card(&html, "home");
+    assert!(home.contains("src=\"visual-report/images/home/chromium-current.png\""), "{home}");
+    assert!(home.contains("<img src=\"_/aligned/v1/1.png\" alt=\"Aligned diff of home\""), "{home}");
+    assert!(home.contains("baseline moved down 20 px below y=100: only what changed is red"));
+    assert!(!card(&html, "signup").contains("f-aligned"), "no shift, no aligned diff");
+    // The report written with results.json has none of it.
+    let report = render_report(&results, "visual-report");
+    for review_only in ["review-state", "f-aligned", "reviewbar", "_/aligned"] {
+        assert!(!report.contains(review_only), "{review_only}");
+    }
+}
