@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { binary, callText, freePort, playwright, pngSize, runExample, shop, skipWithoutChromium as skip, tempRoot, withClient } from './golden/run.mjs';
+import { binary, callText, freePort, playwright, pngSize, runExample, skipWithoutChromium as skip, tempRoot, twoProjectConfig, withClient } from './golden/run.mjs';
 
 const temps = [];
 function tempDir() {
@@ -521,14 +521,7 @@ test('mcp: get_visual_results lists the snapshots that share one signal as a gro
   // two catalogue page shifts (same dy and belowY) group; the two home restyles touch 13
   // elements, more than the 10 a style-only group allows, so they stay apart.
   const root = tempDir();
-  const config = path.join(root, 'playwright.config.mjs');
-  const base = JSON.stringify(path.join(shop, 'playwright.config.mjs'));
-  writeFileSync(
-    config,
-    `import shop from ${base};\n` +
-      `export default { ...shop, testDir: ${JSON.stringify(path.join(shop, 'tests'))}, ` +
-      `webServer: { ...shop.webServer, cwd: ${JSON.stringify(shop)} }, projects: [{ name: 'chromium' }, { name: 'chromium-copy' }] };\n`,
-  );
+  const config = twoProjectConfig(root);
   const approve = playwright(root, { variant: 'original', port, config, args: ['--update-snapshots=all'] });
   assert.equal(approve.status, 0, approve.output);
   const changed = playwright(root, { variant: 'changed', port, config });

@@ -3,7 +3,7 @@
 // Playwright run of the shop's suite, and the MCP client over stdio.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,22 @@ export function playwright(root, { variant, port, config = path.join(shop, 'play
     encoding: 'utf8',
   });
   return { status: run.status, output: run.stdout + run.stderr };
+}
+
+/**
+ * Writes `<root>/playwright.config.mjs`: the shop's suite under two projects with the same
+ * settings (`chromium`, `chromium-copy`), so each planted change happens twice and the two
+ * catalogue page shifts form a group. Returns the config's path.
+ */
+export function twoProjectConfig(root) {
+  const config = path.join(root, 'playwright.config.mjs');
+  writeFileSync(
+    config,
+    `import shop from ${JSON.stringify(path.join(shop, 'playwright.config.mjs'))};\n` +
+      `export default { ...shop, testDir: ${JSON.stringify(path.join(shop, 'tests'))}, ` +
+      `webServer: { ...shop.webServer, cwd: ${JSON.stringify(shop)} }, projects: [{ name: 'chromium' }, { name: 'chromium-copy' }] };\n`,
+  );
+  return config;
 }
 
 /** Runs `fn(client)` with an MCP client on `sightline --root root mcp ...flags`, then closes it. */

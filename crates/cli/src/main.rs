@@ -10,6 +10,7 @@ mod diff;
 mod live;
 mod mcp;
 mod review;
+mod review_server;
 
 /// Visual regression evidence for Playwright: pixels, regions, page shift.
 #[derive(Parser)]
@@ -38,6 +39,9 @@ enum Command {
     Explain(review::ExplainArgs),
     /// Summarise the last run and point at its report; `--open` opens the HTML report.
     Report(review::ReportArgs),
+    /// Review the last run in the browser: a page on 127.0.0.1 (behind a random token in its URL)
+    /// where one person approves or rejects each changed snapshot, or a group. Runs until stopped.
+    Review(review_server::ReviewArgs),
     /// Open a live page in Chromium and look for visual bugs (overflow, clipped or overlapping
     /// text, broken images, failed fonts, console errors, low contrast, small tap targets).
     /// Exit 0 when none, 1 when issues were found, 2 when the page could not be checked.
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
         Command::List => review::run_list(&cli.root.root),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),
+        Command::Review(args) => review_server::run_review(&cli.root.root, &args),
         Command::Check(args) => live::run_check(&cli.root.root, &args),
         Command::CompareDesigns(args) => design::run_compare_designs(&args),
         Command::CompareMotion(args) => design::run_compare_motion(&args),

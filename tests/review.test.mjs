@@ -1,0 +1,394 @@
+// `sightline review` end to end: the real binary serving a real run of the example shop, driven
+// by plain HTTP requests (the door: token, Host, Origin, methods, files) and by Chromium (the
+// page: approve one, approve a group, reject, the unhealthy confirmation, keys, the aligned diff
+// of the catalogue's page shift, the reload after a new run). Every check of what was written
+// reads the files on disk.
+//
+// The shop's suite runs once under two projects with the same settings, so each planted change
+// happens twice and the two catalogue page shifts form a group; each test reviews its own copy.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { binary, chromium as chromiumPath, freePort, playwright, skipWithoutChromium as skip, tempRoot, twoProjectConfig } from './golden/run.mjs';
+
+const temps = [];
+let run;
+let browser;
+
+function tempDir(tag = 'review') {
+  const dir = tempRoot(tag);
+  temps.push(dir);
+  return dir;
+}
+
+before(async () => {
+  if (skip) return;
+  const port = await freePort();
+  run = tempDir();
+  const config = twoProjectConfig(run);
+  const approved = playwright(run, { variant: 'original', port, config, args: ['--update-snapshots=all'] });
+  assert.equal(approved.status, 0, approved.output);
+  const changed = playwright(run, { variant: 'changed', port, config });
+  assert.equal(changed.status, 1, changed.output);
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({ executablePath: chromiumPath });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of the run (baselines, captures, report) to review. */
+function copyOfRun() {
+  const root = tempDir();
+  for (const folder of ['.sightline', 'visual-report']) cpSync(path.join(run, folder), path.join(root, folder), { recursive: true });
+  return root;
+}
+
+/** Starts `sightline --root root review`; resolves with the URL it prints and a stop function. */
+async function startReview(root) {
+  const child = spawn(binary, ['--root', root, 'review'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const url = await new Promise((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const found = stdout.match(/^sightline review: (http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/)$/m);
+      if (found) resolve(found[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`sightline review exited ${code}: ${stdout}${stderr}`)));
+  });
+  return { url, stop: () => child.kill(), stderr: () => stderr };
+}
+
+/** Runs `fn(review)` with a review server on `root`, then stops it. */
+async function withReview(root, fn) {
+  const review = await startReview(root);
+  try {
+    return await fn(review);
+  } finally {
+    review.stop();
+  }
+}
+
+/** A raw HTTP request (no URL normalisation, any Host and Origin): `{ status, body }`. */
+function request(url, { method = 'GET', path: rawPath, headers = {}, body } = {}) {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: target.port, method, path: rawPath ?? target.pathname, headers: { host: target.host, ...headers } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Every file under `root` with its SHA-256, to show that nothing was written. */
+function tree(root) {
+  const out = {};
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else out[path.relative(root, file)] = createHash('sha256').update(readFileSync(file)).digest('hex');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const baseline = (root, name, project) => path.join(root, '.sightline', 'baselines', name, `${project}.png`);
+const current = (root, name, project) => path.join(root, 'visual-report', 'images', name, `${project}-current.png`);
+
+/** The two images have the same pixels (`sightline diff` exits 0). */
+function samePixels(a, b) {
+  const diff = spawnSync(binary, ['diff', a, b], { encoding: 'utf8' });
+  assert.ok(diff.status === 0 || diff.status === 1, diff.stdout + diff.stderr);
+  return diff.status === 0;
+}
+
+/** Runs `fn(page)` on the review page of `root` in Chromium; the page must raise no error. */
+async function withPage(root, fn) {
+  await withReview(root, async ({ url }) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(url);
+      await fn(page);
+      assert.deepEqual(errors, [], 'the page raised no error');
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+const card = (page, name, project) => page.locator(`article.card[data-name="${name}"][data-project="${project}"]`);
+
+test('review: the door refuses requests without the token, from another Host or Origin, and files outside the project, writing nothing', { skip }, async () => {
+  const root = copyOfRun();
+  // A PNG outside the project, linked in where the report keeps an image results.json names.
+  const outside = tempDir('review-outside');
+  cpSync(current(root, 'home', 'chromium'), path.join(outside, 'secret.png'));
+  rmSync(current(root, 'home', 'chromium-copy'));
+  symlinkSync(path.join(outside, 'secret.png'), current(root, 'home', 'chromium-copy'));
+  const before = tree(root);
+  await withReview(root, async ({ url }) => {
+    const { port, pathname } = new URL(url);
+    const token = pathname.split('/')[1];
+    const own = `http://127.0.0.1:${port}`;
+    const page = await request(url);
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<title>Sightline review — 4 to review<\/title>/);
+    assert.equal(page.headers['referrer-policy'], 'no-referrer', 'the token never leaves in a Referer');
+    const version = page.body.match(/"results":"([0-9a-f]{32})"/)[1];
+    const image = await request(url, { path: `/${token}/visual-report/images/home/chromium-current.png` });
+    assert.equal(image.status, 200, 'an image results.json names is served');
+    assert.equal(image.headers['content-type'], 'image/png');
+
+    const approveHome = JSON.stringify({ results: version, snapshots: [{ name: 'home', project: 'chromium' }] });
+    const post = { method: 'POST', path: `/${token}/_/approve`, body: approveHome, headers: { 'content-type': 'application/json', origin: own } };
+    const refusals = [
+      [{ path: '/' }, 403, /missing or wrong token/],
+      [{ path: `/${'0'.repeat(32)}/` }, 403, /missing or wrong token/],
+      [{ path: `/${token.slice(0, 31)}/` }, 403, /missing or wrong token/],
+      [{ ...post, path: '/_/approve' }, 403, /missing or wrong token/],
+      [{ headers: { host: `attacker.example:${port}` } }, 403, /Host "attacker\.example:\d+" is not this review server/],
+      [{ ...post, headers: { ...post.headers, host: 'attacker.example' } }, 403, /Host "attacker\.example" is not this review server/],
+      [{ ...post, headers: { ...post.headers, origin: 'http://attacker.example' } }, 403, /Origin "http:\/\/attacker\.example" is not this review page/],
+      [{ ...post, headers: { ...post.headers, origin: `http://127.0.0.1:${Number(port) + 1}` } }, 403, /is not this review page/],
+      [{ ...post, headers: { 'content-type': 'application/json' } }, 403, /a POST must carry the review page's Origin header/],
+      [{ ...post, headers: { ...post.headers, 'content-type': 'text/plain' } }, 415, /application\/json/],
+      [{ path: `/${token}/_/approve` }, 405, /only a POST changes anything/],
+      [{ ...post, method: 'PUT' }, 405, /PUT is not served/],
+      [{ ...post, path: `/${token}/visual-report/results.json` }, 405, /only _\/approve and _\/reject accept a POST/],
+      [{ ...post, body: JSON.stringify({ results: 'f'.repeat(32), snapshots: [{ name: 'home', project: 'chromium' }] }) }, 409, /changed since this page was loaded .*nothing was written/],
+      [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'home', project: 'chromium' }, { name: 'nowhere', project: 'chromium' }] }) }, 404, /nowhere \(chromium\): not a changed or new snapshot/],
+      [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'about', project: 'chromium' }] }) }, 404, /about \(chromium\): not a changed or new snapshot/],
+      [{ ...post, body: '{"results": 1}' }, 400, /not a review decision/],
+      [{ path: `/${token}/../../../etc/passwd` }, 404, /not an image of this run/],
+      [{ path: `/${token}/..%2f..%2f..%2fetc%2fpasswd` }, 404, /not an image of this run/],
+      [{ path: `/${token}/%2Fetc%2Fpasswd` }, 404, /not an image of this run/],
+      [{ path: `/${token}/.sightline/config.json` }, 404, /not an image of this run/],
+      [{ path: `/${token}/visual-report/results.json` }, 404, /not an image of this run/],
+      [{ path: `/${token}/.sightline/temp/home/chromium.slcap` }, 404, /not an image of this run/],
+      [{ path: `/${token}/visual-report/images/home/chromium-copy-current.png` }, 404, /not an image of this run/],
+    ];
+    for (const [options, status, says] of refusals) {
+      const answer = await request(url, options);
+      assert.equal(answer.status, status, `${JSON.stringify(options)} → ${answer.body}`);
+      assert.match(JSON.parse(answer.body).error, says, JSON.stringify(options));
+    }
+  });
+  assert.deepEqual(tree(root), before, 'no refused request wrote anything');
+  assert.ok(!existsSync(path.join(root, '.sightline', 'review.json')));
+});
+
+test('review: approve one snapshot, approve a group, reject one; the page says what to commit', { skip }, async () => {
+  const root = copyOfRun();
+  const rejectedBefore = readFileSync(baseline(root, 'home', 'chromium-copy'));
+  const aboutBefore = readFileSync(baseline(root, 'about', 'chromium'));
+  await withPage(root, async (page) => {
+    await assert.doesNotReject(page.locator('#progress', { hasText: '0 of 4 reviewed' }).waitFor());
+    assert.equal(samePixels(baseline(root, 'home', 'chromium'), current(root, 'home', 'chromium')), false);
+
+    await card(page, 'home', 'chromium').getByRole('button', { name: 'Approve' }).click();
+    await card(page, 'home', 'chromium').locator('.decision', { hasText: 'Approved: .sightline/baselines/home/chromium.png is now this capture' }).waitFor();
+    assert.equal(samePixels(baseline(root, 'home', 'chromium'), current(root, 'home', 'chromium')), true, 'the baseline on disk is the capture');
+
+    await page.locator('section.groups li', { hasText: 'page shift: content below y=284 moved down 60 px' }).getByRole('button', { name: 'Approve group (2)' }).click();
+    await page.locator('#progress', { hasText: '3 of 4 reviewed' }).waitFor();
+    for (const project of ['chromium', 'chromium-copy']) {
+      assert.equal(samePixels(baseline(root, 'catalogue', project), current(root, 'catalogue', project)), true, `catalogue (${project})`);
+    }
+
+    await card(page, 'home', 'chromium-copy').getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#progress', { hasText: '4 of 4 reviewed' }).waitFor();
+    assert.equal(await card(page, 'home', 'chromium-copy').getAttribute('data-decision'), 'rejected');
+    assert.ok(readFileSync(baseline(root, 'home', 'chromium-copy')).equals(rejectedBefore), 'a rejected baseline is kept');
+    assert.ok(readFileSync(baseline(root, 'about', 'chromium')).equals(aboutBefore), 'a passed snapshot is untouched');
+    const state = JSON.parse(readFileSync(path.join(root, '.sightline', 'review.json'), 'utf8'));
+    assert.deepEqual(
+      state.decisions.map((d) => `${d.name} ${d.project} ${d.decision}`).sort(),
+      ['catalogue chromium approved', 'catalogue chromium-copy approved', 'home chromium approved', 'home chromium-copy rejected'],
+    );
+    assert.equal(
+      await page.locator('#commit-command').textContent(),
+      'git add .sightline/baselines/catalogue/chromium-copy.png .sightline/baselines/catalogue/chromium.png .sightline/baselines/home/chromium.png',
+    );
+    assert.equal(await page.locator('#commit').isVisible(), true);
+
+    // The decisions outlive the page.
+    await page.reload();
+    await page.locator('#progress', { hasText: '4 of 4 reviewed' }).waitFor();
+    assert.equal(await card(page, 'home', 'chromium-copy').getAttribute('data-decision'), 'rejected');
+  });
+});
+
+test('review: an unhealthy capture is approved only after a second, explicit confirmation', { skip }, async () => {
+  const root = copyOfRun();
+  // The about page captured again with a font that failed to load: the same pixels, unhealthy.
+  const addon = createRequire(import.meta.url)('../addon.js');
+  const font = { kind: 'font', url: 'http://127.0.0.1/brand.woff2', detail: 'HTTP 404' };
+  const outcome = addon.compareCaptureSync({ root, name: 'about', project: 'chromium', screenshot: readFileSync(baseline(root, 'about', 'chromium')), failures: [font], updateSnapshots: 'none' });
+  assert.equal(outcome.evidence.verdictKind, 'unhealthy');
+  const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+  assert.equal(compare.status, 1, compare.stdout + compare.stderr);
+  const aboutBefore = statSync(baseline(root, 'about', 'chromium')).mtimeMs;
+  await withPage(root, async (page) => {
+    const about = card(page, 'about', 'chromium');
+    await about.getByRole('button', { name: 'Approve', exact: true }).click();
+    const confirm = about.getByRole('alertdialog');
+    await confirm.waitFor();
+    assert.match(await confirm.textContent(), /Not approved: Unhealthy capture: font http:\/\/127\.0\.0\.1\/brand\.woff2: HTTP 404/);
+    assert.equal(statSync(baseline(root, 'about', 'chromium')).mtimeMs, aboutBefore, 'held: nothing written');
+    assert.equal(await about.getAttribute('data-decision'), null);
+    await confirm.getByRole('button', { name: 'Approve this capture anyway' }).click();
+    await about.locator('.decision', { hasText: 'Approved' }).waitFor();
+    assert.ok(statSync(baseline(root, 'about', 'chromium')).mtimeMs > aboutBefore, 'approved once confirmed');
+  });
+});
+
+test('review: keys move between snapshots, approve, reject and switch views', { skip }, async () => {
+  const root = copyOfRun();
+  await withPage(root, async (page) => {
+    await page.locator('#progress', { hasText: '0 of 4 reviewed' }).waitFor();
+    const focused = () => page.evaluate(() => {
+      const c = document.querySelector('article.card.focused');
+      return c && `${c.dataset.name} ${c.dataset.project}`;
+    });
+    // Changed cards in the report's order: catalogue ×2, then home ×2.
+    await page.keyboard.press('j');
+    assert.equal(await focused(), 'catalogue chromium');
+    await page.keyboard.press('j');
+    assert.equal(await focused(), 'catalogue chromium-copy');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'home chromium');
+    await page.keyboard.press('k');
+    assert.equal(await focused(), 'catalogue chromium-copy');
+    await page.keyboard.press('v');
+    assert.equal(await card(page, 'catalogue', 'chromium-copy').getAttribute('data-view'), 'diff');
+    assert.equal(await card(page, 'catalogue', 'chromium-copy').locator('.f-baseline').isVisible(), false, 'the diff view hides the baseline');
+    await page.keyboard.press('v');
+    assert.equal(await card(page, 'catalogue', 'chromium-copy').getAttribute('data-view'), 'slider');
+    await page.keyboard.press('r');
+    await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();
+    assert.equal(await card(page, 'catalogue', 'chromium-copy').getAttribute('data-decision'), 'rejected');
+    await page.keyboard.press('s');
+    assert.equal(await focused(), 'home chromium');
+    await page.keyboard.press('a');
+    await page.locator('#progress', { hasText: '2 of 4 reviewed' }).waitFor();
+    assert.equal(samePixels(baseline(root, 'home', 'chromium'), current(root, 'home', 'chromium')), true);
+    assert.equal(samePixels(baseline(root, 'catalogue', 'chromium-copy'), current(root, 'catalogue', 'chromium-copy')), false, 'rejected: not approved');
+    // The group filter narrows what j and k walk through.
+    await page.selectOption('#group-filter', { label: 'page shift: content below y=284 moved down 60 px (2)' });
+    assert.equal(await card(page, 'home', 'chromium').isVisible(), false);
+    await page.keyboard.press('j');
+    assert.equal(await focused(), 'catalogue chromium');
+  });
+});
+
+test('review: the aligned diff of the catalogue page shift shows only the inserted band', { skip }, async () => {
+  const root = copyOfRun();
+  const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
+  const catalogue = results.snapshots.find((s) => s.name === 'catalogue' && s.project === 'chromium');
+  assert.deepEqual(catalogue.layers.pixel.shift, { dy: 60, belowY: 284 });
+  await withPage(root, async (page) => {
+    const figure = card(page, 'catalogue', 'chromium').locator('figure.f-aligned');
+    assert.match(await figure.locator('figcaption').textContent(), /baseline moved down 60 px below y=284: only what changed is red/);
+    // Count the diff-coloured pixels of the aligned diff and of the plain diff, row by row.
+    const count = (selector) => card(page, 'catalogue', 'chromium').locator(selector).evaluate(async (img) => {
+      img.loading = 'eager';
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      [canvas.width, canvas.height] = [img.naturalWidth, img.naturalHeight];
+      const context = canvas.getContext('2d');
+      context.drawImage(img, 0, 0);
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      const rows = new Set();
+      let red = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i] === 255 && data[i + 1] === 0 && data[i + 2] === 0 && data[i + 3] === 255) {
+          red += 1;
+          rows.add(Math.floor(i / 4 / canvas.width));
+        }
+      }
+      const sorted = [...rows].sort((a, b) => a - b);
+      return { red, first: sorted[0], last: sorted.at(-1), rows: sorted.length, width: canvas.width, height: canvas.height };
+    });
+    const aligned = await count('figure.f-aligned img');
+    assert.deepEqual(aligned, { red: 1280 * 60, first: 284, last: 343, rows: 60, width: 1280, height: 3340 });
+    assert.equal(aligned.red, catalogue.layers.pixel.diffPixelsAfterShift);
+    const plain = await count('figure.f-diff img');
+    assert.ok(plain.red > 2 * aligned.red && plain.last > 343, `the plain diff is red far below the band: ${JSON.stringify(plain)}`);
+  });
+});
+
+test('review: a new run reloads the page; a rejection holds until the capture changes', { skip }, async () => {
+  const root = copyOfRun();
+  const addon = createRequire(import.meta.url)('../addon.js');
+  const capture = path.join(root, '.sightline', 'temp', 'home', 'chromium.slcap');
+  /** A new run: home (chromium) captured again showing `png`'s pixels, then compared. */
+  const newRun = (png) => {
+    const outcome = addon.compareCaptureSync({ root, name: 'home', project: 'chromium', screenshot: readFileSync(png), updateSnapshots: 'none' });
+    assert.equal(outcome.evidence.status, 'changed');
+    const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+    assert.equal(compare.status, 1, compare.stdout + compare.stderr);
+  };
+  await withPage(root, async (page) => {
+    const shown = () => page.evaluate(() => ({ loadedAt: performance.timeOrigin, results: JSON.parse(document.getElementById('review-state').textContent).results }));
+    const reloadAfter = async (before) => {
+      await page.waitForFunction((t) => performance.timeOrigin !== t, before.loadedAt, { timeout: 15_000 });
+      await page.waitForLoadState();
+      const now = await shown();
+      assert.notEqual(now.results, before.results, 'the page shows the new results.json');
+      return now;
+    };
+    await card(page, 'home', 'chromium').getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();
+    const first = await shown();
+
+    // The same page captured again (a new capture file, without a DOM record this time).
+    const before = readFileSync(capture);
+    newRun(current(root, 'home', 'chromium'));
+    assert.ok(!readFileSync(capture).equals(before), 'the capture file was written anew');
+    const second = await reloadAfter(first);
+    await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();
+    assert.equal(await card(page, 'home', 'chromium').getAttribute('data-decision'), 'rejected', 'same pixels: still rejected');
+
+    // A decision sent from the page as it was before the run is refused, nothing written.
+    const answer = await page.evaluate(async (results) => {
+      const r = await fetch('_/approve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ results, snapshots: [{ name: 'home', project: 'chromium-copy' }] }) });
+      return { status: r.status, body: await r.json() };
+    }, first.results);
+    assert.equal(answer.status, 409);
+    assert.match(answer.body.error, /changed since this page was loaded/);
+    assert.equal(samePixels(baseline(root, 'home', 'chromium-copy'), current(root, 'home', 'chromium-copy')), false);
+
+    // A run whose capture of home looks different: it is up for review again.
+    newRun(current(root, 'catalogue', 'chromium'));
+    await reloadAfter(second);
+    await page.locator('#progress', { hasText: '0 of 4 reviewed' }).waitFor();
+    assert.equal(await card(page, 'home', 'chromium').getAttribute('data-decision'), null);
+  });
+});
+
+test('review: without a run to review it says how to make one and serves nothing', () => {
+  const root = tempDir('review-empty');
+  const started = spawnSync(binary, ['--root', root, 'review'], { encoding: 'utf8', timeout: 10_000 });
+  assert.equal(started.status, 2, started.stdout + started.stderr);
+  assert.equal(started.stdout, '', 'no URL printed');
+  assert.equal(started.stderr, `sightline: ${path.join(root, 'visual-report', 'results.json')}: no results yet; run the Playwright tests with the sightline reporter first\n`);
+});
