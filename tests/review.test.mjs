@@ -237,7 +237,7 @@ test('review: approve one snapshot, approve a group, reject one; the page says w
   });
 });
 
-test('review: an unhealthy capture is approved only after a second, explicit confirmation', { skip }, async () => {
+test('review: an unhealthy capture is approved only after a second, explicit confirmation; a group is rejected at once', { skip }, async () => {
   const root = copyOfRun();
   // The about page captured again with a font that failed to load: the same pixels, unhealthy.
   const addon = createRequire(import.meta.url)('../addon.js');
@@ -254,6 +254,12 @@ test('review: an unhealthy capture is approved only after a second, explicit con
     await confirm.waitFor();
     assert.match(await confirm.textContent(), /Not approved: Unhealthy capture: font http:\/\/127\.0\.0\.1\/brand\.woff2: HTTP 404/);
     assert.equal(statSync(baseline(root, 'about', 'chromium')).mtimeMs, aboutBefore, 'held: nothing written');
+    // A whole group rejected at once: both baselines kept.
+    const catalogue = readFileSync(baseline(root, 'catalogue', 'chromium'));
+    await page.locator('section.groups li', { hasText: 'page shift' }).getByRole('button', { name: 'Reject group (2)' }).click();
+    await page.locator('#progress', { hasText: '2 of 5 reviewed' }).waitFor();
+    assert.equal(await card(page, 'catalogue', 'chromium-copy').getAttribute('data-decision'), 'rejected');
+    assert.ok(readFileSync(baseline(root, 'catalogue', 'chromium')).equals(catalogue));
     assert.equal(await about.getAttribute('data-decision'), null);
     await confirm.getByRole('button', { name: 'Approve this capture anyway' }).click();
     await about.locator('.decision', { hasText: 'Approved' }).waitFor();

@@ -1,5 +1,5 @@
 // Sightline review page (`sightline review`): approve and reject through the local review server,
-// one snapshot or a group; a second, explicit confirmation for a capture the server holds as
+// one snapshot or a whole group; a second, explicit confirmation for a capture the server holds as
 // unhealthy; keyboard review; the group filter; the progress count; the `git add` line; and a
 // reload when a new run rewrites results.json. The page's URL carries the server's token as its
 // first path segment, so every request below goes under it; every change is a POST carrying the
@@ -210,12 +210,14 @@
     state.groups.forEach((group, i) => {
       const members = group.members.map((m) => cardOf(m.name, m.project)).filter(Boolean);
       if (items[i] && members.length > 0) {
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.dataset.action = 'approve-group';
-        button.textContent = `Approve group (${members.length})`;
-        button.addEventListener('click', () => decide('approve', members));
-        items[i].append(button);
+        for (const action of ['approve', 'reject']) {
+          const button = document.createElement('button');
+          button.type = 'button';
+          button.dataset.action = `${action}-group`;
+          button.textContent = `${action === 'approve' ? 'Approve' : 'Reject'} group (${members.length})`;
+          button.addEventListener('click', () => decide(action, members));
+          items[i].append(button, ' ');
+        }
       }
       const option = document.createElement('option');
       option.value = String(i);
