@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::batch::capture_options;
 use crate::compare::aligned_diff;
 use crate::config::Config;
-use crate::decode::{decode_image, encode_png, write_atomic};
+use crate::decode::{PngCompression, decode_image, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::results::Results;
 use crate::snapshot::{SnapshotEvidence, snapshot_label};
@@ -236,7 +236,7 @@ impl ReviewRun {
         let capture = store.read_capture(&snapshot.name, &snapshot.project)?;
         let options = capture_options(config, &capture.data)?;
         let aligned = aligned_diff(baseline.view(), capture.image.view(), &shift, &options.compare)?;
-        encode_png(&aligned.image, true)
+        encode_png(&aligned.image, PngCompression::Fastest)
     }
 }
 
