@@ -7,7 +7,7 @@
 // The pixelmatch CLI is itself a Node script, so it runs as its users run it.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -95,6 +95,16 @@ function ourTool(bin) {
   };
 }
 
+/** `base` decoded and encoded again by pngjs (other filters and compression), cached in `dir`. */
+function reencoded(base, dir) {
+  const file = path.join(dir, 'base-reencoded.png');
+  if (!existsSync(file) || statSync(file).mtimeMs < statSync(base).mtimeMs) {
+    const { PNG } = require('pngjs');
+    writeFileSync(file, PNG.sync.write(PNG.sync.read(readFileSync(base)), { deflateLevel: 6 }));
+  }
+  return file;
+}
+
 /**
  * The file-to-file groups. `files` maps shot names to PNG paths; diff PNGs go to
  * `<workDir>/diffs/<tool>-<case>.png` (overwritten each run).
@@ -103,7 +113,14 @@ export function fileGroups(files, cli, workDir) {
   const outDir = path.join(workDir, 'diffs');
   mkdirSync(outDir, { recursive: true });
   const tools = [...anchorTools(), ...(cli.bin ? [ourTool(cli.bin)] : [])];
-  const pairs = [['identical', files.identical], ['recolour', files.recolour], ['shift', files['shift-top']]];
+  // `identical` is a second page load that Chromium encoded to the same bytes, as an unchanged
+  // page usually is; `re-encoded` has the same pixels in other bytes, so every tool decodes both.
+  const pairs = [
+    ['identical', files.identical],
+    ['re-encoded', reencoded(files.base, outDir)],
+    ['recolour', files.recolour],
+    ['shift', files['shift-top']],
+  ];
   // Each tool writes its own diff file, removed first (well under a millisecond) so every run
   // creates it afresh and a tool that skips writing it is noticed: odiff and blazediff write
   // nothing when the images match, which makes their identical case cheaper.

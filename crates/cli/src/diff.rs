@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use sightline_core::compare::{Comparator, CompareOptions, ImageComparison, compare_images, compare_images_into_diff};
-use sightline_core::decode::{PngCompression, encode_png, read_image, write_atomic};
+use sightline_core::decode::{PngCompression, decode_image, encode_png, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
 use sightline_core::shape::Shape;
@@ -49,9 +49,6 @@ fn unit_interval(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: &DiffArgs) -> Result<u8> {
-    // Decoding is most of the time on big pages: both files at once.
-    let (baseline, current) = rayon::join(|| read_image(&args.baseline), || read_image(&args.current));
-    let (baseline, current) = (baseline?, current?);
     let options = CompareOptions {
         pixel: PixelOptions {
             threshold: args.threshold,
@@ -63,12 +60,27 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         comparator: if args.perceptual { Comparator::Perceptual } else { Comparator::Pixelmatch },
         ..CompareOptions::default()
     };
-    // Like odiff, equal images get no diff image: there is nothing to look at. When they differ,
-    // the diff image is drawn over the decoded baseline, which nothing needs afterwards.
-    let (comparison, diff_image) = if args.out.is_some() {
-        compare_images_into_diff(baseline, current.view(), &options)?
+    let read = |path: &PathBuf| std::fs::read(path).map_err(|e| sightline_core::Error::io(path, e));
+    let (baseline_bytes, current_bytes) = (read(&args.baseline)?, read(&args.current)?);
+    let (comparison, diff_image) = if baseline_bytes == current_bytes {
+        // Byte-identical files are one image (a re-render of an unchanged page usually encodes to
+        // the same bytes): decoded once, which still checks the file, and compared with itself.
+        let image = decode_image(&baseline_bytes, &args.baseline)?;
+        compare_images(image.view(), image.view(), &options, false)?
     } else {
-        compare_images(baseline.view(), current.view(), &options, false)?
+        // Decoding is most of the time on big pages: both files at once.
+        let (baseline, current) = rayon::join(
+            || decode_image(&baseline_bytes, &args.baseline),
+            || decode_image(&current_bytes, &args.current),
+        );
+        let (baseline, current) = (baseline?, current?);
+        // Like odiff, equal images get no diff image: there is nothing to look at. When they
+        // differ, the diff image is drawn over the decoded baseline, which nothing needs afterwards.
+        if args.out.is_some() {
+            compare_images_into_diff(baseline, current.view(), &options)?
+        } else {
+            compare_images(baseline.view(), current.view(), &options, false)?
+        }
     };
     if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {
         let png = encode_png(&image, PngCompression::Fastest)?;

@@ -69,6 +69,15 @@ fn diff_command_equal_images_exit_0() {
     assert_eq!(v["diffPixels"], 0);
     assert_eq!(v["totalPixels"], 60_000);
     assert_eq!(v["shape"], Value::Null);
+
+    // The same pixels in other bytes (another compression): both decoded, still equal.
+    let b = dir.join("b.png");
+    std::fs::write(&b, encode_png(&page(200, 300), PngCompression::Fastest).unwrap()).unwrap();
+    assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let out = sightline(&["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--json", "--out", d.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!d.exists());
+    assert_eq!(json(&out), v, "the same evidence whether the files are byte-identical or not");
 }
 
 #[test]
@@ -406,6 +415,18 @@ fn diff_command_bad_input_exits_2_naming_the_file() {
         assert!(out.stdout.is_empty());
     }
     assert!(!dir.join("d.png").exists(), "nothing written on bad input");
+
+    // Byte-identical files are decoded once, which still checks them: a damaged file compared
+    // with a copy of itself is an error, not a match.
+    let out = sightline(&["diff", corrupt.to_str().unwrap(), corrupt.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "sightline: {}: not a readable PNG or JPEG image (unexpected end of file); re-export it as an 8-bit PNG\n",
+            corrupt.display()
+        )
+    );
 
     let out = sightline(&["diff", good.to_str().unwrap(), good.to_str().unwrap(), "--threshold", "1.5"]);
     assert_eq!(out.status.code(), Some(2));
