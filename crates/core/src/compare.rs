@@ -153,6 +153,28 @@ pub fn compare_images_drawing(
     Ok((comparison, output))
 }
 
+/// The evidence [`compare_images`] gives for two images known to be equal without looking at
+/// their pixels (byte-identical files, each checked by [`crate::decode::check_image`]).
+pub fn equal_images(width: u32, height: u32, options: &CompareOptions) -> ImageComparison {
+    COMPARISONS.fetch_add(1, Ordering::Relaxed);
+    let size = Size { width, height };
+    ImageComparison {
+        diff_pixels: 0,
+        total_pixels: u64::from(width) * u64::from(height),
+        diff_percent: 0.0,
+        antialiased_pixels: 0,
+        matched: true,
+        size_changed: false,
+        baseline_size: size,
+        current_size: size,
+        comparator: options.comparator,
+        regions: Vec::new(),
+        shift: None,
+        diff_pixels_after_shift: 0,
+        shape: None,
+    }
+}
+
 /// The rest of the evidence once the pixel test has run: the page shift and what still differs
 /// once it is undone, the regions, the shape and the counts.
 fn evidence(
@@ -408,6 +430,17 @@ mod tests {
             image.as_bytes_mut()[i..i + 4].copy_from_slice(&[0, 0, 0, 255]);
         }
         image
+    }
+
+    #[test]
+    fn equal_images_is_what_comparing_an_image_with_itself_gives() {
+        let image = page(64, 40);
+        for comparator in [Comparator::Pixelmatch, Comparator::Perceptual] {
+            let options = CompareOptions { comparator, ..Default::default() };
+            let (compared, _) = compare_images(image.view(), image.view(), &options, false).unwrap();
+            let json = |c: &ImageComparison| serde_json::to_value(c).unwrap();
+            assert_eq!(json(&equal_images(64, 40, &options)), json(&compared), "{comparator:?}");
+        }
     }
 
     #[test]

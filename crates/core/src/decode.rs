@@ -31,18 +31,40 @@ fn bad(path: &Path, detail: impl std::fmt::Display) -> Error {
     Error::BadImage { path: path.to_path_buf(), detail: detail.to_string() }
 }
 
-fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
+/// Checks that `bytes` decode as [`decode_image`] decodes them, without keeping the pixels, and
+/// gives the image's width and height: for two byte-identical files, whose pixels need no
+/// comparing, a PNG is read row by row through one row's memory instead of a whole image's.
+pub fn check_image(bytes: &[u8], path: &Path) -> Result<(u32, u32)> {
+    if !bytes.starts_with(PNG_SIGNATURE) {
+        let image = decode_image(bytes, path)?;
+        return Ok((image.width(), image.height()));
+    }
+    let (mut reader, width, height, _) = png_reader(bytes, path)?;
+    for _ in 0..height {
+        reader.next_row().map_err(|e| bad(path, e))?.ok_or_else(|| bad(path, "fewer rows than the header says"))?;
+    }
+    Ok((width, height))
+}
+
+/// A PNG reader set up as every decode here needs it, with the image's width, height and pixel
+/// count, checked against the pixel cap before any pixel is read.
+fn png_reader<'a>(bytes: &'a [u8], path: &Path) -> Result<(png::Reader<Cursor<&'a [u8]>>, u32, u32, usize)> {
     let mut decoder = png::Decoder::new(Cursor::new(bytes));
     // Palette → RGB(A), low bit depths → 8, tRNS → alpha; 16-bit keeps its high byte.
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     // Our own cap below is the one that matters; lift png's default so it never fires first.
     decoder.set_limits(png::Limits { bytes: usize::MAX });
-    let mut reader = decoder.read_info().map_err(|e| bad(path, e))?;
+    let reader = decoder.read_info().map_err(|e| bad(path, e))?;
     let (width, height) = {
         let info = reader.info();
         (info.width, info.height)
     };
     let pixels = check_dimensions(&path.display().to_string(), width.into(), height.into())?;
+    Ok((reader, width, height, pixels))
+}
+
+fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
+    let (mut reader, width, height, pixels) = png_reader(bytes, path)?;
     let (color, _) = reader.output_color_type();
     let channels = match color {
         png::ColorType::Grayscale => 1,
