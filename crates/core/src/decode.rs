@@ -39,16 +39,23 @@ pub fn check_image(bytes: &[u8], path: &Path) -> Result<(u32, u32)> {
         let image = decode_image(bytes, path)?;
         return Ok((image.width(), image.height()));
     }
-    let (mut reader, width, height, _) = png_reader(bytes, path)?;
+    let PngStart { mut reader, width, height, .. } = png_reader(bytes, path)?;
     for _ in 0..height {
         reader.next_row().map_err(|e| bad(path, e))?.ok_or_else(|| bad(path, "fewer rows than the header says"))?;
     }
     Ok((width, height))
 }
 
-/// A PNG reader set up as every decode here needs it, with the image's width, height and pixel
-/// count, checked against the pixel cap before any pixel is read.
-fn png_reader<'a>(bytes: &'a [u8], path: &Path) -> Result<(png::Reader<Cursor<&'a [u8]>>, u32, u32, usize)> {
+/// A PNG reader set up as every decode here needs it, with the image's size.
+struct PngStart<'a> {
+    reader: png::Reader<Cursor<&'a [u8]>>,
+    width: u32,
+    height: u32,
+    /// `width × height`, checked against the pixel cap before any pixel is read.
+    pixels: usize,
+}
+
+fn png_reader<'a>(bytes: &'a [u8], path: &Path) -> Result<PngStart<'a>> {
     let mut decoder = png::Decoder::new(Cursor::new(bytes));
     // Palette → RGB(A), low bit depths → 8, tRNS → alpha; 16-bit keeps its high byte.
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
@@ -60,11 +67,11 @@ fn png_reader<'a>(bytes: &'a [u8], path: &Path) -> Result<(png::Reader<Cursor<&'
         (info.width, info.height)
     };
     let pixels = check_dimensions(&path.display().to_string(), width.into(), height.into())?;
-    Ok((reader, width, height, pixels))
+    Ok(PngStart { reader, width, height, pixels })
 }
 
 fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
-    let (mut reader, width, height, pixels) = png_reader(bytes, path)?;
+    let PngStart { mut reader, width, height, pixels } = png_reader(bytes, path)?;
     let (color, _) = reader.output_color_type();
     let channels = match color {
         png::ColorType::Grayscale => 1,
