@@ -79,18 +79,11 @@ fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Re
 }
 
 /// `reportDir` from `.sightline/config.json` (default `visual-report`).
-fn report_dir(root: &Path) -> Result<PathBuf> {
-    Ok(root.join(sightline_core::config::load_config(root)?.report_dir))
-}
-
 /// The run's results.json, with a clear error when there is none or it is damaged.
 fn read_results(root: &Path) -> Result<(PathBuf, Results)> {
-    let path = report_dir(root)?.join("results.json");
-    if !path.exists() {
-        bail!("{}: no results yet; run the Playwright tests with the sightline reporter first", path.display());
-    }
-    let results = sightline_core::results::read_results(&path)?;
-    Ok((path, results.results))
+    let report_dir = sightline_core::config::load_config(root)?.report_dir;
+    let (path, file) = sightline_core::results::read_last_run(root, Path::new(&report_dir))?;
+    Ok((path, file.results))
 }
 
 pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {

@@ -362,7 +362,7 @@ async fn wait_for_new_run(server: &Arc<ReviewServer>, query: &str) -> Result<Res
         .find_map(|pair| pair.strip_prefix("results="))
         .ok_or_else(|| Refusal::new(StatusCode::BAD_REQUEST, "_/wait needs ?results=<the version the page shows>"))?
         .to_string();
-    let results = server.store.root().join(&server.config.report_dir).join("results.json");
+    let results = sightline_core::results::results_path(server.store.root(), Path::new(&server.config.report_dir));
     let started = tokio::time::Instant::now();
     while started.elapsed() < WAIT_LIMIT {
         if let Some(now) = current_version(&results)

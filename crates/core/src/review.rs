@@ -142,14 +142,7 @@ impl ReviewRun {
     /// Reads `<reportDir>/results.json` of `store`'s project (`report_dir` as the config gives
     /// it, relative to the root); a missing file says to run the tests first.
     pub fn read(store: &ProjectStore, report_dir: &Path) -> Result<Self> {
-        let path = store.root().join(report_dir).join("results.json");
-        if !path.is_file() {
-            return Err(Error::InvalidInput(format!(
-                "{}: no results yet; run the Playwright tests with the sightline reporter first",
-                path.display()
-            )));
-        }
-        let file = crate::results::read_results(&path)?;
+        let (path, file) = crate::results::read_last_run(store.root(), report_dir)?;
         let version = results_version(&file.raw);
         Ok(Self { path, results: file.results, version })
     }
@@ -255,19 +248,15 @@ pub fn decisions_in_force(store: &ProjectStore, run: &ReviewRun) -> Result<Vec<R
     Ok(held)
 }
 
-/// Replaces the decisions on `made`'s snapshots with `made`, dropping every decision whose
-/// capture is gone or changed, and writes the state.
+/// Replaces the decisions on `made`'s snapshots with `made` and writes the state. Decisions on
+/// other snapshots are kept as written, without reading their captures: one whose capture has
+/// changed no longer holds ([`decisions_in_force`] leaves it out) and is replaced by the next
+/// decision on that snapshot, so the file holds at most one decision per snapshot.
 fn record(store: &ProjectStore, made: &[ReviewDecision]) -> Result<()> {
-    let state = read_review_state(store)?;
-    let mut decisions = Vec::new();
-    for old in state.decisions {
-        let replaced = made.iter().any(|d| d.name == old.name && d.project == old.project);
-        if !replaced && capture_fingerprint(store, &old.name, &old.project)?.as_deref() == Some(&old.capture) {
-            decisions.push(old);
-        }
-    }
-    decisions.extend_from_slice(made);
-    write_review_state(store, &ReviewState { version: REVIEW_STATE_VERSION, decisions })
+    let mut state = read_review_state(store)?;
+    state.decisions.retain(|old| !made.iter().any(|d| d.name == old.name && d.project == old.project));
+    state.decisions.extend_from_slice(made);
+    write_review_state(store, &state)
 }
 
 /// The fingerprint of a capture a decision is about to be made on; a snapshot whose capture is
@@ -415,8 +404,8 @@ mod tests {
         let data = CaptureData { device_scale_factor: 1.0, project: Some("chromium".into()), ..Default::default() };
         store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [9, 9, 9, 255]).unwrap(), &data).unwrap();
         assert_eq!(decisions_in_force(&store, &run).unwrap(), made);
-        // A capture that looks different is up for review again, and the stale decision is
-        // dropped the next time the state is written.
+        // A capture that looks different is up for review again, and the next decision on the
+        // snapshot replaces the stale one.
         store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [8, 8, 8, 255]).unwrap(), &data).unwrap();
         assert!(decisions_in_force(&store, &run).unwrap().is_empty());
         approve_in_review(&store, &run, &run.version, &home(), false).unwrap();

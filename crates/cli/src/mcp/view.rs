@@ -52,7 +52,7 @@ impl Project {
     }
 
     pub fn results_path(&self) -> PathBuf {
-        self.report_path().join("results.json")
+        sightline_core::results::results_path(&self.root, Path::new(&self.report_dir()))
     }
 
     /// `results.json` relative to the root, as people write it.

@@ -18,6 +18,28 @@ use crate::snapshot::SnapshotEvidence;
 pub use gather::{rfc3339, write_results};
 pub use read::{MAX_RESULTS_BYTES, RESULTS_VERSION, ResultsFile, parse_results, read_results};
 
+/// The last run's results.json under `root`: `<root>/<reportDir>/results.json`.
+pub fn results_path(root: &std::path::Path, report_dir: &std::path::Path) -> std::path::PathBuf {
+    root.join(report_dir).join("results.json")
+}
+
+/// Reads the last run's results.json ([`results_path`]) with its path; when there is none yet the
+/// error says to run the tests first (every review command and the review page say the same).
+pub fn read_last_run(
+    root: &std::path::Path,
+    report_dir: &std::path::Path,
+) -> crate::error::Result<(std::path::PathBuf, ResultsFile)> {
+    let path = results_path(root, report_dir);
+    if !path.is_file() {
+        return Err(crate::error::Error::InvalidInput(format!(
+            "{}: no results yet; run the Playwright tests with the sightline reporter first",
+            path.display()
+        )));
+    }
+    let file = read_results(&path)?;
+    Ok((path, file))
+}
+
 /// The whole of results.json.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
