@@ -346,7 +346,7 @@ test('review: a new run reloads the page; a rejection holds until the capture ch
   const root = copyOfRun();
   const addon = createRequire(import.meta.url)('../addon.js');
   const capture = path.join(root, '.sightline', 'temp', 'home', 'chromium.slcap');
-  /** A new run: home (chromium) captured again showing `png`'s pixels, then compared. */
+  /** A run in which home (chromium) shows `png`'s pixels: captured through the addon, compared. */
   const newRun = (png) => {
     const outcome = addon.compareCaptureSync({ root, name: 'home', project: 'chromium', screenshot: readFileSync(png), updateSnapshots: 'none' });
     assert.equal(outcome.evidence.status, 'changed');
@@ -366,9 +366,11 @@ test('review: a new run reloads the page; a rejection holds until the capture ch
     await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();
     const first = await shown();
 
-    // The same page captured again (a new capture file, without a DOM record this time).
+    // The developer runs the tests again: a real Playwright run of the same shop writes a new
+    // capture of every page and a new results.json while the page is open.
     const before = readFileSync(capture);
-    newRun(current(root, 'home', 'chromium'));
+    const rerun = playwright(root, { variant: 'changed', port: await freePort(), config: twoProjectConfig(root) });
+    assert.equal(rerun.status, 1, rerun.output);
     assert.ok(!readFileSync(capture).equals(before), 'the capture file was written anew');
     const second = await reloadAfter(first);
     await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();

@@ -91,7 +91,7 @@ fn render_page(results: &Results, report_dir: &str, review: Option<&ReviewPage<'
         review_head(&mut out, results, review);
     }
     out.push_str("</head>\n<body>\n");
-    summary(&mut out, results);
+    summary(&mut out, results, if review.is_some() { "Sightline review" } else { "Sightline visual report" });
     toolbar(&mut out, counts);
     if review.is_some() {
         review_bar(&mut out);
@@ -354,11 +354,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Title, run information and the totals per status.
-fn summary(out: &mut String, results: &Results) {
+/// Heading, run information and the totals per status.
+fn summary(out: &mut String, results: &Results, heading: &str) {
     let s = &results.summary;
     let review = s.changed + s.new + s.missing;
-    out.push_str("<header>\n<div class=\"top\"><h1>Sightline visual report</h1>");
+    w!(out, "<header>\n<div class=\"top\"><h1>{heading}</h1>");
     if review == 0 {
         w!(
             out,

@@ -351,6 +351,7 @@ fn report_review_page_embeds_its_state_safely_and_an_aligned_diff_for_a_shift() 
     }];
     let html = render_review_page(&results, &ReviewPage { version: "v1", decisions: &decisions });
     assert!(html.contains("<title>Sightline review — 3 to review</title>"), "{}", &html[..300]);
+    assert!(html.contains("<h1>Sightline review</h1>"));
     // The state's strings cannot close its script element: it parses back whole.
     let open = "<script type=\"application/json\" id=\"review-state\">";
     let start = html.find(open).unwrap() + open.len();
