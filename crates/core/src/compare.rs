@@ -193,7 +193,7 @@ fn evidence(
     if diff.diff_pixels > 0
         && let Some(found) = detect_shift(baseline, current, options.pixel.max_delta(), &options.shift_hints)
     {
-        let after = compare_aligned(baseline, current, &found, options, h)?;
+        let after = compare_aligned(baseline, current, &found, options, h, None)?;
         change_mask = Some(after);
         shift = Some(found);
     }
@@ -294,13 +294,16 @@ fn run_comparator(
 /// What still differs once `shift` is undone, as a mask over the canvas (`height` rows, the
 /// images' common width). The rows above the shift and the moved rows below it are two
 /// contiguous pairs of row ranges, compared in place; canvas rows with no baseline counterpart
-/// (the inserted band, rows past either image's end) differ by definition.
+/// (the inserted band, rows past either image's end) differ by definition. With `output` (a
+/// canvas-sized image), the comparator draws the compared rows and the rest is painted in the
+/// diff colour: the aligned diff a person sees is this very mask.
 fn compare_aligned(
     baseline: ImageRef<'_>,
     current: ImageRef<'_>,
     shift: &PageShift,
     options: &CompareOptions,
     height: usize,
+    mut output: Option<&mut RgbaImage>,
 ) -> Result<DiffMask> {
     let (ha, hb) = (baseline.height(), current.height());
     let below = shift.below_y;
@@ -311,18 +314,28 @@ fn compare_aligned(
     // (first current row, first baseline row, rows)
     let segments = [(0, 0, above_rows), (moved_current, moved_baseline, moved_rows)];
 
-    let mut mask = DiffMask::new(baseline.width() as usize, height);
+    let width = baseline.width() as usize;
+    let row_bytes = width * 4;
+    let mut mask = DiffMask::new(width, height);
     let mut explained = vec![false; height];
     for (cur, base, rows) in segments {
         if rows == 0 {
             continue;
         }
-        let d = run_comparator(baseline.rows(base, base + rows), current.rows(cur, cur + rows), options, None)?;
-        mask.or_shifted(&d.mask, cur as usize);
-        explained[cur as usize..(cur + rows) as usize].fill(true);
+        let (first, end) = (cur as usize, (cur + rows) as usize);
+        let drawn = output.as_deref_mut().map(|o| &mut o.as_bytes_mut()[first * row_bytes..end * row_bytes]);
+        let d = run_comparator(baseline.rows(base, base + rows), current.rows(cur, cur + rows), options, drawn)?;
+        mask.or_shifted(&d.mask, first);
+        explained[first..end].fill(true);
     }
+    let [r, g, b] = options.pixel.diff_color;
     for (y, _) in explained.iter().enumerate().filter(|(_, e)| !**e) {
         mask.set_rows(y, y + 1);
+        if let Some(out) = output.as_deref_mut() {
+            for pixel in out.as_bytes_mut()[y * row_bytes..(y + 1) * row_bytes].chunks_exact_mut(4) {
+                pixel.copy_from_slice(&[r, g, b, 255]);
+            }
+        }
     }
     Ok(mask)
 }
@@ -330,18 +343,21 @@ fn compare_aligned(
 /// The diff of `current` against the baseline moved by `shift` ([`aligned_diff`]).
 #[derive(Debug, Clone)]
 pub struct AlignedDiff {
-    /// The current image's size: unchanged pixels faded, what still differs in the diff colour.
+    /// The canvas (the taller image's height): unchanged and moved pixels faded, what still
+    /// differs in the diff colour.
     pub image: RgbaImage,
-    /// Pixels that still differ once the shift is undone; rows with no baseline counterpart (the
-    /// inserted band) all count.
+    /// Pixels that still differ once the shift is undone: exactly
+    /// [`ImageComparison::diff_pixels_after_shift`].
     pub diff_pixels: u64,
 }
 
 /// Draws what really changed under a page shift: each row of `current` is compared with the
 /// baseline row the shift says it shows ([`PageShift::baseline_row`]), so content that only
-/// moved is faded like unchanged pixels and only the inserted band (and any real change) is in
-/// the diff colour. A person reviewing a shifted page sees one red band instead of everything
-/// below it; the count is [`ImageComparison::diff_pixels_after_shift`] for a shift that adds rows.
+/// moved is faded like unchanged pixels and only rows with no counterpart (and any real change)
+/// are in the diff colour. A person reviewing a shifted page sees one red band instead of
+/// everything below it: the inserted rows for a shift that adds rows; for one that removes rows,
+/// the rows the shorter page no longer reaches at the canvas's foot, as the plain diff pads a
+/// shorter image.
 pub fn aligned_diff(
     baseline: ImageRef<'_>,
     current: ImageRef<'_>,
@@ -355,39 +371,10 @@ pub fn aligned_diff(
             current.width()
         )));
     }
-    let (width, height) = (current.width(), current.height());
-    // The baseline as the current image would show it if nothing but the shift had happened; a
-    // row with no counterpart takes the current row (equal, so the comparator passes it) and
-    // is marked as changed afterwards.
-    let mut aligned = RgbaImage::transparent(width, height)?;
-    let mut unexplained = Vec::new();
-    let row_bytes = width as usize * 4;
-    for y in 0..height {
-        let source = match shift.baseline_row(y as usize) {
-            Some(row) if row < baseline.height() as usize => baseline.row(row as u32),
-            _ => {
-                unexplained.push(y as usize);
-                current.row(y)
-            }
-        };
-        let at = y as usize * row_bytes;
-        aligned.as_bytes_mut()[at..at + row_bytes].copy_from_slice(source);
-    }
-    let mut image = RgbaImage::transparent(width, height)?;
-    let diff = run_comparator(aligned.view(), current, options, Some(image.as_bytes_mut()))?;
-    let [r, g, b] = options.pixel.diff_color;
-    let mut diff_pixels = diff.diff_pixels;
-    for y in unexplained {
-        let row = &mut image.as_bytes_mut()[y * row_bytes..(y + 1) * row_bytes];
-        for (x, pixel) in row.chunks_exact_mut(4).enumerate() {
-            // Pixels the comparator already counted stay counted once.
-            if !diff.mask.get(x, y) {
-                diff_pixels += 1;
-            }
-            pixel.copy_from_slice(&[r, g, b, 255]);
-        }
-    }
-    Ok(AlignedDiff { image, diff_pixels })
+    let height = baseline.height().max(current.height());
+    let mut image = RgbaImage::transparent(current.width(), height)?;
+    let mask = compare_aligned(baseline, current, shift, options, height as usize, Some(&mut image))?;
+    Ok(AlignedDiff { image, diff_pixels: mask.count() })
 }
 
 /// Counts every canvas pixel outside either image as different and paints it.
@@ -473,5 +460,32 @@ mod tests {
         let narrow = RgbaImage::filled(5, 40, [0, 0, 0, 255]).unwrap();
         let err = aligned_diff(narrow.view(), current.view(), &shift, &options).unwrap_err().to_string();
         assert!(err.contains("baseline 5 px, current 64 px"), "{err}");
+    }
+
+    #[test]
+    fn compare_aligned_diff_of_removed_rows_counts_what_diff_pixels_after_shift_counts() {
+        let baseline = page(64, 40);
+        // Rows 10..13 removed, and 8 pixels really changed further down (y=30 in the baseline,
+        // y=27 in the current page).
+        let row = 64 * 4;
+        let mut data = baseline.as_bytes()[..10 * row].to_vec();
+        data.extend_from_slice(&baseline.as_bytes()[13 * row..]);
+        data[27 * row..27 * row + 8 * 4].copy_from_slice(&[0, 160, 0, 255].repeat(8));
+        let current = RgbaImage::from_raw(64, 37, data).unwrap();
+        let options = CompareOptions {
+            pixel: PixelOptions { include_aa: true, ..PixelOptions::default() },
+            ..Default::default()
+        };
+        let (comparison, _) = compare_images(baseline.view(), current.view(), &options, false).unwrap();
+        let shift = comparison.shift.expect("the removed rows are a page shift");
+        assert_eq!(shift, PageShift { dy: -3, below_y: 10 });
+
+        let aligned = aligned_diff(baseline.view(), current.view(), &shift, &options).unwrap();
+        assert_eq!((aligned.image.width(), aligned.image.height()), (64, 40), "drawn on the canvas, as the diff is");
+        assert_eq!(aligned.diff_pixels, 3 * 64 + 8, "the 3 rows the shorter page no longer reaches and the change");
+        assert_eq!(aligned.diff_pixels, comparison.diff_pixels_after_shift);
+        let red = |y: u32| aligned.image.row(y).chunks_exact(4).filter(|p| *p == [255, 0, 0, 255]).count();
+        let reds: Vec<(u32, usize)> = (0..40).map(|y| (y, red(y))).filter(|&(_, n)| n > 0).collect();
+        assert_eq!(reds, [(27, 8), (37, 64), (38, 64), (39, 64)]);
     }
 }
