@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { binary, chromium as chromiumPath, freePort, playwright, skipWithoutChromium as skip, tempRoot, twoProjectConfig } from './golden/run.mjs';
@@ -51,9 +51,9 @@ function copyOfRun() {
   return root;
 }
 
-/** Starts `sightline --root root review`; resolves with the URL it prints and a stop function. */
-async function startReview(root) {
-  const child = spawn(binary, ['--root', root, 'review'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `sightline --root root review ...args`; resolves with the URL it prints and a stop function. */
+async function startReview(root, { args = [], env = process.env } = {}) {
+  const child = spawn(binary, ['--root', root, 'review', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const url = await new Promise((resolve, reject) => {
@@ -68,9 +68,9 @@ async function startReview(root) {
   return { url, stop: () => child.kill(), stderr: () => stderr };
 }
 
-/** Runs `fn(review)` with a review server on `root`, then stops it. */
-async function withReview(root, fn) {
-  const review = await startReview(root);
+/** Runs `fn(review)` with a review server on `root` (started with `options`), then stops it. */
+async function withReview(root, fn, options) {
+  const review = await startReview(root, options);
   try {
     return await fn(review);
   } finally {
@@ -391,6 +391,28 @@ test('review: a new run reloads the page; a rejection holds until the capture ch
     await page.locator('#progress', { hasText: '0 of 4 reviewed' }).waitFor();
     assert.equal(await card(page, 'home', 'chromium').getAttribute('data-decision'), null);
   });
+});
+
+test('review: --open hands the printed URL to the desktop opener; without one the page is still served', { skip: skip || (process.platform === 'darwin' && 'the opener test stands in for xdg-open') }, async () => {
+  const root = copyOfRun();
+  // The desktop's opener as a program on PATH that writes down the URL it was given.
+  const bin = tempDir('review-opener');
+  const opened = path.join(bin, 'opened.txt');
+  writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+  await withReview(root, async ({ url }) => {
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(opened) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(readFileSync(opened, 'utf8'), url, 'the opener got the exact URL printed, token and all');
+  }, { args: ['--open'], env: { ...process.env, PATH: bin } });
+
+  // No opener at all: a sentence saying to open the URL, and the server goes on.
+  const empty = tempDir('review-no-opener');
+  await withReview(root, async ({ url, stderr }) => {
+    assert.equal((await request(url)).status, 200);
+    const deadline = Date.now() + 5_000;
+    while (!stderr().includes('--open') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(stderr(), /--open could not start xdg-open \(.*\); open the URL above in a browser/);
+  }, { args: ['--open'], env: { ...process.env, PATH: empty } });
 });
 
 test('review: without a run to review it says how to make one and serves nothing', () => {

@@ -34,7 +34,8 @@ use serde::Deserialize;
 use sightline_core::config::{Config, load_config};
 use sightline_core::report::{ReviewPage, render_review_page};
 use sightline_core::review::{
-    ReviewRun, SnapshotRef, approve_in_review, baselines_to_commit, decisions_in_force, reject_in_review,
+    CaptureFingerprints, ReviewRun, SnapshotRef, approve_in_review, baselines_to_commit, decisions_in_force,
+    reject_in_review,
 };
 use sightline_core::store::ProjectStore;
 
@@ -67,6 +68,8 @@ struct ReviewServer {
     origins: [String; 2],
     /// One decision at a time: each reads and rewrites `.sightline/review.json`.
     deciding: Mutex<()>,
+    /// The decided captures' fingerprints, so a page load does not decode them again.
+    fingerprints: CaptureFingerprints,
 }
 
 /// A request refused or failed: the status and the sentence the page shows.
@@ -118,6 +121,7 @@ async fn serve(root: &Path, store: ProjectStore, config: Config, token: String, 
             origins: [format!("http://127.0.0.1:{port}"), format!("http://localhost:{port}")],
             token,
             deciding: Mutex::new(()),
+            fingerprints: CaptureFingerprints::default(),
         });
         let url = format!("http://127.0.0.1:{port}/{}/", server.token);
         {
@@ -128,8 +132,7 @@ async fn serve(root: &Path, store: ProjectStore, config: Config, token: String, 
         }
         eprintln!("sightline: reviewing {} on 127.0.0.1 only; Ctrl-C stops the server", root.display());
         if args.open {
-            let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
-            std::process::Command::new(opener).arg(&url).spawn().with_context(|| format!("starting {opener}"))?;
+            open_in_browser(&url);
         }
         loop {
             let (stream, _) = listener.accept().await.context("accepting a connection")?;
@@ -142,6 +145,22 @@ async fn serve(root: &Path, store: ProjectStore, config: Config, token: String, 
                     .await;
             });
         }
+    }
+}
+
+/// Hands the URL to the desktop's opener (`open` on macOS, `xdg-open` elsewhere). A machine
+/// without one still has the server: the person is told to open the printed URL themselves.
+fn open_in_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let started = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn();
+    match started {
+        // Waited for on its own thread so the finished opener does not linger as a zombie.
+        Ok(mut child) => drop(std::thread::spawn(move || child.wait())),
+        Err(e) => eprintln!("sightline: --open could not start {opener} ({e}); open the URL above in a browser"),
     }
 }
 
@@ -268,7 +287,7 @@ impl ReviewServer {
 /// The review page of the run as results.json is now.
 fn page(server: &ReviewServer) -> Result<Response<Full<Bytes>>, Refusal> {
     let run = server.run()?;
-    let decisions = decisions_in_force(&server.store, &run).map_err(Refusal::from_core)?;
+    let decisions = decisions_in_force(&server.store, &server.fingerprints, &run).map_err(Refusal::from_core)?;
     let html = render_review_page(&run.results, &ReviewPage { version: &run.version, decisions: &decisions });
     Ok(reply(StatusCode::OK, "text/html; charset=utf-8", html.into_bytes()))
 }
@@ -337,15 +356,22 @@ async fn decide(
         let run = server.run()?;
         let store = &server.store;
         let mut answer = if approving {
-            let done = approve_in_review(store, &run, &asked.results, &asked.snapshots, asked.include_unhealthy)
-                .map_err(Refusal::from_core)?;
+            let done = approve_in_review(
+                store,
+                &server.fingerprints,
+                &run,
+                &asked.results,
+                &asked.snapshots,
+                asked.include_unhealthy,
+            )
+            .map_err(Refusal::from_core)?;
             serde_json::json!({ "approved": done.approved, "held": done.held })
         } else {
-            let rejected =
-                reject_in_review(store, &run, &asked.results, &asked.snapshots).map_err(Refusal::from_core)?;
+            let rejected = reject_in_review(store, &server.fingerprints, &run, &asked.results, &asked.snapshots)
+                .map_err(Refusal::from_core)?;
             serde_json::json!({ "rejected": rejected })
         };
-        let decisions = decisions_in_force(store, &run).map_err(Refusal::from_core)?;
+        let decisions = decisions_in_force(store, &server.fingerprints, &run).map_err(Refusal::from_core)?;
         answer["commit"] = serde_json::json!(baselines_to_commit(&decisions));
         answer["decisions"] = serde_json::json!(decisions);
         Ok(json_reply(&answer))

@@ -15,7 +15,10 @@
 //! ([`results_version`]); a request made on an older page is refused before anything is written,
 //! so no one approves evidence a newer run has replaced.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
@@ -123,6 +126,59 @@ pub fn capture_fingerprint(store: &ProjectStore, name: &str, project: &str) -> R
     let image = store.read_capture(name, project)?.image;
     let pixels = xxhash_rust::xxh3::xxh3_128(image.as_bytes());
     Ok(Some(format!("{}x{}-{pixels:032x}", image.width(), image.height())))
+}
+
+/// Which file a capture is on disk: a run writes every capture to a new file and renames it into
+/// place, so a capture rewritten since has another inode, modification time or length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+}
+
+impl FileStamp {
+    fn of(metadata: &std::fs::Metadata) -> Self {
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(metadata);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Self { len: metadata.len(), modified: metadata.modified().ok(), inode }
+    }
+}
+
+/// [`capture_fingerprint`]s remembered for as long as their capture file stays the same file, so
+/// a review server that shows the decisions on every page load and after every click decodes
+/// each decided capture once (a full page is ≈20 ms to decompress and hash), not each time.
+#[derive(Debug, Default)]
+pub struct CaptureFingerprints {
+    known: Mutex<HashMap<PathBuf, (FileStamp, String)>>,
+}
+
+impl CaptureFingerprints {
+    /// [`capture_fingerprint`] of the capture as it is on disk now.
+    pub fn get(&self, store: &ProjectStore, name: &str, project: &str) -> Result<Option<String>> {
+        let path = store.capture_path(name, project)?;
+        let stamp = match std::fs::metadata(&path) {
+            Ok(metadata) if metadata.is_file() => FileStamp::of(&metadata),
+            Ok(_) => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        let known = |path: &Path| self.lock().get(path).filter(|(s, _)| *s == stamp).map(|(_, f)| f.clone());
+        if let Some(fingerprint) = known(&path) {
+            return Ok(Some(fingerprint));
+        }
+        // Decoded outside the lock; the stamp read before decoding keys the answer, so a capture
+        // replaced meanwhile is decoded again on the next call rather than mistaken for this one.
+        let Some(fingerprint) = capture_fingerprint(store, name, project)? else { return Ok(None) };
+        self.lock().insert(path, (stamp, fingerprint.clone()));
+        Ok(Some(fingerprint))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, (FileStamp, String)>> {
+        self.known.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// The version of a results.json a page was rendered from: XXH3-128 of its text.
@@ -234,14 +290,18 @@ impl ReviewRun {
 }
 
 /// The decisions that still hold for `run`: made on the capture this run has of the snapshot.
-pub fn decisions_in_force(store: &ProjectStore, run: &ReviewRun) -> Result<Vec<ReviewDecision>> {
+pub fn decisions_in_force(
+    store: &ProjectStore,
+    fingerprints: &CaptureFingerprints,
+    run: &ReviewRun,
+) -> Result<Vec<ReviewDecision>> {
     let state = read_review_state(store)?;
     let mut held = Vec::new();
     for decision in state.decisions {
         if run.results.snapshot(&decision.name, &decision.project).is_none() {
             continue;
         }
-        if capture_fingerprint(store, &decision.name, &decision.project)?.as_deref() == Some(&decision.capture) {
+        if fingerprints.get(store, &decision.name, &decision.project)?.as_deref() == Some(&decision.capture) {
             held.push(decision);
         }
     }
@@ -261,8 +321,12 @@ fn record(store: &ProjectStore, made: &[ReviewDecision]) -> Result<()> {
 
 /// The fingerprint of a capture a decision is about to be made on; a snapshot whose capture is
 /// gone (a run started meanwhile) cannot be decided on.
-fn fingerprint_now(store: &ProjectStore, snapshot: &SnapshotEvidence) -> Result<String> {
-    capture_fingerprint(store, &snapshot.name, &snapshot.project)?.ok_or_else(|| {
+fn fingerprint_now(
+    store: &ProjectStore,
+    fingerprints: &CaptureFingerprints,
+    snapshot: &SnapshotEvidence,
+) -> Result<String> {
+    fingerprints.get(store, &snapshot.name, &snapshot.project)?.ok_or_else(|| {
         Error::InvalidInput(format!(
             "{}: no capture in .sightline/temp (a new run may have started); nothing was written: reload the page when the run is done",
             snapshot_label(&snapshot.name, &snapshot.project)
@@ -275,6 +339,7 @@ fn fingerprint_now(store: &ProjectStore, snapshot: &SnapshotEvidence) -> Result<
 /// written) unless `include_unhealthy` says a person confirmed them explicitly.
 pub fn approve_in_review(
     store: &ProjectStore,
+    fingerprints: &CaptureFingerprints,
     run: &ReviewRun,
     page_version: &str,
     targets: &[SnapshotRef],
@@ -282,7 +347,8 @@ pub fn approve_in_review(
 ) -> Result<Approved> {
     run.check_fresh(page_version)?;
     let snapshots = run.reviewable(targets)?;
-    let fingerprints: Vec<String> = snapshots.iter().map(|s| fingerprint_now(store, s)).collect::<Result<_>>()?;
+    let fingerprints: Vec<String> =
+        snapshots.iter().map(|s| fingerprint_now(store, fingerprints, s)).collect::<Result<_>>()?;
     let mut done = Approved::default();
     let mut made = Vec::new();
     for (snapshot, capture) in snapshots.into_iter().zip(fingerprints) {
@@ -311,6 +377,7 @@ pub fn approve_in_review(
 /// until their capture changes.
 pub fn reject_in_review(
     store: &ProjectStore,
+    fingerprints: &CaptureFingerprints,
     run: &ReviewRun,
     page_version: &str,
     targets: &[SnapshotRef],
@@ -324,7 +391,7 @@ pub fn reject_in_review(
                 name: s.name.clone(),
                 project: s.project.clone(),
                 decision: Decision::Rejected,
-                capture: fingerprint_now(store, s)?,
+                capture: fingerprint_now(store, fingerprints, s)?,
                 baseline: None,
             })
         })
@@ -377,7 +444,7 @@ mod tests {
     #[test]
     fn review_approve_writes_the_baseline_and_remembers_it_for_the_commit() {
         let (root, store, run) = project("approve");
-        let done = approve_in_review(&store, &run, &run.version, &home(), false).unwrap();
+        let done = approve_in_review(&store, &Default::default(), &run, &run.version, &home(), false).unwrap();
         assert_eq!(done.approved.len(), 1);
         let baseline = store.read_baseline("home", "chromium").unwrap().unwrap();
         assert_eq!(
@@ -385,7 +452,7 @@ mod tests {
             store.read_capture("home", "chromium").unwrap().image,
             "the capture is the baseline"
         );
-        let decisions = decisions_in_force(&store, &run).unwrap();
+        let decisions = decisions_in_force(&store, &Default::default(), &run).unwrap();
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].decision, Decision::Approved);
         assert_eq!(baselines_to_commit(&decisions), [".sightline/baselines/home/chromium.png"]);
@@ -395,22 +462,50 @@ mod tests {
     #[test]
     fn review_a_rejection_holds_until_the_capture_changes() {
         let (root, store, run) = project("reject");
+        // One cache for the whole review, as the server keeps: a rewritten capture is read anew.
+        let fingerprints = CaptureFingerprints::default();
         let before = std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap();
-        let made = reject_in_review(&store, &run, &run.version, &home()).unwrap();
+        let made = reject_in_review(&store, &fingerprints, &run, &run.version, &home()).unwrap();
         assert_eq!(made[0].decision, Decision::Rejected);
         assert_eq!(std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap(), before, "baseline kept");
         // The next run captures the same page, its file written anew with other data (another
         // port in the stored URL, say): still rejected.
         let data = CaptureData { device_scale_factor: 1.0, project: Some("chromium".into()), ..Default::default() };
         store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [9, 9, 9, 255]).unwrap(), &data).unwrap();
-        assert_eq!(decisions_in_force(&store, &run).unwrap(), made);
+        assert_eq!(decisions_in_force(&store, &fingerprints, &run).unwrap(), made);
         // A capture that looks different is up for review again, and the next decision on the
         // snapshot replaces the stale one.
         store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [8, 8, 8, 255]).unwrap(), &data).unwrap();
-        assert!(decisions_in_force(&store, &run).unwrap().is_empty());
-        approve_in_review(&store, &run, &run.version, &home(), false).unwrap();
+        assert!(decisions_in_force(&store, &fingerprints, &run).unwrap().is_empty());
+        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
         let state = read_review_state(&store).unwrap();
         assert_eq!(state.decisions.iter().map(|d| d.decision).collect::<Vec<_>>(), [Decision::Approved]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn review_fingerprints_are_remembered_while_the_capture_file_is_the_same_file() {
+        let (root, store, _run) = project("fingerprints");
+        let fingerprints = CaptureFingerprints::default();
+        let first = fingerprints.get(&store, "home", "chromium").unwrap().unwrap();
+        assert_eq!(Some(&first), capture_fingerprint(&store, "home", "chromium").unwrap().as_ref());
+        // The same file, its bytes spoilt in place and its time put back: still the remembered
+        // answer, so nothing was decoded (decoding these bytes fails).
+        let path = store.capture_path("home", "chromium").unwrap();
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let len = std::fs::metadata(&path).unwrap().len() as usize;
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&file, &vec![0u8; len], 0).unwrap();
+        file.set_modified(modified).unwrap();
+        drop(file);
+        assert_eq!(fingerprints.get(&store, "home", "chromium").unwrap(), Some(first.clone()));
+        assert!(capture_fingerprint(&store, "home", "chromium").is_err(), "the file itself no longer decodes");
+        // A run writes a new file: read again, here the same pixels, so the same fingerprint.
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [9, 9, 9, 255]).unwrap(), &data).unwrap();
+        assert_eq!(fingerprints.get(&store, "home", "chromium").unwrap(), Some(first));
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(fingerprints.get(&store, "home", "chromium").unwrap(), None, "no capture, no fingerprint");
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -419,16 +514,22 @@ mod tests {
         let (root, store, run) = project("refuse");
         let baseline = store.baseline_png("home", "chromium").unwrap();
         let before = std::fs::read(&baseline).unwrap();
-        let stale = approve_in_review(&store, &run, "0123", &home(), false).unwrap_err().to_string();
+        let stale =
+            approve_in_review(&store, &Default::default(), &run, "0123", &home(), false).unwrap_err().to_string();
         assert!(stale.ends_with("changed since this page was loaded (a new run wrote it); nothing was written: reload the page and review what it shows now"), "{stale}");
         // One unknown name among good ones: none is approved.
         let mut targets = home();
         targets.push(SnapshotRef { name: "nowhere".into(), project: "chromium".into() });
-        let unknown = approve_in_review(&store, &run, &run.version, &targets, false).unwrap_err().to_string();
+        let unknown = approve_in_review(&store, &Default::default(), &run, &run.version, &targets, false)
+            .unwrap_err()
+            .to_string();
         assert!(unknown.starts_with("nowhere (chromium): not a changed or new snapshot in "), "{unknown}");
         // A passed snapshot is not up for review either.
         let about = vec![SnapshotRef { name: "about".into(), project: "chromium".into() }];
-        assert!(matches!(reject_in_review(&store, &run, &run.version, &about), Err(Error::UnknownSnapshot { .. })));
+        assert!(matches!(
+            reject_in_review(&store, &Default::default(), &run, &run.version, &about),
+            Err(Error::UnknownSnapshot { .. })
+        ));
         assert_eq!(std::fs::read(&baseline).unwrap(), before);
         assert!(!review_state_path(&store).exists(), "no review state written");
         std::fs::remove_dir_all(&root).unwrap();
