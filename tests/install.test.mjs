@@ -4,10 +4,11 @@
 // from the build `npm test` just made; a temp project outside the repository installs them (plus
 // @playwright/test from the registry) and then, with nothing of the repository reachable:
 // a spec using `expect(page).toMatchVisual()` passes, catches a planted change, `npx sightline
-// compare` reports it, and `npx sightline mcp` answers `tools/list` to the MCP SDK client.
+// compare` reports it, `npx sightline mcp` answers `tools/list` to the MCP SDK client, and
+// `npx sightline review` serves its page and approves from it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -163,6 +164,45 @@ test('install: npx sightline mcp answers tools/list to the MCP SDK client', { sk
   } finally {
     await client.close();
   }
+});
+
+test('install: npx sightline review serves the page and approves from it', { skip }, async () => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SIGHTLINE_')));
+  // Its own process group, so stopping it stops npx, the shim and the server under them.
+  const child = spawn('npx', ['sightline', 'review'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let printed = '';
+  child.stderr.on('data', (chunk) => (printed += chunk));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        printed += chunk;
+        const found = printed.match(/^sightline review: (http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/)$/m);
+        if (found) resolve(found[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`npx sightline review exited ${code}: ${printed}`)));
+    });
+    const page = await fetch(url);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /<title>Sightline review — 1 to review<\/title>/);
+    const results = html.match(/"results":"([0-9a-f]{32})"/)[1];
+    // The snapshot as the page names it (Playwright's unnamed project).
+    const project = html.match(/data-name="home" data-project="([^"]*)"/)[1];
+    const approve = await fetch(`${url}_/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: new URL(url).origin },
+      body: JSON.stringify({ results, snapshots: [{ name: 'home', project }] }),
+    });
+    const answer = await approve.json();
+    assert.equal(approve.status, 200, JSON.stringify(answer));
+    assert.deepEqual(answer.commit, ['.sightline/baselines/home/default.png']);
+  } finally {
+    if (child.exitCode === null) process.kill(-child.pid);
+  }
+  // The approved capture is the baseline: the same run now passes.
+  const compare = inProject('npx', ['sightline', 'compare']);
+  assert.equal(compare.status, 0, output(compare));
+  assert.match(compare.stdout, /^1 snapshots: 1 passed, 0 changed/m);
 });
 
 test('install: without a matching platform package both entry points name the platforms and the fix', { skip }, () => {
