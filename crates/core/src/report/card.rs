@@ -203,7 +203,9 @@ fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool
             shift.dy.unsigned_abs(),
             shift.below_y
         );
-        image_tag(out, src, &format!("Aligned diff of {name}"), csize, None, lazy);
+        // Drawn on the canvas, as the diff is: a shift that removes rows leaves the current
+        // image shorter than the aligned diff.
+        image_tag(out, src, &format!("Aligned diff of {name}"), canvas, None, lazy);
         out.push_str("</div></div></figure>\n");
     }
     out.push_str("</div>\n");
