@@ -52,6 +52,10 @@ class SightlineReporter {
     process.stderr.write(
       `sightline: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new${written}, ${summary.missing} missing → ${where}\n`,
     );
+    // Where a person goes next; a shard's run is reviewed after its merge job.
+    if (!shard && summary.changed + summary.new > 0) {
+      process.stderr.write('sightline: review and approve in the browser: npx sightline review\n');
+    }
   }
 
   printsToStdio() {

@@ -57,3 +57,8 @@ for (const snap of results.snapshots) {
   }
   if (snap.files?.diff) console.log(`    images: ${snap.files.baseline}, ${snap.files.current}, ${snap.files.diff}`);
 }
+if (s.changed + s.new > 0) {
+  const project = path.relative(repo, root);
+  const review = project.startsWith('..') ? root : project || '.';
+  console.log(`\nReview and approve them in the browser: npx sightline --root ${review} review`);
+}

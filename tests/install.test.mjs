@@ -102,6 +102,7 @@ test('install: toMatchVisual in the new project writes the baseline, passes, the
   const same = inProject('npx', ['playwright', 'test']);
   assert.equal(same.status, 0, output(same));
   assert.match(same.stderr, /1 snapshots — 1 passed, 0 changed/);
+  assert.doesNotMatch(same.stderr, /npx sightline review/, 'nothing to review, no pointer to the review page');
 
   const changed = inProject('npx', ['playwright', 'test'], { ACCENT: '#dc3c3c' });
   assert.equal(changed.status, 1, output(changed));
@@ -111,6 +112,7 @@ test('install: toMatchVisual in the new project writes the baseline, passes, the
     /^ {4}Error: toMatchVisual\("home"\): Style-only change: 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m,
   );
   assert.match(changed.stderr, /1 snapshots — 0 passed, 1 changed/);
+  assert.match(changed.stderr, /^sightline: review and approve in the browser: npx sightline review$/m);
 });
 
 test('install: npm i -D <clone> into a project with its own @playwright/test runs toMatchVisual with the runner\'s Playwright', { skip }, () => {
