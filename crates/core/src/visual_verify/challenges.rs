@@ -124,7 +124,13 @@ fn caller_challenges(criteria: &[Criterion]) -> Result<Vec<Challenge>, BuildErro
             })?,
             (None, None) => "text",
         };
-        out.push(Challenge { id: String::new(), question: criterion.question.clone(), format, expected });
+        out.push(Challenge {
+            id: String::new(),
+            question: criterion.question.clone(),
+            format,
+            expected,
+            by_caller: true,
+        });
     }
     Ok(out)
 }

@@ -141,12 +141,16 @@ pub struct Challenge {
     /// `None`: a caller's question without a known answer, reported but not scored.
     #[serde(skip)]
     pub expected: Option<Expected>,
+    /// A caller's criterion rather than a challenge built from the page: the caller chose its
+    /// question and answer, so it is checked but cannot make up for the page's own challenges.
+    #[serde(skip)]
+    pub by_caller: bool,
 }
 
 impl Challenge {
     fn new(n: usize, question: String, expected: Option<Expected>) -> Self {
         let format = expected.as_ref().map_or("text", format_of);
-        Challenge { id: format!("c{n}"), question, format, expected }
+        Challenge { id: format!("c{n}"), question, format, expected, by_caller: false }
     }
 
     fn is_text(&self) -> bool {
@@ -230,48 +234,95 @@ pub struct UnscoredAnswer {
     pub answer: Option<String>,
 }
 
+/// Passed and scored challenges, and the same for the text ones among them.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    total: usize,
+    texts_passed: usize,
+    texts: usize,
+}
+
+impl Tally {
+    fn add(&mut self, text: bool, passed: bool) {
+        self.total += 1;
+        self.passed += usize::from(passed);
+        if text {
+            self.texts += 1;
+            self.texts_passed += usize::from(passed);
+        }
+    }
+
+    fn score(&self) -> f64 {
+        if self.total == 0 { 0.0 } else { self.passed as f64 / self.total as f64 }
+    }
+
+    /// Two thirds of the text challenges: the text is what a model that did not look cannot know.
+    fn texts_read(&self) -> bool {
+        self.texts_passed * 3 >= self.texts * 2
+    }
+
+    fn enough(&self) -> bool {
+        self.score() >= TRUST_THRESHOLD && self.texts_read()
+    }
+}
+
 /// Checks every answer (by challenge id; a missing answer fails). Trusted takes
-/// [`TRUST_THRESHOLD`] of the scored challenges and two thirds of the text ones: the text is
-/// what a model that did not look cannot know.
+/// [`TRUST_THRESHOLD`] of the scored challenges and two thirds of the text ones, and the same of
+/// the page's own challenges taken alone: the caller writes its criteria's questions and answers,
+/// so criteria a model can answer without looking must not outvote the page.
 pub fn judge_response(challenges: &[Challenge], answers: &serde_json::Map<String, Value>) -> VerifyVerdict {
     let mut failed = Vec::new();
     let mut unscored = Vec::new();
-    let (mut total, mut texts, mut texts_passed) = (0, 0, 0);
+    let (mut all, mut page) = (Tally::default(), Tally::default());
     for c in challenges {
         let Some(expected) = &c.expected else {
             let answer = answers.get(&c.id).and_then(answers::answer_text);
             unscored.push(UnscoredAnswer { id: c.id.clone(), question: c.question.clone(), answer });
             continue;
         };
-        total += 1;
         let passed = answers.get(&c.id).is_some_and(|a| check_answer(expected, a));
-        if c.is_text() {
-            texts += 1;
-            texts_passed += usize::from(passed);
+        all.add(c.is_text(), passed);
+        if !c.by_caller {
+            page.add(c.is_text(), passed);
         }
         if !passed {
             failed.push(FailedChallenge { id: c.id.clone(), question: c.question.clone() });
         }
     }
-    let passed = total - failed.len();
-    let score = if total == 0 { 0.0 } else { passed as f64 / total as f64 };
-    let texts_read = texts_passed * 3 >= texts * 2;
-    let trusted = total > 0 && score >= TRUST_THRESHOLD && texts_read;
+    let (passed, total) = (all.passed, all.total);
+    // A page with no challenges of its own (only possible with criteria) leaves them to the criteria.
+    let page_held = page.total == 0 || page.enough();
+    let trusted = total > 0 && all.enough() && page_held;
     let summary = if trusted {
         format!(
             "Trusted: {passed} of {total} challenges passed. The query answer below comes from a model that looked."
         )
     } else {
         let named: Vec<String> = failed.iter().map(|f| format!("{} ({})", f.id, f.question)).collect();
-        let texts_note =
-            if texts_read { String::new() } else { format!(" and two thirds of the {texts} text challenges") };
+        // Said only when criteria were scored: without them the page's challenges are all there is.
+        let page_note = if page_held || page.total == total {
+            String::new()
+        } else {
+            format!(
+                " and the page's own challenges to pass on their own: {} of {}, {} of {} text ones; the caller's \
+                 criteria cannot stand in for them",
+                page.passed, page.total, page.texts_passed, page.texts
+            )
+        };
+        let texts_note = if all.texts_read() {
+            String::new()
+        } else {
+            format!(" and two thirds of the {} text challenges", all.texts)
+        };
         format!(
-            "Not trusted: {passed} of {total} challenges passed (needs {} %{texts_note}). Failed: {}. Do not rely on \
-             the query answer.",
+            "Not trusted: {passed} of {total} challenges passed (needs {} %{texts_note}{page_note}). Failed: {}. Do not \
+             rely on the query answer.",
             (TRUST_THRESHOLD * 100.0).round(),
             named.join("; ")
         )
     };
+    let score = all.score();
     VerifyVerdict { summary, trusted, passed, total, score: (score * 100.0).round() / 100.0, failed, unscored }
 }
 
@@ -413,6 +464,50 @@ mod tests {
         let right: serde_json::Map<String, Value> = c.iter().map(|c| (c.id.clone(), sighted(c))).collect();
         let v = judge_response(&c, &right);
         assert_eq!((v.trusted, v.passed, v.total), (true, 11, 11), "{}", v.summary);
+    }
+
+    #[test]
+    fn visual_verify_caller_criteria_cannot_stand_in_for_the_page_challenges() {
+        // A caller that wants a pass adds questions that carry their own answers: a model that
+        // never opened the screenshot answers them all, and they outnumber the page's challenges.
+        let easy: Vec<Criterion> = (0..40)
+            .map(|i| {
+                let word = format!("word{i}");
+                serde_json::from_value(json!({"question": format!("Reply with the word {word}."), "expected": word}))
+                    .unwrap()
+            })
+            .collect();
+        let c = build_challenges(&facts(), "http://x/", &easy).unwrap();
+        assert_eq!(c.len(), 51, "11 page challenges and 40 criteria");
+        // Blind: "no idea" to every page challenge (which passes the two labels the page lacks),
+        // every criterion answered from its own question: 42 of 51, above 80 %.
+        let blind: serde_json::Map<String, Value> = c
+            .iter()
+            .map(|c| {
+                let own = c.question.strip_prefix("Reply with the word ").map(|w| w.trim_end_matches('.'));
+                (c.id.clone(), json!(own.unwrap_or("no idea")))
+            })
+            .collect();
+        let v = judge_response(&c, &blind);
+        assert_eq!((v.trusted, v.passed, v.total), (false, 42, 51), "{}", v.summary);
+        assert!(
+            v.summary.starts_with(
+                "Not trusted: 42 of 51 challenges passed (needs 80 % and the page's own challenges to pass on their own: \
+                 2 of 11, 0 of 4 text ones; the caller's criteria cannot stand in for them). Failed: "
+            ),
+            "{}",
+            v.summary
+        );
+        // A model that looked passes the page's challenges and the criteria alike.
+        let sighted_all: serde_json::Map<String, Value> = c
+            .iter()
+            .map(|ch| match ch.question.strip_prefix("Reply with the word ") {
+                Some(w) => (ch.id.clone(), json!(w.trim_end_matches('.'))),
+                None => (ch.id.clone(), sighted(ch)),
+            })
+            .collect();
+        let v = judge_response(&c, &sighted_all);
+        assert_eq!((v.trusted, v.passed, v.total), (true, 51, 51), "{}", v.summary);
     }
 
     #[test]

@@ -183,7 +183,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Check a looking model's answers to a visual_verify session (an object keyed by challenge id, or a list of {id, answer}): text by word overlap (≥ 50 %), counts exactly up to 10 (else within 10 %), yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass and two thirds of the text challenges; failed questions are named without their answers; criteria without a known answer are reported unscored. Sessions expire after 5 minutes and take at most 3 responses.",
+        description = "Check a looking model's answers to a visual_verify session (an object keyed by challenge id, or a list of {id, answer}): text by word overlap (≥ 50 %), counts exactly up to 10 (else within 10 %), yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass and two thirds of the text challenges, of all of them and of the page's own alone (caller criteria cannot outvote the page); failed questions are named without their answers; criteria without a known answer are reported unscored. Sessions expire after 5 minutes and take at most 3 responses.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn submit_visual_response(
