@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use super::answers::{expected_from, words};
+use super::answers::{expected_from, significant, words};
 use super::{Area, BuildError, Challenge, Criterion, Expected, ItemKind, Region, TextItem, VerifyFacts};
 use crate::page_check::{Rgba, parse_color};
 
@@ -42,10 +42,6 @@ const PLAUSIBLE_LABELS: [&str; 14] = [
     "Start free trial",
     "Register",
     "Search",
-];
-/// Words too common to tell anything (a title sharing "the" with a heading gives nothing away).
-const COMMON: [&str; 16] = [
-    "the", "and", "for", "with", "you", "your", "our", "are", "from", "this", "that", "not", "all", "new", "www", "com",
 ];
 
 /// The challenges for one page, then the caller's criteria. Deterministic for the same facts.
@@ -321,11 +317,6 @@ fn inside(area: &Area, b: [f64; 4]) -> bool {
     let w = (b[0] + b[2]).min(area.x + area.width) - b[0].max(area.x);
     let h = (b[1] + b[3]).min(area.y + area.height) - b[1].max(area.y);
     b[2] > 0.0 && b[3] > 0.0 && w > 0.0 && h > 0.0 && w * h >= 0.5 * b[2] * b[3]
-}
-
-/// Words that carry meaning: three letters or more, not among the commonest.
-fn significant(text: &str) -> Vec<String> {
-    words(text).into_iter().filter(|w| w.chars().count() >= 3 && !COMMON.contains(&w.as_str())).collect()
 }
 
 /// Text a model could answer from the page's title or address alone: half its meaningful words

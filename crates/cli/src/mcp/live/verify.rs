@@ -102,7 +102,7 @@ pub struct VisualVerifyArgs {
 pub struct CriterionArg {
     /// The question the looking model answers from the screenshot.
     pub question: String,
-    /// The right answer, withheld from the model: a whole number (a count: exact up to 10, else within 10 %), a boolean, a colour ("#ff0000"), region words ("top right") or text (≥ 50 % word overlap).
+    /// The right answer, withheld from the model: a whole number (a count: exact up to 10, else within 10 %), a boolean, a colour ("#ff0000"), region words ("top right") or text (≥ 50 % of its telling words, common ones like "the" or "our" left out; all of them when it has only common words).
     #[serde(default)]
     pub expected: Option<Value>,
     /// Without `expected`: the kind of answer (text, number, boolean, colour, position); the answer is reported, not scored.
@@ -183,7 +183,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Check a looking model's answers to a visual_verify session (an object keyed by challenge id, or a list of {id, answer}): text by word overlap (≥ 50 %), counts exactly up to 10 (else within 10 %), yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass and two thirds of the text challenges, of all of them and of the page's own alone (caller criteria cannot outvote the page); failed questions are named without their answers; criteria without a known answer are reported unscored. Sessions expire after 5 minutes and take at most 3 responses.",
+        description = "Check a looking model's answers to a visual_verify session (an object keyed by challenge id, or a list of {id, answer}): text by word overlap (≥ 50 % of its telling words; the, our and the like do not count), counts exactly up to 10 (else within 10 %), yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass and two thirds of the text challenges, of all of them and of the page's own alone (caller criteria cannot outvote the page); failed questions are named without their answers; criteria without a known answer are reported unscored. Sessions expire after 5 minutes and take at most 3 responses.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn submit_visual_response(
