@@ -38,6 +38,17 @@ before(() => {
   writeFileSync(path.join(allowed, 'page.html'), '<body style="margin:0;background:#2878dc"></body>');
   writeFileSync(path.join(outside, 'page.html'), '<body style="margin:0;background:#dc3c3c"></body>');
   symlinkSync(path.join(outside, 'page.html'), path.join(allowed, 'link.html'));
+  // Pages inside that pull in a page outside, as a frame and by a refresh; the page outside (and
+  // its twin inside, the control) says in the console that it ran.
+  for (const [dir, where] of [[allowed, 'inside'], [outside, 'outside']]) {
+    writeFileSync(path.join(dir, 'logs.html'), `<body><script>console.log('the page ${where} ran')</script></body>`);
+  }
+  const pulling = (target) => ({
+    frame: `<body><h1>Frame</h1><iframe src="${pathToFileURL(target).href}"></iframe></body>`,
+    refresh: `<head><meta http-equiv="refresh" content="0;url=${pathToFileURL(target).href}"></head><body><h1>Refresh</h1></body>`,
+  });
+  for (const [kind, html] of Object.entries(pulling(path.join(outside, 'logs.html')))) writeFileSync(path.join(allowed, `${kind}-out.html`), html);
+  for (const [kind, html] of Object.entries(pulling(path.join(allowed, 'logs.html')))) writeFileSync(path.join(allowed, `${kind}-in.html`), html);
   if (!noVideo) {
     for (const dir of [allowed, outside]) {
       const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=25', '-t', '1', '-c:v', 'mpeg4', path.join(dir, 'clip.mp4')]);
@@ -126,4 +137,23 @@ test('confinement: capture_frames opens file:// pages inside into a frames folde
     assert.deepEqual(await failure(client, 'capture_frames', { url: pathToFileURL(path.join(allowed, 'page.html')).href, ...shot }), { toolError: refusal(out) });
   });
   assert.ok(!existsSync(path.join(elsewhere, '.sightline')), 'nothing was created outside');
+});
+
+test('confinement: a file:// page inside cannot pull in a file outside, as a frame or by a refresh', { skip: noBrowser }, async () => {
+  await withClient(project, async (client) => {
+    const logs = async (file) => {
+      const json = await succeeds(client, 'get_console_logs', { url: pathToFileURL(path.join(allowed, file)).href, wait_ms: 500 });
+      return { ran: json.entries.map((e) => e.text), failed: json.failedRequests.map((r) => [r.url, r.failure]) };
+    };
+    // The control: the same pages pulling in a file inside load it and it runs.
+    assert.deepEqual((await logs('frame-in.html')).ran, ['the page inside ran']);
+    assert.deepEqual((await logs('refresh-in.html')).ran, ['the page inside ran']);
+    // Pulling in the file outside is refused like the page itself would be: it never runs.
+    const refused = [[pathToFileURL(path.join(outside, 'logs.html')).href, 'net::ERR_ACCESS_DENIED']];
+    for (const file of ['frame-out.html', 'refresh-out.html']) {
+      const seen = await logs(file);
+      assert.deepEqual(seen.ran, [], file);
+      assert.deepEqual(seen.failed, refused, file);
+    }
+  });
 });

@@ -115,6 +115,22 @@ async function withPage(params, prepare, run) {
   const b = await browser();
   const viewport = params.viewport || { width: 1280, height: 800 };
   const context = await b.newContext({ viewport, bypassCSP: true, deviceScaleFactor: 1 });
+  // A file:// page may frame, embed or refresh to any other file:// URL, so each file it asks for
+  // passes the same check as the page (inside SIGHTLINE_ALLOWED_ROOTS) or is refused. http(s)
+  // pages cannot load file:// URLs at all, so only file:// pages pay for the interception.
+  if (url.startsWith('file:')) {
+    await context.route(
+      (target) => target.protocol === 'file:',
+      (route) => {
+        try {
+          checkUrl(route.request().url());
+        } catch (_) {
+          return route.abort('accessdenied');
+        }
+        return route.continue();
+      },
+    );
+  }
   // The call's timeout closes this context, which ends whatever the page is stuck in.
   if (params._call) params._call.contexts.add(context);
   const started = Date.now();
