@@ -566,11 +566,19 @@ test('live: visual_verify withholds its answers, rejects wrong ones, accepts rig
   assert.deepEqual([accepted.trusted, accepted.passed, accepted.total, accepted.failed, accepted.attemptsLeft], [true, 12, 12, [], 1], JSON.stringify(accepted));
   assert.equal(accepted.summary, 'Trusted: 12 of 12 challenges passed. The query answer below comes from a model that looked.');
   assert.equal(accepted.queryAnswer, 'yes, the Buy now button');
-  // Three responses per session, so the answers cannot be found by trying them all.
+  // Three responses per page, so the answers cannot be found by trying them all: a new session
+  // asks the same questions (the page's, whatever the criteria) and gets no more tries.
   const last = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' });
   assert.equal(last.attemptsLeft, 0);
+  const refusal = (id) =>
+    `session ${id}: its questions already took 3 responses (every session of this page asks the same ones, so they share the 3); they take responses again 300 s after the last one, or verify another part of the page with \`selector\``;
   assert.deepEqual(await failure('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' }), {
-    toolError: `session ${session.sessionId} already took 3 responses; call visual_verify again for new challenges`,
+    toolError: refusal(session.sessionId),
+  });
+  const again = await call('visual_verify', { url: url('/clean'), query: 'Is there a way to buy?' });
+  assert.deepEqual(again.challenges, challenges.slice(0, -1), 'the same questions');
+  assert.deepEqual(await failure('submit_visual_response', { session_id: again.sessionId, challenge_answers: right, query_answer: 'yes' }), {
+    toolError: refusal(again.sessionId),
   });
   assert.deepEqual(await failure('visual_verify', { url: url('/clean'), query: ' ' }), {
     invalidParams: 'MCP error -32602: query: say what the looking model should answer about the page',

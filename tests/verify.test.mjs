@@ -120,7 +120,9 @@ function blindAnswers(session, attempt) {
 }
 
 test('visual_verify: a blind solver is never trusted and a sighted one always is, across varied pages', { skip }, async () => {
-  await withMcp({ root: repo, env, name: 'sightline-verify-test' }, async (client) => {
+  // Each solver has a server of its own: a page's questions take three responses in all, so the
+  // sighted solver would find the blind one's tries used up on the same server.
+  await withMcp({ root: repo, env, name: 'sightline-verify-test' }, (sighted) => withMcp({ root: repo, env, name: 'sightline-verify-test' }, async (client) => {
     for (const pathname of ['/shop', '/article', '/pricing', '/docs', '/form']) {
       const url = site.origin + pathname;
       const query = 'Does the page look finished?';
@@ -134,12 +136,12 @@ test('visual_verify: a blind solver is never trusted and a sighted one always is
         const verdict = await submit(client, session.sessionId, blindAnswers(session, attempt));
         assert.equal(verdict.trusted, false, `${pathname}, blind attempt ${attempt}: ${verdict.summary}`);
       }
-      const fresh = JSON.parse((await verify(client, { url, query })).text);
-      const verdict = await submit(client, fresh.sessionId, await sightedAnswers(url, fresh));
+      const fresh = JSON.parse((await verify(sighted, { url, query })).text);
+      const verdict = await submit(sighted, fresh.sessionId, await sightedAnswers(url, fresh));
       assert.equal(verdict.trusted, true, `${pathname}: ${verdict.summary}\n${JSON.stringify(fresh.challenges, null, 1)}`);
       assert.equal(verdict.passed, verdict.total, `${pathname}: ${verdict.summary}`);
     }
-  });
+  }));
 });
 
 test('visual_verify: a page with too little text says verification is not possible', { skip }, async () => {

@@ -1,6 +1,7 @@
 //! `visual_verify` and `submit_visual_response`: the core builds challenges from the page's DOM
 //! and checks the answers; this module keeps the sessions (the challenges with their withheld
-//! answers) in memory for 5 minutes (`SIGHTLINE_VERIFY_TTL_MS`), at most [`MAX_SESSIONS`].
+//! answers) in memory for 5 minutes (`SIGHTLINE_VERIFY_TTL_MS`), at most [`MAX_SESSIONS`], and
+//! how many responses each page's questions took.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -24,7 +25,9 @@ use crate::live::{call_timeout, screenshot_dir};
 pub const MAX_SESSIONS: usize = 100;
 /// How long a verification session lives unless `SIGHTLINE_VERIFY_TTL_MS` says otherwise.
 const SESSION_TTL: Duration = Duration::from_secs(5 * 60);
-/// Responses one session accepts, so answers cannot be found by trying them all.
+/// Responses the same questions accept, so answers cannot be found by trying them all. A page
+/// asks the same questions in every session, so the count is kept per page (its own questions),
+/// not per session: a new session would otherwise bring three more tries at the same answers.
 const MAX_ATTEMPTS: u32 = 3;
 
 /// One visual_verify session: the challenges with their withheld answers.
@@ -33,12 +36,21 @@ struct Session {
     url: String,
     query: String,
     challenges: Vec<Challenge>,
-    attempts: u32,
+    /// The page's own questions, one a line: what the response count is kept by.
+    questions: String,
+}
+
+/// The responses one page's questions took, and when the last came.
+struct Responses {
+    count: u32,
+    last: Instant,
 }
 
 pub(super) struct Sessions {
     ttl: Duration,
     kept: HashMap<String, Session>,
+    /// By the page's own questions; forgotten a TTL after the last response.
+    responses: HashMap<String, Responses>,
 }
 
 impl Sessions {
@@ -48,7 +60,7 @@ impl Sessions {
             .ok()
             .and_then(|v| v.parse().ok())
             .map_or(SESSION_TTL, Duration::from_millis);
-        Sessions { ttl, kept: HashMap::new() }
+        Sessions { ttl, kept: HashMap::new(), responses: HashMap::new() }
     }
 
     fn insert(&mut self, session: Session) -> String {
@@ -66,6 +78,33 @@ impl Sessions {
     fn expire(&mut self) {
         let ttl = self.ttl;
         self.kept.retain(|_, s| s.created.elapsed() < ttl);
+        self.responses.retain(|_, r| r.last.elapsed() < ttl);
+    }
+
+    /// Counts one response to session `id` and returns it with the responses its questions have
+    /// left; an unknown or expired session, or questions that took [`MAX_ATTEMPTS`] responses in
+    /// any sessions within the TTL, is the error to show.
+    fn respond(&mut self, id: &str) -> Result<(&Session, u32), String> {
+        self.expire();
+        let ttl = self.ttl.as_secs_f64();
+        let Some(session) = self.kept.get(id) else {
+            return Err(format!(
+                "no verification session {id:?}: it expired (sessions last {ttl} s) or never existed; call visual_verify \
+                 again"
+            ));
+        };
+        let taken =
+            self.responses.entry(session.questions.clone()).or_insert(Responses { count: 0, last: Instant::now() });
+        if taken.count >= MAX_ATTEMPTS {
+            return Err(format!(
+                "session {id}: its questions already took {MAX_ATTEMPTS} responses (every session of this page asks \
+                 the same ones, so they share the {MAX_ATTEMPTS}); they take responses again {ttl} s after the last \
+                 one, or verify another part of the page with `selector`"
+            ));
+        }
+        taken.count += 1;
+        taken.last = Instant::now();
+        Ok((session, MAX_ATTEMPTS - taken.count))
     }
 }
 
@@ -161,6 +200,7 @@ impl SightlineServer {
         };
         let listed: Vec<Value> =
             challenges.iter().map(|c| json!({"id": c.id, "question": c.question, "format": c.format})).collect();
+        let questions = challenges.iter().filter(|c| !c.by_caller).map(|c| c.question.as_str()).collect::<Vec<_>>();
         let mut sessions = self.live.sessions.lock().expect("sessions");
         let ttl = sessions.ttl;
         let id = sessions.insert(Session {
@@ -169,7 +209,8 @@ impl SightlineServer {
             query: args.query.clone(),
             // The prompt below lists them too; the session keeps their withheld answers.
             challenges: challenges.clone(),
-            attempts: 0,
+            // The caller's criteria are left out: changing them must not buy more tries.
+            questions: questions.join("\n"),
         });
         drop(sessions);
         let prompt = looking_prompt(&screenshot, &challenges, &args.query, &id);
@@ -183,7 +224,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Check a looking model's answers to a visual_verify session (an object keyed by challenge id, or a list of {id, answer}): text by word overlap (≥ 50 % of its telling words; the, our and the like do not count), counts exactly up to 10 (else within 10 %), yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass and two thirds of the text challenges, of all of them and of the page's own alone (caller criteria cannot outvote the page); failed questions are named without their answers; criteria without a known answer are reported unscored. Sessions expire after 5 minutes and take at most 3 responses.",
+        description = "Check a looking model's answers to a visual_verify session (an object keyed by challenge id, or a list of {id, answer}): text by word overlap (≥ 50 % of its telling words; the, our and the like do not count), counts exactly up to 10 (else within 10 %), yes/no, colours within ~5 %, positions by region words. trusted when ≥ 80 % pass and two thirds of the text challenges, of all of them and of the page's own alone (caller criteria cannot outvote the page); failed questions are named without their answers; criteria without a known answer are reported unscored. Sessions expire after 5 minutes; a page's questions take at most 3 responses in all its sessions, until 5 minutes after the last.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn submit_visual_response(
@@ -192,21 +233,10 @@ impl SightlineServer {
     ) -> Result<CallToolResult, ErrorData> {
         let answers = answers_from(&args.challenge_answers).map_err(bad)?;
         let mut sessions = self.live.sessions.lock().expect("sessions");
-        sessions.expire();
-        let Some(session) = sessions.kept.get_mut(&args.session_id) else {
-            return Ok(failure(format!(
-                "no verification session {:?}: it expired (sessions last {} s) or never existed; call visual_verify again",
-                args.session_id,
-                sessions.ttl.as_secs_f64()
-            )));
+        let (session, left) = match sessions.respond(&args.session_id) {
+            Ok(taken) => taken,
+            Err(why) => return Ok(failure(why)),
         };
-        if session.attempts >= MAX_ATTEMPTS {
-            return Ok(failure(format!(
-                "session {} already took {MAX_ATTEMPTS} responses; call visual_verify again for new challenges",
-                args.session_id
-            )));
-        }
-        session.attempts += 1;
         let verdict = judge_response(&session.challenges, &answers);
         let mut reply = json!({
             "sessionId": args.session_id,
@@ -219,7 +249,7 @@ impl SightlineServer {
             "passed": verdict.passed,
             "total": verdict.total,
             "failed": verdict.failed,
-            "attemptsLeft": MAX_ATTEMPTS - session.attempts,
+            "attemptsLeft": left,
         });
         if !verdict.unscored.is_empty() {
             reply["unscored"] = json!(verdict.unscored);
@@ -239,9 +269,9 @@ mod tests {
             url: "u".into(),
             query: "q".into(),
             challenges: Vec::new(),
-            attempts: 0,
+            questions: "q".into(),
         };
-        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new() };
+        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new(), responses: HashMap::new() };
         let first = sessions.insert(session());
         assert_ne!(first, sessions.insert(session()), "ids differ");
         // Age the sessions by moving their creation back instead of sleeping past the TTL: one
@@ -257,5 +287,49 @@ mod tests {
             sessions.insert(session());
         }
         assert_eq!(sessions.kept.len(), MAX_SESSIONS);
+    }
+
+    #[test]
+    fn verify_a_page_takes_three_responses_however_many_sessions_ask() {
+        let session = |questions: &str| Session {
+            created: Instant::now(),
+            url: "u".into(),
+            query: "q".into(),
+            challenges: Vec::new(),
+            questions: questions.into(),
+        };
+        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new(), responses: HashMap::new() };
+        let first = sessions.insert(session("What does the largest heading say?"));
+        let again = sessions.insert(session("What does the largest heading say?"));
+        let other = sessions.insert(session("What does the first link from the top say?"));
+        let left = |sessions: &mut Sessions, id: &str| sessions.respond(id).map(|(_, left)| left);
+        assert_eq!(left(&mut sessions, &first), Ok(2));
+        assert_eq!(left(&mut sessions, &first), Ok(1));
+        // A new session of the same page asks the same questions: it gets the one try left.
+        assert_eq!(left(&mut sessions, &again), Ok(0));
+        let refusal = |id: &str| {
+            format!(
+                "session {id}: its questions already took 3 responses (every session of this page asks the same ones, so \
+                 they share the 3); they take responses again 60 s after the last one, or verify another part of the \
+                 page with `selector`"
+            )
+        };
+        assert_eq!(left(&mut sessions, &again), Err(refusal(&again)));
+        assert_eq!(left(&mut sessions, &first), Err(refusal(&first)));
+        // Other questions (another page, or another part of it) have their own three.
+        assert_eq!(left(&mut sessions, &other), Ok(2));
+        // A TTL after the last response the page's questions are answered afresh (in a session
+        // made since; the old ones are gone by then).
+        for r in sessions.responses.values_mut() {
+            r.last -= Duration::from_secs(61);
+        }
+        let later = sessions.insert(session("What does the largest heading say?"));
+        assert_eq!(left(&mut sessions, &later), Ok(2));
+        assert_eq!(
+            left(&mut sessions, "verify-0"),
+            Err("no verification session \"verify-0\": it expired (sessions last 60 s) or never existed; call \
+                 visual_verify again"
+                .into())
+        );
     }
 }
