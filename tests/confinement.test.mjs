@@ -157,3 +157,25 @@ test('confinement: a file:// page inside cannot pull in a file outside, as a fra
     }
   });
 });
+
+test('confinement: live-page screenshots are written inside the allowed folders, or refused with nothing written', { skip: noBrowser }, async () => {
+  const page = pathToFileURL(path.join(allowed, 'page.html')).href;
+  const temp = path.join(tmpdir(), 'sightline-live');
+  await withClient(project, async (client) => {
+    // The temp folder is outside the allowed one, so the project's .sightline/live holds them.
+    const live = path.join(project, '.sightline', 'live');
+    const checked = await succeeds(client, 'visual_check', { url: page });
+    assert.equal(path.dirname(checked.screenshot), live);
+    const state = await succeeds(client, 'capture_visual_state', { url: page });
+    assert.deepEqual([state.screenshot, state.dom, state.capture].map((file) => path.dirname(file)), [live, live, live]);
+    for (const file of [state.screenshot, state.dom, state.capture]) assert.ok(existsSync(file), file);
+  });
+  // A project outside the allowed folder: no folder the screenshots may go to.
+  await withClient(elsewhere, async (client) => {
+    const out = path.join(elsewhere, '.sightline', 'live');
+    assert.deepEqual(await failure(client, 'visual_check', { url: page }), {
+      toolError: `screenshots: live pages are shot into ${temp} or, when SIGHTLINE_ALLOWED_ROOTS does not hold it, into ${out}; neither is inside the folders it allows (${allowed}): add one of them to SIGHTLINE_ALLOWED_ROOTS`,
+    });
+  });
+  assert.ok(!existsSync(path.join(elsewhere, '.sightline')), 'nothing was created outside');
+});

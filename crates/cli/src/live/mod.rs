@@ -61,9 +61,25 @@ fn file_url_path(url: &str) -> Option<std::path::PathBuf> {
 }
 
 /// Where screenshots of live pages are written: a folder under the system temp dir, so a check
-/// never writes into the user's project.
-pub fn screenshot_dir() -> PathBuf {
-    std::env::temp_dir().join("sightline-live")
+/// never writes into the user's project. `SIGHTLINE_ALLOWED_ROOTS` confines these writes too:
+/// when it does not hold that folder, `.sightline/live` in the project `root` if it holds that,
+/// else the error naming both and the fix.
+pub fn screenshot_dir(root: &Path) -> Result<PathBuf, String> {
+    use sightline_core::allowed_roots::check_allowed;
+    let temp = std::env::temp_dir().join("sightline-live");
+    if let Ok(allowed) = check_allowed(&temp) {
+        return Ok(allowed);
+    }
+    let project = root.join(".sightline").join("live");
+    check_allowed(&project).map_err(|_| {
+        format!(
+            "screenshots: live pages are shot into {} or, when SIGHTLINE_ALLOWED_ROOTS does not hold it, into {}; \
+             neither is inside the folders it allows ({}): add one of them to SIGHTLINE_ALLOWED_ROOTS",
+            temp.display(),
+            project.display(),
+            std::env::var_os(sightline_core::allowed_roots::ALLOWED_ROOTS_VAR).unwrap_or_default().to_string_lossy()
+        )
+    })
 }
 
 /// The JSON string fields the worker returns are parsed here, with the method named on failure.
@@ -117,6 +133,7 @@ impl CheckArea {
 /// only issues inside `area` (page-wide issues stay).
 pub async fn visual_check(
     worker: &Worker,
+    root: &Path,
     url: &str,
     viewport: ViewportKind,
     area: &CheckArea,
@@ -125,7 +142,7 @@ pub async fn visual_check(
     let params = json!({
         "url": url,
         "viewport": {"width": width, "height": height},
-        "outDir": screenshot_dir(),
+        "outDir": screenshot_dir(root)?,
         "scopes": area.selectors(),
         "scopeAnyMatch": matches!(area, CheckArea::Focus(_)),
         "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES,
@@ -191,7 +208,7 @@ pub fn run_check(root: &Path, args: &CheckArgs) -> Result<u8> {
     let area = CheckArea::from_args(args.focus.as_deref(), args.prompt.as_deref()).map_err(anyhow::Error::msg)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")?;
     let worker = Worker::new(root);
-    let outcome = runtime.block_on(visual_check(&worker, &args.url, viewport, &area));
+    let outcome = runtime.block_on(visual_check(&worker, root, &args.url, viewport, &area));
     let found = outcome.map_err(anyhow::Error::msg)?;
     let code = if found.check.issues.is_empty() { exit::OK } else { exit::CHANGED };
     let mut out = std::io::stdout().lock();

@@ -81,7 +81,7 @@ impl SightlineServer {
         let viewport = ViewportKind::parse(name)
             .ok_or_else(|| bad(format!("viewport: {name:?} is not one of desktop, tablet, mobile")))?;
         let area = CheckArea::from_args(args.focus.as_deref(), args.prompt.as_deref()).map_err(bad)?;
-        Ok(match live::visual_check(&self.live.worker, &args.url, viewport, &area).await {
+        Ok(match live::visual_check(&self.live.worker, &self.project.root, &args.url, viewport, &area).await {
             Ok(found) => {
                 let (width, height) = viewport.size();
                 let mut answer = json!({

@@ -95,7 +95,11 @@ impl SightlineServer {
             return Err(bad("breakpoints: width and height must be 200 to 4000 CSS pixels"));
         }
         let list: Vec<Value> = breakpoints.iter().map(|(_, w, h)| json!({"width": w, "height": h})).collect();
-        let params = json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": screenshot_dir(),
+        let out_dir = match screenshot_dir(&self.project.root) {
+            Ok(dir) => dir,
+            Err(e) => return Ok(failure(e)),
+        };
+        let params = json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": out_dir,
                    "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES});
         let timeout = call_timeout() * breakpoints.len() as u32;
         Ok(match self.live.worker.call("viewports", params, timeout).await {

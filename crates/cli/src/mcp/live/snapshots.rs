@@ -165,8 +165,12 @@ impl SightlineServer {
         Parameters(args): Parameters<CaptureArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        let out_dir = match screenshot_dir(&self.project.root) {
+            Ok(dir) => dir,
+            Err(e) => return Ok(failure(e)),
+        };
         let params = json!({"url": args.url, "selector": args.selector, "screenshot": true,
-                            "scrollToLoad": args.scroll_to_load.unwrap_or(false), "outDir": screenshot_dir()});
+                            "scrollToLoad": args.scroll_to_load.unwrap_or(false), "outDir": out_dir});
         let (mut dom, screenshot) = match self.capture(params).await {
             Ok(found) => found,
             Err(e) => return Ok(failure(e)),

@@ -180,7 +180,11 @@ impl SightlineServer {
             .collect();
         // Checked before the page opens: a bad criterion is the caller's mistake.
         check_criteria(&criteria).map_err(|e| bad(e.to_string()))?;
-        let params = json!({"url": args.url, "selector": args.selector, "outDir": screenshot_dir()});
+        let out_dir = match screenshot_dir(&self.project.root) {
+            Ok(dir) => dir,
+            Err(e) => return Ok(failure(e)),
+        };
+        let params = json!({"url": args.url, "selector": args.selector, "outDir": out_dir});
         let answer = match self.live.worker.call("verifyFacts", params, call_timeout()).await {
             Ok(answer) => answer,
             Err(e) => return Ok(failure(e)),
