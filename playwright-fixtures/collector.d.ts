@@ -57,6 +57,12 @@ export interface CollectOptions {
   scope?: ElementHandle | Locator;
   /** The screenshot's scale: `css` records a pixel ratio of 1 whatever the device's. Default `device`. */
   scale?: 'css' | 'device';
+  /**
+   * The page screenshot the boxes must line up with: a full page starts at the document's corner, a
+   * viewport shot at the scroll position, and `clip` moves the corner by its `x`, `y` (clamped at 0).
+   * Default a full page without clip. Not used with `scope`.
+   */
+  shot?: { fullPage: boolean; clip?: { x: number; y: number } | null };
 }
 
 /** Collects the DOM record with one `page.evaluate`; resolves to the JSON text of a `DomCapture`. */
@@ -69,6 +75,7 @@ export function collectInPage(args: {
   ignore?: string[];
   scope?: Element | null;
   scale?: 'css' | 'device';
+  shot?: { fullPage: boolean; clip?: { x: number; y: number } | null };
   /** Return only these elements' selectors (a JSON array, null for a disconnected element). */
   selectorsFor?: ArrayLike<Element | null>;
 }): string;

@@ -21,6 +21,12 @@
 // with maskColor); `ignored`: the same for `ignoreSelectors` (left out, not painted), only
 // written when true.
 //
+// Boxes are in the screenshot's pixels (CSS pixels from its top-left corner), so a mask is
+// painted where its element shows and a region names the element under it. A full-page shot
+// starts at the document's corner, so boxes are page coordinates; a viewport shot
+// (`shot.fullPage: false`) starts at the scroll position, so they are viewport coordinates; a
+// `shot.clip` moves the corner by the clip's (clamped at 0, as Playwright clamps it).
+//
 // Scoped capture (`scope`: one element, for `expect(locator).toMatchVisual()`): the record holds
 // that element (the root, parent -1, its full page selector) and its rendered descendants only;
 // every box is relative to the element's border-box top-left, so boxes line up with the pixels of
@@ -47,8 +53,10 @@
  * order (open shadow roots and same-origin iframes included) and returns the capture's DOM record
  * as one JSON string.
  * @param {{styleProperties: string[], mask: string[], ignore?: string[], scope?: Element | null,
- *   scale?: 'css' | 'device', selectorsFor?: ArrayLike<Element | null>}} args `selectorsFor` returns only those elements'
- *   selectors instead (a JSON array, null for a disconnected element).
+ *   scale?: 'css' | 'device', shot?: {fullPage: boolean, clip?: {x: number, y: number} | null},
+ *   selectorsFor?: ArrayLike<Element | null>}} args `selectorsFor` returns only those elements'
+ *   selectors instead (a JSON array, null for a disconnected element); `shot`: the screenshot the
+ *   boxes must line up with, default a full page without clip.
  * @returns {string}
  */
 function collectInPage(args) {
@@ -300,7 +308,11 @@ function collectInPage(args) {
       });
     }
   } else {
-    const topScope = makeScope(doc, window, window.scrollX, window.scrollY);
+    // The shot's top-left corner in page coordinates (see "Boxes" at the top).
+    const shot = args.shot || { fullPage: true };
+    const originX = (shot.fullPage ? 0 : window.scrollX) + (shot.clip ? Math.max(0, shot.clip.x) : 0);
+    const originY = (shot.fullPage ? 0 : window.scrollY) + (shot.clip ? Math.max(0, shot.clip.y) : 0);
+    const topScope = makeScope(doc, window, window.scrollX - originX, window.scrollY - originY);
     addFonts(doc);
     if (doc.body) stack.push({ el: doc.body, nth: 0, parent: -1, parentSel: null, prefix: '', scope: topScope, masked: false, ignored: false });
   }
@@ -478,7 +490,9 @@ function collectInPage(args) {
  *   them (`resolveSettings().styleProperties`; the live tools' lists come from the binary);
  *   `mask`: CSS selectors whose elements (and descendants) are recorded as masked, default none;
  *   `scope`: record only this element and its descendants, boxes relative to its border box (see
- *   "Scoped capture" at the top), default the whole page; `scale`: the screenshot's, `css`
+ *   "Scoped capture" at the top), default the whole page; `shot`: `{fullPage, clip}` of the
+ *   page screenshot the boxes must line up with (see "Boxes" at the top), default a full page;
+ *   `scale`: the screenshot's, `css`
  *   records a pixel ratio of 1, default the device's.
  * @returns {Promise<string>} the JSON string, unparsed: it goes to the Rust core as is.
  */
@@ -495,6 +509,7 @@ async function collectDom(page, options = {}) {
     }
   }
   const args = { styleProperties: [...styleProperties], mask: [...mask], ignore: [...ignore], scale: options.scale ?? 'device' };
+  if (options.shot) args.shot = { fullPage: Boolean(options.shot.fullPage), clip: options.shot.clip ?? null };
   const scope = options.scope;
   if (scope === undefined || scope === null) return page.evaluate(collectInPage, args);
   if (typeof scope.ownerFrame === 'function' && typeof scope.asElement === 'function') {

@@ -210,6 +210,9 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
         ignore: settings.ignoreSelectors,
         scope,
         scale: settings.scale,
+        // Boxes where the shot's pixels are: a viewport shot of a scrolled page, or a clipped
+        // one, does not start at the document's corner.
+        shot: { fullPage: settings.fullPage, clip: settings.clip },
       });
     } finally {
       await marked?.unmark();

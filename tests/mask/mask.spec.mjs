@@ -1,0 +1,58 @@
+// One test per way a mask can be asked for. Each page paints what the mask must hide in pure
+// red, rgb(255, 0, 0), which nothing else on the page uses, and MASK_VARIANT=changed changes
+// only what is under a mask: every snapshot must still pass.
+import path from 'node:path';
+import { test, expect } from 'sightline/playwright';
+
+const variant = process.env.MASK_VARIANT ?? 'base';
+const base = process.env.MASK_BASE;
+if (!base) throw new Error('MASK_BASE must name the folder holding one project root per test');
+/** The base run's value, or the changed run's. */
+const pick = (a, b) => (variant === 'base' ? a : b);
+
+const CSS = '<style>body { margin: 0; font: 16px sans-serif } .secret { background: rgb(255, 0, 0) }</style>';
+
+/** Serves `html` at a loopback URL no request leaves the browser for, with this test's root. */
+async function open(page, name, html) {
+  process.env.SIGHTLINE_ROOT = path.join(base, name);
+  await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ contentType: 'text/html', body: CSS + html }));
+  await page.goto(`http://127.0.0.1:9/${name}`);
+}
+
+test('scrolled-viewport', async ({ page }) => {
+  // A viewport shot (fullPage: false) of a page scrolled to 1400: the element at page y 1500
+  // shows at y 100 of the shot.
+  await open(
+    page,
+    'scrolled-viewport',
+    '<div style="height: 3000px; position: relative">' +
+      `<div id="secret" class="secret" style="position: absolute; top: 1500px; left: 50px; width: 100px; height: 50px">${pick('a', 'b')}</div></div>`,
+  );
+  await page.evaluate(() => window.scrollTo(0, 1400));
+  await expect(page).toMatchVisual('scrolled-viewport', { mask: [page.locator('#secret')], fullPage: false });
+});
+
+test('clipped', async ({ page }) => {
+  // The element at page 60,40 shows at 10,10 of a shot clipped from 50,30.
+  await open(page, 'clipped', `<div style="height: 40px"></div><div id="secret" class="secret" style="margin-left: 60px; width: 100px; height: 50px">${pick('a', 'b')}</div>`);
+  await expect(page).toMatchVisual('clipped', { mask: ['#secret'], clip: { x: 50, y: 30, width: 200, height: 100 } });
+});
+
+test('iframe-shadow-several', async ({ page }) => {
+  // Locators into a same-origin iframe and into an open shadow root, and one Locator matching
+  // three elements.
+  const frame = `<div id="framed" style="background: rgb(255, 0, 0); width: 100px; height: 50px">${pick('x', 'y')}</div>`;
+  await open(
+    page,
+    'iframe-shadow-several',
+    `<iframe style="border: 0; display: block; width: 400px; height: 50px" srcdoc='<style>body { margin: 0 }</style>${frame}'></iframe>` +
+      '<x-card></x-card>' +
+      `<script>customElements.define("x-card", class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML = '<div id="shadowed" style="background: rgb(255, 0, 0); width: 100px; height: 50px">${pick('x', 'y')}</div>'; } });</script>` +
+      `<div class="ad secret" style="width: 50px; height: 30px">${pick('1', '2')}</div><div class="ad secret" style="width: 50px; height: 30px"></div>` +
+      `<div class="ad secret" style="width: 50px; height: 30px; color: ${pick('black', 'white')}">3</div>`,
+  );
+  await page.frameLocator('iframe').locator('#framed').waitFor();
+  await expect(page).toMatchVisual('iframe-shadow-several', {
+    mask: [page.frameLocator('iframe').locator('#framed'), page.locator('#shadowed'), page.locator('.ad')],
+  });
+});
