@@ -331,6 +331,16 @@ export interface ShardInput {
   mode: string
 }
 
+/** Async twin of `shotsAgreeSync`: both PNGs are decoded off the event loop. */
+export declare function shotsAgree(previous: Buffer, shot: Buffer, dom: string): Promise<boolean>
+
+/**
+ * Whether two consecutive screenshots agree once what `mask` hides and `ignoreSelectors` leaves
+ * out is set aside (the DOM record says where), as toHaveScreenshot's masked shots agree: the
+ * matcher's settling loop asks this when the two PNGs' bytes differ.
+ */
+export declare function shotsAgreeSync(previous: Buffer, shot: Buffer, dom: string): boolean
+
 /**
  * The snapshot name of one `toMatchVisual` call, checked by the engine: a given name (string
  * or array, `.png` dropped; in its spec file's folder under a `{testFile}/{name}` layout) or,

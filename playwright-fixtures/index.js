@@ -126,10 +126,11 @@ const RESHOT_BACKOFF_MS = [0, 100, 250, 500];
 
 /**
  * Shoots after `first` until two consecutive shots agree, backing off between tries, for at most
- * `timeout` ms (always at least one more shot). Returns the last shot, the one before it, whether
- * they agreed, and how long it took.
+ * `timeout` ms (always at least one more shot). Shots agree when their bytes are equal or, given
+ * the capture's DOM record `dom`, when they differ only under its masked and ignored boxes.
+ * Returns the last shot, the one before it, whether they agreed, and how long it took.
  */
-async function settle(page, target, settings, first, timeout) {
+async function settle(page, target, settings, first, timeout, dom) {
   const started = Date.now();
   const deadline = started + timeout;
   let previous = first;
@@ -142,7 +143,10 @@ async function settle(page, target, settings, first, timeout) {
     if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     previous = shot;
     shot = await screenshot(page, target, settings);
-    if (shot.equals(previous)) return { shot, previous, settled: true, waitedMs: Date.now() - started };
+    // Two shots that differ only under a mask (a ticking clock) or an ignored element agree, as
+    // toHaveScreenshot's masked shots do; `dom` (the record the mask comes from) says where.
+    const agree = shot.equals(previous) || (dom !== undefined && (await addon.shotsAgree(previous, shot, dom)));
+    if (agree) return { shot, previous, settled: true, waitedMs: Date.now() - started };
     if (Date.now() >= deadline) break;
   }
   return { shot, previous, settled: false, waitedMs: Date.now() - started };
@@ -218,6 +222,8 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       await marked?.unmark();
       await scope?.dispose();
     }
+    // Only a call that masks or ignores something has shots to compare past their bytes.
+    const setAside = marked || settings.mask.length > 0 || settings.ignoreSelectors.length > 0 ? dom : undefined;
     const input = (shot, updateSnapshots) => ({
       root,
       name,
@@ -238,7 +244,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     });
 
     if (captureOnly) {
-      const settled = await settle(page, target, settings, await screenshot(page, target, settings), timeout);
+      const settled = await settle(page, target, settings, await screenshot(page, target, settings), timeout, setAside);
       if (!settled.settled) {
         const message = () => `toMatchVisual("${name}"): Unstable page: two consecutive screenshots never matched within ${settled.waitedMs} ms; nothing was stored for the merge job`;
         return { pass: false, message, name: 'toMatchVisual' };
@@ -254,7 +260,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     let shot = first;
     if (result.failed || result.wouldWriteBaseline) {
       // Otherwise shoot until two consecutive shots agree, and decide on the settled one.
-      const settled = await settle(page, target, settings, first, timeout);
+      const settled = await settle(page, target, settings, first, timeout, setAside);
       shot = settled.shot;
       if (!settled.settled) {
         // The core names what kept changing and writes no baseline, in any update mode.

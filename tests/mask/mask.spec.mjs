@@ -19,6 +19,17 @@ async function open(page, name, html) {
   await page.goto(`http://127.0.0.1:9/${name}`);
 }
 
+test('ticking-clock', async ({ page }) => {
+  // The reason masks exist: a clock that changes on every shot.
+  await open(
+    page,
+    'ticking-clock',
+    '<div style="height: 40px"></div><p id="clock" style="margin: 0; width: 200px; height: 20px">0</p>' +
+      '<script>setInterval(() => { document.getElementById("clock").textContent = String(Date.now()); }, 20)</script>',
+  );
+  await expect(page).toMatchVisual('ticking-clock', { mask: [page.locator('#clock')], timeout: 3000 });
+});
+
 test('scrolled-viewport', async ({ page }) => {
   // A viewport shot (fullPage: false) of a page scrolled to 1400: the element at page y 1500
   // shows at y 100 of the shot.

@@ -2,10 +2,50 @@
 //! and fails when they never do within the timeout. The matcher shoots; this says *what* kept
 //! changing, from the last two shots, so the failure names the area and its element.
 
+use std::path::Path;
+
 use crate::compare::{CompareOptions, compare_images};
-use crate::dom::DomSnapshot;
+use crate::decode::decode_image;
+use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::Result;
-use crate::image::ImageRef;
+use crate::image::{ImageRef, RgbaImage};
+use crate::mask::masked_pair;
+
+/// The colour the shots' masked boxes are painted with before they are checked: any opaque
+/// colour does, the same on both shots.
+const SET_ASIDE: [u8; 4] = [255, 0, 255, 255];
+
+/// Both shots as the comparison will see them: the boxes of masked elements painted on both and,
+/// in `last`, `previous`'s pixels under ignored elements; `None` when the record masks and
+/// ignores nothing (or the sizes differ), and the shots are taken as they are.
+fn set_aside(previous: ImageRef<'_>, last: ImageRef<'_>, dom: Option<&DomSnapshot>) -> Option<(RgbaImage, RgbaImage)> {
+    if (previous.width(), previous.height()) != (last.width(), last.height()) {
+        return None;
+    }
+    masked_pair(previous, last, [dom?, dom?], SET_ASIDE)
+}
+
+/// Whether two consecutive shots agree once what `mask` hides and `ignoreSelectors` leaves out is
+/// set aside. toHaveScreenshot paints the mask on every shot it takes, so a masked clock does not
+/// keep a page from settling; nor may it here, where the mask is painted after the shots.
+pub fn shots_agree(previous: ImageRef<'_>, last: ImageRef<'_>, dom: Option<&DomSnapshot>) -> bool {
+    if (previous.width(), previous.height()) != (last.width(), last.height()) {
+        return false;
+    }
+    match set_aside(previous, last, dom) {
+        Some((a, b)) => a.as_bytes() == b.as_bytes(),
+        None => previous.as_bytes() == last.as_bytes(),
+    }
+}
+
+/// [`shots_agree`] on two encoded screenshots and the capture's DOM record (the JSON the
+/// collector returned), as the matcher holds them while it shoots.
+pub fn screenshots_agree(previous_png: &[u8], last_png: &[u8], dom_json: &str) -> Result<bool> {
+    let previous = decode_image(previous_png, Path::new("earlier screenshot"))?;
+    let last = decode_image(last_png, Path::new("last screenshot"))?;
+    let dom = parse_dom(dom_json)?;
+    Ok(shots_agree(previous.view(), last.view(), Some(&dom)))
+}
 
 /// What differs between the last two shots of a page that never settled, in words:
 /// `62×20 at 10,10 (body > p#clock)`, `… and 2 more areas`, or the size change.
@@ -19,6 +59,10 @@ pub fn unsettled_area(previous: ImageRef<'_>, last: ImageRef<'_>, dom: Option<&D
             last.height()
         ));
     }
+    // What kept changing under a mask (or an ignored element) is not what kept the page from
+    // settling: only the rest is looked at.
+    let aside = set_aside(previous, last, dom);
+    let (previous, last) = aside.as_ref().map_or((previous, last), |(a, b)| (a.view(), b.view()));
     let (comparison, _) = compare_images(previous, last, &CompareOptions::default(), false)?;
     let Some(largest) = comparison.regions.iter().max_by_key(|r| r.diff_pixels) else {
         return Ok(format!("{} scattered pixels", comparison.diff_pixels));
@@ -60,12 +104,17 @@ mod tests {
     use crate::image::RgbaImage;
 
     fn dom() -> DomSnapshot {
+        dom_masking(false)
+    }
+
+    /// A 40×20 page whose `#clock` (20,0 20×10) is masked when `masked`.
+    fn dom_masking(masked: bool) -> DomSnapshot {
         let json = serde_json::json!({
             "version": 1, "url": "about:blank", "viewport": {"width": 40, "height": 20}, "devicePixelRatio": 1,
             "document": {"width": 40, "height": 20}, "styleProperties": [],
             "elements": [
                 {"parent": -1, "tag": "body", "selector": "body", "box": [0, 0, 40, 20], "text": null, "image": null, "styles": [], "masked": false},
-                {"parent": 0, "tag": "p", "selector": "#clock", "box": [20, 0, 20, 10], "text": "a", "image": null, "styles": [], "masked": false}
+                {"parent": 0, "tag": "p", "selector": "#clock", "box": [20, 0, 20, 10], "text": "a", "image": null, "styles": [], "masked": masked}
             ],
             "fonts": [], "brokenImages": []
         });
@@ -86,5 +135,35 @@ mod tests {
         assert_eq!(area, "the area 10×6 at 24,2 (#clock)");
         let wider = RgbaImage::filled(41, 20, [255, 255, 255, 255]).unwrap();
         assert_eq!(unsettled_area(a.view(), wider.view(), None).unwrap(), "the page size (40×20 → 41×20)");
+    }
+
+    /// `shot` with the pixels of `[x0, x1) × [y0, y1)` black.
+    fn blacken(shot: &RgbaImage, [x0, y0, x1, y1]: [usize; 4]) -> RgbaImage {
+        let mut out = shot.clone();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let i = (y * 40 + x) * 4;
+                out.as_bytes_mut()[i..i + 3].copy_from_slice(&[0, 0, 0]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn stability_shots_agree_when_only_masked_pixels_changed() {
+        let a = RgbaImage::filled(40, 20, [255, 255, 255, 255]).unwrap();
+        // the clock ticked: inside its box (20,0 20×10) only
+        let ticked = blacken(&a, [24, 2, 34, 8]);
+        assert!(!shots_agree(a.view(), ticked.view(), Some(&dom())), "an unmasked clock keeps the page unsettled");
+        assert!(shots_agree(a.view(), ticked.view(), Some(&dom_masking(true))), "a masked clock does not");
+        // a change outside the mask still counts, and is the area named, never the masked clock
+        let moved = blacken(&ticked, [2, 12, 6, 16]);
+        assert!(!shots_agree(a.view(), moved.view(), Some(&dom_masking(true))));
+        assert_eq!(
+            unsettled_area(a.view(), moved.view(), Some(&dom_masking(true))).unwrap(),
+            "the area 4×4 at 2,12 (body)"
+        );
+        let wider = RgbaImage::filled(41, 20, [255, 255, 255, 255]).unwrap();
+        assert!(!shots_agree(a.view(), wider.view(), Some(&dom_masking(true))));
     }
 }

@@ -781,6 +781,40 @@ pub fn finish_shard_sync(input: ShardInput) -> Result<serde_json::Value> {
     serde_json::to_value(manifest).map_err(|e| Error::from_reason(e.to_string()))
 }
 
+/// Whether two consecutive screenshots agree once what `mask` hides and `ignoreSelectors` leaves
+/// out is set aside (the DOM record says where), as toHaveScreenshot's masked shots agree: the
+/// matcher's settling loop asks this when the two PNGs' bytes differ.
+#[napi]
+pub fn shots_agree_sync(previous: Buffer, shot: Buffer, dom: String) -> Result<bool> {
+    guarded(|| sightline_core::stability::screenshots_agree(&previous, &shot, &dom))
+}
+
+pub struct ShotsAgreeTask {
+    previous: Buffer,
+    shot: Buffer,
+    dom: String,
+}
+
+#[napi]
+impl Task for ShotsAgreeTask {
+    type Output = bool;
+    type JsValue = bool;
+
+    fn compute(&mut self) -> Result<bool> {
+        guarded(|| sightline_core::stability::screenshots_agree(&self.previous, &self.shot, &self.dom))
+    }
+
+    fn resolve(&mut self, _env: Env, output: bool) -> Result<bool> {
+        Ok(output)
+    }
+}
+
+/// Async twin of `shotsAgreeSync`: both PNGs are decoded off the event loop.
+#[napi(ts_return_type = "Promise<boolean>")]
+pub fn shots_agree(previous: Buffer, shot: Buffer, dom: String) -> AsyncTask<ShotsAgreeTask> {
+    AsyncTask::new(ShotsAgreeTask { previous, shot, dom })
+}
+
 /// How many image comparisons the engine has run in this process (the worker): a failing
 /// snapshot costs one, and a second only when the page changed between the stability shots.
 /// The bench and the matcher tests read it to prove that.
