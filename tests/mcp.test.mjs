@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { cpSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binary, callText, freePort, playwright, pngSize, runExample, skipWithoutChromium as skip, tempRoot, twoProjectConfig, withClient } from './golden/run.mjs';
 
@@ -409,6 +409,55 @@ test('mcp: approve_all holds an unhealthy capture, lists it, and approves it onl
       await callText(client, 'approve_snapshot', { name: 'about', includeUnhealthy: true }),
       'approved about (chromium): replaced .sightline/baselines/about/chromium.png',
     );
+  });
+});
+
+test('mcp: approve_snapshot approves only a changed or new snapshot of the last run, in the capture its report shows', { skip }, async () => {
+  // A literal-minded or hostile client: words of its own, a capture the run never reported, a
+  // passed snapshot, and a capture a newer run wrote after the report the human reviewed.
+  const root = copyOfRun();
+  const temp = (name) => path.join(root, '.sightline', 'temp', name, 'chromium.slcap');
+  const baseline = (name) => path.join(root, '.sightline', 'baselines', name, 'chromium.png');
+  const before = Object.fromEntries(['home', 'catalogue', 'about'].map((name) => [name, readFileSync(baseline(name))]));
+  const results = path.join(root, 'visual-report', 'results.json');
+  // A capture of a snapshot the last run does not list (a new run under way, or stopped).
+  mkdirSync(path.dirname(temp('ghost')), { recursive: true });
+  cpSync(temp('home'), temp('ghost'));
+  // home captured again by a newer run: pixels no one has seen (catalogue's, here).
+  const reviewed = readFileSync(temp('home'));
+  cpSync(temp('catalogue'), temp('home'));
+  const newer =
+    "home (chromium): the capture in .sightline/temp is not the one the last run's report shows (visual-report/images/home/chromium-current.png); a newer run has captured it (under way, or stopped before writing its report). Nothing was approved: review that run's results first";
+  await withClient(root, [], async (client) => {
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'catalogue', confirmed: false } })), {
+      isError: true,
+      text: 'failed to deserialize parameters: unknown field `confirmed`, expected one of `name`, `project`, `includeUnhealthy`',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: { userSaid: 'no' } })), {
+      isError: true,
+      text: 'failed to deserialize parameters: unknown field `userSaid`, expected `includeUnhealthy`',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'ghost' } })), {
+      isError: true,
+      text: `ghost is not a snapshot of the last run (${results}); nothing was approved. Only a changed or new snapshot the human reviewed can be approved`,
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'about' } })), {
+      isError: true,
+      text: `about (chromium) passed in the last run (${results}): nothing to approve`,
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'home' } })), { isError: true, text: newer });
+    // approve_all approves what still is as reviewed and refuses the rest, naming it.
+    const all = await settle(client.callTool({ name: 'approve_all', arguments: {} }));
+    assert.equal(all.isError, true);
+    assert.deepEqual(all.text.split('\n').sort(), [
+      'approved catalogue (chromium): replaced .sightline/baselines/catalogue/chromium.png',
+      `not approved home (chromium): ${newer}`,
+    ]);
+    for (const name of ['home', 'about']) assert.ok(readFileSync(baseline(name)).equals(before[name]), `${name} baseline untouched`);
+    assert.equal(existsSync(baseline('ghost')), false, 'no ghost baseline');
+    // The capture the report shows again: approved.
+    writeFileSync(temp('home'), reviewed);
+    assert.equal(await callText(client, 'approve_snapshot', { name: 'home' }), 'approved home (chromium): replaced .sightline/baselines/home/chromium.png');
   });
 });
 

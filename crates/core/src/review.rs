@@ -29,7 +29,7 @@ use crate::decode::{PngCompression, decode_image, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::results::Results;
 use crate::snapshot::{SnapshotEvidence, snapshot_label};
-use crate::store::{Approval, Approved, Held, ProjectStore, approve};
+use crate::store::{Approval, Approved, Held, ProjectStore, approve, approve_as_shown, project_file_stem};
 
 /// The review state's file name under `.sightline/`.
 pub const REVIEW_STATE_FILE: &str = "review.json";
@@ -222,6 +222,69 @@ impl ReviewRun {
                 })
             })
             .collect()
+    }
+}
+
+impl ReviewRun {
+    /// Approves `name` (every project of it, or only `project`) as this run shows it, for a
+    /// caller who reviewed the run's evidence rather than the captures on disk (the MCP server's
+    /// approve tools): only a changed or new snapshot of this run, and only the capture its
+    /// report image shows ([`approve_as_shown`]). A snapshot the run does not list as changed or
+    /// new, and a capture a newer run has written, are refused before anything is written.
+    pub fn approve_as_reviewed(
+        &self,
+        store: &ProjectStore,
+        name: &str,
+        project: Option<&str>,
+        include_unhealthy: bool,
+    ) -> Result<Approved> {
+        let wanted =
+            |p: &str| project.is_none_or(|asked| asked == p || project_file_stem(asked) == project_file_stem(p));
+        let label = snapshot_label(name, project.unwrap_or(""));
+        let missing: Vec<&str> = self
+            .results
+            .missing_baselines
+            .iter()
+            .filter(|m| m.name == name && wanted(&m.project))
+            .map(|m| m.files.baseline.as_str())
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::InvalidInput(format!(
+                "{label} has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {} in the same change",
+                missing.join(" and ")
+            )));
+        }
+        let listed: Vec<&SnapshotEvidence> =
+            self.results.snapshots.iter().filter(|s| s.name == name && wanted(&s.project)).collect();
+        if listed.is_empty() {
+            return Err(Error::InvalidInput(format!(
+                "{label} is not a snapshot of the last run ({}); nothing was approved. Only a changed or new snapshot the human reviewed can be approved",
+                self.path.display()
+            )));
+        }
+        let reviewable: Vec<&SnapshotEvidence> = listed.iter().copied().filter(|s| s.status.needs_review()).collect();
+        if reviewable.is_empty() {
+            let statuses: Vec<String> =
+                listed.iter().map(|s| format!("{} {}", snapshot_label(&s.name, &s.project), s.status)).collect();
+            return Err(Error::InvalidInput(format!(
+                "{} in the last run ({}): nothing to approve",
+                statuses.join(", "),
+                self.path.display()
+            )));
+        }
+        let shown: Vec<(&str, &str)> = reviewable
+            .iter()
+            .map(|s| {
+                let image = s.files.current.as_deref().ok_or_else(|| {
+                    Error::InvalidInput(format!(
+                        "{}: the last run's results name no current image, so no one saw this capture; nothing was approved",
+                        snapshot_label(&s.name, &s.project)
+                    ))
+                })?;
+                Ok((s.project.as_str(), image))
+            })
+            .collect::<Result<_>>()?;
+        approve_as_shown(store, name, &shown, include_unhealthy)
     }
 }
 
@@ -456,6 +519,43 @@ mod tests {
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].decision, Decision::Approved);
         assert_eq!(baselines_to_commit(&decisions), [".sightline/baselines/home/chromium.png"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn review_approve_as_reviewed_takes_only_the_capture_the_report_shows() {
+        let (root, store, run) = project("as-reviewed");
+        // The report's image of home is the capture the run compared (9, 9, 9).
+        let shown = run.results.snapshot("home", "chromium").unwrap().files.current.clone().unwrap();
+        let reviewed = store.read_capture("home", "chromium").unwrap().image;
+        std::fs::create_dir_all(root.join(&shown).parent().unwrap()).unwrap();
+        std::fs::write(root.join(&shown), encode_png(&reviewed, PngCompression::Fastest).unwrap()).unwrap();
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        let baseline = || std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap();
+        let before = baseline();
+        // A newer run captured home since: pixels nobody reviewed are refused, nothing written.
+        store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [7, 7, 7, 255]).unwrap(), &data).unwrap();
+        let newer = run.approve_as_reviewed(&store, "home", None, false).unwrap_err().to_string();
+        assert!(newer.starts_with("home (chromium): the capture in .sightline/temp is not the one"), "{newer}");
+        assert_eq!(baseline(), before);
+        // A passed snapshot and one the run does not list are not approved, whatever is captured.
+        let results = run.path.display();
+        assert_eq!(
+            run.approve_as_reviewed(&store, "about", None, false).unwrap_err().to_string(),
+            format!("about (chromium) passed in the last run ({results}): nothing to approve")
+        );
+        store.write_capture("ghost", "chromium", reviewed.clone(), &data).unwrap();
+        assert_eq!(
+            run.approve_as_reviewed(&store, "ghost", None, false).unwrap_err().to_string(),
+            format!(
+                "ghost is not a snapshot of the last run ({results}); nothing was approved. Only a changed or new snapshot the human reviewed can be approved"
+            )
+        );
+        // The reviewed capture back in place: approved.
+        store.write_capture("home", "chromium", reviewed.clone(), &data).unwrap();
+        let done = run.approve_as_reviewed(&store, "home", Some("chromium"), false).unwrap();
+        assert_eq!(done.approved.len(), 1);
+        assert_eq!(store.read_baseline("home", "chromium").unwrap().unwrap().image, reviewed);
         std::fs::remove_dir_all(&root).unwrap();
     }
 

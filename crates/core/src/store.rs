@@ -907,19 +907,66 @@ pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>, include_
     let mut done = Approved::default();
     for stem in wanted {
         let capture = store.read_capture(name, stem)?;
-        if !include_unhealthy && let Some(reason) = approval_hold(store, name, stem, &capture.data)? {
-            done.held.push(Held { name: name.to_string(), project: stem.clone(), reason });
-            continue;
+        promote(store, name, stem, &capture, include_unhealthy, &mut done)?;
+    }
+    Ok(done)
+}
+
+/// Writes `capture` as the baseline of `name` for `stem`, or holds it (see [`approve`]).
+fn promote(
+    store: &ProjectStore,
+    name: &str,
+    stem: &str,
+    capture: &StoredCapture,
+    include_unhealthy: bool,
+    done: &mut Approved,
+) -> Result<()> {
+    if !include_unhealthy && let Some(reason) = approval_hold(store, name, stem, &capture.data)? {
+        done.held.push(Held { name: name.to_string(), project: stem.to_string(), reason });
+        return Ok(());
+    }
+    let png = store.baseline_png(name, stem)?;
+    let replaced = png.is_file();
+    store.write_baseline(name, stem, &capture.image, &capture.data)?;
+    done.approved.push(Approval {
+        name: name.to_string(),
+        project: stem.to_string(),
+        baseline: png.strip_prefix(store.root()).unwrap_or(&png).display().to_string(),
+        replaced,
+    });
+    Ok(())
+}
+
+/// [`approve`] for captures a person reviewed as images: each `(project, shown)` pair names a
+/// project of `name` and the image of its capture the person was shown (the run's report image,
+/// relative to the root). Every capture is read and checked first, and nothing is written unless
+/// each still holds exactly the pixels shown: a capture written since (a new run under way, or
+/// one stopped before its report) is a capture nobody reviewed.
+pub fn approve_as_shown(
+    store: &ProjectStore,
+    name: &str,
+    shown: &[(&str, &str)],
+    include_unhealthy: bool,
+) -> Result<Approved> {
+    let mut checked = Vec::with_capacity(shown.len());
+    for &(project, image) in shown {
+        let stem = project_file_stem(project);
+        let path = store.root().join(image);
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let reviewed = decode_image(&bytes, &path)?;
+        let capture = store.read_capture(name, &stem)?;
+        let same = (capture.image.width(), capture.image.height()) == (reviewed.width(), reviewed.height())
+            && capture.image.as_bytes() == reviewed.as_bytes();
+        if !same {
+            return Err(Error::InvalidInput(format!(
+                "{name} ({project}): the capture in .sightline/temp is not the one the last run's report shows ({image}); a newer run has captured it (under way, or stopped before writing its report). Nothing was approved: review that run's results first"
+            )));
         }
-        let png = store.baseline_png(name, stem)?;
-        let replaced = png.is_file();
-        store.write_baseline(name, stem, &capture.image, &capture.data)?;
-        done.approved.push(Approval {
-            name: name.to_string(),
-            project: stem.clone(),
-            baseline: png.strip_prefix(store.root()).unwrap_or(&png).display().to_string(),
-            replaced,
-        });
+        checked.push((stem, capture));
+    }
+    let mut done = Approved::default();
+    for (stem, capture) in &checked {
+        promote(store, name, stem, capture, include_unhealthy, &mut done)?;
     }
     Ok(done)
 }

@@ -21,7 +21,8 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt, prompt_handler, tool, tool_hand
 use serde::Deserialize;
 use serde_json::Value;
 use sightline_core::config::load_config;
-use sightline_core::store::{Approved, ProjectStore, approve, check_snapshot_name, list_baselines};
+use sightline_core::review::{ReviewRun, results_version};
+use sightline_core::store::{Approved, ProjectStore, check_snapshot_name, list_baselines};
 
 use crate::exit;
 use view::{Project, Results};
@@ -57,9 +58,10 @@ pub struct VisualResultsArgs {
     pub include_passed: bool,
 }
 
-/// Arguments of `approve_snapshot`.
+/// Arguments of `approve_snapshot`. Anything else is refused rather than ignored: a client that
+/// sends `confirmed: false` (or any word of its own) must not get an approval by it.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ApproveArgs {
     /// The snapshot name, as in results.json (e.g. "home").
     pub name: String,
@@ -72,9 +74,9 @@ pub struct ApproveArgs {
     pub include_unhealthy: bool,
 }
 
-/// Arguments of `approve_all`.
+/// Arguments of `approve_all`; anything else is refused, as for `approve_snapshot`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ApproveAllArgs {
     /// Also approve unhealthy captures (failed assets) and pages that never settled. Only when the
     /// human said to approve those as they are; otherwise they are held and listed.
@@ -168,6 +170,18 @@ impl SightlineServer {
         }
         let live = std::sync::Arc::new(live::LiveState::new(&project.root));
         Self { project: std::sync::Arc::new(project), live, tool_router, prompt_router: Self::prompt_router() }
+    }
+
+    /// The last run as the approve tools check a request against it: results.json, read now.
+    fn last_run(&self) -> Result<ReviewRun, CallToolResult> {
+        match self.project.read_results() {
+            Results::Found { results, raw } => Ok(self.review_run(*results, &raw)),
+            Results::Absent(why) | Results::Broken(why) => Err(failure(format!("Nothing to approve. {why}"))),
+        }
+    }
+
+    fn review_run(&self, results: sightline_core::results::Results, raw: &str) -> ReviewRun {
+        ReviewRun { path: self.project.results_path(), results, version: results_version(raw) }
     }
 
     /// The project's store, in the baseline layout its config file sets; a bad config file is
@@ -297,11 +311,18 @@ impl SightlineServer {
     )]
     async fn approve_snapshot(&self, Parameters(args): Parameters<ApproveArgs>) -> Result<CallToolResult, ErrorData> {
         checked(&SnapshotArgs { name: args.name.clone(), project: args.project.clone() })?;
+        // A broken config file is the answer first, as for every project tool.
         let store = match self.store() {
             Ok(store) => store,
             Err(failed) => return Ok(failed),
         };
-        Ok(match approve(&store, &args.name, args.project.as_deref(), args.include_unhealthy) {
+        let run = match self.last_run() {
+            Ok(run) => run,
+            Err(failed) => return Ok(failed),
+        };
+        // Only what the human could have reviewed: a changed or new snapshot of the last run, in
+        // the capture its report shows (not one a newer run has written since).
+        Ok(match run.approve_as_reviewed(&store, &args.name, args.project.as_deref(), args.include_unhealthy) {
             // Nothing written is not a success: the human asked for an approval that did not happen.
             Ok(done) if done.approved.is_empty() => failure(approval_lines(&done).join("\n")),
             Ok(done) => text(approval_lines(&done).join("\n")),
@@ -315,12 +336,12 @@ impl SightlineServer {
         meta = approval_meta()
     )]
     async fn approve_all(&self, Parameters(args): Parameters<ApproveAllArgs>) -> Result<CallToolResult, ErrorData> {
-        let results = match self.project.read_results() {
-            Results::Found { results, .. } => results,
+        let run = match self.project.read_results() {
+            Results::Found { results, raw } => self.review_run(*results, &raw),
             Results::Absent(why) | Results::Broken(why) => return Ok(failure(format!("Nothing to approve. {why}"))),
         };
         let mut pending: Vec<(String, String)> = Vec::new();
-        for s in results.snapshots.iter().filter(|s| s.status.needs_review()) {
+        for s in run.results.snapshots.iter().filter(|s| s.status.needs_review()) {
             let key = (s.name.clone(), s.project.clone());
             if !pending.contains(&key) {
                 pending.push(key);
@@ -340,7 +361,8 @@ impl SightlineServer {
             pending
                 .par_iter()
                 .map(|(name, project)| {
-                    (name.clone(), project.clone(), approve(&store, name, Some(project), args.include_unhealthy))
+                    let outcome = run.approve_as_reviewed(&store, name, Some(project), args.include_unhealthy);
+                    (name.clone(), project.clone(), outcome)
                 })
                 .collect::<Vec<_>>()
         })
