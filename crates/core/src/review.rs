@@ -8,8 +8,10 @@
 //! A decision names the capture it was made on (its size and a hash of its pixels), so it holds
 //! exactly as long as that capture does: a rejected snapshot shows as rejected on the next run
 //! while the page looks the same, and is up for review again once its capture changes. Approving
-//! goes through [`crate::store::approve`], the one approve path the CLI and the MCP server use;
-//! this module only checks the request against the run first and remembers the outcome.
+//! goes through [`crate::store::approve_as_shown`] (the CLI's [`crate::store::approve`] with one
+//! check more: the capture still holds the pixels of the report image the person saw), as the
+//! MCP server's approve tools do ([`ReviewRun::approve_as_reviewed`]); this module checks the
+//! request against the run first and remembers the outcome.
 //!
 //! Every request carries the version of results.json the page was rendered from
 //! ([`results_version`]); a request made on an older page is refused before anything is written,
@@ -29,7 +31,7 @@ use crate::decode::{PngCompression, decode_image, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::results::Results;
 use crate::snapshot::{SnapshotEvidence, snapshot_label};
-use crate::store::{Approval, Approved, Held, ProjectStore, approve, approve_as_shown, project_file_stem};
+use crate::store::{Approval, Approved, Held, ProjectStore, approve_as_shown, project_file_stem};
 
 /// The review state's file name under `.sightline/`.
 pub const REVIEW_STATE_FILE: &str = "review.json";
@@ -415,7 +417,14 @@ pub fn approve_in_review(
     let mut done = Approved::default();
     let mut made = Vec::new();
     for (snapshot, capture) in snapshots.into_iter().zip(fingerprints) {
-        let outcome = approve(store, &snapshot.name, Some(&snapshot.project), include_unhealthy)?;
+        // The capture the page showed, not one a run started since has written in its place.
+        let shown = snapshot.files.current.as_deref().ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "{}: results.json names no current image, so the page showed no capture; nothing was written",
+                snapshot_label(&snapshot.name, &snapshot.project)
+            ))
+        })?;
+        let outcome = approve_as_shown(store, &snapshot.name, &[(&snapshot.project, shown)], include_unhealthy)?;
         for approval in &outcome.approved {
             made.push(ReviewDecision {
                 name: snapshot.name.clone(),
@@ -497,6 +506,14 @@ mod tests {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
         let run = ReviewRun::read(&store, Path::new("visual-report")).unwrap();
+        // The report's image of each capture, as gathering the results writes it.
+        for snapshot in &run.results.snapshots {
+            if let Some(current) = &snapshot.files.current {
+                let image = store.read_capture(&snapshot.name, &snapshot.project).unwrap().image;
+                std::fs::create_dir_all(root.join(current).parent().unwrap()).unwrap();
+                std::fs::write(root.join(current), encode_png(&image, PngCompression::Fastest).unwrap()).unwrap();
+            }
+        }
         (root, store, run)
     }
 
@@ -526,10 +543,7 @@ mod tests {
     fn review_approve_as_reviewed_takes_only_the_capture_the_report_shows() {
         let (root, store, run) = project("as-reviewed");
         // The report's image of home is the capture the run compared (9, 9, 9).
-        let shown = run.results.snapshot("home", "chromium").unwrap().files.current.clone().unwrap();
         let reviewed = store.read_capture("home", "chromium").unwrap().image;
-        std::fs::create_dir_all(root.join(&shown).parent().unwrap()).unwrap();
-        std::fs::write(root.join(&shown), encode_png(&reviewed, PngCompression::Fastest).unwrap()).unwrap();
         let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
         let baseline = || std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap();
         let before = baseline();
@@ -575,8 +589,13 @@ mod tests {
         assert_eq!(decisions_in_force(&store, &fingerprints, &run).unwrap(), made);
         // A capture that looks different is up for review again, and the next decision on the
         // snapshot replaces the stale one.
-        store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [8, 8, 8, 255]).unwrap(), &data).unwrap();
+        let looks_different = RgbaImage::filled(2, 2, [8, 8, 8, 255]).unwrap();
+        store.write_capture("home", "chromium", looks_different.clone(), &data).unwrap();
         assert!(decisions_in_force(&store, &fingerprints, &run).unwrap().is_empty());
+        // Approved only once the report shows it (the run that captured it wrote its report).
+        assert!(approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).is_err());
+        let shown = root.join(run.results.snapshot("home", "chromium").unwrap().files.current.as_ref().unwrap());
+        std::fs::write(shown, encode_png(&looks_different, PngCompression::Fastest).unwrap()).unwrap();
         approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
         let state = read_review_state(&store).unwrap();
         assert_eq!(state.decisions.iter().map(|d| d.decision).collect::<Vec<_>>(), [Decision::Approved]);
