@@ -539,9 +539,10 @@ test('live: visual_verify withholds its answers, rejects wrong ones, accepts rig
     'What does the first link from the top say?': 'text',
     'How many bulleted or numbered entries does the screenshot show?': 'number',
     'How many images does the screenshot show?': 'number',
-    'Is there a button labelled "Buy now"?': 'yes or no',
-    'Is there a button labelled "Search"?': 'yes or no',
-    'Is there a button labelled "Subscribe"?': 'yes or no',
+    // "Sold out", a shop's label the page shows, and two shop labels it lacks.
+    'Is there a button labelled "Sold out"?': 'yes or no',
+    'Is there a button labelled "Shop now"?': 'yes or no',
+    'Is there a button labelled "Wishlist"?': 'yes or no',
     'What is the background colour of the first coloured (not white, grey or black) button from the top?': 'colour as #rrggbb',
     'Where in the screenshot is the text "Shoes" (top/middle/bottom, left/center/right)?': 'region words: top/middle/bottom and left/center/right',
     'How many entries does the bulleted list have?': 'number',

@@ -59,7 +59,7 @@ export async function sightedAnswers(url, session) {
         if (c.format === 'number') return String(Object.entries(counts).find(([what]) => q.includes(`How many ${what}`))[1]);
         if (c.format === 'yes or no') {
           const label = q.match(/"(.*)"/)[1];
-          const list = q.includes('a heading that reads') ? headings : buttons;
+          const list = q.includes('a heading that reads') ? headings : q.includes('a link that reads') ? byTop('a[href]') : buttons;
           return list.some((el) => text(el) === label) ? 'yes' : 'no';
         }
         if (c.format.startsWith('colour')) {

@@ -7,7 +7,8 @@
 //!   title or URL would give away;
 //! - at least three such text challenges, or verification is refused as not possible;
 //! - counts are of small sets (1–10, checked exactly), never of nothing;
-//! - yes/no questions include labels the page does not have (their answer is "no");
+//! - yes/no questions include labels the page does not have (their answer is "no"), of the same
+//!   family of common labels as the real one when the page shows one;
 //! - a colour only when it is distinctive, a position only when it is not "top left".
 //!
 //! Questions come in an order mixed by the page's own text, so an id says nothing about its kind.
@@ -26,22 +27,70 @@ const MAX_TEXT_CHALLENGES: usize = 4;
 const LONG_TEXT_WORDS: usize = 10;
 /// Items closer than this (page px) in y have no clear "first" or "second from the top".
 const RANK_GAP: f64 = 4.0;
-/// Labels pages often have; the ones this page lacks make questions whose answer is "no".
-const PLAUSIBLE_LABELS: [&str; 14] = [
-    "Sign up",
-    "Add to cart",
-    "Subscribe",
-    "Download",
-    "Log in",
-    "Contact us",
-    "Buy now",
-    "Get started",
-    "Learn more",
-    "Checkout",
-    "Book a demo",
-    "Start free trial",
-    "Register",
-    "Search",
+/// Labels pages often have, in families of the sites that have them. When the screenshot shows
+/// one, it is the "yes" question and the two "no" questions are labels of its family the page
+/// lacks: being on this (public) list, or in a family, then says nothing about the answer.
+pub(super) const LABEL_FAMILIES: [&[&str]; 4] = [
+    // Shops.
+    &[
+        "Add to cart",
+        "Buy now",
+        "Checkout",
+        "Wishlist",
+        "Shop now",
+        "View cart",
+        "Sold out",
+        "Free shipping",
+        "Track order",
+        "Gift cards",
+        "New arrivals",
+        "Sale",
+    ],
+    // Products and their marketing.
+    &[
+        "Sign up",
+        "Get started",
+        "Book a demo",
+        "Start free trial",
+        "Pricing",
+        "Learn more",
+        "Contact sales",
+        "Features",
+        "Request access",
+        "Watch video",
+        "Try it free",
+        "Customers",
+    ],
+    // Documentation.
+    &[
+        "Next",
+        "Previous",
+        "Table of contents",
+        "Search",
+        "Download",
+        "Index",
+        "Edit on GitHub",
+        "Report a bug",
+        "Show source",
+        "Quick search",
+        "API reference",
+        "Changelog",
+    ],
+    // Any site.
+    &[
+        "Log in",
+        "Register",
+        "Contact us",
+        "Subscribe",
+        "About us",
+        "Careers",
+        "Privacy policy",
+        "Terms of service",
+        "Help",
+        "Blog",
+        "Newsletter",
+        "FAQ",
+    ],
 ];
 
 /// The challenges for one page, then the caller's criteria. Deterministic for the same facts.
@@ -220,36 +269,66 @@ fn count_challenges(counts: &super::Counts) -> Vec<(String, Expected)> {
 }
 
 /// One question whose answer is "yes" (a real label no other question answers) and two whose
-/// answer is "no" (labels pages often have and this one does not), asked the same way.
+/// answer is "no" (labels the page does not have), asked the same way. The real label is one of
+/// `LABEL_FAMILIES` when the screenshot shows one, and the two others come from its family, so a
+/// model that did not look cannot tell the real one by where the labels come from.
 fn yes_no_challenges(
     items: &[&TextItem],
     page_text: &str,
     quotable: &dyn Fn(&TextItem) -> bool,
     seed: u64,
 ) -> Vec<(String, Expected)> {
-    let mut out = Vec::new();
-    let real = items
+    let phrase_of =
+        |item: &TextItem| if item.kind == ItemKind::Link { "a link that reads" } else { "a button labelled" };
+    let family_of =
+        |text: &str| LABEL_FAMILIES.iter().position(|family| family.iter().any(|label| words(label) == words(text)));
+    let mut familiar: Vec<(&TextItem, usize)> = items
         .iter()
-        .find(|i| i.kind == ItemKind::Button && quotable(i) && words(&i.text).len() <= 5)
-        .map(|b| (b.text.clone(), "a button labelled"))
-        .or_else(|| {
-            items
-                .iter()
-                .find(|i| i.kind == ItemKind::Heading && quotable(i) && words(&i.text).len() <= 8)
-                .map(|h| (h.text.clone(), "a heading that reads"))
-        });
+        .filter(|i| matches!(i.kind, ItemKind::Button | ItemKind::Link) && quotable(i))
+        .filter_map(|i| family_of(&i.text).map(|f| (*i, f)))
+        .collect();
+    // One entry per label, so a label shown twice is not twice as likely.
+    let mut seen = BTreeSet::new();
+    familiar.retain(|(item, _)| seen.insert(words(&item.text)));
+    let (real, family) = if familiar.is_empty() {
+        let real = items
+            .iter()
+            .find(|i| i.kind == ItemKind::Button && quotable(i) && words(&i.text).len() <= 5)
+            .map(|b| (b.text.clone(), "a button labelled"))
+            .or_else(|| {
+                items
+                    .iter()
+                    .find(|i| i.kind == ItemKind::Heading && quotable(i) && words(&i.text).len() <= 8)
+                    .map(|h| (h.text.clone(), "a heading that reads"))
+            });
+        (real, (seed % LABEL_FAMILIES.len() as u64) as usize)
+    } else {
+        let (item, family) = familiar[(seed % familiar.len() as u64) as usize];
+        (Some((item.text.clone(), phrase_of(item))), family)
+    };
     let phrase = real.as_ref().map_or("a button labelled", |(_, phrase)| *phrase);
+    let mut out = Vec::new();
     if let Some((text, phrase)) = &real {
         out.push((format!("Is there {phrase} \"{text}\"?"), Expected::Boolean(true)));
     }
     let present = format!(" {} ", words(page_text).join(" "));
-    let mut absent: Vec<&str> = PLAUSIBLE_LABELS
+    let lacking = |labels: &[&'static str]| -> Vec<&'static str> {
+        let mut absent: Vec<&str> = labels
+            .iter()
+            .copied()
+            .filter(|label| !present.contains(&format!(" {} ", words(label).join(" "))))
+            .collect();
+        shuffle(&mut absent, seed);
+        absent
+    };
+    // The family's own labels first; a page that has nearly all of them borrows from the others.
+    let others: Vec<&str> = LABEL_FAMILIES
         .iter()
-        .copied()
-        .filter(|label| !present.contains(&format!(" {} ", words(label).join(" "))))
+        .enumerate()
+        .filter(|(f, _)| *f != family)
+        .flat_map(|(_, labels)| labels.iter().copied())
         .collect();
-    shuffle(&mut absent, seed);
-    for label in absent.into_iter().take(2) {
+    for label in lacking(LABEL_FAMILIES[family]).into_iter().chain(lacking(&others)).take(2) {
         out.push((format!("Is there {phrase} \"{label}\"?"), Expected::Boolean(false)));
     }
     out

@@ -418,8 +418,8 @@ mod tests {
             "How many bulleted or numbered entries does the screenshot show?",
             // One real label and two the page lacks, asked alike.
             "Is there a button labelled \"Wishlist\"?",
-            "Is there a button labelled \"Contact us\"?",
-            "Is there a button labelled \"Download\"?",
+            "Is there a button labelled \"Checkout\"?",
+            "Is there a button labelled \"Free shipping\"?",
             "What is the background colour of the first coloured (not white, grey or black) button from the top?",
             "Where in the screenshot is the text \"Delivery times\" (top/middle/bottom, left/center/right)?",
         ]
@@ -436,6 +436,49 @@ mod tests {
         // The same page asks the same way.
         let again = build_challenges(&facts(), "http://127.0.0.1:4173/acme-shop", &[]).unwrap();
         assert_eq!(serde_json::to_string(&again).unwrap(), listed);
+    }
+
+    /// The labels the yes/no questions quote, with their expected answers.
+    fn yes_no(c: &[Challenge]) -> Vec<(&str, bool)> {
+        c.iter()
+            .filter_map(|c| match c.expected {
+                Some(Expected::Boolean(b)) => Some((c.question.split('"').nth(1).unwrap(), b)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn visual_verify_yes_no_labels_are_of_one_family_so_the_list_does_not_answer_them() {
+        // "Wishlist", a shop's label, is the real one: the two the page lacks are shop labels too,
+        // so "no to whatever is on the list" gets the real one wrong.
+        let c = build_challenges(&facts(), "http://127.0.0.1:4173/acme-shop", &[]).unwrap();
+        let asked = yes_no(&c);
+        assert_eq!(asked.iter().filter(|(_, yes)| *yes).map(|(l, _)| *l).collect::<Vec<_>>(), ["Wishlist"]);
+        assert!(asked.iter().all(|(label, _)| challenges::LABEL_FAMILIES[0].contains(label)), "{asked:?}");
+        // A documentation link shown: documentation labels, asked of a link.
+        let mut docs = facts();
+        let wishlist = docs.items.iter_mut().find(|i| i.text == "Wishlist").unwrap();
+        (wishlist.kind, wishlist.text) = (ItemKind::Link, "Edit on GitHub".into());
+        docs.text = docs.text.replace("Wishlist", "Edit on GitHub");
+        let c = build_challenges(&docs, "http://127.0.0.1:4173/guide", &[]).unwrap();
+        let asked = yes_no(&c);
+        assert_eq!(asked.len(), 3);
+        assert!(asked.contains(&("Edit on GitHub", true)), "{asked:?}");
+        assert!(asked.iter().all(|(label, _)| challenges::LABEL_FAMILIES[2].contains(label)), "{asked:?}");
+        assert!(
+            c.iter().filter(|c| c.format == "yes or no").all(|c| c.question.starts_with("Is there a link that reads"))
+        );
+        // A label on no list: the page's own button, two absent labels of one family.
+        let mut own = facts();
+        own.items.iter_mut().find(|i| i.text == "Wishlist").unwrap().text = "Compare plans".into();
+        own.text = own.text.replace("Wishlist", "Compare plans");
+        let c = build_challenges(&own, "http://127.0.0.1:4173/acme-shop", &[]).unwrap();
+        let asked = yes_no(&c);
+        assert!(asked.contains(&("Compare plans", true)), "{asked:?}");
+        let family =
+            challenges::LABEL_FAMILIES.iter().find(|f| f.contains(&asked.iter().find(|(_, y)| !y).unwrap().0)).unwrap();
+        assert!(asked.iter().filter(|(_, yes)| !yes).all(|(label, _)| family.contains(label)), "{asked:?}");
     }
 
     #[test]
