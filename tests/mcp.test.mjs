@@ -451,7 +451,7 @@ test('mcp: approve_snapshot approves only a changed or new snapshot of the last 
     assert.equal(all.isError, true);
     assert.deepEqual(all.text.split('\n').sort(), [
       'approved catalogue (chromium): replaced .sightline/baselines/catalogue/chromium.png',
-      `not approved home (chromium): ${newer}`,
+      `not approved: ${newer}`,
     ]);
     for (const name of ['home', 'about']) assert.ok(readFileSync(baseline(name)).equals(before[name]), `${name} baseline untouched`);
     assert.equal(existsSync(baseline('ghost')), false, 'no ghost baseline');

@@ -360,22 +360,20 @@ impl SightlineServer {
             use rayon::prelude::*;
             pending
                 .par_iter()
-                .map(|(name, project)| {
-                    let outcome = run.approve_as_reviewed(&store, name, Some(project), args.include_unhealthy);
-                    (name.clone(), project.clone(), outcome)
-                })
+                .map(|(name, project)| run.approve_as_reviewed(&store, name, Some(project), args.include_unhealthy))
                 .collect::<Vec<_>>()
         })
         .await
         .map_err(|e| ErrorData::internal_error(format!("approve_all stopped: {e}"), None))?;
         let mut lines = Vec::new();
         let mut failed = false;
-        for (name, project, outcome) in outcomes {
+        for outcome in outcomes {
             match outcome {
                 Ok(done) => lines.extend(approval_lines(&done)),
                 Err(e) => {
                     failed = true;
-                    lines.push(format!("not approved {name} ({project}): {e}"));
+                    // Each refusal names its snapshot (or the file of it that could not be read).
+                    lines.push(format!("not approved: {e}"));
                 }
             }
         }
