@@ -309,6 +309,14 @@ export interface ResultsInput {
   filtered?: boolean
 }
 
+/**
+ * Where a walk of the page after its shot (`now`) puts a masked or ignored element other than
+ * the capture's record (`recorded`) does: the first that moved, came or went, in words, or
+ * `null` when all are where the record says. The matcher walks and shoots again when it is
+ * not null, so a mask measured before the page moved is never painted beside what it hides.
+ */
+export declare function setAsideMovedSync(recorded: string, now: string): string | null
+
 /** What `resolveSettings` needs. */
 export interface SettingsInput {
   /** Project root: `.sightline/` lives here. */

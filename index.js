@@ -849,6 +849,7 @@ module.exports.prefetchBaseline = nativeBinding.prefetchBaseline
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.recordRunSync = nativeBinding.recordRunSync
 module.exports.resolveSettings = nativeBinding.resolveSettings
+module.exports.setAsideMovedSync = nativeBinding.setAsideMovedSync
 module.exports.shotsAgree = nativeBinding.shotsAgree
 module.exports.shotsAgreeSync = nativeBinding.shotsAgreeSync
 module.exports.snapshotName = nativeBinding.snapshotName

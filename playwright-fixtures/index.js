@@ -121,6 +121,9 @@ function failureMessage(name, result) {
   return [`toMatchVisual("${name}"): ${result.evidence.verdict}`, ...result.explanation.map((line) => `  ${line}`)].join('\n');
 }
 
+/** Walks of the page a call makes at most while its masked or ignored elements keep moving. */
+const MASK_WALKS = 3;
+
 /** Pauses between re-shots, as toHaveScreenshot's: then the last one, until the timeout. */
 const RESHOT_BACKOFF_MS = [0, 100, 250, 500];
 
@@ -204,26 +207,39 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     });
     // A Locator capture is only the element's box: its DOM record is only the element's subtree,
     // boxes relative to the element (so they line up with the element screenshot's pixels).
-    const scope = isLocator(target) ? await target.elementHandle({ timeout }) : null;
-    let dom;
-    const marked = await markLocators(maskLocators);
-    try {
-      dom = await collectDom(page, {
-        styleProperties: settings.styleProperties,
-        mask: marked ? [...settings.mask, marked.selector] : settings.mask,
-        ignore: settings.ignoreSelectors,
-        scope,
-        scale: settings.scale,
-        // Boxes where the shot's pixels are: a viewport shot of a scrolled page, or a clipped
-        // one, does not start at the document's corner.
-        shot: { fullPage: settings.fullPage, clip: settings.clip },
-      });
-    } finally {
-      await marked?.unmark();
-      await scope?.dispose();
-    }
-    // Only a call that masks or ignores something has shots to compare past their bytes.
-    const setAside = marked || settings.mask.length > 0 || settings.ignoreSelectors.length > 0 ? dom : undefined;
+    const walk = async (styleProperties) => {
+      const scope = isLocator(target) ? await target.elementHandle({ timeout }) : null;
+      const marked = await markLocators(maskLocators);
+      try {
+        return await collectDom(page, {
+          styleProperties,
+          mask: marked ? [...settings.mask, marked.selector] : settings.mask,
+          ignore: settings.ignoreSelectors,
+          scope,
+          scale: settings.scale,
+          // Boxes where the shot's pixels are: a viewport shot of a scrolled page, or a clipped
+          // one, does not start at the document's corner.
+          shot: { fullPage: settings.fullPage, clip: settings.clip },
+        });
+      } finally {
+        await marked?.unmark();
+        await scope?.dispose();
+      }
+    };
+    let dom = await walk(settings.styleProperties);
+    // Only a call that masks or ignores something has shots to compare past their bytes, and
+    // boxes that must still be where the walk found them when the page is shot.
+    const setsAside = maskLocators.length > 0 || settings.mask.length > 0 || settings.ignoreSelectors.length > 0;
+    // The page is walked before it is shot, so a masked element that moved in between (a late ad
+    // slot growing, a banner pushing it down) would be painted where it was. After the shot the
+    // boxes are walked again (no styles: cheap); when one moved, came or went, the record is
+    // walked anew and the page shot again. Returns what moved, or null.
+    const maskMoved = async () => {
+      if (!setsAside) return null;
+      const moved = addon.setAsideMovedSync(dom, await walk([]));
+      if (moved) dom = await walk(settings.styleProperties);
+      return moved;
+    };
     const input = (shot, updateSnapshots) => ({
       root,
       name,
@@ -244,31 +260,54 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     });
 
     if (captureOnly) {
-      const settled = await settle(page, target, settings, await screenshot(page, target, settings), timeout, setAside);
-      if (!settled.settled) {
-        const message = () => `toMatchVisual("${name}"): Unstable page: two consecutive screenshots never matched within ${settled.waitedMs} ms; nothing was stored for the merge job`;
-        return { pass: false, message, name: 'toMatchVisual' };
+      let settled;
+      for (let walks = 1; ; walks++) {
+        settled = await settle(page, target, settings, await screenshot(page, target, settings), timeout, setsAside ? dom : undefined);
+        if (!settled.settled) {
+          const message = () => `toMatchVisual("${name}"): Unstable page: two consecutive screenshots never matched within ${settled.waitedMs} ms; nothing was stored for the merge job`;
+          return { pass: false, message, name: 'toMatchVisual' };
+        }
+        const moved = await maskMoved();
+        if (!moved) break;
+        if (walks === MASK_WALKS) {
+          const message = () =>
+            `toMatchVisual("${name}"): Unstable page: ${moved} between the walk of the page and its screenshot, ${MASK_WALKS} times; the mask cannot be placed, so nothing was stored for the merge job`;
+          return { pass: false, message, name: 'toMatchVisual' };
+        }
       }
       await addon.storeCapture(input(settled.shot, 'none'));
       return { pass: true, message: () => `toMatchVisual("${name}"): captured for the merge job (capture-only shard)`, name: 'toMatchVisual' };
     }
 
-    // An unchanged page costs one shot: the first is checked against the baseline, provisionally
-    // (no baseline is written from a shot that may not be stable).
-    const first = await screenshot(page, target, settings);
-    let result = await addon.compareCapture({ ...input(first, update), provisional: true });
-    let shot = first;
-    if (result.failed || result.wouldWriteBaseline) {
+    let result;
+    let shot;
+    const started = Date.now();
+    for (let walks = 1; ; walks++) {
+      const earlier = shot;
+      // An unchanged page costs one shot: the first is checked against the baseline,
+      // provisionally (no baseline is written from a shot that may not be stable).
+      const first = await screenshot(page, target, settings);
+      result = await addon.compareCapture({ ...input(first, update), provisional: true });
       // Otherwise shoot until two consecutive shots agree, and decide on the settled one.
-      const settled = await settle(page, target, settings, first, timeout, setAside);
+      const settled = result.failed || result.wouldWriteBaseline ? await settle(page, target, settings, first, timeout, setsAside ? dom : undefined) : { settled: true, shot: first };
       shot = settled.shot;
-      if (!settled.settled) {
-        // The core names what kept changing and writes no baseline, in any update mode.
-        result = await addon.compareCapture({ ...input(shot, update), unsettledAfter: settled.previous, waitedMs: settled.waitedMs });
-      } else if (result.wouldWriteBaseline || !shot.equals(first)) {
+      const moved = await maskMoved();
+      if (!moved) {
         // The first comparison stands when the settled shot is the one it compared and there is
         // no baseline to write: a failing snapshot costs one comparison.
-        result = await addon.compareCapture(input(shot, update));
+        if (!settled.settled) {
+          // The core names what kept changing and writes no baseline, in any update mode.
+          result = await addon.compareCapture({ ...input(shot, update), unsettledAfter: settled.previous, waitedMs: settled.waitedMs });
+        } else if (result.wouldWriteBaseline || !shot.equals(first)) {
+          result = await addon.compareCapture(input(shot, update));
+        }
+        break;
+      }
+      if (walks === MASK_WALKS) {
+        // A masked element that moves on every walk is a page that does not settle: the core
+        // records it as unstable (no baseline written, approval held), naming what moved.
+        result = await addon.compareCapture({ ...input(shot, update), unsettledAfter: earlier, waitedMs: Date.now() - started });
+        break;
       }
     }
 

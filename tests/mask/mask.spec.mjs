@@ -67,3 +67,31 @@ test('iframe-shadow-several', async ({ page }) => {
     mask: [page.frameLocator('iframe').locator('#framed'), page.locator('#shadowed'), page.locator('.ad')],
   });
 });
+
+test('moved-after-walk', async ({ page }) => {
+  // The page moves its masked element the moment the walk of the page is over (when the mark on
+  // the masked Locator's element is taken off): a 60 px banner pushes #secret from y 40 to 100
+  // before the shot. The mask must be painted where the shot shows it.
+  await open(
+    page,
+    'moved-after-walk',
+    `<div id="banner"></div><div style="height: 40px"></div><div id="secret" class="secret" style="width: 100px; height: 50px">${pick('a', 'b')}</div>` +
+      '<script>const secret = document.getElementById("secret"); let moved = false;' +
+      'new MutationObserver(() => { if (moved || secret.hasAttribute("data-sightline-mask")) return; moved = true; document.getElementById("banner").style.height = "60px"; })' +
+      '.observe(secret, { attributes: true, attributeFilter: ["data-sightline-mask"] });</script>',
+  );
+  await expect(page).toMatchVisual('moved-after-walk', { mask: [page.locator('#secret')] });
+});
+
+test('keeps-moving', async ({ page }) => {
+  // Every walk's end pushes #secret 10 px further down: no shot can be masked from a walk.
+  await open(
+    page,
+    'keeps-moving',
+    '<div id="banner"></div><div id="secret" class="secret" style="width: 100px; height: 50px">a</div>' +
+      '<script>const secret = document.getElementById("secret"); let pushed = 0;' +
+      'new MutationObserver(() => { if (secret.hasAttribute("data-sightline-mask")) return; pushed += 10; document.getElementById("banner").style.height = pushed + "px"; })' +
+      '.observe(secret, { attributes: true, attributeFilter: ["data-sightline-mask"] });</script>',
+  );
+  await expect(page).toMatchVisual('keeps-moving', { mask: [page.locator('#secret')] });
+});

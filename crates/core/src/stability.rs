@@ -47,6 +47,44 @@ pub fn screenshots_agree(previous_png: &[u8], last_png: &[u8], dom_json: &str) -
     Ok(shots_agree(previous.view(), last.view(), Some(&dom)))
 }
 
+/// Where a walk of the page after its shot puts what `mask` paints or `ignoreSelectors` leaves
+/// out differently from `recorded`, the walk the capture carries: the first element that moved,
+/// came or went, in words (`#ad (masked) moved from 300×50 at 0,40 to 300×250 at 0,40`); `None`
+/// when every such box is where the record says. The matcher walks before it shoots, so a page
+/// that moved in between (a late ad slot growing) would have its mask painted beside what it must
+/// hide; it asks this after the shot and walks and shoots again when the answer is some.
+pub fn set_aside_moved(recorded: &DomSnapshot, now: &DomSnapshot) -> Option<String> {
+    let tops = |dom: &DomSnapshot| -> Vec<(&'static str, String, [f64; 4])> {
+        let masked = dom.masked_tops().map(|e| ("masked", e.selector.clone(), e.bounds));
+        masked.chain(dom.ignored_tops().map(|e| ("ignored", e.selector.clone(), e.bounds))).collect()
+    };
+    let (before, after) = (tops(recorded), tops(now));
+    if before == after {
+        return None;
+    }
+    let size = |[x, y, w, h]: [f64; 4]| format!("{w}×{h} at {x},{y}");
+    for (kind, selector, bounds) in &before {
+        match after.iter().find(|(k, s, _)| k == kind && s == selector) {
+            None => return Some(format!("{selector} ({kind}, {}) went", size(*bounds))),
+            Some((_, _, moved)) if moved != bounds => {
+                return Some(format!("{selector} ({kind}) moved from {} to {}", size(*bounds), size(*moved)));
+            }
+            Some(_) => {}
+        }
+    }
+    after
+        .iter()
+        .find(|(k, s, _)| !before.iter().any(|(bk, bs, _)| bk == k && bs == s))
+        .map(|(kind, selector, bounds)| format!("{selector} ({kind}, {}) came", size(*bounds)))
+        // Same elements and boxes in another order.
+        .or_else(|| Some("the masked and ignored elements changed order".into()))
+}
+
+/// [`set_aside_moved`] on two DOM records as the collector returned them (JSON).
+pub fn set_aside_moved_json(recorded: &str, now: &str) -> Result<Option<String>> {
+    Ok(set_aside_moved(&parse_dom(recorded)?, &parse_dom(now)?))
+}
+
 /// What differs between the last two shots of a page that never settled, in words:
 /// `62×20 at 10,10 (body > p#clock)`, `… and 2 more areas`, or the size change.
 pub fn unsettled_area(previous: ImageRef<'_>, last: ImageRef<'_>, dom: Option<&DomSnapshot>) -> Result<String> {
@@ -119,6 +157,31 @@ mod tests {
             "fonts": [], "brokenImages": []
         });
         crate::dom::parse_dom(&json.to_string()).unwrap()
+    }
+
+    #[test]
+    fn stability_a_mask_that_moved_came_or_went_after_the_walk_is_named() {
+        let at = |masked: bool, y: f64, ignored: bool| {
+            let mut dom = dom_masking(masked);
+            dom.elements[1].bounds[1] = y;
+            dom.elements[1].ignored = ignored;
+            dom
+        };
+        assert_eq!(set_aside_moved(&at(true, 0.0, false), &at(true, 0.0, false)), None);
+        // Nothing masked or ignored: what moved is no business of the mask.
+        assert_eq!(set_aside_moved(&at(false, 0.0, false), &at(false, 6.0, false)), None);
+        assert_eq!(
+            set_aside_moved(&at(true, 0.0, false), &at(true, 6.0, false)).as_deref(),
+            Some("#clock (masked) moved from 20×10 at 20,0 to 20×10 at 20,6")
+        );
+        assert_eq!(
+            set_aside_moved(&at(true, 0.0, false), &at(false, 0.0, false)).as_deref(),
+            Some("#clock (masked, 20×10 at 20,0) went")
+        );
+        assert_eq!(
+            set_aside_moved(&at(false, 0.0, false), &at(false, 0.0, true)).as_deref(),
+            Some("#clock (ignored, 20×10 at 20,0) came")
+        );
     }
 
     #[test]

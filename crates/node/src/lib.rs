@@ -789,6 +789,15 @@ pub fn shots_agree_sync(previous: Buffer, shot: Buffer, dom: String) -> Result<b
     guarded(|| sightline_core::stability::screenshots_agree(&previous, &shot, &dom))
 }
 
+/// Where a walk of the page after its shot (`now`) puts a masked or ignored element other than
+/// the capture's record (`recorded`) does: the first that moved, came or went, in words, or
+/// `null` when all are where the record says. The matcher walks and shoots again when it is
+/// not null, so a mask measured before the page moved is never painted beside what it hides.
+#[napi]
+pub fn set_aside_moved_sync(recorded: String, now: String) -> Result<Option<String>> {
+    guarded(|| sightline_core::stability::set_aside_moved_json(&recorded, &now))
+}
+
 pub struct ShotsAgreeTask {
     previous: Buffer,
     shot: Buffer,

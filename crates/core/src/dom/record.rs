@@ -124,19 +124,24 @@ impl DomSnapshot {
     /// not masked (a masked subtree is painted as its top element's box, as Playwright paints a
     /// matched element's box), in CSS pixels.
     pub fn mask_boxes(&self) -> impl Iterator<Item = [f64; 4]> + '_ {
-        self.elements
-            .iter()
-            .filter(|e| e.masked && !e.parent_index().is_some_and(|p| self.elements[p].masked))
-            .map(|e| e.bounds)
+        self.masked_tops().map(|e| e.bounds)
+    }
+
+    /// The elements matched by `mask` whose parent is not masked: the ones whose boxes are
+    /// painted.
+    pub fn masked_tops(&self) -> impl Iterator<Item = &ElementRecord> + '_ {
+        self.elements.iter().filter(|e| e.masked && !e.parent_index().is_some_and(|p| self.elements[p].masked))
     }
 
     /// The boxes of the top elements matched by `ignoreSelectors`, in CSS pixels: their pixels
     /// are no evidence, and nothing is painted over them.
     pub fn ignore_boxes(&self) -> impl Iterator<Item = [f64; 4]> + '_ {
-        self.elements
-            .iter()
-            .filter(|e| e.ignored && !e.parent_index().is_some_and(|p| self.elements[p].ignored))
-            .map(|e| e.bounds)
+        self.ignored_tops().map(|e| e.bounds)
+    }
+
+    /// The elements matched by `ignoreSelectors` whose parent is not ignored.
+    pub fn ignored_tops(&self) -> impl Iterator<Item = &ElementRecord> + '_ {
+        self.elements.iter().filter(|e| e.ignored && !e.parent_index().is_some_and(|p| self.elements[p].ignored))
     }
 }
 
