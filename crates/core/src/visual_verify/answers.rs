@@ -131,12 +131,10 @@ pub(super) fn parse_any_colour(text: &str) -> Option<Rgba> {
     })
 }
 
+/// The first number in `text`, written in digits or in English words ("twelve", "forty-three").
 fn first_number(text: &str) -> Option<f64> {
-    const SMALL: [&str; 11] = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-    let w = words(text);
-    w.iter()
-        .find_map(|x| x.parse::<f64>().ok())
-        .or_else(|| w.iter().find_map(|x| SMALL.iter().position(|s| s == x).map(|n| n as f64)))
+    let digits = text2num::replace_numbers_in_text(text, &text2num::Language::english(), 0.0);
+    words(&digits).iter().find_map(|x| x.parse::<f64>().ok())
 }
 
 /// An answer as text: strings as they are, numbers and booleans spelled out.
@@ -201,6 +199,9 @@ mod tests {
         assert!(!check_answer(&Expected::Count(0), &json!("1")));
         // Past ten, within 10 % (rounded up): 47 ± 5.
         assert!(check_answer(&Expected::Count(47), &json!("about 43")));
+        assert!(check_answer(&Expected::Count(12), &json!("twelve")));
+        assert!(check_answer(&Expected::Count(47), &json!("forty-three, roughly")));
+        assert!(!check_answer(&Expected::Count(30), &json!("twenty")));
         assert!(!check_answer(&Expected::Count(47), &json!("41")));
     }
 
