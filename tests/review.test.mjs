@@ -207,6 +207,13 @@ test('review: approve one snapshot, approve a group, reject one; the page says w
     await card(page, 'home', 'chromium').getByRole('button', { name: 'Approve' }).click();
     await card(page, 'home', 'chromium').locator('.decision', { hasText: 'Approved: .sightline/baselines/home/chromium.png is now this capture' }).waitFor();
     assert.equal(samePixels(baseline(root, 'home', 'chromium'), current(root, 'home', 'chromium')), true, 'the baseline on disk is the capture');
+    // Approved is done: both buttons are off, and a rejection sent anyway (the key) is refused,
+    // saying how to take the approval back.
+    for (const name of ['Approve', 'Reject']) assert.equal(await card(page, 'home', 'chromium').getByRole('button', { name }).isDisabled(), true, name);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('j'); // catalogue ×2, then home (chromium)
+    await page.keyboard.press('r');
+    await page.locator('#review-error', { hasText: 'home (chromium) was approved in this review: the baseline is now this capture, so it cannot be rejected; nothing was written. To take the approval back, restore the baseline (git checkout -- .sightline/baselines/home/chromium.png) and run the tests again' }).waitFor();
+    assert.equal(await card(page, 'home', 'chromium').getAttribute('data-decision'), 'approved');
 
     await page.locator('section.groups li', { hasText: 'page shift: content below y=284 moved down 60 px' }).getByRole('button', { name: 'Approve group (2)' }).click();
     await page.locator('#progress', { hasText: '3 of 4 reviewed' }).waitFor();

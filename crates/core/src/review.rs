@@ -456,6 +456,24 @@ pub fn reject_in_review(
 ) -> Result<Vec<ReviewDecision>> {
     run.check_fresh(page_version)?;
     let snapshots = run.reviewable(targets)?;
+    // An approval in force has replaced the baseline: a rejection would say the baseline was
+    // kept when it was not. Taking an approval back is the person's, with git.
+    let approved: Vec<ReviewDecision> = decisions_in_force(store, fingerprints, run)?
+        .into_iter()
+        .filter(|d| {
+            d.decision == Decision::Approved && snapshots.iter().any(|s| s.name == d.name && s.project == d.project)
+        })
+        .collect();
+    if !approved.is_empty() {
+        let labels: Vec<String> = approved.iter().map(|d| snapshot_label(&d.name, &d.project)).collect();
+        let baselines: Vec<&str> = approved.iter().filter_map(|d| d.baseline.as_deref()).collect();
+        return Err(Error::InvalidInput(format!(
+            "{} {} approved in this review: the baseline is now this capture, so it cannot be rejected; nothing was written. To take the approval back, restore the baseline (git checkout -- {}) and run the tests again",
+            labels.join(", "),
+            if labels.len() == 1 { "was" } else { "were" },
+            baselines.join(" ")
+        )));
+    }
     let made: Vec<ReviewDecision> = snapshots
         .into_iter()
         .map(|s| {
@@ -599,6 +617,23 @@ mod tests {
         approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
         let state = read_review_state(&store).unwrap();
         assert_eq!(state.decisions.iter().map(|d| d.decision).collect::<Vec<_>>(), [Decision::Approved]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn review_an_approved_snapshot_cannot_be_rejected_while_its_approval_holds() {
+        let (root, store, run) = project("approved-then-rejected");
+        let fingerprints = CaptureFingerprints::default();
+        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
+        let state = std::fs::read(review_state_path(&store)).unwrap();
+        let refused = reject_in_review(&store, &fingerprints, &run, &run.version, &home()).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "home (chromium) was approved in this review: the baseline is now this capture, so it cannot be rejected; nothing was written. To take the approval back, restore the baseline (git checkout -- .sightline/baselines/home/chromium.png) and run the tests again"
+        );
+        assert_eq!(std::fs::read(review_state_path(&store)).unwrap(), state, "nothing written");
+        // Approving again is harmless: the same decision.
+        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -55,6 +55,9 @@
         delete card.dataset.decision;
         label.textContent = '';
       }
+      // An approval has replaced the baseline: there is nothing left to decide (the server
+      // refuses a rejection of it; taking it back is git's).
+      for (const button of card.querySelectorAll('.decide button')) button.disabled = decision?.decision === 'approved';
     }
     document.getElementById('progress').textContent = `${reviewed} of ${cards.length} reviewed`;
     const commit = document.getElementById('commit');
@@ -215,7 +218,8 @@
           button.type = 'button';
           button.dataset.action = `${action}-group`;
           button.textContent = `${action === 'approve' ? 'Approve' : 'Reject'} group (${members.length})`;
-          button.addEventListener('click', () => decide(action, members));
+          // A group rejection leaves the members already approved as they are.
+          button.addEventListener('click', () => decide(action, action === 'reject' ? members.filter((c) => c.dataset.decision !== 'approved') : members));
           items[i].append(button, ' ');
         }
       }
