@@ -554,6 +554,11 @@ test('live: visual_verify withholds its answers, rejects wrong ones, accepts rig
   assert.ok(session.prompt.startsWith(`You are an independent checker. Open the image ${session.screenshot} and answer every question ONLY from what you see in it.`), session.prompt);
   assert.ok(session.prompt.includes(`Call submit_visual_response with session_id "${session.sessionId}"`));
 
+  // While the session is open, no live tool opens a page of the site (by any name of it), so the
+  // looking model's answers come from the screenshot, not from the page's DOM.
+  const locked = await failure('capture_dom_state', { url: url('/clean').replace('127.0.0.1', 'localhost') + '?again' });
+  assert.match(locked.toolError, /^a visual_verify session on this site \(http:\/\/loopback:\d+\) is open: until a response to it is trusted, its questions have taken their 3 responses, or it expires in \d+ s, the live tools do not open its pages/);
+  assert.match((await failure('measure_element', { url: url('/'), selector: 'h1' })).toolError, /visual_verify session on this site/);
   const right = await sightedAnswers(url('/clean'), { challenges: challenges.slice(0, -1) });
   right[challenges[challenges.length - 1].id] = '3';
   const wrong = Object.fromEntries(challenges.map((c) => [c.id, 'no idea']));
@@ -567,6 +572,8 @@ test('live: visual_verify withholds its answers, rejects wrong ones, accepts rig
   assert.deepEqual([accepted.trusted, accepted.passed, accepted.total, accepted.failed, accepted.attemptsLeft], [true, 12, 12, [], 1], JSON.stringify(accepted));
   assert.equal(accepted.summary, 'Trusted: 12 of 12 challenges passed. The query answer below comes from a model that looked.');
   assert.equal(accepted.queryAnswer, 'yes, the Buy now button');
+  // Trusted: the site is open to the other tools again.
+  assert.match((await call('capture_dom_state', { url: url('/clean'), selector: '#list' })).id, /^dom-/);
   // Three responses per page, so the answers cannot be found by trying them all: a new session
   // asks the same questions (the page's, whatever the criteria) and gets no more tries.
   const last = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' });

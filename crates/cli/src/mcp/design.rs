@@ -452,6 +452,9 @@ impl SightlineServer {
         Parameters(args): Parameters<CaptureFramesArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         crate::live::check_url(&args.url).map_err(bad)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         // The frames folder is written like any output: inside the allowed roots, checked
         // before anything is created.
         let out_dir = match self.frames_folder(args.out_dir.as_deref()) {

@@ -77,6 +77,9 @@ impl SightlineServer {
     )]
     async fn visual_check(&self, Parameters(args): Parameters<VisualCheckArgs>) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         let name = args.viewport.as_deref().unwrap_or("desktop");
         let viewport = ViewportKind::parse(name)
             .ok_or_else(|| bad(format!("viewport: {name:?} is not one of desktop, tablet, mobile")))?;
@@ -109,6 +112,9 @@ impl SightlineServer {
     )]
     async fn get_console_logs(&self, Parameters(args): Parameters<ConsoleArgs>) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         let levels =
             console_levels(args.levels.as_deref().unwrap_or_default()).map_err(|e| bad(format!("levels: {e}")))?;
         let wait = wait_checked("wait_ms", args.wait_ms, CONSOLE_WAIT_MS)?;
@@ -143,6 +149,9 @@ impl SightlineServer {
         Parameters(args): Parameters<AccessibilityArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         if let Some(rules) = &args.rules
             && rules.iter().any(|r| r.is_empty() || !r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
         {

@@ -62,6 +62,9 @@ impl SightlineServer {
             None => return Err(bad("url: no page has been opened yet in this session; give the page's url")),
         };
         url_checked(&url)?;
+        if let Some(refused) = self.verification_open(&url) {
+            return Ok(refused);
+        }
         if args.selector.trim().is_empty() {
             return Err(bad("selector: give a CSS selector, e.g. \"#buy\""));
         }
@@ -84,6 +87,9 @@ impl SightlineServer {
     )]
     async fn test_viewports(&self, Parameters(args): Parameters<ViewportsArgs>) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         let breakpoints: Vec<(Option<String>, u32, u32)> = match &args.breakpoints {
             Some(list) => list.iter().map(|b| (b.name.clone(), b.width, b.height)).collect(),
             None => DEFAULT_BREAKPOINTS.iter().map(|&(n, w, h)| (Some(n.to_string()), w, h)).collect(),

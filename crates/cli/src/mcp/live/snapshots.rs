@@ -110,6 +110,9 @@ impl SightlineServer {
     )]
     async fn capture_dom_state(&self, Parameters(args): Parameters<CaptureArgs>) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         let params = json!({"url": args.url, "selector": args.selector});
         let mut dom = match self.capture(params).await {
             Ok((dom, _)) => dom,
@@ -165,6 +168,9 @@ impl SightlineServer {
         Parameters(args): Parameters<CaptureArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         let out_dir = match screenshot_dir(&self.project.root) {
             Ok(dir) => dir,
             Err(e) => return Ok(failure(e)),

@@ -36,6 +36,9 @@ impl SightlineServer {
         Parameters(args): Parameters<TimelineArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         let wait = wait_checked("wait_time", args.wait_time, TIMELINE_WAIT_MS)?;
         let params = json!({"url": args.url, "waitMs": wait});
         Ok(match self.live.worker.call("layoutShift", params, call_timeout() + Duration::from_millis(wait)).await {
@@ -59,6 +62,9 @@ impl SightlineServer {
     )]
     async fn detect_flash(&self, Parameters(args): Parameters<TimelineArgs>) -> Result<CallToolResult, ErrorData> {
         url_checked(&args.url)?;
+        if let Some(refused) = self.verification_open(&args.url) {
+            return Ok(refused);
+        }
         let wait = wait_checked("wait_time", args.wait_time, TIMELINE_WAIT_MS)?;
         let params = json!({"url": args.url, "waitMs": wait});
         Ok(match self.live.worker.call("flash", params, call_timeout() + Duration::from_millis(wait)).await {

@@ -34,6 +34,11 @@ const MAX_ATTEMPTS: u32 = 3;
 struct Session {
     created: Instant,
     url: String,
+    /// The page's site ([`site_of`]): while the session is open, the other live tools do not
+    /// open pages of it.
+    site: String,
+    /// A response was trusted: the looking model's work is done.
+    trusted: bool,
     query: String,
     challenges: Vec<Challenge>,
     /// The page's own questions, one a line: what the response count is kept by.
@@ -75,6 +80,18 @@ impl Sessions {
         id
     }
 
+    /// The seconds left of the longest open session on `site`, if any. A session is open until it
+    /// expires, a response to it is trusted, or its questions took their responses.
+    fn open_on(&mut self, site: &str) -> Option<u64> {
+        self.expire();
+        let exhausted = |s: &Session| self.responses.get(&s.questions).is_some_and(|r| r.count >= MAX_ATTEMPTS);
+        self.kept
+            .values()
+            .filter(|s| s.site == site && !s.trusted && !exhausted(s))
+            .map(|s| self.ttl.saturating_sub(s.created.elapsed()).as_secs().max(1))
+            .max()
+    }
+
     fn expire(&mut self) {
         let ttl = self.ttl;
         self.kept.retain(|_, s| s.created.elapsed() < ttl);
@@ -105,6 +122,42 @@ impl Sessions {
         taken.count += 1;
         taken.last = Instant::now();
         Ok((session, MAX_ATTEMPTS - taken.count))
+    }
+}
+
+/// The site of a page, as a verification keeps other tools away from it: scheme, host and port
+/// as the browser normalises them (`HTTP://LocalHost:80/` is `http://localhost`), the loopback
+/// names (`localhost`, 127.0.0.0/8, `::1`) as one host, and every `file://` page as one site.
+fn site_of(url: &str) -> String {
+    let Ok(parsed) = url::Url::parse(url) else { return url.to_string() };
+    if parsed.scheme() == "file" {
+        return "file://".to_string();
+    }
+    let loopback = match parsed.host() {
+        Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    let host = if loopback { "loopback".to_string() } else { parsed.host_str().unwrap_or("").to_string() };
+    match parsed.port_or_known_default() {
+        Some(port) => format!("{}://{host}:{port}", parsed.scheme()),
+        None => format!("{}://{host}", parsed.scheme()),
+    }
+}
+
+impl SightlineServer {
+    /// The refusal a live tool answers with while a visual_verify session on `url`'s site is open:
+    /// the looking model must answer from its screenshot, not from a tool that reads the page's
+    /// text, styles or boxes. `None` when no session is open there.
+    pub(crate) fn verification_open(&self, url: &str) -> Option<CallToolResult> {
+        let site = site_of(url);
+        let left = self.live.sessions.lock().expect("sessions").open_on(&site)?;
+        Some(failure(format!(
+            "a visual_verify session on this site ({site}) is open: until a response to it is trusted, its questions \
+             have taken their 3 responses, or it expires in {left} s, the live tools do not open its pages, so the \
+             looking model's answers come from its screenshot alone. Submit the response first (submit_visual_response)"
+        )))
     }
 }
 
@@ -210,6 +263,8 @@ impl SightlineServer {
         let id = sessions.insert(Session {
             created: Instant::now(),
             url: args.url.clone(),
+            site: site_of(&args.url),
+            trusted: false,
             query: args.query.clone(),
             // The prompt below lists them too; the session keeps their withheld answers.
             challenges: challenges.clone(),
@@ -258,6 +313,10 @@ impl SightlineServer {
         if !verdict.unscored.is_empty() {
             reply["unscored"] = json!(verdict.unscored);
         }
+        if verdict.trusted {
+            // The looking model's work is done: the site is free for the other tools again.
+            sessions.kept.get_mut(&args.session_id).expect("just responded").trusted = true;
+        }
         Ok(pretty(&reply))
     }
 }
@@ -271,6 +330,8 @@ mod tests {
         let session = || Session {
             created: Instant::now(),
             url: "u".into(),
+            site: "http://example.com:80".into(),
+            trusted: false,
             query: "q".into(),
             challenges: Vec::new(),
             questions: "q".into(),
@@ -294,10 +355,52 @@ mod tests {
     }
 
     #[test]
+    fn verify_a_site_is_one_site_by_every_name_of_it() {
+        for same in [
+            "http://localhost:4173/a",
+            "HTTP://127.0.0.1:4173/b?x#y",
+            "http://user@[::1]:4173/",
+            "http://127.1.2.3:4173",
+        ] {
+            assert_eq!(site_of(same), "http://loopback:4173", "{same}");
+        }
+        assert_eq!(site_of("https://Docs.Example.com/x"), "https://docs.example.com:443");
+        assert_eq!(site_of("http://docs.example.com:80/"), "http://docs.example.com:80");
+        assert_eq!(site_of("file:///srv/a/index.html"), "file://");
+        assert_ne!(site_of("http://localhost:4173/"), site_of("http://localhost:4174/"));
+    }
+
+    #[test]
+    fn verify_a_session_keeps_its_site_until_trusted_or_spent() {
+        let session = |site: &str| Session {
+            created: Instant::now(),
+            url: "u".into(),
+            site: site.into(),
+            trusted: false,
+            query: "q".into(),
+            challenges: Vec::new(),
+            questions: site.into(),
+        };
+        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new(), responses: HashMap::new() };
+        let shop = sessions.insert(session("http://loopback:4173"));
+        let docs = sessions.insert(session("https://docs.example.com:443"));
+        assert!(sessions.open_on("http://loopback:4173").is_some_and(|left| (59..=60).contains(&left)));
+        assert_eq!(sessions.open_on("http://loopback:4174"), None);
+        sessions.kept.get_mut(&shop).unwrap().trusted = true;
+        assert_eq!(sessions.open_on("http://loopback:4173"), None, "trusted: done");
+        for _ in 0..MAX_ATTEMPTS {
+            sessions.respond(&docs).unwrap();
+        }
+        assert_eq!(sessions.open_on("https://docs.example.com:443"), None, "its responses spent");
+    }
+
+    #[test]
     fn verify_a_page_takes_three_responses_however_many_sessions_ask() {
         let session = |questions: &str| Session {
             created: Instant::now(),
             url: "u".into(),
+            site: "http://example.com:80".into(),
+            trusted: false,
             query: "q".into(),
             challenges: Vec::new(),
             questions: questions.into(),
