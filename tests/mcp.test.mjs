@@ -312,11 +312,23 @@ test('mcp: bad arguments are errors and the server keeps serving', { skip }, asy
       code: -32602,
       text: `MCP error -32602: unknown tool "no_such_tool"; the tools are ${tools.map((t) => t.name).join(', ')}`,
     });
-    // A missing required argument comes back as a tool error with rmcp's own wording (not as
-    // invalid params, unlike the checks above).
+    // A missing required argument, and one the tool does not take (dropped by the tool's own
+    // parsing, it would leave the call on its defaults without a word), are named the same way.
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: {} })), {
-      isError: true,
-      text: 'failed to deserialize parameters: missing field `name`',
+      code: -32602,
+      text: 'MCP error -32602: approve_snapshot: argument "name" is required (string)',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'get_visual_results', arguments: { include_passed: true } })), {
+      code: -32602,
+      text: 'MCP error -32602: get_visual_results: unknown argument "include_passed" (did you mean "includePassed"?); its arguments are includePassed',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'get_diff', arguments: { name: 'home', crop: 1 } })), {
+      code: -32602,
+      text: 'MCP error -32602: get_diff: unknown argument "crop"; its arguments are height, name, project, region, y',
+    });
+    assert.deepEqual(await settle(client.callTool({ name: 'get_report', arguments: { raw: true } })), {
+      code: -32602,
+      text: 'MCP error -32602: get_report: unknown argument "raw"; get_report takes no arguments',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 'nope' } })), {
       isError: true,
@@ -430,12 +442,12 @@ test('mcp: approve_snapshot approves only a changed or new snapshot of the last 
     "home (chromium): the capture in .sightline/temp is not the one the last run's report shows (visual-report/images/home/chromium-current.png); a newer run has captured it (under way, or stopped before writing its report). Nothing was approved: review that run's results first";
   await withClient(root, [], async (client) => {
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'catalogue', confirmed: false } })), {
-      isError: true,
-      text: 'failed to deserialize parameters: unknown field `confirmed`, expected one of `name`, `project`, `includeUnhealthy`',
+      code: -32602,
+      text: 'MCP error -32602: approve_snapshot: unknown argument "confirmed"; its arguments are includeUnhealthy, name, project',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: { userSaid: 'no' } })), {
-      isError: true,
-      text: 'failed to deserialize parameters: unknown field `userSaid`, expected `includeUnhealthy`',
+      code: -32602,
+      text: 'MCP error -32602: approve_all: unknown argument "userSaid"; its arguments are includeUnhealthy',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'ghost' } })), {
       isError: true,

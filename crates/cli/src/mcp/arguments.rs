@@ -1,7 +1,9 @@
 //! Checks a tool call against the tool's own input schema before it runs, so a mistake comes
-//! back naming what is wrong: the unknown tool with the list of tools, or the argument and the
-//! type it needs. (rmcp's own messages say only "tool not found" or give serde's type error
-//! without the field.)
+//! back naming what is wrong: the unknown tool with the list of tools, an argument the tool does
+//! not take with the ones it does, a required argument left out, or the argument and the type it
+//! needs. (rmcp's own messages say only "tool not found" or give serde's type error without the
+//! field, and most tools' parsing drops an argument it does not know: a `waitMs` sent to a tool
+//! that reads `wait_ms` would silently keep the default.)
 
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
@@ -12,7 +14,29 @@ pub fn check_call(tools: &[Tool], name: &str, arguments: Option<&Map<String, Val
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         return Some(format!("unknown tool {name:?}; the tools are {}", names.join(", ")));
     };
-    let properties = tool.input_schema.get("properties").and_then(Value::as_object)?;
+    let no_properties = Map::new();
+    let properties = tool.input_schema.get("properties").and_then(Value::as_object).unwrap_or(&no_properties);
+    for key in arguments.into_iter().flatten().map(|(key, _)| key) {
+        if properties.contains_key(key) {
+            continue;
+        }
+        let known: Vec<&str> = properties.keys().map(String::as_str).collect();
+        let close = known.iter().find(|k| loose(k) == loose(key)).map(|k| format!(" (did you mean {k:?}?)"));
+        let takes = if known.is_empty() {
+            format!("{name} takes no arguments")
+        } else {
+            format!("its arguments are {}", known.join(", "))
+        };
+        return Some(format!("{name}: unknown argument {key:?}{}; {takes}", close.unwrap_or_default()));
+    }
+    let required = tool.input_schema.get("required").and_then(Value::as_array).into_iter().flatten();
+    for key in required.filter_map(Value::as_str) {
+        if !arguments.is_some_and(|a| a.contains_key(key)) {
+            let wanted = properties.get(key).map(json_types).unwrap_or_default();
+            let wanted = if wanted.is_empty() { String::new() } else { format!(" ({})", wanted.join(" or ")) };
+            return Some(format!("{name}: argument {key:?} is required{wanted}"));
+        }
+    }
     for (key, value) in arguments.into_iter().flatten() {
         let Some(schema) = properties.get(key) else { continue };
         let wanted = json_types(schema);
@@ -40,6 +64,11 @@ fn json_types(schema: &Value) -> Vec<String> {
             if branches.iter().any(Vec::is_empty) { Vec::new() } else { branches.concat() }
         }
     }
+}
+
+/// An argument name without case and separators, so `include_passed` finds `includePassed`.
+fn loose(key: &str) -> String {
+    key.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect()
 }
 
 fn has_type(value: &Value, json_type: &str) -> bool {
@@ -88,11 +117,58 @@ mod tests {
                 .unwrap()
                 .contains("\"y\" must be integer or null")
         );
-        assert_eq!(check_call(&tools, "get_diff", Some(&args(json!({"name": "a", "region": 2, "extra": 1})))), None);
+        assert_eq!(check_call(&tools, "get_diff", Some(&args(json!({"name": "a", "region": 2})))), None);
+        assert_eq!(check_call(&tools, "get_diff", None), None);
         let with_struct = [tool(json!({"type": "object", "properties": {
             "viewport": {"anyOf": [{"$ref": "#/$defs/ViewportArg"}, {"type": "null"}]}
         }}))];
         assert_eq!(check_call(&with_struct, "get_diff", Some(&args(json!({"viewport": {"width": 320}})))), None);
-        assert_eq!(check_call(&tools, "get_diff", None), None);
+    }
+
+    #[test]
+    fn arguments_the_tool_does_not_take_or_needs_are_named() {
+        // Left to the tool's parsing, an unknown argument is dropped: the call runs on defaults
+        // and its answer does not say that the argument did nothing.
+        let schema = json!({"type": "object", "required": ["name"], "properties": {
+            "includePassed": {"type": "boolean"},
+            "name": {"type": "string"},
+            "wait_ms": {"type": ["integer", "null"]}
+        }});
+        let tools = [
+            tool(schema),
+            Tool::new(
+                "get_report",
+                "r",
+                Arc::new(json!({"type": "object", "properties": {}}).as_object().unwrap().clone()),
+            ),
+        ];
+        let args = |v: Value| v.as_object().unwrap().clone();
+        assert_eq!(
+            check_call(&tools, "get_diff", Some(&args(json!({"name": "a", "include_passed": true})))).unwrap(),
+            "get_diff: unknown argument \"include_passed\" (did you mean \"includePassed\"?); its arguments are includePassed, name, wait_ms"
+        );
+        assert_eq!(
+            check_call(&tools, "get_diff", Some(&args(json!({"name": "a", "waitMs": 5000})))).unwrap(),
+            "get_diff: unknown argument \"waitMs\" (did you mean \"wait_ms\"?); its arguments are includePassed, name, wait_ms"
+        );
+        assert_eq!(
+            check_call(&tools, "get_diff", Some(&args(json!({"name": "a", "confirmed": false})))).unwrap(),
+            "get_diff: unknown argument \"confirmed\"; its arguments are includePassed, name, wait_ms"
+        );
+        assert_eq!(
+            check_call(&tools, "get_report", Some(&args(json!({"x": 1})))).unwrap(),
+            "get_report: unknown argument \"x\"; get_report takes no arguments"
+        );
+        assert_eq!(check_call(&tools, "get_report", Some(&args(json!({})))), None);
+        assert_eq!(check_call(&tools, "get_report", None), None);
+        assert_eq!(check_call(&tools, "get_diff", None).unwrap(), "get_diff: argument \"name\" is required (string)");
+        assert_eq!(
+            check_call(&tools, "get_diff", Some(&args(json!({"wait_ms": 5})))).unwrap(),
+            "get_diff: argument \"name\" is required (string)"
+        );
+        assert_eq!(
+            check_call(&tools, "get_diff", Some(&args(json!({"name": null})))).unwrap(),
+            "get_diff: argument \"name\" must be string, got null"
+        );
     }
 }

@@ -574,10 +574,9 @@ mod in_process {
             invalid_params(unsafe_name),
             "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\""
         );
-        // No arguments at all reach rmcp's extractor, which answers a tool error, not invalid_params.
-        let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await.unwrap();
-        assert_eq!(missing.is_error, Some(true));
-        assert_eq!(only_text(&missing), "failed to deserialize parameters: missing field `name`");
+        // No arguments at all: the required one is named before rmcp's extractor sees the call.
+        let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await;
+        assert_eq!(invalid_params(missing), "approve_snapshot: argument \"name\" is required (string)");
         let listed = client.call_tool(CallToolRequestParams::new("list_baselines")).await.unwrap();
         assert_eq!(
             only_text(&listed),
