@@ -336,7 +336,12 @@ test('mcp: bad arguments are errors and the server keeps serving', { skip }, asy
     });
     assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 'home', project: 'firefox' } })), {
       isError: true,
-      text: 'no snapshot named "home" for project "firefox" in the last run; its snapshots are: about, catalogue, home',
+      text: 'no snapshot named "home" for project "firefox" in the last run; "home" is in project chromium; give that project, or leave project out',
+    });
+    // get_diff answers the same: the list of names would hold the very name it was given.
+    assert.deepEqual(await settle(client.callTool({ name: 'get_diff', arguments: { name: 'catalogue', project: 'webkit' } })), {
+      isError: true,
+      text: 'no snapshot named "catalogue" for project "webkit" in the last run; "catalogue" is in project chromium; give that project, or leave project out',
     });
     assert.match(await callText(client, 'get_visual_results'), /^- home \(chromium\) \[changed\]/m, 'still serving');
   });

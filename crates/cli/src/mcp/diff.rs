@@ -47,12 +47,7 @@ pub fn get_diff(
         if let Some(missing) = results.missing_baselines.iter().find(|m| wanted(&m.name, &m.project)) {
             return missing_baseline(project, missing);
         }
-        let names: Vec<&str> = results.snapshots.iter().map(|s| s.name.as_str()).collect();
-        return Err(format!(
-            "no snapshot named {name:?}{} in the last run; its snapshots are: {}",
-            project_name.map(|p| format!(" for project {p:?}")).unwrap_or_default(),
-            if names.is_empty() { "(none)".to_string() } else { names.join(", ") }
-        ));
+        return Err(super::view::not_in_run(results, name, project_name));
     };
     let mut head = format!("{} [{}]: {}", snapshot_label(name, &snap.project), snap.status, snap.verdict);
     if matches.len() > 1 {

@@ -248,17 +248,57 @@ pub fn explain(
         }));
     }
     match out.len() {
-        0 => {
-            let names: Vec<&str> = results.snapshots.iter().map(|s| s.name.as_str()).collect();
-            Err(format!(
-                "no snapshot named {name:?}{} in the last run; its snapshots are: {}",
-                project_name.map(|p| format!(" for project {p:?}")).unwrap_or_default(),
-                if names.is_empty() { "(none)".to_string() } else { names.join(", ") }
-            ))
-        }
+        0 => Err(not_in_run(results, name, project_name)),
         1 => Ok(out.remove(0)),
         _ => Ok(Value::Array(out)),
     }
+}
+
+/// Why `name` (in `project_name`, when given) is not in the run, and what is: the projects the
+/// name was captured in when only the project is wrong, else every name the tools take (each
+/// once, however many projects) and the missing baselines, which they take too.
+pub fn not_in_run(results: &sightline_core::results::Results, name: &str, project_name: Option<&str>) -> String {
+    let projects = each_once(
+        results
+            .snapshots
+            .iter()
+            .filter(|s| s.name == name)
+            .map(|s| s.project.as_str())
+            .chain(results.missing_baselines.iter().filter(|m| m.name == name).map(|m| m.project.as_str())),
+    );
+    if let Some(wanted) = project_name
+        && !projects.is_empty()
+    {
+        let which = match projects.as_slice() {
+            [one] => format!("project {one}; give that project"),
+            more => format!("projects {}; give one of them", more.join(", ")),
+        };
+        return format!(
+            "no snapshot named {name:?} for project {wanted:?} in the last run; {name:?} is in {which}, or leave project out"
+        );
+    }
+    let names = each_once(results.snapshots.iter().map(|s| s.name.as_str()));
+    let missing = each_once(results.missing_baselines.iter().map(|m| m.name.as_str()));
+    let mut text = format!(
+        "no snapshot named {name:?}{} in the last run; its snapshots are: {}",
+        project_name.map(|p| format!(" for project {p:?}")).unwrap_or_default(),
+        if names.is_empty() { "(none)".to_string() } else { names.join(", ") }
+    );
+    if !missing.is_empty() {
+        text.push_str(&format!("; its missing baselines: {}", missing.join(", ")));
+    }
+    text
+}
+
+/// `names` in their order, each once.
+fn each_once<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = Vec::new();
+    for name in names {
+        if !seen.contains(&name) {
+            seen.push(name);
+        }
+    }
+    seen
 }
 
 /// The files that exist, as absolute paths.
@@ -418,13 +458,35 @@ Open:
         let gone = explain(&p, &results(), "gone", None).unwrap();
         assert_eq!(gone["status"], "missing");
         assert_eq!(gone["paths"], json!({"baseline": "/r/.sightline/baselines/gone/chromium.png"}));
+        // The names it takes, missing baselines included (explain_snapshot explains them too).
         assert_eq!(
             explain(&p, &results(), "nope", None).unwrap_err(),
-            "no snapshot named \"nope\" in the last run; its snapshots are: about, catalogue, home, fresh"
+            "no snapshot named \"nope\" in the last run; its snapshots are: about, catalogue, home, fresh; its missing baselines: gone"
         );
+        // A name the run has under another project: that project, not a list that holds the name.
         assert_eq!(
             explain(&p, &results(), "home", Some("firefox")).unwrap_err(),
-            "no snapshot named \"home\" for project \"firefox\" in the last run; its snapshots are: about, catalogue, home, fresh"
+            "no snapshot named \"home\" for project \"firefox\" in the last run; \"home\" is in project chromium; give that project, or leave project out"
+        );
+        assert_eq!(
+            explain(&p, &results(), "gone", Some("webkit")).unwrap_err(),
+            "no snapshot named \"gone\" for project \"webkit\" in the last run; \"gone\" is in project chromium; give that project, or leave project out"
+        );
+        assert!(explain(&p, &results(), "nope", Some("firefox")).unwrap_err().starts_with(
+            "no snapshot named \"nope\" for project \"firefox\" in the last run; its snapshots are: about,"
+        ));
+        // Each name once, however many projects captured it.
+        let mut two = results();
+        let mut copy = two.snapshots[0].clone();
+        copy.project = "firefox".into();
+        two.snapshots.push(copy);
+        assert_eq!(
+            explain(&p, &two, "about", Some("webkit")).unwrap_err(),
+            "no snapshot named \"about\" for project \"webkit\" in the last run; \"about\" is in projects chromium, firefox; give one of them, or leave project out"
+        );
+        assert_eq!(
+            explain(&p, &two, "nope", None).unwrap_err(),
+            "no snapshot named \"nope\" in the last run; its snapshots are: about, catalogue, home, fresh; its missing baselines: gone"
         );
     }
 }
