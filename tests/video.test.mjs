@@ -422,6 +422,18 @@ test('motion: capture_frames actions run before the frames, which show what they
     assert.deepEqual(await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'click' }] }), {
       invalidParams: 'MCP error -32602: actions[0]: use {"type": "click"|"hover", "selector": …}, {"type": "click"|"hover", "x": …, "y": …} or {"type": "wait", "ms": ≤ 20000}',
     });
+    // A selector that finds nothing fails within the action's 5 s, naming the action; not after
+    // the call's 30 s with the page blamed for loading slowly.
+    const started = Date.now();
+    assert.deepEqual(await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'wait', ms: 1 }, { type: 'click', selector: '#stop' }] }), {
+      toolError: `actions[1]: no element matches "#stop" on ${url} after 5000 ms; check the selector, or wait for the element first (waitMs or a wait action)`,
+    });
+    assert.ok(Date.now() - started < 15000, `${Date.now() - started} ms`);
+    assert.deepEqual(await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'hover', selector: 'head' }] }), {
+      toolError: `actions[0]: "head" matches 1 element on ${url}, but none could be hovered within 5000 ms (hidden, disabled or covered by another element); pick the element a user would hover, or give x and y`,
+    });
+    const unreadable = await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'click', selector: '#go[' }] });
+    assert.match(unreadable.toolError, /^actions\[0\]: "#go\[" is not a selector Playwright can read \(page\.click: /);
     assert.deepEqual(await failure(client, 'capture_frames', { url, viewport: { width: 320, height: 240 }, frames: 1, intervalMs: 0, actions: [{ type: 'click', x: 400, y: 10 }] }), {
       invalidParams: 'MCP error -32602: actions[0]: the point (400, 10) is outside the 320×240 viewport; give x and y inside it',
     });

@@ -249,13 +249,13 @@ const methods = {
     return withPage(params, null, async (page) => {
       if (params.waitForFlutter) await waitForFlutter(page, params.url);
       if (params.waitMs) await wait(params.waitMs);
-      for (const action of params.actions || []) {
+      for (const [index, action] of (params.actions || []).entries()) {
         // The server checked each action: a selector, or viewport coordinates in CSS pixels.
         const at = action.selector === undefined ? action : null;
-        if (action.type === 'click') await (at ? page.mouse.click(at.x, at.y) : page.click(action.selector));
-        else if (action.type === 'hover') await (at ? page.mouse.move(at.x, at.y) : page.hover(action.selector));
-        else if (action.type === 'wait') await wait(action.ms);
-        else throw new Error(`unknown action ${JSON.stringify(action.type)}; use click, hover or wait`);
+        if (action.type === 'wait') await wait(action.ms);
+        else if (action.type !== 'click' && action.type !== 'hover') throw new Error(`unknown action ${JSON.stringify(action.type)}; use click, hover or wait`);
+        else if (at) await (action.type === 'click' ? page.mouse.click(at.x, at.y) : page.mouse.move(at.x, at.y));
+        else await onElement(page, action, index, params.url);
       }
       const shots = [];
       const started = Date.now();
@@ -292,6 +292,29 @@ const methods = {
 };
 
 const VERIFY_MAX_HEIGHT = 4000;
+
+// How long a capture_frames click or hover waits for its element to be there, visible and
+// enabled. Left to Playwright it waits until the whole call times out, and that error blames
+// the page's loading when the selector is what is wrong.
+const ACTION_TIMEOUT_MS = 5000;
+
+/** Clicks or hovers `action.selector`, or says why it could not: no such element, or one that
+ *  never became ready, or a selector Playwright cannot read. */
+async function onElement(page, action, index, url) {
+  const selector = JSON.stringify(action.selector);
+  try {
+    if (action.type === 'click') await page.click(action.selector, { timeout: ACTION_TIMEOUT_MS });
+    else await page.hover(action.selector, { timeout: ACTION_TIMEOUT_MS });
+  } catch (e) {
+    const count = await page.locator(action.selector).count().catch(() => null);
+    if (count === null) throw new Error(`actions[${index}]: ${selector} is not a selector Playwright can read (${e.message.split('\n')[0]})`);
+    if (count === 0) {
+      throw new Error(`actions[${index}]: no element matches ${selector} on ${url} after ${ACTION_TIMEOUT_MS} ms; check the selector, or wait for the element first (waitMs or a wait action)`);
+    }
+    const verb = action.type === 'click' ? 'clicked' : 'hovered';
+    throw new Error(`actions[${index}]: ${selector} matches ${count} element${count === 1 ? '' : 's'} on ${url}, but none could be ${verb} within ${ACTION_TIMEOUT_MS} ms (hidden, disabled or covered by another element); pick the element a user would ${action.type === 'click' ? 'click' : 'hover'}, or give x and y`);
+  }
+}
 
 /** Scrolls to the bottom in viewport steps so lazy content loads, then back to the top. */
 async function scrollToLoad(page) {

@@ -182,7 +182,8 @@ pub struct CaptureFramesArgs {
     /// Wait this long after load before the actions (ms, at most 20000).
     #[serde(default, rename = "waitMs")]
     pub wait_ms: Option<u64>,
-    /// Steps before the frames: click / hover a selector or a point (x, y), or wait.
+    /// Steps before the frames: click / hover a selector or a point (x, y), or wait. A selector's
+    /// element must be there, visible and enabled within 5 s, or the call fails saying which.
     #[serde(default)]
     pub actions: Option<Vec<ActionArg>>,
     /// Write the frames into this folder (absolute or relative to the project root; created if
