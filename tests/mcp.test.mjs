@@ -289,6 +289,11 @@ test('mcp: get_diff with region or a band returns only that crop', { skip }, asy
     assert.equal(outOfRange.content[0].text.split('\n')[1], 'region 999 does not exist: this snapshot has 13 region(s) (indices from 0).');
     const unknown = await client.callTool({ name: 'get_diff', arguments: { name: 'nope' } });
     assert.deepEqual([unknown.isError, unknown.content[0].text], [true, 'no snapshot named "nope" in the last run; its snapshots are: about, catalogue, home']);
+    // A band of no rows is refused, not quietly widened to one row.
+    assert.deepEqual(await settle(client.callTool({ name: 'get_diff', arguments: { name: 'catalogue', y: 100, height: 0 } })), {
+      code: -32602,
+      text: 'MCP error -32602: height: a band has at least 1 row',
+    });
   });
 });
 

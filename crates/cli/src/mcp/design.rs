@@ -95,7 +95,7 @@ pub struct CompareMotionArgs {
     pub reference: FramesArg,
     /// The candidate frames, same rules.
     pub candidate: FramesArg,
-    /// Read at most this many frames per sequence. Default 120.
+    /// Read at most this many frames per sequence, 2–1000. Default 120.
     #[serde(default, rename = "maxFrames")]
     pub max_frames: Option<usize>,
     /// Return the signature chart (both signatures over the frames) as an image. Default true.
@@ -445,7 +445,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Record a page's motion: open the URL in the browser worker, run optional click / hover / wait actions, then take N screenshots intervalMs apart into a new folder under .sightline/frames. Returns the ordered absolute paths (give them to compare_motion; frames: 1 gives a still for compare_designs) and when each was taken.",
+        description = "Record a page's motion: open the URL in the browser worker, run optional click / hover / wait actions, then take N screenshots intervalMs apart into a new folder under .sightline/frames (or into outDir). Returns the ordered absolute paths (give them to compare_motion; frames: 1 gives a still for compare_designs) and when each was taken.",
         annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn capture_frames(

@@ -113,7 +113,8 @@ pub struct DiffArgs {
     /// Only a full-width band starting at this page row, without the whole-page images.
     #[serde(default)]
     pub y: Option<u32>,
-    /// Rows of the band (default one crop's height, 1024 at native scale).
+    /// Rows of the band, at least 1 (default and most one crop's height, 1024 at native scale; a
+    /// taller band shows its top rows and says the `y` to continue from).
     #[serde(default)]
     pub height: Option<u32>,
 }
@@ -231,6 +232,9 @@ impl SightlineServer {
             }
             (Some(index), None, None) => diff::Request::Region(index),
             (None, None, None) => diff::Request::Page,
+            (None, _, Some(0)) => {
+                return Err(ErrorData::invalid_params("height: a band has at least 1 row", None));
+            }
             (None, y, height) => diff::Request::Band { y: y.unwrap_or(0), height },
         };
         let results = match self.project.read_results() {
@@ -484,6 +488,24 @@ mod tests {
             assert!(find(&off).meta.is_none());
         }
         assert_eq!(on.len(), 8 + DESIGN_TOOLS + LIVE_TOOLS);
+    }
+
+    /// A property's schema description, as a client reads it.
+    fn described(tools: &[rmcp::model::Tool], tool: &str, property: &str) -> String {
+        let tool = tools.iter().find(|t| t.name == tool).unwrap();
+        tool.input_schema["properties"][property]["description"].as_str().unwrap().replace('\n', " ")
+    }
+
+    #[test]
+    fn descriptions_say_the_limits_the_tools_enforce() {
+        let tools = SightlineServer::new(Project { root: PathBuf::from("/r") }, true).tool_router.list_all();
+        let limit = sightline_core::motion::MAX_FRAMES_LIMIT;
+        assert!(described(&tools, "compare_motion", "maxFrames").contains(&format!("2–{limit}")));
+        let height = described(&tools, "get_diff", "height");
+        assert!(height.starts_with("Rows of the band, at least 1") && height.contains("the `y` to continue from"));
+        // With outDir the frames go there, not under .sightline/frames.
+        let frames = tools.iter().find(|t| t.name == "capture_frames").unwrap();
+        assert!(frames.description.as_deref().unwrap().contains("under .sightline/frames (or into outDir)"));
     }
 
     #[test]

@@ -15,6 +15,11 @@ use super::super::{SightlineServer, failure};
 use super::{bad, pretty, url_checked};
 use crate::live::{call_timeout, screenshot_dir};
 
+/// Most sizes one test_viewports call opens the page at (each is a page load), and the sides a
+/// size may have. `breakpoints`' description states both.
+const MAX_BREAKPOINTS: usize = 8;
+const BREAKPOINT_SIDE: std::ops::RangeInclusive<u32> = 200..=4000;
+
 /// Arguments of `measure_element`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct MeasureArgs {
@@ -45,7 +50,8 @@ pub struct ViewportsArgs {
     /// An element whose visibility is reported per breakpoint (CSS selector).
     #[serde(default)]
     pub selector: Option<String>,
-    /// Sizes to test (default mobile 375×667, tablet 768×1024, desktop 1920×1080).
+    /// Sizes to test, 1–8 of them, each side 200–4000 CSS pixels (default mobile 375×667,
+    /// tablet 768×1024, desktop 1920×1080).
     #[serde(default)]
     pub breakpoints: Option<Vec<Breakpoint>>,
 }
@@ -94,11 +100,15 @@ impl SightlineServer {
             Some(list) => list.iter().map(|b| (b.name.clone(), b.width, b.height)).collect(),
             None => DEFAULT_BREAKPOINTS.iter().map(|&(n, w, h)| (Some(n.to_string()), w, h)).collect(),
         };
-        if breakpoints.is_empty() || breakpoints.len() > 8 {
-            return Err(bad("breakpoints: give 1 to 8 sizes"));
+        if breakpoints.is_empty() || breakpoints.len() > MAX_BREAKPOINTS {
+            return Err(bad(format!("breakpoints: give 1 to {MAX_BREAKPOINTS} sizes")));
         }
-        if breakpoints.iter().any(|&(_, w, h)| !(200..=4000).contains(&w) || !(200..=4000).contains(&h)) {
-            return Err(bad("breakpoints: width and height must be 200 to 4000 CSS pixels"));
+        if breakpoints.iter().any(|&(_, w, h)| !BREAKPOINT_SIDE.contains(&w) || !BREAKPOINT_SIDE.contains(&h)) {
+            return Err(bad(format!(
+                "breakpoints: width and height must be {} to {} CSS pixels",
+                BREAKPOINT_SIDE.start(),
+                BREAKPOINT_SIDE.end()
+            )));
         }
         let list: Vec<Value> = breakpoints.iter().map(|(_, w, h)| json!({"width": w, "height": h})).collect();
         let out_dir = match screenshot_dir(&self.project.root) {
@@ -141,5 +151,22 @@ impl SightlineServer {
             }
             Err(e) => failure(e),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::mcp::view::Project;
+
+    #[test]
+    fn breakpoints_say_the_limits_the_call_enforces() {
+        let tools = SightlineServer::new(Project { root: PathBuf::from("/r") }, true).tool_router.list_all();
+        let tool = tools.iter().find(|t| t.name == "test_viewports").unwrap();
+        let said = tool.input_schema["properties"]["breakpoints"]["description"].as_str().unwrap();
+        let sides = format!("each side {}–{} CSS pixels", BREAKPOINT_SIDE.start(), BREAKPOINT_SIDE.end());
+        assert!(said.contains(&format!("1–{MAX_BREAKPOINTS} of them")) && said.contains(&sides), "{said}");
     }
 }
