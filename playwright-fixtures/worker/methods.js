@@ -142,6 +142,10 @@ const methods = {
       await page.addScriptTag({ path: axePath });
       const result = await page.evaluate(async ({ selector, rules }) => {
         if (selector && !document.querySelector(selector)) return { missing: true };
+        // axe's own refusal of an unknown id names neither the argument nor what to give.
+        const known = new Set(window.axe.getRules().map((r) => r.ruleId));
+        const unknownRules = (rules || []).filter((id) => !known.has(id));
+        if (unknownRules.length) return { unknownRules };
         const options = { resultTypes: ['violations'] };
         if (rules && rules.length) options.runOnly = { type: 'rule', values: rules };
         const r = await window.axe.run(selector || document, options);
@@ -160,6 +164,10 @@ const methods = {
         };
       }, { selector: params.selector || null, rules: params.rules || null });
       if (result.missing) throw new Error(`no element matches ${params.selector} on ${params.url}`);
+      if (result.unknownRules) {
+        const ids = result.unknownRules.map((id) => JSON.stringify(id)).join(', ');
+        throw new Error(`rules: axe-core ${axeVersion} has no rule${result.unknownRules.length > 1 ? 's' : ''} ${ids}; give its rule ids, e.g. "color-contrast" or "image-alt", or leave rules out to run them all`);
+      }
       return { axeVersion, ...result };
     });
   },
