@@ -391,6 +391,16 @@ test('live: measure_element gives the box model and typography', { skip }, async
   assert.deepEqual(await failure('measure_element', { url: url('/clean'), selector: '#nope' }), {
     toolError: `no element matches #nope on ${url('/clean')}`,
   });
+  // A selector the page cannot read names the argument, here and in every tool that queries one.
+  const unreadable = 'selector: "#buy[" is not a valid CSS selector; e.g. "#buy", "main h1" or "[data-test=price]"';
+  for (const [tool, args] of [
+    ['measure_element', {}],
+    ['verify_accessibility', {}],
+    ['test_viewports', { breakpoints: [{ width: 400, height: 300 }] }],
+    ['visual_verify', { query: 'Is there a buy button?' }],
+  ]) {
+    assert.deepEqual(await failure(tool, { url: url('/clean'), selector: '#buy[', ...args }), { toolError: unreadable }, tool);
+  }
   // Without a url, on the page the last call opened.
   await call('detect_flash', { url: url('/flash'), wait_time: 0 });
   const last = await call('measure_element', { selector: '#headline' });

@@ -139,6 +139,7 @@ const methods = {
     const axePath = require.resolve('axe-core/axe.min.js', { paths: lookupDirs() });
     const axeVersion = require(path.join(path.dirname(axePath), 'package.json')).version;
     return withPage(params, null, async (page) => {
+      await checkSelector(page, params.selector);
       await page.addScriptTag({ path: axePath });
       const result = await page.evaluate(async ({ selector, rules }) => {
         if (selector && !document.querySelector(selector)) return { missing: true };
@@ -206,6 +207,7 @@ const methods = {
   /** measure_element: box model, typography and visibility of the first match of a selector. */
   async measure(params) {
     return withPage(params, null, async (page) => {
+      await checkSelector(page, params.selector);
       const raw = await page.evaluate(`(${measureInPage})(${collectInPage}, ${JSON.stringify(params.selector)})`);
       return JSON.parse(raw);
     });
@@ -216,6 +218,7 @@ const methods = {
     const results = [];
     for (const bp of params.breakpoints) {
       const one = await withPage({ ...params, viewport: { width: bp.width, height: bp.height } }, null, async (page) => {
+        await checkSelector(page, params.selector);
         const dom = await collectDom(page, { styleProperties: params.styleProperties });
         const element = params.selector ? JSON.parse(await page.evaluate(elementFactsInPage, params.selector)) : null;
         const screenshot = screenshotPath(params, `viewport-${bp.width}x${bp.height}`);
@@ -285,6 +288,7 @@ const methods = {
    */
   async verifyFacts(params) {
     return withPage(params, null, async (page) => {
+      await checkSelector(page, params.selector);
       await page.evaluate(() => (document.fonts ? document.fonts.ready.then(() => undefined) : undefined));
       const raw = await page.evaluate(`(${verifyFactsInPage})(${JSON.stringify(params.selector || null)}, ${VERIFY_MAX_HEIGHT})`);
       const facts = JSON.parse(raw);
@@ -300,6 +304,24 @@ const methods = {
 };
 
 const VERIFY_MAX_HEIGHT = 4000;
+
+/**
+ * Refuses a `selector` argument the page cannot read before a method queries it with
+ * `document.querySelector`, whose SyntaxError ("page.evaluate: SyntaxError: Failed to execute
+ * 'querySelector' …") names neither the argument nor what to give.
+ */
+async function checkSelector(page, selector) {
+  if (!selector) return;
+  const readable = await page.evaluate((s) => {
+    try {
+      document.createDocumentFragment().querySelector(s);
+      return true;
+    } catch (_) {
+      return false;
+    }
+  }, selector);
+  if (!readable) throw new Error(`selector: ${JSON.stringify(selector)} is not a valid CSS selector; e.g. "#buy", "main h1" or "[data-test=price]"`);
+}
 
 // How long a capture_frames click or hover waits for its element to be there, visible and
 // enabled. Left to Playwright it waits until the whole call times out, and that error blames
