@@ -492,7 +492,7 @@ test('live: capture_dom_state + compare_snapshots report the changed heading col
     resizedCount: 3,
   });
   assert.deepEqual(await failure('compare_snapshots', { before_id: 'dom-0-0', after_id: after.id }), {
-    toolError: 'no snapshot "dom-0-0": it expired (after 30 min) or was never taken; call capture_dom_state again',
+    toolError: 'no snapshot "dom-0-0": it expired (after 30 min), made way for newer ones (at most 50 are kept) or was never taken; call capture_dom_state again',
   });
   // Depth 0 is body, depth 1 its child main: nothing deeper survives.
   const shallow = await call('capture_dom_state', { url: url('/clean'), max_depth: 1 });
@@ -610,7 +610,7 @@ test('live: a visual_verify session past its TTL is refused', { skip }, async ()
     assert.equal(session.expiresInSeconds, 0);
     const answers = Object.fromEntries(session.challenges.map((c) => [c.id, 'x']));
     assert.deepEqual(await failure('submit_visual_response', { session_id: session.sessionId, challenge_answers: answers, query_answer: 'yes' }, own), {
-      toolError: `no verification session "${session.sessionId}": it expired (sessions last 0 s) or never existed; call visual_verify again`,
+      toolError: `no verification session "${session.sessionId}": it expired (sessions last 0 s), made way for newer ones (at most 100 are kept) or never existed; call visual_verify again`,
     });
   });
 });

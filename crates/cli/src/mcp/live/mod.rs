@@ -191,7 +191,8 @@ mod in_process {
         assert_eq!(unknown.is_error, Some(true));
         assert_eq!(
             only_text(&unknown),
-            "no snapshot \"dom-1-1\": it expired (after 30 min) or was never taken; call capture_dom_state again"
+            "no snapshot \"dom-1-1\": it expired (after 30 min), made way for newer ones (at most 50 are kept) or was \
+             never taken; call capture_dom_state again"
         );
         let expired = call(
             "submit_visual_response",
@@ -202,7 +203,8 @@ mod in_process {
         assert_eq!(expired.is_error, Some(true));
         assert_eq!(
             only_text(&expired),
-            "no verification session \"verify-0\": it expired (sessions last 300 s) or never existed; call visual_verify again"
+            "no verification session \"verify-0\": it expired (sessions last 300 s), made way for newer ones (at most \
+             100 are kept) or never existed; call visual_verify again"
         );
 
         client.cancel().await.unwrap();

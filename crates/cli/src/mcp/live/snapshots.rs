@@ -105,7 +105,7 @@ fn write_visual_state(screenshot: &std::path::Path, dom: &DomSnapshot) -> Result
 #[tool_router(router = snapshot_tool_router, vis = "pub(super)")]
 impl SightlineServer {
     #[tool(
-        description = "Snapshot of the page's DOM (elements with stable selectors, boxes and computed styles), kept in memory for 30 minutes under the returned id, for compare_snapshots. Returns the elements as a tree (selector, tag, box, children; 10 levels deep unless max_depth, at most 300 nodes). Optionally one element's subtree (selector) and a depth limit.",
+        description = "Snapshot of the page's DOM (elements with stable selectors, boxes and computed styles), kept in memory for 30 minutes under the returned id (at most 50 snapshots, the oldest dropped first), for compare_snapshots. Returns the elements as a tree (selector, tag, box, children; 10 levels deep unless max_depth, at most 300 nodes). Optionally one element's subtree (selector) and a depth limit.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn capture_dom_state(&self, Parameters(args): Parameters<CaptureArgs>) -> Result<CallToolResult, ErrorData> {
@@ -146,7 +146,8 @@ impl SightlineServer {
         let mut snapshots = self.live.snapshots.lock().expect("snapshots");
         let unknown = |id: &str| {
             format!(
-                "no snapshot {id:?}: it expired (after {} min) or was never taken; call capture_dom_state again",
+                "no snapshot {id:?}: it expired (after {} min), made way for newer ones (at most {MAX_SNAPSHOTS} are \
+                 kept) or was never taken; call capture_dom_state again",
                 SNAPSHOT_TTL.as_secs() / 60
             )
         };

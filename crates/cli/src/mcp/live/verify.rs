@@ -106,8 +106,8 @@ impl Sessions {
         let ttl = self.ttl.as_secs_f64();
         let Some(session) = self.kept.get(id) else {
             return Err(format!(
-                "no verification session {id:?}: it expired (sessions last {ttl} s) or never existed; call visual_verify \
-                 again"
+                "no verification session {id:?}: it expired (sessions last {ttl} s), made way for newer ones (at most \
+                 {MAX_SESSIONS} are kept) or never existed; call visual_verify again"
             ));
         };
         let taken =
@@ -217,7 +217,7 @@ pub struct SubmitVisualArgs {
 #[tool_router(router = verify_tool_router, vis = "pub(crate)")]
 impl SightlineServer {
     #[tool(
-        description = "Proof that a model looked at the page: takes a screenshot and builds challenges a model that did not look cannot pass (at least three texts read from the screenshot, exact small counts, labels that may or may not be there, a colour, a position) plus any caller criteria, keeping the expected answers. Returns the screenshot path, the challenges, a session id (valid 5 minutes) and a ready prompt for a fresh sub-agent that must open the screenshot, answer, and call submit_visual_response. A page with too little readable text is refused: verification is not possible there.",
+        description = "Proof that a model looked at the page: takes a screenshot and builds challenges a model that did not look cannot pass (at least three texts read from the screenshot, exact small counts, labels that may or may not be there, a colour, a position) plus any caller criteria, keeping the expected answers. Returns the screenshot path, the challenges, a session id (valid 5 minutes; the 100 newest are kept) and a ready prompt for a fresh sub-agent that must open the screenshot, answer, and call submit_visual_response. A page with too little readable text is refused: verification is not possible there.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn visual_verify(&self, Parameters(args): Parameters<VisualVerifyArgs>) -> Result<CallToolResult, ErrorData> {
@@ -434,8 +434,8 @@ mod tests {
         assert_eq!(left(&mut sessions, &later), Ok(2));
         assert_eq!(
             left(&mut sessions, "verify-0"),
-            Err("no verification session \"verify-0\": it expired (sessions last 60 s) or never existed; call \
-                 visual_verify again"
+            Err("no verification session \"verify-0\": it expired (sessions last 60 s), made way for newer ones (at \
+                 most 100 are kept) or never existed; call visual_verify again"
                 .into())
         );
     }
