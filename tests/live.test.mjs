@@ -189,6 +189,10 @@ test('live: visual_check prompt narrows to the area it names and says so; no_cac
   assert.deepEqual(await failure('visual_check', { url: url('/phone'), focus: '#nope' }), {
     toolError: `no element matches focus #nope on ${url('/phone')}`,
   });
+  // A focus that is not a selector at all is said so, not reported as an element that is missing.
+  assert.deepEqual(await failure('visual_check', { url: url('/phone'), focus: '#top[' }), {
+    toolError: 'focus: "#top[" is not a valid CSS selector; e.g. "#buy", "main h1" or "[data-test=price]"',
+  });
 });
 
 // Real pages no one here wrote: documentation sites Debian ships (tests/live/pages.mjs serves

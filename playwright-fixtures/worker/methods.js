@@ -116,6 +116,8 @@ const methods = {
       const dom = await collectDom(page, { styleProperties: params.styleProperties });
       const details = await page.evaluate(`(${detailsInPage})(${collectInPage})`);
       let scope = null;
+      // `focus` is one selector the caller wrote; `prompt`'s candidates may be words, not selectors.
+      if (params.scopeAnyMatch) await checkSelector(page, params.scopes[0], 'focus');
       if (params.scopes && params.scopes.length > 0) {
         const args = [JSON.stringify(params.scopes), JSON.stringify(!!params.scopeAnyMatch)];
         scope = JSON.parse(await page.evaluate(`(${scopeInPage})(${collectInPage}, ${args.join(', ')})`));
@@ -306,11 +308,12 @@ const methods = {
 const VERIFY_MAX_HEIGHT = 4000;
 
 /**
- * Refuses a `selector` argument the page cannot read before a method queries it with
- * `document.querySelector`, whose SyntaxError ("page.evaluate: SyntaxError: Failed to execute
- * 'querySelector' …") names neither the argument nor what to give.
+ * Refuses a `selector` argument (or visual_check's `focus`: `name`) the page cannot read before
+ * a method queries it with `document.querySelector`, whose SyntaxError ("page.evaluate:
+ * SyntaxError: Failed to execute 'querySelector' …") names neither the argument nor what to give,
+ * or, for `focus`, would pass for an element that is not there.
  */
-async function checkSelector(page, selector) {
+async function checkSelector(page, selector, name = 'selector') {
   if (!selector) return;
   const readable = await page.evaluate((s) => {
     try {
@@ -320,7 +323,7 @@ async function checkSelector(page, selector) {
       return false;
     }
   }, selector);
-  if (!readable) throw new Error(`selector: ${JSON.stringify(selector)} is not a valid CSS selector; e.g. "#buy", "main h1" or "[data-test=price]"`);
+  if (!readable) throw new Error(`${name}: ${JSON.stringify(selector)} is not a valid CSS selector; e.g. "#buy", "main h1" or "[data-test=price]"`);
 }
 
 // How long a capture_frames click or hover waits for its element to be there, visible and
