@@ -528,6 +528,11 @@ test('live: capture_visual_state writes a screenshot, the DOM record and a captu
   assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1248, 73]);
   assert.match(state.capture, /\.slcap$/);
   assert.ok(existsSync(state.capture));
+  // A selector Playwright cannot read: the argument named before Playwright's own words.
+  for (const tool of ['capture_visual_state', 'capture_dom_state']) {
+    const { toolError } = await failure(tool, { url: url('/clean'), selector: '#buy[' });
+    assert.match(toolError, /^selector: "#buy\[" is not a selector Playwright can read \(locator\.count: /, tool);
+  }
 });
 
 test('live: visual_verify withholds its answers, rejects wrong ones, accepts right ones, three times at most', { skip }, async () => {

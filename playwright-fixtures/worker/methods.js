@@ -240,7 +240,12 @@ const methods = {
       let scope;
       if (params.selector) {
         scope = page.locator(params.selector).first();
-        if ((await scope.count()) === 0) throw new Error(`no element matches ${params.selector} on ${params.url}`);
+        // Playwright's own selectors (text=…) work here too, so its parser judges; its error
+        // ("locator.count: Unexpected token …") is given with the argument it is about.
+        const count = await scope.count().catch((e) => {
+          throw new Error(`selector: ${JSON.stringify(params.selector)} is not a selector Playwright can read (${e.message.split('\n')[0]})`);
+        });
+        if (count === 0) throw new Error(`no element matches ${params.selector} on ${params.url}`);
       }
       const dom = await collectDom(page, { styleProperties: params.styleProperties, scope });
       let screenshot = null;
