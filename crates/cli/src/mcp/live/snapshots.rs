@@ -162,7 +162,9 @@ impl SightlineServer {
 
     #[tool(
         description = "Capture the page as files: a screenshot (full page, or the selector's element), its DOM record with boxes and computed styles as JSON (each element's `styles` follow `styleProperties`), and both as one Sightline capture artifact (.slcap); returns the paths. scroll_to_load scrolls to the bottom first so lazy content loads.",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
+        // It writes files to keep (in the temp folder, or the project's .sightline/live): not
+        // read-only to a client that takes the hint at its word.
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn capture_visual_state(
         &self,
