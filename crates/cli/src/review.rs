@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sightline_core::results::Results;
+use sightline_core::results::{NOTHING_TO_APPROVE, Results};
 use sightline_core::snapshot::{SnapshotEvidence, approve_hint, snapshot_label};
-use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines};
+use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines, project_file_stem};
 
 use crate::exit;
 
@@ -24,7 +24,8 @@ pub struct RootArg {
 pub struct ApproveArgs {
     /// Snapshot names to approve.
     names: Vec<String>,
-    /// Approve every changed and new snapshot of the last run.
+    /// Approve every changed and new snapshot of the last run, each in the project where it
+    /// changed or is new.
     #[arg(long, conflicts_with = "names")]
     all: bool,
     /// Only this Playwright project's capture.
@@ -88,32 +89,40 @@ fn read_results(root: &Path) -> Result<(PathBuf, Results)> {
 
 pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     let store = ProjectStore::open(root)?;
-    let names: Vec<String> = if args.all {
-        // Every changed or new snapshot of the last run, as results.json lists them.
+    // Each entry: a snapshot name and the project to approve it in (`None`: every project).
+    let targets: Vec<(String, Option<String>)> = if args.all {
+        // Every changed or new snapshot of the last run, in the project where it is one.
         let (_, results) = read_results(root)?;
-        let mut names: Vec<String> =
-            results.snapshots.iter().filter(|s| s.status.needs_review()).map(|s| s.name.clone()).collect();
-        names.dedup();
-        if names.is_empty() {
-            eprintln!("sightline: nothing to approve: the last run has no changed or new snapshots");
+        let wanted =
+            |p: &str| args.project.as_deref().is_none_or(|asked| project_file_stem(asked) == project_file_stem(p));
+        let targets: Vec<(String, Option<String>)> = results
+            .to_approve()
+            .into_iter()
+            .filter(|(_, project)| wanted(project))
+            .map(|(name, project)| (name.to_string(), Some(project.to_string())))
+            .collect();
+        if targets.is_empty() {
+            eprintln!("sightline: {NOTHING_TO_APPROVE}");
             return Ok(exit::OK);
         }
-        names
+        targets
     } else if args.names.is_empty() {
         bail!("name the snapshots to approve (sightline approve home checkout), or pass --all");
     } else {
-        args.names.clone()
+        args.names.iter().map(|name| (name.clone(), args.project.clone())).collect()
     };
     // Check every name before writing anything.
-    for name in &names {
+    for (name, _) in &targets {
         check_snapshot_name(name)?;
     }
     // Snapshots are independent (each baseline is one file replaced by one rename), so they are
     // encoded in parallel; the lines still come out in the order asked for. A failure does not
     // stop the others: every approval that happened is reported, then the first error.
     use rayon::prelude::*;
-    let outcomes: Vec<_> =
-        names.par_iter().map(|name| approve(&store, name, args.project.as_deref(), args.include_unhealthy)).collect();
+    let outcomes: Vec<_> = targets
+        .par_iter()
+        .map(|(name, project)| approve(&store, name, project.as_deref(), args.include_unhealthy))
+        .collect();
     let mut stdout = std::io::stdout().lock();
     let mut first_error = None;
     let mut held = 0;

@@ -9,7 +9,7 @@ use sightline_core::decode::read_image;
 use sightline_core::health::{AssetKind, HealthReason};
 use sightline_core::store::{CaptureData, ProjectStore};
 
-use crate::support::{capture, capture_with, card_page, copy_dir, files, text, write_run_results};
+use crate::support::{capture, capture_in, capture_with, card_page, copy_dir, files, text, write_run_results};
 
 fn sightline(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().expect("run sightline")
@@ -118,6 +118,36 @@ fn review_approve_promotes_the_capture_and_says_what_it_did() {
         read_image(&root.join(".sightline/baselines/fresh/chromium.png")).unwrap()
             == read_image(&root.join("visual-report/images/fresh/chromium-current.png")).unwrap()
     );
+}
+
+#[test]
+fn review_approve_all_approves_a_name_only_in_the_projects_where_it_changed() {
+    let root = std::env::temp_dir().join(format!("sightline-review-projects-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let store = ProjectStore::new(&root);
+    let data = || CaptureData { device_scale_factor: 1.0, ..Default::default() };
+    let blue = card_page([0, 0, 200, 255]);
+    for project in ["chromium", "firefox"] {
+        capture_in(&store, "card", project, &blue, UpdateMode::All, data());
+    }
+    std::fs::remove_dir_all(root.join(".sightline/temp")).unwrap();
+    // `card` changed in chromium and passed in firefox.
+    capture_in(&store, "card", "chromium", &card_page([200, 0, 0, 255]), UpdateMode::Default, data());
+    capture_in(&store, "card", "firefox", &blue, UpdateMode::Default, data());
+    write_run_results(&store, &root);
+    let firefox = root.join(".sightline/baselines/card/firefox.png");
+    let stamp = std::fs::metadata(&firefox).unwrap().modified().unwrap();
+
+    // As results.json lists it (Results::to_approve): firefox's passed capture is nobody's decision.
+    let out = sightline(&root, &["approve", "--all"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out), "approved card (chromium): replaced .sightline/baselines/card/chromium.png\n");
+    assert_eq!(std::fs::metadata(&firefox).unwrap().modified().unwrap(), stamp, "firefox's baseline is not rewritten");
+    // `--project` narrows --all to one project: firefox has nothing to approve.
+    let out = sightline(&root, &["approve", "--all", "--project", "firefox"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out), "sightline: nothing to approve: the last run has no changed or new snapshots\n");
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]

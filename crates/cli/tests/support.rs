@@ -24,9 +24,14 @@ pub fn capture(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode)
 
 /// [`capture`] with the capture's own data (its asset failures, say).
 pub fn capture_with(store: &ProjectStore, name: &str, png: &[u8], update: UpdateMode, data: CaptureData) {
+    capture_in(store, name, "chromium", png, update, data);
+}
+
+/// [`capture_with`] for another Playwright project.
+pub fn capture_in(store: &ProjectStore, name: &str, project: &str, png: &[u8], update: UpdateMode, data: CaptureData) {
     let request = CaptureRequest {
         name,
-        project: "chromium",
+        project,
         screenshot_png: png,
         data,
         options: SnapshotOptions::default(),

@@ -63,7 +63,26 @@ impl Results {
     pub fn snapshot(&self, name: &str, project: &str) -> Option<&SnapshotEvidence> {
         self.snapshots.iter().find(|s| s.name == name && s.project == project)
     }
+
+    /// What "approve all" approves: each changed or new snapshot ([`Status::needs_review`]) as
+    /// `(name, project)`, once, in results.json's order. A name is approved only in the projects
+    /// where it needs review: its passed capture in another project is not a decision anyone made.
+    ///
+    /// [`Status::needs_review`]: crate::verdict::Status::needs_review
+    pub fn to_approve(&self) -> Vec<(&str, &str)> {
+        let mut pending: Vec<(&str, &str)> = Vec::new();
+        for s in self.snapshots.iter().filter(|s| s.status.needs_review()) {
+            let key = (s.name.as_str(), s.project.as_str());
+            if !pending.contains(&key) {
+                pending.push(key);
+            }
+        }
+        pending
+    }
 }
+
+/// What "approve all" says when the last run has nothing [to approve](Results::to_approve).
+pub const NOTHING_TO_APPROVE: &str = "nothing to approve: the last run has no changed or new snapshots";
 
 /// `value` with its keys in alphabetical order, as results.json has always written the snapshot
 /// entries and the config (they were JSON values before they were types).
@@ -158,4 +177,32 @@ impl MissingBaseline {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MissingFiles {
     pub baseline: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::Status;
+
+    #[test]
+    fn results_to_approve_is_each_changed_or_new_snapshot_in_its_own_project() {
+        let mut results: Results =
+            serde_json::from_str(include_str!("../../../../tests/golden/example-results.json")).unwrap();
+        // `home` changed in chromium and passed in firefox; `about` passed; `catalogue` changed.
+        let mut firefox = results.snapshot("home", "chromium").unwrap().clone();
+        firefox.project = "firefox".into();
+        firefox.status = Status::Passed;
+        results.snapshots.push(firefox);
+        let mut fresh = results.snapshot("about", "chromium").unwrap().clone();
+        fresh.name = "fresh".into();
+        fresh.status = Status::New;
+        results.snapshots.push(fresh.clone());
+        // A name listed twice for one project is approved once.
+        results.snapshots.push(fresh);
+        assert_eq!(results.to_approve(), [("catalogue", "chromium"), ("home", "chromium"), ("fresh", "chromium")]);
+        for s in &mut results.snapshots {
+            s.status = Status::Passed;
+        }
+        assert!(results.to_approve().is_empty());
+    }
 }
