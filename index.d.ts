@@ -368,7 +368,9 @@ export declare function storeCaptureSync(input: CaptureInput): void
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
  * baseline / current / diff PNGs of changed and new snapshots (the diff image is the one the
- * deciding comparison drew); returns the summary counts and, for each baseline an update run
- * wrote, a line naming it and what it was (`writtenBaselines`).
+ * deciding comparison drew); returns the summary counts, the same counts in words (`counts`, as
+ * `sightline compare` says them), the line that sends a person to the review page when there is
+ * something to approve (`reviewHint`, `null` otherwise and for a shard) and, for each baseline an
+ * update run wrote, a line naming it and what it was (`writtenBaselines`).
  */
-export declare function writeResultsSync(input: ResultsInput): { total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number; written: number; writtenBaselines: string[] }
+export declare function writeResultsSync(input: ResultsInput): { total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number; written: number; counts: string; reviewHint: string | null; writtenBaselines: string[] }

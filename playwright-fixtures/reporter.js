@@ -48,14 +48,10 @@ class SightlineReporter {
     if (shard) addon.finishShardSync({ root: this.root, ...shard, mode: 'compare' });
     // As Playwright says which snapshots it wrote: one line per baseline an update run wrote.
     for (const line of summary.writtenBaselines) process.stderr.write(`sightline: ${line}\n`);
-    const written = summary.written > 0 ? `, ${summary.written} written` : '';
-    process.stderr.write(
-      `sightline: ${summary.total} snapshots — ${summary.passed} passed, ${summary.changed} changed, ${summary.new} new${written}, ${summary.missing} missing → ${where}\n`,
-    );
-    // Where a person goes next; a shard's run is reviewed after its merge job.
-    if (!shard && summary.changed + summary.new > 0) {
-      process.stderr.write('sightline: review and approve in the browser: npx sightline review\n');
-    }
+    // The counts in the core's words, as `sightline compare` says them.
+    process.stderr.write(`sightline: ${summary.total} snapshots — ${summary.counts} → ${where}\n`);
+    // Where a person goes next (the core's rule: something to approve, not a shard).
+    if (summary.reviewHint) process.stderr.write(`sightline: ${summary.reviewHint}\n`);
   }
 
   printsToStdio() {

@@ -122,6 +122,25 @@ test('addon: compareCapture records new → approved → passed → changed', { 
   assert.deepEqual([changed.diffPng.readUInt32BE(16), changed.diffPng.readUInt32BE(20)], [512, 256]);
 });
 
+test('addon: writeResultsSync says the counts and the review hint in the core\'s words (Summary::counts, Results::review_hint)', { skip: pixelmatch.skip }, async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sightline-addon-summary-'));
+  const a = readFileSync(path.join(fixtures, '1a.png'));
+  const b = readFileSync(path.join(fixtures, '1b.png'));
+  const input = (name, screenshot, updateSnapshots) => ({ root, name, project: 'chromium', screenshot, updateSnapshots });
+  await addon.compareCapture(input('map', a, 'all'));
+  addon.clearRunSync(root);
+  // `map` changed, `fresh` new and written by an update run.
+  await addon.compareCapture(input('map', b, 'none'));
+  await addon.compareCapture(input('fresh', a, 'all'));
+  const summary = addon.writeResultsSync({ root });
+  assert.deepEqual([summary.total, summary.changed, summary.written], [2, 1, 1]);
+  // The reporter prints these as they are; `sightline compare / merge / report` print the same counts.
+  assert.equal(summary.counts, '0 passed, 1 changed, 0 new, 1 written, 0 missing');
+  assert.equal(summary.reviewHint, 'review and approve in the browser: npx sightline review');
+  // A shard's run is reviewed after its merge job.
+  assert.equal(addon.writeResultsSync({ root, shard: { current: 1, total: 2 } }).reviewHint, null);
+});
+
 test('addon: compareCapture refuses unsafe names and bad modes before writing anything', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'sightline-addon-'));
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);

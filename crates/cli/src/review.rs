@@ -201,11 +201,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
     let (path, results) = read_results(root)?;
     let s = &results.summary;
     let mut stdout = std::io::stdout().lock();
-    writeln!(
-        stdout,
-        "{} snapshots: {} passed, {} changed, {} new, {} missing, {} auto-passed",
-        s.total, s.passed, s.changed, s.new, s.missing, s.auto_passed
-    )?;
+    writeln!(stdout, "{} snapshots: {}, {} auto-passed", s.total, s.counts(), s.auto_passed)?;
     write_attention_lines(&mut stdout, &results)?;
     let html = path.with_file_name("index.html");
     writeln!(stdout, "results: {}", path.display())?;
@@ -221,8 +217,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
     } else if args.open {
         bail!("{}: no HTML report next to results.json", html.display());
     }
-    let changed = s.changed + s.new + s.missing;
-    Ok(if changed > 0 { exit::CHANGED } else { exit::OK })
+    Ok(if s.to_review() > 0 { exit::CHANGED } else { exit::OK })
 }
 
 #[derive(Args)]
@@ -284,17 +279,14 @@ fn report_written_run(
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
-        "{} snapshots{from}: {} passed, {} changed, {} new, {} missing → {}",
+        "{} snapshots{from}: {} → {}",
         summary.total,
-        summary.passed,
-        summary.changed,
-        summary.new,
-        summary.missing,
+        summary.counts(),
         Path::new(&config.report_dir).join("index.html").display()
     )?;
     let (_, results) = read_results(root)?;
     write_attention_lines(&mut stdout, &results)?;
-    Ok(if summary.changed + summary.new + summary.missing > 0 { exit::CHANGED } else { exit::OK })
+    Ok(if summary.to_review() > 0 { exit::CHANGED } else { exit::OK })
 }
 
 #[derive(Args)]

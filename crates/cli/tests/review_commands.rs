@@ -61,6 +61,24 @@ fn review_report_summarises_the_run_and_exits_1_on_changes() {
 }
 
 #[test]
+fn review_report_counts_the_baselines_an_update_run_wrote() {
+    // An update run that wrote every baseline: its counts add up to the total only with them.
+    let root = std::env::temp_dir().join(format!("sightline-review-written-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let store = ProjectStore::new(&root);
+    for name in ["card", "fresh"] {
+        capture(&store, name, &card_page([0, 0, 200, 255]), UpdateMode::All);
+    }
+    write_run_results(&store, &root);
+    let out = sightline(&root, &["report"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let first = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string();
+    // The same counts as the reporter's line and the HTML report's pills (Summary::counts).
+    assert_eq!(first, "2 snapshots: 0 passed, 0 changed, 0 new, 2 written, 0 missing, 0 auto-passed");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
 fn review_explain_prints_the_evidence_as_text_and_json() {
     let root = project("explain");
     let out = sightline(&root, &["explain", "card"]);

@@ -646,10 +646,12 @@ pub struct ResultsInput {
 
 /// Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
 /// baseline / current / diff PNGs of changed and new snapshots (the diff image is the one the
-/// deciding comparison drew); returns the summary counts and, for each baseline an update run
-/// wrote, a line naming it and what it was (`writtenBaselines`).
+/// deciding comparison drew); returns the summary counts, the same counts in words (`counts`, as
+/// `sightline compare` says them), the line that sends a person to the review page when there is
+/// something to approve (`reviewHint`, `null` otherwise and for a shard) and, for each baseline an
+/// update run wrote, a line naming it and what it was (`writtenBaselines`).
 #[napi(
-    ts_return_type = "{ total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number; written: number; writtenBaselines: string[] }"
+    ts_return_type = "{ total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number; written: number; counts: string; reviewHint: string | null; writtenBaselines: string[] }"
 )]
 pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
     use sightline_core::results::{RunInfo, write_results};
@@ -684,6 +686,8 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
         })
         .collect::<Result<_>>()?;
     let mut summary = serde_json::to_value(&results.summary).map_err(|e| Error::from_reason(e.to_string()))?;
+    summary["counts"] = results.summary.counts().into();
+    summary["reviewHint"] = results.review_hint().into();
     summary["writtenBaselines"] = written.into();
     Ok(summary)
 }

@@ -78,7 +78,7 @@ fn render_page(results: &Results, report_dir: &str, review: Option<&ReviewPage<'
     let counts = &results.summary;
 
     let mut out = String::with_capacity(32 * 1024 + snapshots.len() * 8 * 1024);
-    let to_review = counts.changed + counts.new + counts.missing;
+    let to_review = counts.to_review();
     w!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

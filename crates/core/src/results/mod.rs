@@ -79,7 +79,16 @@ impl Results {
         }
         pending
     }
+
+    /// [`REVIEW_HINT`] when the run has changed or new snapshots to decide on and is a whole run:
+    /// a shard's run is reviewed after its merge job.
+    pub fn review_hint(&self) -> Option<&'static str> {
+        (self.run.shard.is_none() && self.summary.to_approve() > 0).then_some(REVIEW_HINT)
+    }
 }
+
+/// The line that sends a person to the review page at the end of a run ([`Results::review_hint`]).
+pub const REVIEW_HINT: &str = "review and approve in the browser: npx sightline review";
 
 /// What "approve all" says when the last run has nothing [to approve](Results::to_approve).
 pub const NOTHING_TO_APPROVE: &str = "nothing to approve: the last run has no changed or new snapshots";
@@ -149,6 +158,29 @@ pub struct Summary {
     pub written: usize,
 }
 
+impl Summary {
+    /// `p passed, c changed, n new[, w written], m missing`: the counts as every run summary line
+    /// (the reporter's, `sightline compare / merge / report`) says them; `written` only when an
+    /// update run wrote baselines, as the HTML report shows it.
+    pub fn counts(&self) -> String {
+        let written = if self.written > 0 { format!(", {} written", self.written) } else { String::new() };
+        format!("{} passed, {} changed, {} new{written}, {} missing", self.passed, self.changed, self.new, self.missing)
+    }
+
+    /// How many snapshots need a person: changed, new ([`Status::needs_review`]) or missing. A
+    /// run with any fails, and its report is titled with how many.
+    ///
+    /// [`Status::needs_review`]: crate::verdict::Status::needs_review
+    pub fn to_review(&self) -> usize {
+        self.changed + self.new + self.missing
+    }
+
+    /// How many snapshots a person can approve or reject: changed or new.
+    pub fn to_approve(&self) -> usize {
+        self.changed + self.new
+    }
+}
+
 /// A committed baseline whose `toMatchVisual` call is gone: its test ran to its end without
 /// capturing it, or the test itself is gone ([`ledger::missing_reason`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -204,5 +236,26 @@ mod tests {
             s.status = Status::Passed;
         }
         assert!(results.to_approve().is_empty());
+    }
+
+    #[test]
+    fn results_summary_counts_say_written_only_when_an_update_run_wrote() {
+        let mut summary = Summary { total: 6, passed: 2, changed: 1, new: 1, missing: 1, auto_passed: 1, written: 0 };
+        assert_eq!(summary.counts(), "2 passed, 1 changed, 1 new, 1 missing");
+        summary.written = 2;
+        assert_eq!(summary.counts(), "2 passed, 1 changed, 1 new, 2 written, 1 missing");
+        assert_eq!(summary.to_review(), 3);
+    }
+
+    #[test]
+    fn results_review_hint_only_for_a_whole_run_with_something_to_approve() {
+        let mut results: Results =
+            serde_json::from_str(include_str!("../../../../tests/golden/example-results.json")).unwrap();
+        assert_eq!(results.review_hint(), Some("review and approve in the browser: npx sightline review"));
+        results.run.shard = Some(ShardPosition { current: 1, total: 2 });
+        assert_eq!(results.review_hint(), None, "a shard is reviewed after its merge job");
+        results.run.shard = None;
+        results.summary = Summary { total: 1, passed: 1, missing: 2, ..Summary::default() };
+        assert_eq!(results.review_hint(), None, "missing baselines are not approved");
     }
 }
