@@ -32,9 +32,11 @@ pub(super) fn snapshot_card(
 ) {
     let status = snap.status.word();
     let auto = snap.auto_passed;
+    // The cards the review page puts approve and reject on: the core's rule, not the script's.
+    let decide = if snap.status.needs_review() { " data-needs-review" } else { "" };
     w!(
         out,
-        "<article class=\"card st-{}{}\" id=\"snap-{index}\" data-status=\"{status}\" data-auto=\"{auto}\" data-name=\"{}\" data-project=\"{}\">\n",
+        "<article class=\"card st-{}{}\" id=\"snap-{index}\" data-status=\"{status}\"{decide} data-auto=\"{auto}\" data-name=\"{}\" data-project=\"{}\">\n",
         section(snap.status),
         if auto { " auto" } else { "" },
         escape_html(&snap.name),

@@ -197,7 +197,8 @@
 
   document.addEventListener('DOMContentLoaded', () => {
     state = JSON.parse(document.getElementById('review-state').textContent);
-    cards = [...document.querySelectorAll('article.card')].filter((c) => c.dataset.status === 'changed' || c.dataset.status === 'new');
+    // The cards needing a decision, as the core marks them (Status::needs_review).
+    cards = [...document.querySelectorAll('article.card[data-needs-review]')];
     for (const card of cards) {
       const bar = document.createElement('div');
       bar.className = 'decide';

@@ -157,6 +157,23 @@ fn report_orders_changed_and_new_before_passed_and_missing() {
 }
 
 #[test]
+fn report_marks_the_cards_needing_a_decision_as_the_core_decides_them() {
+    let mut results = results();
+    results.snapshots[0].status = Status::Written;
+    let html = render_review_page(&results, &ReviewPage { version: "v1", decisions: &[] });
+    // home changed, signup new: a decision each; about written, old-page missing: none.
+    for name in ["home", "signup", "about", "old-page"] {
+        let needs = results.snapshots.iter().any(|s| s.name == name && s.status.needs_review());
+        assert_eq!(card(&html, name).contains(" data-needs-review "), needs, "{name}");
+    }
+    // The review script takes the cards it puts approve and reject on from that mark only.
+    assert!(REVIEW_SCRIPT.contains("querySelectorAll('article.card[data-needs-review]')"));
+    for status in ["'changed'", "'new'", "'missing'", "'written'", "'passed'"] {
+        assert!(!REVIEW_SCRIPT.contains(status), "review.js names the status {status}");
+    }
+}
+
+#[test]
 fn report_shows_a_missing_baseline_and_how_to_remove_it() {
     let html = render_report(&results(), "visual-report");
     let missing = card(&html, "old-page");
