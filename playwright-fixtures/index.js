@@ -13,6 +13,7 @@ const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
 const { screenshot, isLocator } = require('./screenshot.js');
 const { splitMask, markLocators } = require('./mask.js');
+const { projectRoot, specFile, isCaptureOnlyShard } = require('./project.js');
 
 /** Asset failures seen on each page, filled by the `page` fixture's listeners. */
 const failuresByPage = new WeakMap();
@@ -62,12 +63,6 @@ const test = base.extend({
     { auto: true },
   ],
 });
-
-/** The project root: where `.sightline/` lives (next to the Playwright config). */
-function projectRoot(testInfo) {
-  if (process.env.SIGHTLINE_ROOT) return path.resolve(process.env.SIGHTLINE_ROOT);
-  return testInfo.config.configFile ? path.dirname(testInfo.config.configFile) : testInfo.config.rootDir;
-}
 
 /** How many unnamed calls each test (each attempt: a retry has a new testInfo) has made. */
 const unnamedCalls = new WeakMap();
@@ -160,9 +155,9 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   // As toHaveScreenshot: `(name, options)`, or `(options)` with the name, if any, among them.
   const named = typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions);
   const { name: optionsName, ...callOptions } = (named ? maybeOptions : nameOrOptions) ?? {};
-  const root = projectRoot(testInfo);
-  // The spec file relative to the Playwright config's folder: the same on every checkout.
-  const testFile = path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/');
+  const root = projectRoot(testInfo.config);
+  // The spec file as the reporter's ledger names it.
+  const testFile = specFile(testInfo.config, testInfo.file);
   const name = snapshotName(testInfo, root, named ? nameOrOptions : optionsName, testFile);
   // `--ignore-snapshots` (or a project's `ignoreSnapshots`) skips visual assertions, as it skips
   // toHaveScreenshot: nothing is captured or compared.
@@ -192,7 +187,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const update = testInfo.config.updateSnapshots;
   const css = await readStyles(name, settings.stylePath);
   // A capture-only shard stores a stable shot and compares nothing: the merge job does.
-  const captureOnly = settings.shardMode === 'capture-only' && Boolean(testInfo.config.shard);
+  const captureOnly = isCaptureOnlyShard(settings, testInfo.config);
   // The baseline decodes on a thread of its own while the page is prepared, walked and shot.
   if (!captureOnly) {
     addon.prefetchBaseline({ root, name, project: testInfo.project.name });

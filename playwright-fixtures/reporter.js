@@ -6,16 +6,13 @@
 const path = require('node:path');
 const addon = require('../addon.js');
 const { beginLedger, ranToEnd } = require('./selection.js');
+const { projectRoot, isCaptureOnlyShard } = require('./project.js');
 
 class SightlineReporter {
   onBegin(config, suite) {
     this.config = config;
     this.ledger = beginLedger(config, suite);
-    this.root = process.env.SIGHTLINE_ROOT
-      ? path.resolve(process.env.SIGHTLINE_ROOT)
-      : config.configFile
-        ? path.dirname(config.configFile)
-        : config.rootDir;
+    this.root = projectRoot(config);
     // `.sightline/temp` holds this run's captures only; earlier runs' evidence must not be reported.
     addon.clearRunSync(this.root);
   }
@@ -31,7 +28,7 @@ class SightlineReporter {
     const { narrowed, complete, rootDir, tests } = this.ledger;
     addon.recordRunSync({ root: this.root, rootDir, narrowed, complete, tests: [...tests.values()] });
     const shard = this.config.shard ?? null;
-    if (shard && settings.shardMode === 'capture-only') {
+    if (isCaptureOnlyShard(settings, this.config)) {
       // Only captures: the merge job runs `sightline compare --captures <shard folders…>`.
       const { captures } = addon.finishShardSync({ root: this.root, ...shard, mode: 'capture-only' });
       process.stderr.write(`sightline: shard ${shard.current}/${shard.total} captured ${captures} snapshots (capture-only) → .sightline/temp\n`);

@@ -4,7 +4,7 @@
 // test ran to its end without capturing it, or is gone, never because this run left it out.
 'use strict';
 
-const path = require('node:path');
+const { specFile } = require('./project.js');
 
 // `playwright test` options that take a value (the next argument when not written `--x=v`);
 // variadic ones take every argument up to the next option. The rest are flags, and any other
@@ -82,7 +82,7 @@ function beginLedger(config, suite, argv = process.argv) {
     const project = test.parent.project()?.name ?? '';
     if (ignoring.has(project)) continue;
     // titlePath(): ['', project, file, …describes, title]
-    const file = path.relative(config.rootDir, test.location.file).split(path.sep).join('/');
+    const file = specFile(config, test.location.file);
     tests.set(test.id, { project, file, title: test.titlePath().slice(3), line: test.location.line, finished: false });
   }
   return { narrowed, complete, rootDir: config.rootDir, tests };
