@@ -226,7 +226,7 @@ fn review_approve_refuses_bad_names_and_missing_snapshots_without_writing() {
         ),
         (
             vec!["approve", "gone"],
-            "\"gone\" has a baseline but no capture in this run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete .sightline/baselines/gone/chromium.png in the same change",
+            "\"gone\" has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete .sightline/baselines/gone/chromium.png in the same change",
         ),
         (vec!["approve", "nothing"], "no capture of \"nothing\" in .sightline/temp; run the tests first"),
         (vec!["approve"], "name the snapshots to approve (sightline approve home checkout), or pass --all"),

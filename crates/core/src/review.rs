@@ -251,10 +251,7 @@ impl ReviewRun {
             .map(|m| m.files.baseline.as_str())
             .collect();
         if !missing.is_empty() {
-            return Err(Error::InvalidInput(format!(
-                "{label} has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {} in the same change",
-                missing.join(" and ")
-            )));
+            return Err(Error::InvalidInput(crate::results::missing_snapshot_refusal(&label, &missing)));
         }
         let listed: Vec<&SnapshotEvidence> =
             self.results.snapshots.iter().filter(|s| s.name == name && wanted(&s.project)).collect();
@@ -588,6 +585,29 @@ mod tests {
         let done = run.approve_as_reviewed(&store, "home", Some("chromium"), false).unwrap();
         assert_eq!(done.approved.len(), 1);
         assert_eq!(store.read_baseline("home", "chromium").unwrap().unwrap().image, reviewed);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn review_a_missing_snapshot_is_refused_in_the_same_words_by_every_approve_path() {
+        use crate::results::{MissingBaseline, MissingFiles};
+        let (root, store, mut run) = project("missing");
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        store.write_baseline("gone", "chromium", &RgbaImage::filled(2, 2, [1, 2, 3, 255]).unwrap(), &data).unwrap();
+        run.results.missing_baselines.push(MissingBaseline {
+            name: "gone".into(),
+            project: "chromium".into(),
+            files: MissingFiles { baseline: ".sightline/baselines/gone/chromium.png".into() },
+            reason: String::new(),
+            test: None,
+        });
+        // The review page and the MCP tools (as reviewed), `sightline approve` (the captures on disk).
+        let reviewed = run.approve_as_reviewed(&store, "gone", None, false).unwrap_err().to_string();
+        let on_disk = crate::store::approve(&store, "gone", None, false).unwrap_err().to_string();
+        let said = " has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove \
+                    the snapshot on purpose, delete .sightline/baselines/gone/chromium.png in the same change";
+        assert_eq!(reviewed, format!("gone{said}"));
+        assert_eq!(on_disk, format!("\"gone\"{said}"));
         std::fs::remove_dir_all(&root).unwrap();
     }
 

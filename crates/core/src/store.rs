@@ -893,10 +893,8 @@ pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>, include_
             .map(|b| b.path.strip_prefix(store.root()).unwrap_or(&b.path).display().to_string())
             .collect();
         return Err(Error::InvalidInput(if !committed.is_empty() {
-            format!(
-                "{name:?} has a baseline but no capture in this run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {} in the same change",
-                committed.join(" and ")
-            )
+            let committed: Vec<&str> = committed.iter().map(String::as_str).collect();
+            crate::results::missing_snapshot_refusal(&format!("{name:?}"), &committed)
         } else {
             format!(
                 "no capture of {name:?}{} in .sightline/temp; run the tests first",
