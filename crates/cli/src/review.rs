@@ -130,8 +130,7 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
         match outcome {
             Ok(done) => {
                 for a in done.approved {
-                    let verb = if a.replaced { "replaced" } else { "created" };
-                    writeln!(stdout, "approved {} ({}): {verb} {}", a.name, a.project, a.baseline)?;
+                    writeln!(stdout, "{}", a.line())?;
                 }
                 for h in done.held {
                     held += 1;

@@ -755,6 +755,19 @@ mod tests {
     }
 
     #[test]
+    fn store_approval_line_says_what_was_written() {
+        let mut approval = Approval {
+            name: "home".into(),
+            project: "chromium".into(),
+            baseline: ".sightline/baselines/home/chromium.png".into(),
+            replaced: true,
+        };
+        assert_eq!(approval.line(), "approved home (chromium): replaced .sightline/baselines/home/chromium.png");
+        approval.replaced = false;
+        assert_eq!(approval.line(), "approved home (chromium): created .sightline/baselines/home/chromium.png");
+    }
+
+    #[test]
     fn store_project_names_become_file_stems() {
         assert_eq!(project_file_stem("Mobile Safari"), "Mobile_Safari");
         assert_eq!(project_file_stem(""), "default");
@@ -812,6 +825,15 @@ pub struct Approval {
     pub baseline: String,
     /// A baseline existed before (replaced) or not (created).
     pub replaced: bool,
+}
+
+impl Approval {
+    /// `approved name (project): replaced|created <baseline>`: how `sightline approve` and the
+    /// MCP approve tools say what was written.
+    pub fn line(&self) -> String {
+        let verb = if self.replaced { "replaced" } else { "created" };
+        format!("approved {} ({}): {verb} {}", self.name, self.project, self.baseline)
+    }
 }
 
 /// Projects (file stems) that have a capture of `name` in `.sightline/temp`.
