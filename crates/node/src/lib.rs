@@ -674,17 +674,7 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
         let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
         write_results(&store, std::path::Path::new(report_dir), &run)
     })?;
-    // The committed baseline's path (the snapshot's `files` point at the report's copies).
-    let written: Vec<String> = results
-        .snapshots
-        .iter()
-        .filter(|s| s.status == sightline_core::verdict::Status::Written)
-        .map(|s| {
-            let png = store.baseline_png(&s.name, &s.project).map_err(|e| Error::from_reason(e.to_string()))?;
-            let png = png.strip_prefix(store.root()).unwrap_or(&png).display().to_string();
-            Ok(format!("{png} — {}", s.verdict))
-        })
-        .collect::<Result<_>>()?;
+    let written = guarded(|| results.written_baselines(&store))?;
     let mut summary = serde_json::to_value(&results.summary).map_err(|e| Error::from_reason(e.to_string()))?;
     summary["counts"] = results.summary.counts().into();
     summary["reviewHint"] = results.review_hint().into();

@@ -80,6 +80,21 @@ impl Results {
         pending
     }
 
+    /// One line per baseline an update run wrote (`written` snapshots): the committed baseline's
+    /// path, relative to the root (the snapshot's `files` point at the report's copies), and what
+    /// it was — as Playwright names the snapshots it wrote.
+    pub fn written_baselines(&self, store: &crate::store::ProjectStore) -> crate::error::Result<Vec<String>> {
+        self.snapshots
+            .iter()
+            .filter(|s| s.status == crate::verdict::Status::Written)
+            .map(|s| {
+                let png = store.baseline_png(&s.name, &s.project)?;
+                let png = png.strip_prefix(store.root()).unwrap_or(&png).display().to_string();
+                Ok(format!("{png} — {}", s.verdict))
+            })
+            .collect()
+    }
+
     /// [`REVIEW_HINT`] when the run has changed or new snapshots to decide on and is a whole run:
     /// a shard's run is reviewed after its merge job.
     pub fn review_hint(&self) -> Option<&'static str> {
@@ -255,6 +270,20 @@ mod tests {
         summary.written = 2;
         assert_eq!(summary.counts(), "2 passed, 1 changed, 1 new, 2 written, 1 missing");
         assert_eq!(summary.to_review(), 3);
+    }
+
+    #[test]
+    fn results_written_baselines_name_the_committed_file_and_what_it_was() {
+        let mut results: Results =
+            serde_json::from_str(include_str!("../../../../tests/golden/example-results.json")).unwrap();
+        let store = crate::store::ProjectStore::new(std::env::temp_dir().join("sightline-written-baselines"));
+        assert!(results.written_baselines(&store).unwrap().is_empty());
+        results.snapshots[2].status = Status::Written;
+        results.snapshots[2].verdict = "Baseline written by --update-snapshots: a new snapshot".into();
+        assert_eq!(
+            results.written_baselines(&store).unwrap(),
+            [".sightline/baselines/home/chromium.png — Baseline written by --update-snapshots: a new snapshot"]
+        );
     }
 
     #[test]
