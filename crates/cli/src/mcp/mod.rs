@@ -86,10 +86,7 @@ pub struct ApproveAllArgs {
 
 /// The lines of an approve tool's answer: each baseline written, each capture held and why.
 fn approval_lines(done: &Approved) -> Vec<String> {
-    let approved = done.approved.iter().map(|a| {
-        let verb = if a.replaced { "replaced" } else { "created" };
-        format!("approved {} ({}): {verb} {}", a.name, a.project, a.baseline)
-    });
+    let approved = done.approved.iter().map(|a| a.line());
     let held = done.held.iter().map(|h| {
         format!(
             "held {} ({}): {}; not approved, its baseline is unchanged (includeUnhealthy approves it only when the human asks for this capture as it is)",
@@ -344,13 +341,12 @@ impl SightlineServer {
             Results::Found { results, raw } => self.review_run(*results, &raw),
             Results::Absent(why) | Results::Broken(why) => return Ok(failure(format!("Nothing to approve. {why}"))),
         };
-        let mut pending: Vec<(String, String)> = Vec::new();
-        for s in run.results.snapshots.iter().filter(|s| s.status.needs_review()) {
-            let key = (s.name.clone(), s.project.clone());
-            if !pending.contains(&key) {
-                pending.push(key);
-            }
-        }
+        let pending: Vec<(String, String)> = run
+            .results
+            .to_approve()
+            .into_iter()
+            .map(|(name, project)| (name.to_string(), project.to_string()))
+            .collect();
         if pending.is_empty() {
             return Ok(text("Nothing to approve: the last run has no changed or new snapshots."));
         }
