@@ -325,18 +325,28 @@ impl SightlineServer {
 mod tests {
     use super::*;
 
-    #[test]
-    fn verify_sessions_expire_and_are_bounded() {
-        let session = || Session {
+    /// A session of `site` asking `questions`, made now.
+    fn session(site: &str, questions: &str) -> Session {
+        Session {
             created: Instant::now(),
             url: "u".into(),
-            site: "http://example.com:80".into(),
+            site: site.into(),
             trusted: false,
             query: "q".into(),
             challenges: Vec::new(),
-            questions: "q".into(),
-        };
-        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new(), responses: HashMap::new() };
+            questions: questions.into(),
+        }
+    }
+
+    /// No sessions yet, living a minute.
+    fn sessions() -> Sessions {
+        Sessions { ttl: Duration::from_secs(60), kept: HashMap::new(), responses: HashMap::new() }
+    }
+
+    #[test]
+    fn verify_sessions_expire_and_are_bounded() {
+        let session = || session("http://example.com:80", "q");
+        let mut sessions = sessions();
         let first = sessions.insert(session());
         assert_ne!(first, sessions.insert(session()), "ids differ");
         // Age the sessions by moving their creation back instead of sleeping past the TTL: one
@@ -372,16 +382,8 @@ mod tests {
 
     #[test]
     fn verify_a_session_keeps_its_site_until_trusted_or_spent() {
-        let session = |site: &str| Session {
-            created: Instant::now(),
-            url: "u".into(),
-            site: site.into(),
-            trusted: false,
-            query: "q".into(),
-            challenges: Vec::new(),
-            questions: site.into(),
-        };
-        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new(), responses: HashMap::new() };
+        let session = |site: &str| session(site, site);
+        let mut sessions = sessions();
         let shop = sessions.insert(session("http://loopback:4173"));
         let docs = sessions.insert(session("https://docs.example.com:443"));
         assert!(sessions.open_on("http://loopback:4173").is_some_and(|left| (59..=60).contains(&left)));
@@ -396,16 +398,8 @@ mod tests {
 
     #[test]
     fn verify_a_page_takes_three_responses_however_many_sessions_ask() {
-        let session = |questions: &str| Session {
-            created: Instant::now(),
-            url: "u".into(),
-            site: "http://example.com:80".into(),
-            trusted: false,
-            query: "q".into(),
-            challenges: Vec::new(),
-            questions: questions.into(),
-        };
-        let mut sessions = Sessions { ttl: Duration::from_secs(60), kept: HashMap::new(), responses: HashMap::new() };
+        let session = |questions: &str| session("http://example.com:80", questions);
+        let mut sessions = sessions();
         let first = sessions.insert(session("What does the largest heading say?"));
         let again = sessions.insert(session("What does the largest heading say?"));
         let other = sessions.insert(session("What does the first link from the top say?"));
