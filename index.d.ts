@@ -9,6 +9,38 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * One `toMatchVisual` call: `new CaptureSession(input)`, then `start()` and the page's answers
+ * to each step (`walked`, `shot`) until the step is `done`.
+ */
+export declare class CaptureSession {
+  /**
+   * Names the snapshot, resolves the call's options over `.sightline/config.json` (read once)
+   * and Playwright's defaults, and starts reading the baseline. A bad name or option throws,
+   * naming it.
+   */
+  constructor(input: CallInput)
+  /** The snapshot's name. */
+  get name(): string
+  /** How to prepare, walk and shoot the page. */
+  get page(): PageSettings
+  /** The first step (once). */
+  start(): SessionStep
+  /** The page's DOM record (the collector's JSON) for a `walk` step; resolves to the next step. */
+  walked(dom: string): Promise<SessionStep>
+  /**
+   * The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
+   * resolves to the next step.
+   */
+  shot(png: Buffer, failures: Array<AssetFailure>): Promise<SessionStep>
+}
+
+/** toHaveScreenshot's `animations`. */
+export declare const enum Animations {
+  Disabled = 'disabled',
+  Allow = 'allow',
+}
+
 /** An asset that failed while the page was captured. */
 export interface AssetFailure {
   /** `font`, `stylesheet` or `image`. */
@@ -16,6 +48,67 @@ export interface AssetFailure {
   url: string
   /** e.g. `HTTP 404`, `net::ERR_CONNECTION_REFUSED`, `decode failed`. */
   detail: string
+}
+
+/** One file the test attaches. */
+export type Attachment =
+  | { kind: 'inline'; name: string; contentType: string; body: Buffer }
+  | { kind: 'outputFile'; name: string; contentType: string; body: Buffer }
+  | { kind: 'projectFile'; name: string; contentType: string; path: string }
+
+/** One `toMatchVisual` call as the matcher knows it when the call starts. */
+export interface CallInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  /** The call's name: a string or Playwright's name array; absent for an unnamed call. */
+  name?: string | string[]
+  /** For an unnamed call: which of the test's unnamed calls this is, from 1. */
+  unnamedIndex?: number
+  /** Playwright project name. */
+  project: string
+  /** Playwright's `expect.toHaveScreenshot` config for the test's project. */
+  playwrightDefaults?: Record<string, unknown>
+  /**
+   * The call's options, its name left out. A mask Locator stands as `{ locator: 'this-page' }`
+   * (or `'other-page'`), any other entry that is not a string as `{ type: typeof entry }`.
+   */
+  options?: Record<string, unknown>
+  /** Playwright's `updateSnapshots`: `none`, `default`, `missing`, `changed`, `all`. */
+  updateSnapshots?: string
+  /** The call is `expect(…).not.toMatchVisual(…)`. */
+  isNot?: boolean
+  /** Playwright's expect timeout for the call, in ms. */
+  expectTimeout?: number
+  /** The run is one shard of several. */
+  sharded?: boolean
+  /** `--ignore-snapshots` or the project's `ignoreSnapshots`. */
+  ignoreSnapshots?: boolean
+  /** Identifies the test run (all workers share it). */
+  runId: string
+  /** Playwright's `testInfo.testId`. */
+  testId: string
+  /** The spec file, relative to the Playwright config's folder. */
+  testFile: string
+  /** The describe titles and the test's title. */
+  testTitlePath: Array<string>
+  /** The test's line in its file. */
+  testLine?: number
+  /** `testInfo.retry`. */
+  retry?: number
+}
+
+/** How the matcher ends the call. */
+export interface CallOutcome {
+  /** The matcher's `pass` (Playwright inverts it under `.not`). */
+  pass: boolean
+  /** The matcher's message. */
+  message: string
+  /** The snapshot's status, when the call compared it. */
+  status?: SnapshotStatus
+  /** The test runs on and fails at its end with this message (a new snapshot). */
+  failAtEnd?: string
+  /** What the test attaches, in order. */
+  attachments: Array<Attachment>
 }
 
 /** One `toMatchVisual` capture to record and compare. */
@@ -103,11 +196,25 @@ export interface CaptureResult {
   explanation: Array<string>
 }
 
+/** toHaveScreenshot's `caret`. */
+export declare const enum Caret {
+  Hide = 'hide',
+  Initial = 'initial',
+}
+
 /**
  * Starts a run: clears what an earlier run left in `<root>/.sightline/temp` (captures, evidence,
  * diff images, shard manifest). Baselines are never touched.
  */
 export declare function clearRunSync(root: string): void
+
+/** The area of the page to capture, in CSS pixels. */
+export interface Clip {
+  x: number
+  y: number
+  width: number
+  height: number
+}
 
 /** Async twin of `compareCaptureSync`: the Playwright worker's event loop stays free. */
 export declare function compareCapture(input: CaptureInput): Promise<CaptureResult>
@@ -156,37 +263,17 @@ export interface DiffOptions {
   perceptual?: boolean
 }
 
-/** Which snapshot of which test's attempt `earlierNewSnapshotSync` looks for. */
-export interface EarlierInput {
-  /** Project root: `.sightline/` lives here. */
-  root: string
-  name: string
-  /** Playwright project name. */
-  project: string
-  /** The test run (as `compareCapture`'s `runId`). */
-  runId: string
-  /** Playwright's `testInfo.testId` (the same on every retry). */
-  testId: string
-}
-
-/** A new snapshot an earlier attempt of the test reported. */
-export interface EarlierNew {
-  evidence: Record<string, any>
-  /** The lines under the verdict, as `compareCapture` gives them. */
-  explanation: Array<string>
-}
-
 /**
- * On a retry: the evidence of this snapshot when an earlier attempt of the same test in this
- * run found it only `new`, so the retry reports it again without shooting; `null` otherwise.
+ * The reporter's end of a run: the run's ledger, then results.json and the report (or, in a
+ * capture-only shard, the captures for the merge job); returns the lines to print, in order.
  */
-export declare function earlierNewSnapshotSync(input: EarlierInput): EarlierNew | null
+export declare function finishRunSync(input: RunEndInput): Array<string>
 
 /**
  * The end of a shard's run: leaves `.sightline/temp` as the merge job needs it (a comparing
  * shard drops the captures of passed snapshots) and writes `shard.json`; returns the manifest.
  */
-export declare function finishShardSync(input: ShardInput): { current: number; total: number; mode: 'compare' | 'capture-only'; captures: number }
+export declare function finishShardSync(input: ShardInput): ShardManifest
 
 /** The pixel layer's evidence for two images, plus the diff image when asked for. */
 export interface ImageEvidence {
@@ -228,18 +315,30 @@ export interface LedgerTestInput {
   finished: boolean
 }
 
-/** What `snapshotName` needs: the call's name, or the test an unnamed call is named after. */
-export interface NameInput {
-  /** Project root: its `baselinePath` decides whether a given name belongs to its spec file. */
-  root?: string
-  /** The call's name: a string or Playwright's name array (nested folders); `.png` may end it. */
-  name?: string | string[]
-  /** The spec file, relative to the Playwright config's folder. */
-  testFile?: string
-  /** For an unnamed call: the describe titles and the test's title. */
-  titlePath?: Array<string>
-  /** For an unnamed call: which of the test's unnamed calls this is, from 1. */
-  index?: number
+/** How a call prepares, walks and shoots its page: its resolved options. */
+export interface PageSettings {
+  /** Capture the whole scrollable page. */
+  fullPage: boolean
+  /** Capture only this area. */
+  clip?: Clip
+  scale: Scale
+  /** Capture with a transparent page background. */
+  omitBackground: boolean
+  animations: Animations
+  caret: Caret
+  hideScrollbars: boolean
+  /** Move the mouse off the page first. */
+  clearHover: boolean
+  waitForImages: boolean
+  waitForAriaBusy: boolean
+  /** The `stylePath` files' CSS, joined, applied while capturing. */
+  css: string
+  /** How long to wait for the page, in ms. */
+  timeout: number
+  /** CSS selectors whose elements are masked (the call's mask Locators come on top). */
+  mask: Array<string>
+  /** CSS selectors whose elements are left out of the comparison. */
+  ignoreSelectors: Array<string>
 }
 
 /** Result of the pixel test on two RGBA buffers. */
@@ -250,20 +349,6 @@ export interface PixelResult {
   antialiasedPixels: number
   /** The diff image when `diffImage` was asked for. */
   diffImage?: Buffer
-}
-
-/**
- * Starts decoding the snapshot's baseline on a thread of its own while the page is prepared,
- * walked and shot; the next `compareCapture` of it takes the result if the file is unchanged.
- * Never throws: a missing or broken baseline is `compareCapture`'s to report.
- */
-export declare function prefetchBaseline(input: PrefetchInput): void
-
-/** The snapshot whose baseline `prefetchBaseline` reads. */
-export interface PrefetchInput {
-  root: string
-  name: string
-  project: string
 }
 
 /** An RGBA8 image: `data.length === width * height * 4`. */
@@ -299,8 +384,8 @@ export interface ResultsInput {
   root: string
   /** Where results.json and the images go, relative to the root. Default the config's `reportDir`. */
   reportDir?: string
-  /** `{current, total}` under `--shard`. */
-  shard?: { current: number; total: number } | null
+  /** Playwright's `config.shard` under `--shard`. */
+  shard?: ShardPosition
   /**
    * Part of the suite was left out (file arguments, `-g`, `--project`, `test.only`): recorded
    * in results.json; which baselines are missing is decided from the run's ledger
@@ -309,13 +394,54 @@ export interface ResultsInput {
   filtered?: boolean
 }
 
-/**
- * Where a walk of the page after its shot (`now`) puts a masked or ignored element other than
- * the capture's record (`recorded`) does: the first that moved, came or went, in words, or
- * `null` when all are where the record says. The matcher walks and shoots again when it is
- * not null, so a mask measured before the page moved is never painted beside what it hides.
- */
-export declare function setAsideMovedSync(recorded: string, now: string): string | null
+/** How a run ended, as the reporter saw it. */
+export interface RunEndInput {
+  /** Project root: `.sightline/` lives here. */
+  root: string
+  /** The folder the spec files are relative to (the Playwright config's `rootDir`). */
+  rootDir?: string
+  /** Tests were selected within files (see `LedgerInput`). */
+  narrowed: boolean
+  /** Nothing was left out of the suite. */
+  complete: boolean
+  tests: Array<LedgerTestInput>
+  /** Playwright's `config.shard` under `--shard`. */
+  shard?: ShardPosition
+}
+
+/** A run's summary as the reporter prints it. */
+export interface RunSummary {
+  total: number
+  passed: number
+  changed: number
+  new: number
+  missing: number
+  /** Changes passed as likely render noise (`noiseAutoPass`). */
+  autoPassed: number
+  /** Baselines an update run wrote. */
+  written: number
+  /** The counts in words, as `sightline compare` says them. */
+  counts: string
+  /**
+   * The line that sends a person to the review page when there is something to approve;
+   * `null` otherwise and for a shard.
+   */
+  reviewHint: string | null
+  /** For each baseline an update run wrote, a line naming it and what it was. */
+  writtenBaselines: Array<string>
+}
+
+/** toHaveScreenshot's `scale`. */
+export declare const enum Scale {
+  Css = 'css',
+  Device = 'device',
+}
+
+/** What the session asks of the page next. */
+export type SessionStep =
+  | { kind: 'walk'; styleProperties: Array<string> }
+  | { kind: 'shoot'; afterMs: number }
+  | { kind: 'done'; outcome: CallOutcome }
 
 /** What `resolveSettings` needs. */
 export interface SettingsInput {
@@ -339,22 +465,30 @@ export interface ShardInput {
   mode: string
 }
 
-/** Async twin of `shotsAgreeSync`: both PNGs are decoded off the event loop. */
-export declare function shotsAgree(previous: Buffer, shot: Buffer, dom: string): Promise<boolean>
+/** What a shard left for the merge job. */
+export interface ShardManifest {
+  current: number
+  total: number
+  /** `compare` or `capture-only`. */
+  mode: string
+  /** Captures the shard left. */
+  captures: number
+}
 
-/**
- * Whether two consecutive screenshots agree once what `mask` hides and `ignoreSelectors` leaves
- * out is set aside (the DOM record says where), as toHaveScreenshot's masked shots agree: the
- * matcher's settling loop asks this when the two PNGs' bytes differ.
- */
-export declare function shotsAgreeSync(previous: Buffer, shot: Buffer, dom: string): boolean
+/** Which shard of how many. */
+export interface ShardPosition {
+  current: number
+  total: number
+}
 
-/**
- * The snapshot name of one `toMatchVisual` call, checked by the engine: a given name (string
- * or array, `.png` dropped; in its spec file's folder under a `{testFile}/{name}` layout) or,
- * for an unnamed call, `<spec file>/<titles>[-n]`.
- */
-export declare function snapshotName(input: NameInput): string
+/** A snapshot's outcome, as results.json spells it. */
+export declare const enum SnapshotStatus {
+  Passed = 'passed',
+  Changed = 'changed',
+  New = 'new',
+  Missing = 'missing',
+  Written = 'written',
+}
 
 /** Async twin of `storeCaptureSync`. */
 export declare function storeCapture(input: CaptureInput): Promise<void>
@@ -368,9 +502,6 @@ export declare function storeCaptureSync(input: CaptureInput): void
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the
  * baseline / current / diff PNGs of changed and new snapshots (the diff image is the one the
- * deciding comparison drew); returns the summary counts, the same counts in words (`counts`, as
- * `sightline compare` says them), the line that sends a person to the review page when there is
- * something to approve (`reviewHint`, `null` otherwise and for a shard) and, for each baseline an
- * update run wrote, a line naming it and what it was (`writtenBaselines`).
+ * deciding comparison drew), and returns the run's summary.
  */
-export declare function writeResultsSync(input: ResultsInput): { total: number; passed: number; changed: number; new: number; missing: number; autoPassed: number; written: number; counts: string; reviewHint: string | null; writtenBaselines: string[] }
+export declare function writeResultsSync(input: ResultsInput): RunSummary

@@ -1,8 +1,8 @@
-// Where a Playwright run's sightline files are and what kind of run it is, as the matcher (in
-// each worker) and the reporter (in Playwright's main process) must both see it: the matcher
-// writes captures under the project root the reporter gathers from, records each baseline's
-// spec file as the reporter's ledger names it, and stores-only exactly when the reporter
-// finishes a capture-only shard. One rule each, here.
+// Where a Playwright run's sightline files are, as the matcher (in each worker) and the reporter
+// (in Playwright's main process) must both see it: the matcher writes captures under the project
+// root the reporter gathers from and records each baseline's spec file as the reporter's ledger
+// names it. One rule each, here. (What a capture-only shard is, is the core's: the capture
+// session and the run's end both read it from the config.)
 'use strict';
 
 const path = require('node:path');
@@ -20,10 +20,4 @@ function specFile(config, file) {
   return path.relative(config.rootDir, file).split(path.sep).join('/');
 }
 
-/** Whether this run is a capture-only shard (`shardMode: 'capture-only'` under `--shard`): it
- *  stores stable shots and compares nothing; the merge job does. */
-function isCaptureOnlyShard(settings, config) {
-  return settings.shardMode === 'capture-only' && Boolean(config.shard);
-}
-
-module.exports = { projectRoot, specFile, isCaptureOnlyShard };
+module.exports = { projectRoot, specFile };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the builds, the tests, the bench and the example need on a fresh machine:
-# Chromium, ffmpeg, libjpeg-turbo's tools, nasm and two documentation packages from Debian
+# Chromium, ffmpeg, libjpeg-turbo's tools, nasm, strace and two documentation packages from Debian
 # (Playwright cannot download its own browser or ffmpeg here) and the npm packages.
 # Idempotent and quick when everything is already there; `npm test` runs it first.
 # --no-install-recommends keeps the font set fixed: recommends pull in fonts-liberation, which
@@ -19,6 +19,8 @@ if ! command -v djpeg >/dev/null 2>&1; then missing+=(libjpeg-turbo-progs); fi
 if ! command -v nasm >/dev/null 2>&1; then missing+=(nasm); fi
 # Real documentation sites no one here wrote, for visual_check's false-positive test
 # (tests/live/pages.mjs, DEBIAN_DOCS): Python's docs and the Debian Reference.
+# strace: the matcher test counts the files one toMatchVisual call opens on a real run.
+if ! command -v strace >/dev/null 2>&1; then missing+=(strace); fi
 if [ ! -d /usr/share/doc/python3/html ]; then missing+=(python3-doc); fi
 if [ ! -d /usr/share/debian-reference ]; then missing+=(debian-reference-en); fi
 if [ ${#missing[@]} -gt 0 ]; then

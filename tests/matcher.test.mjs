@@ -212,6 +212,32 @@ test('matcher: two tests capturing one snapshot name is an error naming both, wi
   );
 });
 
+// The capture session reads the config once per call (issue 33): counted on a real run with
+// strace, as a person would check it. The scenario config has no sightline reporter, so every
+// open of config.json in the run is the one call's.
+const strace = spawnSync('strace', ['-V']).status === 0;
+test('matcher: an unchanged call opens .sightline/config.json once', { skip: skip || (!strace && 'strace not installed (scripts/setup.sh installs it)') }, () => {
+  const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-opens-'));
+  try {
+    cpSync(path.join(root, '.sightline', 'baselines', 'identical'), path.join(fresh, '.sightline', 'baselines', 'identical'), { recursive: true });
+    writeFileSync(path.join(fresh, '.sightline', 'config.json'), '{"threshold": 0.1}');
+    const trace = path.join(fresh, 'openat.trace');
+    const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
+    const run = spawnSync('strace', ['-f', '-e', 'trace=openat', '-o', trace, process.execPath, cli, 'test', '-c', 'tests/scenarios/playwright.config.mjs', '-g', 'identical$'], {
+      cwd: repo,
+      env: { ...process.env, SIGHTLINE_ROOT: fresh, SCENARIO_VARIANT: 'base' },
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    const config = path.join(fresh, '.sightline', 'config.json');
+    const opens = readFileSync(trace, 'utf8').split('\n').filter((line) => line.includes(`"${config}"`));
+    assert.equal(opens.length, 1, opens.join('\n'));
+    assert.equal(JSON.parse(readFileSync(path.join(fresh, '.sightline', 'temp', 'identical', 'chromium.json'), 'utf8')).status, 'passed');
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+});
+
 test('scenario: a locator capture sees only its element: an accent change is style-only and names only the card', { skip }, () => {
   const e = evidence('element-style');
   assert.equal(e.status, 'changed', e.verdict);

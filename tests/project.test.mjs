@@ -1,6 +1,7 @@
 // The matcher (in each worker) and the reporter (in Playwright's main process) must agree on
-// where the project is, how a spec file is named and whether a run is a capture-only shard:
-// playwright-fixtures/project.js says each once, and neither front-end says it again.
+// where the project is and how a spec file is named: playwright-fixtures/project.js says each
+// once, and neither front-end says it again. Whether a run is a capture-only shard is the core's
+// (crates/core/src/session.rs, run_end.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -8,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { projectRoot, specFile, isCaptureOnlyShard } = require('../playwright-fixtures/project.js');
+const { projectRoot, specFile } = require('../playwright-fixtures/project.js');
 const fixtures = new URL('../playwright-fixtures/', import.meta.url).pathname;
 
 test('project: the root is SIGHTLINE_ROOT, else the config file\'s folder, else rootDir', () => {
@@ -25,18 +26,14 @@ test('project: the root is SIGHTLINE_ROOT, else the config file\'s folder, else 
   }
 });
 
-test('project: a spec file is named relative to rootDir with /, a capture-only shard needs both the mode and --shard', () => {
+test('project: a spec file is named relative to rootDir with /', () => {
   assert.equal(specFile({ rootDir: '/p/tests' }, path.join('/p/tests', 'cart', 'checkout.spec.ts')), 'cart/checkout.spec.ts');
-  const shard = { current: 1, total: 2 };
-  assert.equal(isCaptureOnlyShard({ shardMode: 'capture-only' }, { shard }), true);
-  assert.equal(isCaptureOnlyShard({ shardMode: 'capture-only' }, { shard: null }), false);
-  assert.equal(isCaptureOnlyShard({ shardMode: 'compare' }, { shard }), false);
 });
 
 test('project: the matcher, the reporter and the ledger call project.js instead of saying its rules again', () => {
   for (const file of ['index.js', 'reporter.js', 'selection.js']) {
     const source = readFileSync(path.join(fixtures, file), 'utf8');
-    for (const rule of ['SIGHTLINE_ROOT', 'configFile', "'capture-only' &&", 'path.relative(']) {
+    for (const rule of ['SIGHTLINE_ROOT', 'configFile', 'capture-only', 'path.relative(']) {
       assert.ok(!source.includes(rule), `${file} says ${rule} itself`);
     }
   }

@@ -47,13 +47,12 @@ function checkFullPage(png, what) {
 }
 
 /**
- * toMatchVisual for an unchanged page, split into its steps and timed one by one. Mirrors
- * `toMatchVisual` in playwright-fixtures/index.js on its fast path (one shot, the compare
- * passes, no stabilisation loop); keep the two in step when the matcher changes.
+ * toMatchVisual for an unchanged page, split into its steps and timed one by one: the same
+ * capture session `toMatchVisual` in playwright-fixtures/index.js drives, on its fast path (one
+ * walk, one shot, the compare passes); keep the two in step when the matcher changes.
  */
 async function toMatchVisualSteps(page, testInfo) {
   const root = path.resolve(process.env.SIGHTLINE_ROOT);
-  const settings = addon.resolveSettings({ root });
   const steps = {};
   let mark = performance.now();
   const lap = (step) => {
@@ -61,42 +60,48 @@ async function toMatchVisualSteps(page, testInfo) {
     steps[step] = now - mark;
     mark = now;
   };
+  const session = new addon.CaptureSession({
+    root,
+    name: NAME,
+    project: testInfo.project.name,
+    updateSnapshots: 'none',
+    runId: `bench-${process.pid}`,
+    testId: `${testInfo.testId}-steps`,
+    testFile: 'capture.spec.mjs',
+    testTitlePath: [testInfo.title],
+  });
+  const settings = session.page;
+  let step = session.start();
+  lap('openSession');
   let dom;
   let shot;
-  let result;
-  addon.prefetchBaseline({ root, name: NAME, project: testInfo.project.name });
-  await prepareForCapture(page);
+  await prepareForCapture(page, settings);
   lap('prepareForCapture');
   await finishAnimations(page);
   lap('finishAnimations');
   try {
-    dom = await collectDom(page, { styleProperties: settings.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
+    if (step.kind !== 'walk') throw new Error(`the session asked for ${step.kind} first, not a walk`);
+    dom = await collectDom(page, { styleProperties: step.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
     lap('collectDom');
+    step = await session.walked(dom);
     shot = await screenshot(page, page, settings);
     lap('screenshot');
-    result = await addon.compareCapture({
-      root,
-      name: NAME,
-      project: testInfo.project.name,
-      screenshot: shot,
-      dom,
-      failures: [],
-      updateSnapshots: 'none',
-    });
-    lap('compareCapture');
-    await testInfo.attach(`${NAME}-steps-evidence.json`, { body: JSON.stringify(result.evidence, null, 2), contentType: 'application/json' });
+    step = await session.shot(shot, []);
+    lap('compare');
+    if (step.kind !== 'done') throw new Error(`the unchanged page asked for ${step.kind} after its first shot`);
+    for (const { name, body, contentType } of step.outcome.attachments) await testInfo.attach(`steps-${name}`, { body, contentType });
     lap('attach');
   } finally {
     await restoreAfterCapture(page);
     lap('restoreAfterCapture');
   }
-  if (result.failed) throw new Error(`compareCapture says the unchanged page changed: ${result.evidence.verdict}`);
+  if (!step.outcome.pass) throw new Error(`the session says the unchanged page changed: ${step.outcome.message}`);
   const info = {
     domBytes: Buffer.byteLength(dom),
     domElements: JSON.parse(dom).elements.length,
     styleProperties: JSON.parse(dom).styleProperties.length,
     pngBytes: shot.length,
-    status: result.evidence.status,
+    status: step.outcome.status,
   };
   return { steps, info, note: checkFullPage(shot, 'toMatchVisual\'s screenshot') };
 }

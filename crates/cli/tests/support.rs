@@ -34,6 +34,7 @@ pub fn capture_in(store: &ProjectStore, name: &str, project: &str, png: &[u8], u
         project,
         screenshot_png: png,
         data,
+        parsed_dom: None,
         options: SnapshotOptions::default(),
         update,
         write_missing_baselines: false,

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::artifact::{Capture, encode_capture};
 use crate::decode::{decode_image, write_atomic};
+use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use crate::store::{CaptureData, ProjectStore, check_snapshot_name};
@@ -95,6 +96,8 @@ pub struct CaptureRequest<'a> {
     /// The screenshot as Playwright returns it (PNG).
     pub screenshot_png: &'a [u8],
     pub data: CaptureData,
+    /// `data`'s DOM record already parsed (a capture session keeps it), so it is not parsed again.
+    pub parsed_dom: Option<&'a DomSnapshot>,
     pub options: SnapshotOptions,
     pub update: UpdateMode,
     /// Write a baseline on a snapshot's first run even in `missing` mode.
@@ -155,6 +158,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         project,
         screenshot_png,
         data,
+        parsed_dom,
         options,
         update,
         write_missing_baselines,
@@ -171,23 +175,27 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     // capture is most of the time on a long page and runs on one core, so the capture's DOM is
     // parsed beside it, with the baseline (usually ready: prefetch_baseline read it ahead).
     let mut data = data;
-    let (image, (current_dom, baseline)) = rayon::join(
+    let (image, (parsed, baseline)) = rayon::join(
         || decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}"))),
-        || rayon::join(|| data.parsed_dom(), || crate::prefetch::read_baseline_side(store, name, project)),
+        || {
+            let parse = || if parsed_dom.is_some() { Ok(None) } else { data.parsed_dom() };
+            rayon::join(parse, || crate::prefetch::read_baseline_side(store, name, project))
+        },
     );
-    let (mut image, current_dom, (baseline, baseline_dom)) = (image?, current_dom?, baseline?);
+    let (mut image, parsed, (baseline, baseline_dom)) = (image?, parsed?, baseline?);
+    let current_dom = parsed_dom.or(parsed.as_ref());
     // The capture shows its mask from here on: stored, attached, reported, approved.
-    if let Some(dom) = &current_dom {
+    if let Some(dom) = current_dom {
         crate::mask::paint_capture(&mut image, dom, options.mask_color);
     }
     data.project = Some(project.to_string());
     // The page knows its device pixel ratio best.
-    if let Some(dom) = &current_dom {
+    if let Some(dom) = current_dom {
         data.device_scale_factor = dom.device_pixel_ratio as f32;
     }
     let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
     let image = &capture.image;
-    let current_side = CaptureSide { image: image.view(), dom: current_dom.as_ref(), failures: &data.failures };
+    let current_side = CaptureSide { image: image.view(), dom: current_dom, failures: &data.failures };
     let baseline_side = baseline.as_ref().map(|b| CaptureSide {
         image: b.image.view(),
         dom: baseline_dom.as_ref(),
@@ -205,7 +213,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
 
     if let Some(Unsettled { previous_png, waited_ms }) = unsettled {
         let previous = decode_image(previous_png, std::path::Path::new(&format!("earlier screenshot of {name}")))?;
-        let area = crate::stability::unsettled_area(previous.view(), image.view(), current_dom.as_ref())?;
+        let area = crate::stability::unsettled_area(previous.view(), image.view(), current_dom)?;
         let verdict = crate::verdict::unstable_verdict(waited_ms, &area);
         (evidence.status, evidence.verdict_kind, evidence.verdict) = (verdict.status, verdict.kind, verdict.line);
         evidence.auto_passed = false;

@@ -458,6 +458,14 @@ pub fn baseline_layout(root: &Path) -> Result<BaselineLayout> {
     Ok(read_config_file(root)?.baseline_path)
 }
 
+impl Config {
+    /// `<root>/.sightline/config.json`, checked (a bad key named), relative `stylePath`s resolved
+    /// against the root; all defaults when there is no file.
+    pub fn read(root: &Path) -> Result<Config> {
+        read_config_file(root)
+    }
+}
+
 fn read_config_file(root: &Path) -> Result<Config> {
     let path = root.join(".sightline").join("config.json");
     let bytes = match std::fs::read(&path) {

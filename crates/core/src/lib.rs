@@ -40,6 +40,8 @@ pub mod regions;
 pub mod report;
 pub mod results;
 pub mod review;
+pub mod run_end;
+pub mod session;
 pub mod shape;
 pub mod shift;
 pub mod snapshot;

@@ -85,6 +85,13 @@ pub fn set_aside_moved_json(recorded: &str, now: &str) -> Result<Option<String>>
     Ok(set_aside_moved(&parse_dom(recorded)?, &parse_dom(now)?))
 }
 
+/// The sentence of a page that never settled, for every caller that says it: `Unstable page: two
+/// consecutive screenshots never matched within 5012 ms; the area 62×20 at 10,10 (#clock) kept
+/// changing`.
+pub fn never_settled(waited_ms: u64, area: &str) -> String {
+    format!("Unstable page: two consecutive screenshots never matched within {waited_ms} ms; {area} kept changing")
+}
+
 /// What differs between the last two shots of a page that never settled, in words:
 /// `62×20 at 10,10 (body > p#clock)`, `… and 2 more areas`, or the size change.
 pub fn unsettled_area(previous: ImageRef<'_>, last: ImageRef<'_>, dom: Option<&DomSnapshot>) -> Result<String> {

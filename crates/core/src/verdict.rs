@@ -140,8 +140,8 @@ pub fn unstable_verdict(waited_ms: u64, area: &str) -> Verdict {
         auto_passed: false,
         kind: VerdictKind::Unstable,
         line: format!(
-            "Unstable page: two consecutive screenshots never matched within {waited_ms} ms; {area} kept changing; \
-             hide it with mask or wait for it to settle — never approve this capture as a baseline"
+            "{}; hide it with mask or wait for it to settle — never approve this capture as a baseline",
+            crate::stability::never_settled(waited_ms, area)
         ),
     }
 }

@@ -44,6 +44,7 @@ pub fn capture_card(
         project: "chromium",
         screenshot_png: png,
         data: sightline_core::store::CaptureData { device_scale_factor: 1.0, ..Default::default() },
+        parsed_dom: None,
         options: sightline_core::snapshot::SnapshotOptions::default(),
         update,
         write_missing_baselines: false,

@@ -1,0 +1,1012 @@
+//! One `toMatchVisual` call, start to end, as a session the matcher drives. The matcher holds the
+//! page and does what the session asks of it — walk the DOM, shoot, wait — and nothing else; the
+//! session holds the rest: the call's options resolved once (the config file read once), the
+//! snapshot's name and claim, the baseline read ahead, the DOM record parsed once, and every
+//! decision of the capture loop with every sentence the test prints.
+//!
+//! The loop is toHaveScreenshot's. The page is walked, then shot; the first shot is compared
+//! with the baseline provisionally, and an unchanged page ends there (one shot, one comparison).
+//! Otherwise the page is shot until two consecutive shots agree ([`RESHOT_BACKOFF_MS`] apart, up
+//! to the timeout) and the settled shot decides; a failing snapshot whose first shot was already
+//! the settled one costs one comparison. A call that masks or ignores something walks the page
+//! again after its shot: a masked element that moved in between would be painted where it was,
+//! so the page is walked and shot anew, at most [`MASK_WALKS`] times, and then it is unstable.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::capture::{CaptureOutcome, CaptureOwner, CaptureRequest, Unsettled, UpdateMode, record_capture};
+use crate::config::{Config, Overrides, PlaywrightDefaults, Settings, ShardMode};
+use crate::decode::decode_image;
+use crate::dom::{DomSnapshot, parse_dom};
+use crate::error::{Error, Result};
+use crate::health::HealthReason;
+use crate::results::ledger::TestRef;
+use crate::snapshot::SnapshotEvidence;
+use crate::stability::{never_settled, set_aside_moved, shots_agree, unsettled_area};
+use crate::store::{CallName, CaptureData, ProjectStore, call_snapshot_name};
+use crate::verdict::Status;
+
+/// Walks of the page a call makes at most while its masked or ignored elements keep moving.
+pub const MASK_WALKS: u32 = 3;
+
+/// Pauses between re-shots, as toHaveScreenshot's: then the last one, until the timeout.
+pub const RESHOT_BACKOFF_MS: [u64; 4] = [0, 100, 250, 500];
+
+/// The timeout when neither the call, the config nor Playwright's expect gives one.
+const DEFAULT_TIMEOUT_MS: f64 = 5000.0;
+
+/// The test that makes a call.
+#[derive(Debug, Clone, Default)]
+pub struct CallTest {
+    /// Identifies the test run (all its workers share it).
+    pub run_id: String,
+    /// Playwright's `testInfo.testId` (the same on every retry).
+    pub test_id: String,
+    /// The spec file, relative to the Playwright config's folder.
+    pub file: String,
+    /// The describe titles and the test's title.
+    pub title_path: Vec<String>,
+    /// The test's line in its file.
+    pub line: Option<u32>,
+    /// Which attempt this is: 0, then 1 for the first retry.
+    pub retry: u32,
+}
+
+/// Everything the matcher knows when a call starts.
+#[derive(Debug, Clone)]
+pub struct CallRequest {
+    /// The project root: `.sightline/` lives here.
+    pub root: PathBuf,
+    /// The call's name, as given (`None`: unnamed) and, for an unnamed call, which of the test's
+    /// unnamed calls it is.
+    pub name: Option<serde_json::Value>,
+    pub unnamed_index: u32,
+    /// The Playwright project.
+    pub project: String,
+    /// Playwright's `expect.toHaveScreenshot` for the project (`null` for none).
+    pub playwright: serde_json::Value,
+    /// The call's options, the name left out; a mask Locator stands as `{"locator": "this-page"}`
+    /// (or `"other-page"`), anything else that is not a selector as `{"type": <typeof>}`.
+    pub options: serde_json::Value,
+    /// Playwright's `updateSnapshots`.
+    pub update: UpdateMode,
+    /// The call is `expect(…).not.toMatchVisual(…)`.
+    pub is_not: bool,
+    /// Playwright's expect timeout for the call, in ms.
+    pub expect_timeout_ms: Option<f64>,
+    /// The run is one shard of several (`--shard`).
+    pub sharded: bool,
+    /// `--ignore-snapshots` (or the project's `ignoreSnapshots`): nothing is captured.
+    pub ignore_snapshots: bool,
+    pub test: CallTest,
+}
+
+/// What the page is asked for next.
+#[derive(Debug)]
+pub enum Step {
+    /// Walk the page's DOM collecting these computed styles (none: boxes only).
+    Walk { style_properties: Vec<String> },
+    /// Shoot the page after waiting this long.
+    Shoot { after_ms: u64 },
+    /// The call is decided.
+    Done(Box<CallOutcome>),
+}
+
+/// How the matcher ends the call.
+#[derive(Debug, Clone)]
+pub struct CallOutcome {
+    /// The matcher's `pass`, as Playwright reads it (it inverts it under `.not`).
+    pub pass: bool,
+    /// The matcher's message.
+    pub message: String,
+    /// The snapshot's status, when the call compared it.
+    pub status: Option<Status>,
+    /// The test runs on and fails at its end with this message: a new snapshot has nothing the
+    /// rest of the test depends on (as toHaveScreenshot fails on a missing snapshot).
+    pub fail_at_end: Option<String>,
+    /// What the test attaches, in order.
+    pub attachments: Vec<Attachment>,
+}
+
+/// One file the test attaches.
+#[derive(Debug, Clone)]
+pub struct Attachment {
+    /// The attachment's name, e.g. `home-diff.png`.
+    pub name: String,
+    pub content_type: &'static str,
+    pub body: AttachmentBody,
+}
+
+/// Where an attachment's bytes are.
+#[derive(Debug, Clone)]
+pub enum AttachmentBody {
+    /// Attached as they are.
+    Inline(Vec<u8>),
+    /// Written as a file of the attachment's name in the test's output folder and attached by
+    /// path, so Playwright's reporters print its path as they do toHaveScreenshot's images.
+    OutputFile(Vec<u8>),
+    /// A file of the project, attached by path.
+    ProjectFile(PathBuf),
+}
+
+/// Where the loop is.
+#[derive(Debug)]
+enum Phase {
+    /// The page is being walked for the capture's DOM record.
+    Walk,
+    /// The first shot of a round is awaited.
+    FirstShot,
+    /// Shots until two consecutive ones agree.
+    Settling(Settling),
+    /// After the settled shot: the masked and ignored boxes are walked again.
+    BoxesWalk(Settled),
+    /// A masked or ignored element moved: the page is walked anew before the next round.
+    Rewalk {
+        settled: Settled,
+        moved: String,
+    },
+    Done,
+}
+
+#[derive(Debug)]
+struct Settling {
+    started: Instant,
+    deadline: Instant,
+    attempt: usize,
+    previous: Vec<u8>,
+    shot: Vec<u8>,
+}
+
+/// The end of one round of shots.
+#[derive(Debug)]
+struct Settled {
+    shot: Vec<u8>,
+    previous: Vec<u8>,
+    settled: bool,
+    waited_ms: u64,
+}
+
+/// One `toMatchVisual` call. Open it with [`CaptureSession::open`]; then give it what each
+/// [`Step`] asks for until it says [`Step::Done`].
+#[derive(Debug)]
+pub struct CaptureSession {
+    name: String,
+    project: String,
+    store: ProjectStore,
+    settings: Settings,
+    /// The call's options and Playwright's as given, kept with the capture for `sightline compare`.
+    overrides: Option<serde_json::Value>,
+    playwright: PlaywrightDefaults,
+    css: String,
+    timeout_ms: f64,
+    update: UpdateMode,
+    is_not: bool,
+    capture_only: bool,
+    /// Mask Locators of this page: the page marks them for each walk, so a walk masks more than
+    /// the settings' selectors say.
+    mask_locators: bool,
+    test: CallTest,
+    root: PathBuf,
+    dom_json: Option<String>,
+    dom: Option<DomSnapshot>,
+    failures: Vec<HealthReason>,
+    phase: Phase,
+    /// Rounds of walk and shots so far.
+    walks: u32,
+    started: Instant,
+    /// The first shot of this round and its provisional comparison.
+    first: Option<(Vec<u8>, CaptureOutcome)>,
+    /// The settled shot of the round before.
+    earlier: Option<Vec<u8>>,
+}
+
+/// What a call's page needs from the resolved options: how to prepare, walk and shoot it.
+#[derive(Debug, Clone)]
+pub struct PageSettings<'a> {
+    pub settings: &'a Settings,
+    /// The `stylePath` files' CSS, joined.
+    pub css: &'a str,
+    /// How long to wait for the page, in ms.
+    pub timeout_ms: f64,
+}
+
+impl CaptureSession {
+    /// Starts a call: names the snapshot, resolves its options over the config file (read once)
+    /// and Playwright's defaults, claims nothing yet, starts reading the baseline, and says the
+    /// first step. An error names the input at fault and how to fix it.
+    pub fn open(request: CallRequest) -> Result<(Self, Step)> {
+        let CallRequest { root, name, unnamed_index, project, playwright, options, update, is_not, .. } = request;
+        let config = Config::read(&root)?;
+        let name = call_name(name, unnamed_index, &request.test)
+            .and_then(|call| call_snapshot_name(&call, &config.baseline_path))
+            .map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?;
+        let store = ProjectStore::with_layout(&root, config.baseline_path.clone());
+        let early = |outcome: CallOutcome| -> Result<Option<CallOutcome>> { Ok(Some(outcome)) };
+        let done_early = if request.ignore_snapshots {
+            // Skipped as toHaveScreenshot is skipped: nothing is captured or compared.
+            early(CallOutcome {
+                pass: !is_not,
+                message: format!("toMatchVisual({name:?}): skipped (ignoreSnapshots)"),
+                ..CallOutcome::empty()
+            })?
+        } else if request.test.retry > 0 && !is_not {
+            // A retry cannot give a new snapshot a baseline: when an earlier attempt of this test
+            // found only that, it is reported again, softly, without shooting.
+            let owner = owner_of(&request.test);
+            crate::capture::earlier_new_snapshot(&store, &name, &project, &owner)?.map(|evidence| {
+                let message = failure_message(&name, &evidence);
+                CallOutcome {
+                    pass: true,
+                    status: Some(evidence.status),
+                    fail_at_end: Some(message.clone()),
+                    message,
+                    attachments: Vec::new(),
+                }
+            })
+        } else {
+            None
+        };
+        // A call that ends here resolves no options: a bad one fails only a call that captures.
+        let (overrides, mask_locators, playwright, settings, css) = if done_early.is_some() {
+            (
+                serde_json::Value::Null,
+                false,
+                PlaywrightDefaults::default(),
+                config.with_overrides(&Overrides::default()),
+                String::new(),
+            )
+        } else {
+            let (overrides, mask_locators) = split_mask(&name, options)?;
+            let playwright = PlaywrightDefaults::from_json(playwright)?;
+            let settings =
+                config.under_playwright(&playwright).with_overrides(&Overrides::from_json(overrides.clone())?);
+            let css = read_styles(&name, &settings.config.style_path)?;
+            (overrides, mask_locators, playwright, settings, css)
+        };
+        let timeout_ms = settings.timeout.or(request.expect_timeout_ms).unwrap_or(DEFAULT_TIMEOUT_MS);
+        let capture_only = settings.config.shard_mode == ShardMode::CaptureOnly && request.sharded;
+        let session = Self {
+            overrides: overrides.as_object().is_some_and(|o| !o.is_empty()).then_some(overrides),
+            playwright,
+            store,
+            name,
+            project,
+            settings,
+            css,
+            timeout_ms,
+            update,
+            is_not,
+            capture_only,
+            mask_locators,
+            test: request.test,
+            root,
+            dom_json: None,
+            dom: None,
+            failures: Vec::new(),
+            phase: Phase::Walk,
+            walks: 1,
+            started: Instant::now(),
+            first: None,
+            earlier: None,
+        };
+        if let Some(outcome) = done_early {
+            let mut session = session;
+            session.phase = Phase::Done;
+            return Ok((session, Step::Done(Box::new(outcome))));
+        }
+        // The baseline decodes on a thread of its own while the page is prepared, walked and shot.
+        if !session.capture_only {
+            crate::prefetch::prefetch_baseline(&session.store, &session.name, &session.project);
+        }
+        let step = session.walk_step();
+        Ok((session, step))
+    }
+
+    /// The snapshot's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the page needs to be prepared, walked and shot.
+    pub fn page(&self) -> PageSettings<'_> {
+        PageSettings { settings: &self.settings, css: &self.css, timeout_ms: self.timeout_ms }
+    }
+
+    /// The page's DOM record, as the collector returned it (JSON), for the step that asked for a
+    /// walk.
+    pub fn walked(&mut self, dom_json: String) -> Result<Step> {
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Walk => {
+                self.keep_dom(dom_json)?;
+                self.phase = Phase::FirstShot;
+                Ok(Step::Shoot { after_ms: 0 })
+            }
+            Phase::BoxesWalk(settled) => {
+                let now = parse_dom(&dom_json)?;
+                match self.dom.as_ref().and_then(|recorded| set_aside_moved(recorded, &now)) {
+                    Some(moved) => {
+                        self.phase = Phase::Rewalk { settled, moved };
+                        Ok(self.walk_step())
+                    }
+                    None => self.finish_round(settled),
+                }
+            }
+            Phase::Rewalk { settled, moved } => {
+                self.keep_dom(dom_json)?;
+                if self.walks == MASK_WALKS {
+                    return self.unstable_after_walks(settled, &moved);
+                }
+                self.walks += 1;
+                self.earlier = Some(settled.shot);
+                self.phase = Phase::FirstShot;
+                Ok(Step::Shoot { after_ms: 0 })
+            }
+            other => Err(self.out_of_order(other, "a DOM walk")),
+        }
+    }
+
+    /// A screenshot (PNG, as Playwright returns it) for the step that asked for one, and the
+    /// assets that have failed on the page so far.
+    pub fn shot(&mut self, png: Vec<u8>, failures: Vec<HealthReason>) -> Result<Step> {
+        self.failures = failures;
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::FirstShot => {
+                if self.capture_only {
+                    return Ok(self.start_settling(png));
+                }
+                // An unchanged page costs one shot: the first is checked against the baseline,
+                // provisionally (no baseline is written from a shot that may not be stable).
+                let outcome = self.compare(&png, true, None)?;
+                let unsettled = outcome.fails_test() || outcome.would_write_baseline;
+                self.first = Some((png.clone(), outcome));
+                if unsettled {
+                    Ok(self.start_settling(png))
+                } else {
+                    self.settled(Settled { previous: png.clone(), shot: png, settled: true, waited_ms: 0 })
+                }
+            }
+            Phase::Settling(mut s) => {
+                s.previous = std::mem::replace(&mut s.shot, png);
+                if self.shots_agree(&s.previous, &s.shot)? {
+                    let waited_ms = millis(s.started.elapsed());
+                    return self.settled(Settled { shot: s.shot, previous: s.previous, settled: true, waited_ms });
+                }
+                let now = Instant::now();
+                if now >= s.deadline {
+                    let waited_ms = millis(s.started.elapsed());
+                    return self.settled(Settled { shot: s.shot, previous: s.previous, settled: false, waited_ms });
+                }
+                s.attempt += 1;
+                // The last pause is cut to the time left, so a never-settling page is shot until
+                // the timeout.
+                let left = s.deadline - now;
+                let pause = Duration::from_millis(RESHOT_BACKOFF_MS[s.attempt.min(RESHOT_BACKOFF_MS.len() - 1)]);
+                let after_ms = millis(pause.min(left));
+                self.phase = Phase::Settling(s);
+                Ok(Step::Shoot { after_ms })
+            }
+            other => Err(self.out_of_order(other, "a screenshot")),
+        }
+    }
+
+    fn walk_step(&self) -> Step {
+        let style_properties = match self.phase {
+            Phase::BoxesWalk(_) => Vec::new(),
+            _ => self.settings.style_properties(),
+        };
+        Step::Walk { style_properties }
+    }
+
+    fn keep_dom(&mut self, dom_json: String) -> Result<()> {
+        self.dom = Some(parse_dom(&dom_json)?);
+        self.dom_json = Some(dom_json);
+        Ok(())
+    }
+
+    /// Whether this call has shots to compare past their bytes, and boxes that must still be
+    /// where the walk found them when the page is shot.
+    fn sets_aside(&self) -> bool {
+        self.mask_locators || !self.settings.config.mask.is_empty() || !self.settings.config.ignore_selectors.is_empty()
+    }
+
+    fn start_settling(&mut self, first: Vec<u8>) -> Step {
+        let started = Instant::now();
+        let deadline = started + Duration::from_secs_f64(self.timeout_ms.max(0.0) / 1000.0);
+        self.phase = Phase::Settling(Settling { started, deadline, attempt: 0, previous: first.clone(), shot: first });
+        Step::Shoot { after_ms: RESHOT_BACKOFF_MS[0] }
+    }
+
+    /// Two shots agree when their bytes are equal or, for a call that masks or ignores, when they
+    /// differ only under its masked and ignored boxes (a ticking clock under a mask), as
+    /// toHaveScreenshot's masked shots do.
+    fn shots_agree(&self, previous: &[u8], shot: &[u8]) -> Result<bool> {
+        if previous == shot {
+            return Ok(true);
+        }
+        if !self.sets_aside() {
+            return Ok(false);
+        }
+        let (a, b) = rayon::join(
+            || decode_image(previous, Path::new("earlier screenshot")),
+            || decode_image(shot, Path::new("last screenshot")),
+        );
+        Ok(shots_agree(a?.view(), b?.view(), self.dom.as_ref()))
+    }
+
+    /// A round's shots are over: the masked boxes are checked, or the round is finished.
+    fn settled(&mut self, settled: Settled) -> Result<Step> {
+        // A capture-only shard stores nothing from a page that never settled.
+        if self.capture_only && !settled.settled {
+            let area = self.unsettled_area(&settled.previous, &settled.shot)?;
+            return self.done(CallOutcome {
+                message: format!(
+                    "toMatchVisual({:?}): {}; nothing was stored for the merge job",
+                    self.name,
+                    never_settled(settled.waited_ms, &area)
+                ),
+                ..CallOutcome::empty()
+            });
+        }
+        if self.sets_aside() {
+            self.phase = Phase::BoxesWalk(settled);
+            return Ok(self.walk_step());
+        }
+        self.finish_round(settled)
+    }
+
+    /// The masked boxes are where the walk found them: the settled shot decides.
+    fn finish_round(&mut self, settled: Settled) -> Result<Step> {
+        if self.capture_only {
+            crate::capture::store_capture_only(
+                &self.store,
+                &self.name,
+                &self.project,
+                &settled.shot,
+                self.capture_data(),
+                self.settings.snapshot_options().mask_color,
+                Some(&owner_of(&self.test)),
+            )?;
+            return self.done(CallOutcome {
+                pass: true,
+                message: format!("toMatchVisual({:?}): captured for the merge job (capture-only shard)", self.name),
+                ..CallOutcome::empty()
+            });
+        }
+        let first = self.first.take();
+        let outcome = match first {
+            // The core names what kept changing and writes no baseline, in any update mode.
+            _ if !settled.settled => self.compare(
+                &settled.shot,
+                false,
+                Some(Unsettled { previous_png: &settled.previous, waited_ms: settled.waited_ms }),
+            )?,
+            // The first comparison stands when the settled shot is the one it compared and there
+            // is no baseline to write: a failing snapshot costs one comparison.
+            Some((first, outcome)) if first == settled.shot && !outcome.would_write_baseline => outcome,
+            _ => self.compare(&settled.shot, false, None)?,
+        };
+        self.outcome(outcome, &settled.shot)
+    }
+
+    /// A masked element moved on every walk: a page that does not settle.
+    fn unstable_after_walks(&mut self, settled: Settled, moved: &str) -> Result<Step> {
+        if self.capture_only {
+            return self.done(CallOutcome {
+                message: format!(
+                    "toMatchVisual({:?}): Unstable page: {moved} between the walk of the page and its screenshot, {MASK_WALKS} times; the mask cannot be placed, so nothing was stored for the merge job",
+                    self.name
+                ),
+                ..CallOutcome::empty()
+            });
+        }
+        // Recorded as unstable (no baseline written, approval held), naming what moved between
+        // this round's shot and the one before.
+        let waited_ms = millis(self.started.elapsed());
+        let earlier = self.earlier.take().unwrap_or_else(|| settled.shot.clone());
+        let outcome = self.compare(&settled.shot, false, Some(Unsettled { previous_png: &earlier, waited_ms }))?;
+        self.outcome(outcome, &settled.shot)
+    }
+
+    fn unsettled_area(&self, previous: &[u8], shot: &[u8]) -> Result<String> {
+        let previous = decode_image(previous, Path::new("earlier screenshot"))?;
+        let shot = decode_image(shot, Path::new("last screenshot"))?;
+        unsettled_area(previous.view(), shot.view(), self.dom.as_ref())
+    }
+
+    fn compare(&self, shot: &[u8], provisional: bool, unsettled: Option<Unsettled<'_>>) -> Result<CaptureOutcome> {
+        record_capture(
+            &self.store,
+            CaptureRequest {
+                name: &self.name,
+                project: &self.project,
+                screenshot_png: shot,
+                data: self.capture_data(),
+                parsed_dom: self.dom.as_ref(),
+                options: self.settings.snapshot_options(),
+                update: self.update,
+                write_missing_baselines: self.settings.config.write_missing_baselines,
+                want_diff_png: true,
+                provisional,
+                unsettled,
+                owner: Some(owner_of(&self.test)),
+            },
+        )
+    }
+
+    fn capture_data(&self) -> CaptureData {
+        CaptureData {
+            dom: self.dom_json.clone(),
+            failures: self.failures.clone(),
+            device_scale_factor: 1.0,
+            project: Some(self.project.clone()),
+            overrides: self.overrides.clone(),
+            playwright_defaults: self.playwright.json().cloned(),
+            // The baseline remembers its test: a later run that did not select it stays quiet.
+            test: Some(TestRef::new(&self.root, &self.test.file, self.test.title_path.clone(), self.test.line)),
+        }
+    }
+
+    /// The call's end from the deciding comparison: pass or fail, the message, the attachments.
+    fn outcome(&mut self, outcome: CaptureOutcome, shot: &[u8]) -> Result<Step> {
+        let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = &outcome;
+        let failed = outcome.fails_test();
+        let name = &self.name;
+        let evidence_json =
+            serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+        let mut attachments = vec![Attachment {
+            name: format!("{name}-evidence.json"),
+            content_type: "application/json",
+            body: AttachmentBody::Inline(evidence_json),
+        }];
+        if failed {
+            if let Some(baseline) = &evidence.files.baseline {
+                attachments.push(Attachment {
+                    name: format!("{name}-expected.png"),
+                    content_type: "image/png",
+                    body: AttachmentBody::ProjectFile(self.root.join(baseline)),
+                });
+            }
+            // The capture as compared (masks painted, compressed quickly) and the diff.
+            attachments.push(Attachment {
+                name: format!("{name}-actual.png"),
+                content_type: "image/png",
+                body: AttachmentBody::OutputFile(current_png.clone().unwrap_or_else(|| shot.to_vec())),
+            });
+            if let Some(diff) = diff_png {
+                attachments.push(Attachment {
+                    name: format!("{name}-diff.png"),
+                    content_type: "image/png",
+                    body: AttachmentBody::OutputFile(diff.clone()),
+                });
+            }
+        }
+        let status = Some(evidence.status);
+        if evidence.status == Status::New && !self.is_not {
+            // Nothing to compare yet, so nothing the rest of the test depends on: it runs on,
+            // and its end fails with this message.
+            let message = failure_message(name, evidence);
+            return self.done(CallOutcome {
+                pass: true,
+                fail_at_end: Some(message.clone()),
+                message,
+                status,
+                attachments,
+            });
+        }
+        let message = if *baseline_written {
+            format!(
+                "toMatchVisual({name:?}): baseline written ({})",
+                evidence.files.baseline.as_deref().unwrap_or_default()
+            )
+        } else if failed {
+            failure_message(name, evidence)
+        } else {
+            format!("toMatchVisual({name:?}): expected a visual change, but {}", evidence.verdict)
+        };
+        self.done(CallOutcome { pass: !failed, message, status, fail_at_end: None, attachments })
+    }
+
+    fn done(&mut self, outcome: CallOutcome) -> Result<Step> {
+        self.phase = Phase::Done;
+        Ok(Step::Done(Box::new(outcome)))
+    }
+
+    fn out_of_order(&mut self, phase: Phase, given: &str) -> Error {
+        let wanted = match &phase {
+            Phase::Walk | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
+            Phase::FirstShot | Phase::Settling(_) => "a screenshot",
+            Phase::Done => "nothing: the call is decided",
+        };
+        self.phase = phase;
+        Error::Internal(format!("capture session of {:?} was given {given} when it asked for {wanted}", self.name))
+    }
+}
+
+impl CallOutcome {
+    fn empty() -> Self {
+        Self { pass: false, message: String::new(), status: None, fail_at_end: None, attachments: Vec::new() }
+    }
+}
+
+/// A failing call's message: the verdict, then the explanation (top regions with their
+/// elements, the restyled properties), indented.
+fn failure_message(name: &str, evidence: &SnapshotEvidence) -> String {
+    let mut lines = vec![format!("toMatchVisual({name:?}): {}", evidence.verdict)];
+    lines.extend(evidence.explanation(3, 5).into_iter().map(|line| format!("  {line}")));
+    lines.join("\n")
+}
+
+fn owner_of(test: &CallTest) -> CaptureOwner {
+    CaptureOwner {
+        run_id: test.run_id.clone(),
+        test_id: test.test_id.clone(),
+        title: test.title_path.join(" › "),
+        location: Some(match test.line {
+            Some(line) => format!("{}:{line}", test.file),
+            None => test.file.clone(),
+        }),
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis().try_into().unwrap_or(u64::MAX)
+}
+
+/// The call's name as given (a string or Playwright's name array) or, unnamed, its test's.
+fn call_name(name: Option<serde_json::Value>, index: u32, test: &CallTest) -> Result<CallName> {
+    use serde_json::Value;
+    let test_file = test.file.clone();
+    let given = |parts| Ok(CallName::Given { parts, test_file: test_file.clone() });
+    match name {
+        None | Some(Value::Null) => {
+            Ok(CallName::Unnamed { test_file: test.file.clone(), title_path: test.title_path.clone(), index })
+        }
+        Some(Value::String(name)) => given(vec![name]),
+        Some(Value::Array(parts)) => given(
+            parts
+                .into_iter()
+                .map(|part| match part {
+                    Value::String(part) => Ok(part),
+                    other => Err(Error::InvalidInput(format!(
+                        "snapshot name array holds {other}; every part must be a string, e.g. [\"cards\", \"lamp\"]"
+                    ))),
+                })
+                .collect::<Result<_>>()?,
+        ),
+        Some(other) => Err(Error::InvalidInput(format!(
+            "snapshot name {other} must be a string or an array of strings, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
+        ))),
+    }
+}
+
+/// The call's options with `mask` as the engine reads it (selectors only), and whether the mask
+/// also holds Locators of the page (marked by the matcher for each walk). `mask` as
+/// toHaveScreenshot takes it: Locators, CSS selector strings, or a mix; a bad entry is refused,
+/// naming it.
+fn split_mask(name: &str, mut options: serde_json::Value) -> Result<(serde_json::Value, bool)> {
+    use serde_json::Value;
+    let fail = |detail: String| Error::InvalidInput(format!("toMatchVisual({name:?}): mask {detail}"));
+    let Some(mask) = options.as_object_mut().and_then(|o| o.get_mut("mask")) else { return Ok((options, false)) };
+    let entries = match mask {
+        Value::Array(entries) => std::mem::take(entries),
+        other => {
+            return Err(fail(format!(
+                "must be an array of Locators or CSS selectors, e.g. [page.locator('#ad'), '.clock']; got {}",
+                type_of(other)
+            )));
+        }
+    };
+    if entries.is_empty() {
+        return Err(fail(
+            "is an empty list: leave `mask` out to use .sightline/config.json's mask, or list what to hide".into(),
+        ));
+    }
+    let mut selectors = Vec::new();
+    let mut locators = false;
+    for (i, entry) in entries.into_iter().enumerate() {
+        match &entry {
+            Value::String(_) => selectors.push(entry),
+            Value::Object(o) if o.get("locator").and_then(Value::as_str) == Some("this-page") => locators = true,
+            Value::Object(o) if o.get("locator").and_then(Value::as_str) == Some("other-page") => {
+                return Err(fail(format!(
+                    "[{i}] is a Locator of another page: mask only Locators of the page being captured"
+                )));
+            }
+            other => {
+                return Err(fail(format!("[{i}] must be a Locator or a CSS selector string, got {}", type_of(other))));
+            }
+        }
+    }
+    *mask = Value::Array(selectors);
+    Ok((options, locators))
+}
+
+/// JavaScript's `typeof` of a value the matcher passed (it sends `{"type": …}` for what JSON
+/// cannot carry).
+fn type_of(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "boolean".into(),
+        Value::Number(_) => "number".into(),
+        Value::String(_) => "string".into(),
+        Value::Array(_) => "object".into(),
+        Value::Object(o) => o.get("type").and_then(Value::as_str).unwrap_or("object").to_string(),
+    }
+}
+
+/// The `stylePath` files' CSS, joined, read as toHaveScreenshot reads them: relative paths from
+/// the folder the tests run in (the config file's are already the project root's).
+fn read_styles(name: &str, paths: &[String]) -> Result<String> {
+    let mut texts = Vec::with_capacity(paths.len());
+    for file in paths {
+        let bytes = std::fs::read(file).map_err(|e| {
+            let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
+            Error::InvalidInput(format!(
+                "toMatchVisual({name:?}): stylePath {file:?} cannot be read ({}): give the path of a CSS file, relative to {cwd} or absolute",
+                io_code(&e)
+            ))
+        })?;
+        texts.push(String::from_utf8_lossy(&bytes).trim().to_string());
+    }
+    Ok(texts.join("\n"))
+}
+
+/// Node's code for an I/O error (`ENOENT`), as a JavaScript user reads it.
+fn io_code(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "ENOENT".into(),
+        ErrorKind::PermissionDenied => "EACCES".into(),
+        ErrorKind::IsADirectory => "EISDIR".into(),
+        _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::decode::{PngCompression, encode_png};
+    use crate::dom::test_records::page;
+    use crate::image::RgbaImage;
+
+    /// A project root of its own, removed when the test ends.
+    struct Root(PathBuf);
+
+    impl Root {
+        fn new(test: &str) -> Self {
+            let root = std::env::temp_dir().join(format!("sightline-session-{test}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            std::fs::create_dir_all(&root).unwrap();
+            Self(root)
+        }
+    }
+
+    impl Drop for Root {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn request(root: &Root, options: Value, update: UpdateMode) -> CallRequest {
+        CallRequest {
+            root: root.0.clone(),
+            name: Some(json!("home")),
+            unnamed_index: 1,
+            project: "chromium".into(),
+            playwright: Value::Null,
+            options,
+            update,
+            is_not: false,
+            expect_timeout_ms: None,
+            sharded: false,
+            ignore_snapshots: false,
+            test: CallTest {
+                run_id: "run".into(),
+                test_id: "t1".into(),
+                file: "home.spec.ts".into(),
+                title_path: vec!["home".into()],
+                line: Some(3),
+                retry: 0,
+            },
+        }
+    }
+
+    /// An 800 × 600 page (the size of [`page`]'s document) in one colour, as a PNG.
+    fn shot(grey: u8) -> Vec<u8> {
+        encode_png(&RgbaImage::filled(800, 600, [grey, grey, grey, 255]).unwrap(), PngCompression::Fastest).unwrap()
+    }
+
+    /// Answers each step: a walk with `walk(n)` (n counts the walks), a shot with `shoot(n)`;
+    /// returns the steps asked for (`walk`, `boxes`, `shoot after N`) and the outcome.
+    fn drive(
+        request: CallRequest,
+        walk: impl Fn(usize) -> Value,
+        shoot: impl Fn(usize) -> Vec<u8>,
+    ) -> (Vec<String>, CallOutcome) {
+        let (mut session, mut step) = CaptureSession::open(request).unwrap();
+        let (mut asked, mut walks, mut shots) = (Vec::new(), 0, 0);
+        loop {
+            step = match step {
+                Step::Walk { style_properties } => {
+                    asked.push(if style_properties.is_empty() { "boxes" } else { "walk" }.to_string());
+                    walks += 1;
+                    session.walked(walk(walks).to_string()).unwrap()
+                }
+                Step::Shoot { after_ms } => {
+                    asked.push(format!("shoot after {after_ms}"));
+                    shots += 1;
+                    session.shot(shoot(shots), Vec::new()).unwrap()
+                }
+                Step::Done(outcome) => return (asked, *outcome),
+            }
+        }
+    }
+
+    fn approve(root: &Root) {
+        let (_, outcome) = drive(request(root, json!({}), UpdateMode::All), |_| page(), |_| shot(200));
+        assert!(outcome.pass, "{}", outcome.message);
+    }
+
+    #[test]
+    fn session_an_unchanged_page_costs_one_walk_and_one_shot() {
+        let root = Root::new("unchanged");
+        approve(&root);
+        let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
+        assert_eq!(asked, ["walk", "shoot after 0"]);
+        assert!(outcome.pass);
+        assert_eq!(outcome.status, Some(Status::Passed));
+        assert!(
+            outcome.message.starts_with("toMatchVisual(\"home\"): expected a visual change, but "),
+            "{}",
+            outcome.message
+        );
+        let names: Vec<&str> = outcome.attachments.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["home-evidence.json"]);
+    }
+
+    #[test]
+    fn session_a_new_snapshot_is_shot_until_stable_and_fails_at_the_end_of_the_test() {
+        let root = Root::new("new");
+        let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::Default), |_| page(), |_| shot(200));
+        // The provisional comparison says new: the page is shot once more, and the shots agree.
+        assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0"]);
+        assert!(outcome.pass, "the test runs on");
+        assert_eq!(outcome.status, Some(Status::New));
+        assert_eq!(outcome.fail_at_end.as_deref(), Some(outcome.message.as_str()));
+        assert!(outcome.message.starts_with("toMatchVisual(\"home\"): New snapshot"), "{}", outcome.message);
+    }
+
+    #[test]
+    fn session_a_change_fails_with_the_baseline_the_capture_and_the_diff_attached() {
+        let root = Root::new("changed");
+        approve(&root);
+        let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(100));
+        assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0"]);
+        assert!(!outcome.pass);
+        assert_eq!(outcome.status, Some(Status::Changed));
+        let kinds: Vec<(&str, &str)> = outcome
+            .attachments
+            .iter()
+            .map(|a| {
+                let kind = match a.body {
+                    AttachmentBody::Inline(_) => "inline",
+                    AttachmentBody::OutputFile(_) => "output",
+                    AttachmentBody::ProjectFile(_) => "project",
+                };
+                (a.name.as_str(), kind)
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("home-evidence.json", "inline"),
+                ("home-expected.png", "project"),
+                ("home-actual.png", "output"),
+                ("home-diff.png", "output")
+            ]
+        );
+    }
+
+    #[test]
+    fn session_a_page_that_never_settles_is_shot_with_backoff_until_the_timeout() {
+        let root = Root::new("unsettled");
+        approve(&root);
+        let (a, b) = (shot(10), shot(20));
+        let alternate = |n: usize| if n.is_multiple_of(2) { a.clone() } else { b.clone() };
+        let (asked, outcome) =
+            drive(request(&root, json!({ "timeout": 1500 }), UpdateMode::All), |_| page(), alternate);
+        assert_eq!(asked[..5], ["walk", "shoot after 0", "shoot after 0", "shoot after 100", "shoot after 250"]);
+        assert!(!outcome.pass, "no baseline is written from an unstable page, in any update mode");
+        assert!(
+            outcome.message.starts_with(
+                "toMatchVisual(\"home\"): Unstable page: two consecutive screenshots never matched within "
+            ),
+            "{}",
+            outcome.message
+        );
+        assert!(outcome.message.contains("kept changing; hide it with mask"), "{}", outcome.message);
+    }
+
+    #[test]
+    fn session_a_masked_element_that_moves_on_every_walk_is_unstable_after_three_walks() {
+        let root = Root::new("mask-moves");
+        approve(&root);
+        // #card-a is masked; every walk after a shot finds it 10 px lower than the walk before.
+        let walk = |n: usize| {
+            let mut record = page();
+            record["elements"][4]["masked"] = json!(true);
+            record["elements"][4]["box"][1] = json!(80 + 10 * n);
+            record
+        };
+        let options = json!({ "mask": ["#card-a"] });
+        let (asked, outcome) = drive(request(&root, options, UpdateMode::None), walk, |_| shot(200));
+        let round = ["shoot after 0", "boxes", "walk"];
+        let expected: Vec<&str> = std::iter::once("walk").chain(round.iter().cycle().take(9).copied()).collect();
+        assert_eq!(asked, expected);
+        assert!(!outcome.pass);
+        assert!(outcome.message.contains("Unstable page"), "{}", outcome.message);
+    }
+
+    #[test]
+    fn session_a_capture_only_shard_stores_the_settled_shot_and_compares_nothing() {
+        let root = Root::new("capture-only");
+        std::fs::create_dir_all(root.0.join(".sightline")).unwrap();
+        std::fs::write(root.0.join(".sightline/config.json"), r#"{"shardMode": "capture-only"}"#).unwrap();
+        let mut call = request(&root, json!({}), UpdateMode::None);
+        call.sharded = true;
+        let (asked, outcome) = drive(call, |_| page(), |_| shot(200));
+        assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0"]);
+        assert!(outcome.pass);
+        assert_eq!(outcome.message, "toMatchVisual(\"home\"): captured for the merge job (capture-only shard)");
+        assert!(root.0.join(".sightline/temp/home/chromium.slcap").exists());
+        assert!(!root.0.join(".sightline/temp/home/chromium.json").exists(), "no evidence: nothing compared");
+    }
+
+    #[test]
+    fn session_capture_only_without_a_shard_compares_as_any_run() {
+        let root = Root::new("capture-only-unsharded");
+        std::fs::create_dir_all(root.0.join(".sightline")).unwrap();
+        std::fs::write(root.0.join(".sightline/config.json"), r#"{"shardMode": "capture-only"}"#).unwrap();
+        let (_, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
+        assert_eq!(outcome.status, Some(Status::New));
+    }
+
+    #[test]
+    fn session_a_bad_mask_entry_is_refused_naming_it() {
+        let root = Root::new("bad-mask");
+        let refused = |mask: Value| {
+            CaptureSession::open(request(&root, json!({ "mask": mask }), UpdateMode::None)).unwrap_err().to_string()
+        };
+        assert_eq!(
+            refused(json!({ "type": "string" })),
+            "toMatchVisual(\"home\"): mask must be an array of Locators or CSS selectors, e.g. [page.locator('#ad'), '.clock']; got string"
+        );
+        assert_eq!(
+            refused(json!([])),
+            "toMatchVisual(\"home\"): mask is an empty list: leave `mask` out to use .sightline/config.json's mask, or list what to hide"
+        );
+        assert_eq!(
+            refused(json!([".ad", { "locator": "other-page" }])),
+            "toMatchVisual(\"home\"): mask [1] is a Locator of another page: mask only Locators of the page being captured"
+        );
+        assert_eq!(
+            refused(json!([".ad", 3])),
+            "toMatchVisual(\"home\"): mask [1] must be a Locator or a CSS selector string, got number"
+        );
+    }
+
+    #[test]
+    fn session_ignore_snapshots_captures_nothing_and_reads_no_options() {
+        let root = Root::new("ignored");
+        let mut call = request(&root, json!({ "treshold": 1 }), UpdateMode::All);
+        call.ignore_snapshots = true;
+        let (_, outcome) = drive(call, |_| page(), |_| shot(200));
+        assert!(outcome.pass);
+        assert_eq!(outcome.message, "toMatchVisual(\"home\"): skipped (ignoreSnapshots)");
+        assert!(!root.0.join(".sightline").exists(), "nothing written");
+    }
+}

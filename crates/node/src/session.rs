@@ -1,0 +1,197 @@
+//! `CaptureSession`: one `toMatchVisual` call, opened by the matcher and driven by it. The core's
+//! [`sightline_core::session::CaptureSession`] decides every step; this class only carries the
+//! page's answers (a DOM walk, a screenshot) in and the next step out, off the event loop.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use sightline_core::session::{self, CallRequest, CallTest};
+
+use crate::convert::{AssetFailure, Attachment, PageSettings, SnapshotStatus, health_reasons, update_mode};
+use crate::work::{Work, guarded};
+
+/// One `toMatchVisual` call as the matcher knows it when the call starts.
+#[napi(object)]
+pub struct CallInput {
+    /// Project root: `.sightline/` lives here.
+    pub root: String,
+    /// The call's name: a string or Playwright's name array; absent for an unnamed call.
+    #[napi(ts_type = "string | string[]")]
+    pub name: Option<serde_json::Value>,
+    /// For an unnamed call: which of the test's unnamed calls this is, from 1.
+    pub unnamed_index: Option<u32>,
+    /// Playwright project name.
+    pub project: String,
+    /// Playwright's `expect.toHaveScreenshot` config for the test's project.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub playwright_defaults: Option<serde_json::Value>,
+    /// The call's options, its name left out. A mask Locator stands as `{ locator: 'this-page' }`
+    /// (or `'other-page'`), any other entry that is not a string as `{ type: typeof entry }`.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub options: Option<serde_json::Value>,
+    /// Playwright's `updateSnapshots`: `none`, `default`, `missing`, `changed`, `all`.
+    pub update_snapshots: Option<String>,
+    /// The call is `expect(…).not.toMatchVisual(…)`.
+    pub is_not: Option<bool>,
+    /// Playwright's expect timeout for the call, in ms.
+    pub expect_timeout: Option<f64>,
+    /// The run is one shard of several.
+    pub sharded: Option<bool>,
+    /// `--ignore-snapshots` or the project's `ignoreSnapshots`.
+    pub ignore_snapshots: Option<bool>,
+    /// Identifies the test run (all workers share it).
+    pub run_id: String,
+    /// Playwright's `testInfo.testId`.
+    pub test_id: String,
+    /// The spec file, relative to the Playwright config's folder.
+    pub test_file: String,
+    /// The describe titles and the test's title.
+    pub test_title_path: Vec<String>,
+    /// The test's line in its file.
+    pub test_line: Option<u32>,
+    /// `testInfo.retry`.
+    pub retry: Option<u32>,
+}
+
+/// How the matcher ends the call.
+#[napi(object)]
+pub struct CallOutcome {
+    /// The matcher's `pass` (Playwright inverts it under `.not`).
+    pub pass: bool,
+    /// The matcher's message.
+    pub message: String,
+    /// The snapshot's status, when the call compared it.
+    pub status: Option<SnapshotStatus>,
+    /// The test runs on and fails at its end with this message (a new snapshot).
+    pub fail_at_end: Option<String>,
+    /// What the test attaches, in order.
+    pub attachments: Vec<Attachment>,
+}
+
+/// What the session asks of the page next.
+#[napi(discriminant = "kind", discriminant_case = "lowercase")]
+pub enum SessionStep {
+    /// Walk the DOM collecting these computed styles (none: boxes only) and give the record to
+    /// `walked`.
+    Walk { style_properties: Vec<String> },
+    /// Wait `afterMs`, shoot the page and give the PNG to `shot`.
+    Shoot { after_ms: u32 },
+    /// The call is decided.
+    Done { outcome: CallOutcome },
+}
+
+impl From<session::Step> for SessionStep {
+    fn from(step: session::Step) -> Self {
+        match step {
+            session::Step::Walk { style_properties } => Self::Walk { style_properties },
+            session::Step::Shoot { after_ms } => Self::Shoot { after_ms: after_ms.try_into().unwrap_or(u32::MAX) },
+            session::Step::Done(outcome) => {
+                let session::CallOutcome { pass, message, status, fail_at_end, attachments } = *outcome;
+                Self::Done {
+                    outcome: CallOutcome {
+                        pass,
+                        message,
+                        status: status.map(Into::into),
+                        fail_at_end,
+                        attachments: attachments.into_iter().map(Into::into).collect(),
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// One `toMatchVisual` call: `new CaptureSession(input)`, then `start()` and the page's answers
+/// to each step (`walked`, `shot`) until the step is `done`.
+#[napi]
+pub struct CaptureSession {
+    core: Arc<Mutex<session::CaptureSession>>,
+    name: String,
+    page: PageSettings,
+    first: Option<session::Step>,
+}
+
+#[napi]
+impl CaptureSession {
+    /// Names the snapshot, resolves the call's options over `.sightline/config.json` (read once)
+    /// and Playwright's defaults, and starts reading the baseline. A bad name or option throws,
+    /// naming it.
+    #[napi(constructor)]
+    pub fn new(input: CallInput) -> Result<Self> {
+        let (core, first) = guarded(|| {
+            session::CaptureSession::open(CallRequest {
+                root: input.root.into(),
+                name: input.name,
+                unnamed_index: input.unnamed_index.unwrap_or(1),
+                project: input.project,
+                playwright: input.playwright_defaults.unwrap_or_default(),
+                options: input.options.unwrap_or_default(),
+                update: update_mode(input.update_snapshots.as_deref())?,
+                is_not: input.is_not.unwrap_or(false),
+                expect_timeout_ms: input.expect_timeout,
+                sharded: input.sharded.unwrap_or(false),
+                ignore_snapshots: input.ignore_snapshots.unwrap_or(false),
+                test: CallTest {
+                    run_id: input.run_id,
+                    test_id: input.test_id,
+                    file: input.test_file,
+                    title_path: input.test_title_path,
+                    line: input.test_line,
+                    retry: input.retry.unwrap_or(0),
+                },
+            })
+        })?;
+        Ok(Self {
+            name: core.name().to_string(),
+            page: core.page().into(),
+            core: Arc::new(Mutex::new(core)),
+            first: Some(first),
+        })
+    }
+
+    /// The snapshot's name.
+    #[napi(getter)]
+    pub fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// How to prepare, walk and shoot the page.
+    #[napi(getter)]
+    pub fn page(&self) -> PageSettings {
+        self.page.clone()
+    }
+
+    /// The first step (once).
+    #[napi]
+    pub fn start(&mut self) -> Result<SessionStep> {
+        self.first.take().map(Into::into).ok_or_else(|| Error::from_reason("start() was already called"))
+    }
+
+    /// The page's DOM record (the collector's JSON) for a `walk` step; resolves to the next step.
+    #[napi(ts_return_type = "Promise<SessionStep>")]
+    pub fn walked(&self, dom: String) -> AsyncTask<Work<SessionStep>> {
+        let core = self.core.clone();
+        Work::run(move || step(&core, |session| session.walked(dom)))
+    }
+
+    /// The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
+    /// resolves to the next step.
+    #[napi(ts_return_type = "Promise<SessionStep>")]
+    pub fn shot(&self, png: Buffer, failures: Vec<AssetFailure>) -> AsyncTask<Work<SessionStep>> {
+        let core = self.core.clone();
+        let png = png.to_vec();
+        Work::run(move || {
+            let failures = guarded(|| health_reasons(&failures))?;
+            step(&core, |session| session.shot(png, failures))
+        })
+    }
+}
+
+fn step(
+    core: &Mutex<session::CaptureSession>,
+    f: impl FnOnce(&mut session::CaptureSession) -> sightline_core::Result<session::Step>,
+) -> Result<SessionStep> {
+    let mut session = core.lock().unwrap_or_else(PoisonError::into_inner);
+    guarded(|| f(&mut session)).map(Into::into)
+}
