@@ -645,6 +645,49 @@ if (missing) {
     });
   });
 
+  test('stabilise: inside an open shadow root transitions and animations end and the caret is hidden; restore puts the root back', async () => {
+    await withPage('<x-field></x-field>', async (page) => {
+      // Document styles do not reach into a shadow tree: only a sheet the root adopts does.
+      await page.evaluate(() => {
+        const root = document.querySelector('x-field').attachShadow({ mode: 'open' });
+        const own = new CSSStyleSheet();
+        own.replaceSync('input { caret-color: rgb(255, 0, 0) }');
+        root.adoptedStyleSheets = [own];
+        root.innerHTML = `<style>
+            .move { transition: margin-left 10s linear }
+            @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
+            .fade { animation: fade 100s forwards }
+          </style>
+          <div class="move">m</div><input value="x"><div class="fade">f</div><div id="loop">l</div>`;
+        root.getElementById('loop').animate([{ opacity: 1 }, { opacity: 0 }], { duration: 1000, iterations: Infinity });
+      });
+      const read = () =>
+        page.evaluate(() => {
+          const root = document.querySelector('x-field').shadowRoot;
+          const cs = (s) => getComputedStyle(root.querySelector(s));
+          const loop = root.getElementById('loop').getAnimations()[0];
+          return {
+            caret: cs('input').caretColor,
+            margin: cs('.move').marginLeft,
+            fade: cs('.fade').opacity,
+            loop: loop?.playState ?? 'none',
+            sheets: root.adoptedStyleSheets.map((s) => s.cssRules[0].cssText),
+          };
+        });
+      const before = await read();
+      assert.deepEqual([before.caret, before.loop, before.sheets], ['rgb(255, 0, 0)', 'running', ['input { caret-color: rgb(255, 0, 0); }']]);
+      await stabilise.prepareForCapture(page);
+      assert.deepEqual(await stabilise.finishAnimations(page), { finished: 1, cancelled: 1 });
+      await page.evaluate(() => (document.querySelector('x-field').shadowRoot.querySelector('.move').style.marginLeft = '100px'));
+      const captured = await read();
+      // No transition, the finite animation on its last frame, the infinite one cancelled.
+      assert.deepEqual([captured.caret, captured.margin, captured.fade, captured.loop], ['rgba(0, 0, 0, 0)', '100px', '0.5', 'none']);
+      await stabilise.restoreAfterCapture(page);
+      const after = await read();
+      assert.deepEqual([after.caret, after.loop, after.sheets], [before.caret, 'running', before.sheets]);
+    });
+  });
+
   test('collector: a 5,000-element page is one evaluate and a few style rows (its speed is the bench\'s, npm run bench -- --only dom)', async () => {
     await withPage(cardsPage(), async (page) => {
       const dom = await collect(page);

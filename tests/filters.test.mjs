@@ -2,7 +2,7 @@
 // two projects) is copied to a fresh project and approved, then run every way Playwright can
 // select part of a suite. Each filtered run reports nothing missing; a removed call, a renamed
 // test and a deleted spec file are still reported, with the reason.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,8 @@ before(() => {
   assert.equal(approve.status, 0, approve.output);
   assert.equal(approve.results.summary.total, 10, approve.output);
 });
+
+after(() => rmSync(project, { recursive: true, force: true }));
 
 test('filters: a full run after approval reports nothing missing', { skip }, () => {
   const full = run([]);
@@ -199,8 +201,4 @@ test('filters: new snapshots fail softly, and an update run prints and marks eac
   const restored = run(['-g', 'footer', '--project', 'desktop', '--update-snapshots=changed']);
   assert.equal(restored.results.snapshots[0].status, 'written');
   assert.equal(run(['-g', 'footer']).results.summary.passed, 2);
-});
-
-test('filters: cleanup', { skip }, () => {
-  rmSync(project, { recursive: true, force: true });
 });

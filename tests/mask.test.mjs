@@ -2,10 +2,10 @@
 // in the stored baseline where the elements show, nothing under a mask is change evidence, and a
 // masked clock does not keep the page from settling. Real Playwright runs of tests/mask against
 // Debian's Chromium: one with --update-snapshots=all, one where only masked content changed.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readPng } from './video/png.mjs';
@@ -56,6 +56,9 @@ before(() => {
   movingRun = playwright('base', ['--update-snapshots=all', '--grep', 'keeps-moving']);
   assert.equal(approveRun.status, 0, approveRun.output);
 });
+
+// Whether the suite passed or not: what a failure needs is in its messages.
+after(() => rmSync(base, { recursive: true, force: true }));
 
 test('mask: a masked ticking clock settles, so -u writes its baseline with the clock painted', { skip }, () => {
   // toHaveScreenshot paints the mask on every shot, so a masked clock agrees from shot to shot;

@@ -19,7 +19,20 @@ const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
 const skip = !existsSync(chromium) && `Chromium not found at ${chromium} (set SIGHTLINE_CHROMIUM)`;
 if (skip && process.env.CI) throw new Error(`${skip}; CI must have it (npm test installs it)`);
 
-const root = mkdtempSync(path.join(tmpdir(), 'sightline-matcher-'));
+/** This file's temp folders, removed when it is done, passed or failed. */
+const temps = {
+  made: [],
+  make(prefix) {
+    const dir = mkdtempSync(path.join(tmpdir(), prefix));
+    this.made.push(dir);
+    return dir;
+  },
+};
+after(() => {
+  for (const dir of temps.made) rmSync(dir, { recursive: true, force: true });
+});
+
+const root = temps.make('sightline-matcher-');
 
 /** `playwright test -c <config> …args` from the repository with `env` added. */
 function runPlaywright(config, args, env) {
@@ -54,7 +67,7 @@ before(() => {
 });
 
 test('matcher: first run without -u fails a new snapshot and says how to approve', { skip }, () => {
-  const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-new-'));
+  const fresh = temps.make('sightline-new-');
   const run = runPlaywright('tests/scenarios/playwright.config.mjs', ['-g', 'identical'], { SIGHTLINE_ROOT: fresh, SCENARIO_VARIANT: 'base' });
   assert.equal(run.status, 1, run.output);
   assert.match(
@@ -202,7 +215,7 @@ test('scenario: a locator captures only its element and passes when unchanged', 
 });
 
 test('matcher: two tests capturing one snapshot name is an error naming both, with their files and lines', { skip }, () => {
-  const fresh = mkdtempSync(path.join(tmpdir(), 'sightline-collision-'));
+  const fresh = temps.make('sightline-collision-');
   const env = { SIGHTLINE_ROOT: fresh, SCENARIO_COLLISION: '1', SCENARIO_VARIANT: 'base' };
   const run = runPlaywright('tests/scenarios/playwright.config.mjs', ['collision', '--update-snapshots=all'], env);
   assert.equal(run.status, 1, run.output);
@@ -276,16 +289,6 @@ test('scenario: a locator capture sees only its element: an accent change is sty
 const reporter = path.join(repo, 'playwright-fixtures', 'reporter.js');
 const sightlineBin = path.join(repo, 'target', 'release', 'sightline');
 
-/** The option suite's temp folders, removed when it is done. */
-const temps = {
-  made: [],
-  make(prefix) {
-    const dir = mkdtempSync(path.join(tmpdir(), prefix));
-    this.made.push(dir);
-    return dir;
-  },
-};
-
 /** Runs the option suite with `base` holding the case roots; returns its exit, output and report. */
 function optionsRun(base, variant, args = []) {
   const json = path.join(temps.make('sightline-options-report-'), 'playwright.json');
@@ -347,10 +350,6 @@ describe('matcher options', { skip }, () => {
       cpSync(pristine, modeBase, { recursive: true });
       updates[mode] = { base: modeBase, run: optionsRun(modeBase, 'changed', ['-g', 'update-', `--update-snapshots=${mode}`]) };
     }
-  });
-
-  after(() => {
-    for (const dir of temps.made) rmSync(dir, { recursive: true, force: true });
   });
 
   test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {

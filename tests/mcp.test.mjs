@@ -7,10 +7,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { binary, callText, freePort, playwright, pngSize, runExample, skipWithoutChromium as skip, tempRoot, twoProjectConfig, withClient } from './golden/run.mjs';
+import { binary, callText, captureAboutUnhealthy, captureAboutUnsettled, freePort, playwright, pngSize, runExample, skipWithoutChromium as skip, tempRoot, twoProjectConfig, withClient } from './golden/run.mjs';
 
 const temps = [];
 function tempDir() {
@@ -406,18 +405,15 @@ test('mcp: approve_all replaces the baseline of every changed snapshot and leave
   assert.ok(readFileSync(baseline('about')).equals(about), 'the passed snapshot is untouched');
 });
 
-test('mcp: approve_all holds an unhealthy capture, lists it, and approves it only when asked', { skip }, async () => {
-  const root = copyOfRun();
-  const baseline = (name) => path.join(root, '.sightline', 'baselines', name, 'chromium.png');
-  // The about page captured again with a font that failed to load: the same pixels, unhealthy.
-  const addon = createRequire(import.meta.url)('../addon.js');
-  const font = { kind: 'font', url: 'http://127.0.0.1/brand.woff2', detail: 'HTTP 404' };
-  const outcome = addon.compareCaptureSync({ root, name: 'about', project: 'chromium', screenshot: readFileSync(baseline('about')), failures: [font], updateSnapshots: 'none' });
-  assert.equal(outcome.evidence.verdictKind, 'unhealthy');
-  const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
-  assert.equal(compare.status, 1, compare.stdout + compare.stderr);
-  const about = readFileSync(baseline('about'));
-  const held = 'held about (chromium): Unhealthy capture: font http://127.0.0.1/brand.woff2: HTTP 404; fix the page\'s assets and never approve this capture as a baseline; not approved, its baseline is unchanged (includeUnhealthy approves it only when the human asks for this capture as it is)';
+/**
+ * approve_all on `root`, where the run's about capture is held for `reason`: it lists the held
+ * capture beside the two it approves and leaves about's baseline alone; approve_snapshot by name
+ * holds it too (an error result), and approves it only with includeUnhealthy.
+ */
+async function assertAboutHeld(root, reason) {
+  const baseline = path.join(root, '.sightline', 'baselines', 'about', 'chromium.png');
+  const about = readFileSync(baseline);
+  const held = `held about (chromium): ${reason}; not approved, its baseline is unchanged (includeUnhealthy approves it only when the human asks for this capture as it is)`;
   await withClient(root, [], async (client) => {
     const text = await callText(client, 'approve_all');
     assert.deepEqual(text.split('\n').sort(), [
@@ -425,7 +421,7 @@ test('mcp: approve_all holds an unhealthy capture, lists it, and approves it onl
       'approved home (chromium): replaced .sightline/baselines/home/chromium.png',
       held,
     ]);
-    assert.ok(readFileSync(baseline('about')).equals(about), 'the held capture left its baseline alone');
+    assert.ok(readFileSync(baseline).equals(about), 'the held capture left its baseline alone');
     // Asked for by name, it is still held; nothing written is an error result.
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'about' } })), { isError: true, text: held });
     assert.equal(
@@ -433,6 +429,16 @@ test('mcp: approve_all holds an unhealthy capture, lists it, and approves it onl
       'approved about (chromium): replaced .sightline/baselines/about/chromium.png',
     );
   });
+}
+
+test('mcp: approve_all holds an unhealthy capture, lists it, and approves it only when asked', { skip }, async () => {
+  const root = copyOfRun();
+  await assertAboutHeld(root, captureAboutUnhealthy(root));
+});
+
+test('mcp: approve_all and approve_snapshot hold a capture whose page never settled, as an unhealthy one', { skip }, async () => {
+  const root = copyOfRun();
+  await assertAboutHeld(root, captureAboutUnsettled(root));
 });
 
 test('mcp: approve_snapshot approves only a changed or new snapshot of the last run, in the capture its report shows', { skip }, async () => {

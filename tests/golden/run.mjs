@@ -1,9 +1,11 @@
-// What tests/golden.test.mjs and tests/mcp.test.mjs share: the bundled example run into a temp
-// root of their own (never examples/shop, which a developer's `npm run example` rewrites), a
-// Playwright run of the shop's suite, and the MCP client over stdio.
+// What tests/golden.test.mjs, tests/mcp.test.mjs and tests/review.test.mjs share: the bundled
+// example run into a temp root of their own (never examples/shop, which a developer's `npm run
+// example` rewrites), a Playwright run of the shop's suite, its about page captured again as one
+// approval must hold, and the MCP client over stdio.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -71,6 +73,42 @@ export function twoProjectConfig(root) {
       `webServer: { ...shop.webServer, cwd: ${JSON.stringify(shop)} }, projects: [{ name: 'chromium' }, { name: 'chromium-copy' }] };\n`,
   );
   return config;
+}
+
+const addon = () => createRequire(import.meta.url)('../../addon.js');
+
+/**
+ * The run's about page (chromium) captured again in `root` as the matcher records it, showing its
+ * baseline's pixels, with `fields` added to the addon's capture input. Returns its evidence.
+ */
+function captureAboutAgain(root, fields) {
+  const screenshot = readFileSync(path.join(root, '.sightline', 'baselines', 'about', 'chromium.png'));
+  return addon().compareCaptureSync({ root, name: 'about', project: 'chromium', screenshot, updateSnapshots: 'none', ...fields }).evidence;
+}
+
+/**
+ * The about page captured again with a font that failed to load (the same pixels, unhealthy),
+ * then `sightline compare`. Returns the verdict that holds it from approval.
+ */
+export function captureAboutUnhealthy(root) {
+  const font = { kind: 'font', url: 'http://127.0.0.1/brand.woff2', detail: 'HTTP 404' };
+  assert.equal(captureAboutAgain(root, { failures: [font] }).verdictKind, 'unhealthy');
+  const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+  assert.equal(compare.status, 1, compare.stdout + compare.stderr);
+  return "Unhealthy capture: font http://127.0.0.1/brand.woff2: HTTP 404; fix the page's assets and never approve this capture as a baseline";
+}
+
+/**
+ * The about page shot until the time was up, its last two shots (home's pixels, then its own)
+ * still differing; then the reporter's results. Returns the verdict that holds it from approval.
+ */
+export function captureAboutUnsettled(root) {
+  const home = readFileSync(path.join(root, '.sightline', 'baselines', 'home', 'chromium.png'));
+  const evidence = captureAboutAgain(root, { unsettledAfter: home, waitedMs: 1500 });
+  assert.equal(evidence.verdictKind, 'unstable');
+  assert.match(evidence.verdict, /^Unstable page: two consecutive screenshots never matched within 1500 ms; .* never approve this capture as a baseline$/);
+  addon().writeResultsSync({ root });
+  return evidence.verdict;
 }
 
 /** Runs `fn(client)` with an MCP client on `sightline --root root mcp ...flags`, then closes it. */

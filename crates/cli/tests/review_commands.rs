@@ -9,7 +9,9 @@ use sightline_core::decode::read_image;
 use sightline_core::health::{AssetKind, HealthReason};
 use sightline_core::store::{CaptureData, ProjectStore};
 
-use crate::support::{capture, capture_in, capture_with, card_page, copy_dir, files, text, write_run_results};
+use crate::support::{
+    capture, capture_in, capture_unsettled, capture_with, card_page, copy_dir, files, text, write_run_results,
+};
 
 fn sightline(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().expect("run sightline")
@@ -168,33 +170,37 @@ fn review_approve_all_approves_a_name_only_in_the_projects_where_it_changed() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-#[test]
-fn review_approve_holds_an_unhealthy_capture_unless_asked_for_it() {
-    let root = project("held");
+/// A project whose `same` is captured again by `recapture` as a capture approval must hold:
+/// the hint leaves it out, `approve --all` and `approve same` hold it with `reason` and write
+/// nothing, and only `--include-unhealthy` approves it.
+fn assert_approve_holds(tag: &str, recapture: impl FnOnce(&ProjectStore), reason: &str) {
+    let root = project(tag);
     let store = ProjectStore::new(&root);
-    let broken_font =
-        HealthReason { kind: AssetKind::Font, url: "http://127.0.0.1/inter.woff2".into(), detail: "HTTP 404".into() };
-    let data = CaptureData { device_scale_factor: 1.0, failures: vec![broken_font], ..Default::default() };
-    capture_with(&store, "same", &card_page([90, 0, 90, 255]), UpdateMode::Default, data);
+    recapture(&store);
     write_run_results(&store, &root);
     let baseline = root.join(".sightline/baselines/same/chromium.png");
     let before = std::fs::read(&baseline).unwrap();
 
-    // A person sees the command only for what may be approved: not for the unhealthy capture.
+    // A person sees the command only for what may be approved: not for the held capture.
     let report = text(&sightline(&root, &["report"]));
     assert!(
         report.contains("If this is intended: npx sightline approve card fresh (or run the tests with -u)\n"),
         "{report}"
     );
 
+    let held =
+        format!("held same (chromium): {reason}; its baseline is unchanged (--include-unhealthy approves it anyway)\n");
     let out = sightline(&root, &["approve", "--all"]);
     assert_eq!(out.status.code(), Some(1), "held captures leave the run unapproved: {}", text(&out));
     assert_eq!(
         text(&out),
-        "approved card (chromium): replaced .sightline/baselines/card/chromium.png\n\
-         approved fresh (chromium): created .sightline/baselines/fresh/chromium.png\n\
-         held same (chromium): Unhealthy capture: font http://127.0.0.1/inter.woff2: HTTP 404; fix the page's assets and never approve this capture as a baseline; its baseline is unchanged (--include-unhealthy approves it anyway)\n"
+        format!(
+            "approved card (chromium): replaced .sightline/baselines/card/chromium.png\n\
+             approved fresh (chromium): created .sightline/baselines/fresh/chromium.png\n{held}"
+        )
     );
+    let out = sightline(&root, &["approve", "same"]);
+    assert_eq!((out.status.code(), text(&out)), (Some(1), held), "named, it is held too");
     assert_eq!(std::fs::read(&baseline).unwrap(), before, "the held capture's baseline is untouched");
 
     let out = sightline(&root, &["approve", "same", "--include-unhealthy"]);
@@ -203,6 +209,29 @@ fn review_approve_holds_an_unhealthy_capture_unless_asked_for_it() {
     assert!(
         read_image(&baseline).unwrap()
             == read_image(&root.join("visual-report/images/same/chromium-current.png")).unwrap()
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn review_approve_holds_an_unhealthy_capture_unless_asked_for_it() {
+    let broken_font =
+        HealthReason { kind: AssetKind::Font, url: "http://127.0.0.1/inter.woff2".into(), detail: "HTTP 404".into() };
+    let data = CaptureData { device_scale_factor: 1.0, failures: vec![broken_font], ..Default::default() };
+    assert_approve_holds(
+        "held",
+        |store| capture_with(store, "same", &card_page([90, 0, 90, 255]), UpdateMode::Default, data),
+        "Unhealthy capture: font http://127.0.0.1/inter.woff2: HTTP 404; fix the page's assets and never approve this capture as a baseline",
+    );
+}
+
+#[test]
+fn review_approve_holds_a_capture_whose_page_never_settled_unless_asked_for_it() {
+    // The card kept changing colour: its last two shots still differed when the time was up.
+    assert_approve_holds(
+        "unsettled",
+        |store| capture_unsettled(store, "same", &card_page([90, 0, 90, 255]), &card_page([0, 90, 90, 255])),
+        "Unstable page: two consecutive screenshots never matched within 1500 ms; the area 30×20 at 10,10 kept changing; hide it with mask or wait for it to settle — never approve this capture as a baseline",
     );
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use sightline_core::RgbaImage;
-use sightline_core::capture::{CaptureRequest, UpdateMode, record_capture};
+use sightline_core::capture::{CaptureRequest, Unsettled, UpdateMode, record_capture};
 use sightline_core::decode::{PngCompression, encode_png};
 use sightline_core::results::{RunInfo, write_results};
 use sightline_core::snapshot::SnapshotOptions;
@@ -29,6 +29,26 @@ pub fn capture_with(store: &ProjectStore, name: &str, png: &[u8], update: Update
 
 /// [`capture_with`] for another Playwright project.
 pub fn capture_in(store: &ProjectStore, name: &str, project: &str, png: &[u8], update: UpdateMode, data: CaptureData) {
+    record(store, name, project, png, update, data, None);
+}
+
+/// [`capture`] of a page that never settled: after 1500 ms of shots, `earlier` and `png` (the
+/// last two) still differed.
+pub fn capture_unsettled(store: &ProjectStore, name: &str, png: &[u8], earlier: &[u8]) {
+    let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+    let unsettled = Unsettled { previous_png: earlier, waited_ms: 1500 };
+    record(store, name, "chromium", png, UpdateMode::Default, data, Some(unsettled));
+}
+
+fn record(
+    store: &ProjectStore,
+    name: &str,
+    project: &str,
+    png: &[u8],
+    update: UpdateMode,
+    data: CaptureData,
+    unsettled: Option<Unsettled<'_>>,
+) {
     let request = CaptureRequest {
         name,
         project,
@@ -40,7 +60,7 @@ pub fn capture_in(store: &ProjectStore, name: &str, project: &str, png: &[u8], u
         write_missing_baselines: false,
         want_diff_png: false,
         provisional: false,
-        unsettled: None,
+        unsettled,
         owner: None,
     };
     record_capture(store, request).unwrap();

@@ -856,6 +856,21 @@ mod tests {
     }
 
     #[test]
+    fn settings_max_diff_pixel_ratio_layers_by_its_own_key() {
+        let pw = playwright(json!({"maxDiffPixels": 100, "maxDiffPixelRatio": 0.02}));
+        let tolerances = |root: &Root| {
+            let c = load_call_settings(&root.0, &pw, &Overrides::default()).unwrap().config;
+            (c.max_diff_pixels, c.max_diff_pixel_ratio)
+        };
+        // The ratio in both places: the file's; Playwright's pixel count still applies.
+        let both = Root::with("pw-ratio-both", r#"{"maxDiffPixelRatio": 0.05}"#);
+        assert_eq!(tolerances(&both), (Some(100), Some(0.05)));
+        // Only the pixel count in the file: Playwright's ratio still applies.
+        let pixels = Root::with("pw-ratio-pixels", r#"{"maxDiffPixels": 7}"#);
+        assert_eq!(tolerances(&pixels), (Some(7), Some(0.02)));
+    }
+
+    #[test]
     fn settings_bad_playwright_defaults_and_capture_options_name_the_place_and_the_key() {
         assert_eq!(
             PlaywrightDefaults::from_json(json!({"maxDiffPixels": -1})).unwrap_err().to_string(),

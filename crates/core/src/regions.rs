@@ -253,6 +253,19 @@ mod tests {
     }
 
     #[test]
+    fn regions_blocks_17_to_24_px_apart_stay_two_regions() {
+        // The gap starts on a tile boundary (the left block ends at x = 15), so the right block
+        // is three tiles or more away: beyond the default 16 px, which reaches two tiles.
+        for gap in 17..=24 {
+            let mut px = block(8, 10, 8, 4);
+            px.extend(block(16 + gap, 10, 8, 4));
+            let r = find_regions(&mask_with(100, 40, &px), Classification::Change, &RegionOptions::default());
+            let boxes: Vec<_> = r.iter().map(|r| (r.x, r.y, r.width, r.height, r.diff_pixels)).collect();
+            assert_eq!(boxes, [(8, 10, 8, 4, 32), (16 + gap as u32, 10, 8, 4, 32)], "{gap} px apart");
+        }
+    }
+
+    #[test]
     fn regions_specks_form_no_region() {
         let r =
             find_regions(&mask_with(100, 100, &[(5, 5), (80, 80)]), Classification::Change, &RegionOptions::default());

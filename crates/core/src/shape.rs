@@ -67,4 +67,14 @@ mod tests {
         assert_eq!(classify_shape(&[], 0.01, 10_000), Shape::Scattered);
         assert_eq!(classify_shape(&[], 2.0, 10_000), Shape::Large);
     }
+
+    #[test]
+    fn shape_regions_spanning_40_percent_are_never_concentrated() {
+        // joint box 100 × 40 on a 100 × 100 canvas: 40 %, above a third and below a half
+        let apart = [region(0, 0, 10, 10), region(90, 30, 10, 10)];
+        assert_eq!(classify_shape(&apart, 1.5, 10_000), Shape::Large);
+        assert_eq!(classify_shape(&apart, 1.0, 10_000), Shape::Scattered);
+        // one region covering 40 % on its own is no more concentrated
+        assert_eq!(classify_shape(&[region(0, 0, 100, 40)], 40.0, 10_000), Shape::Large);
+    }
 }

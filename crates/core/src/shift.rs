@@ -216,6 +216,33 @@ mod tests {
     }
 
     #[test]
+    fn shift_the_offset_explaining_most_rows_wins_over_the_most_voted() {
+        // 64 px wide (no pixel of a row may differ), each row one dark pixel: at x = y % 64, its
+        // green telling the rows 64 apart.
+        let row = |y: usize, red: u8| {
+            let mut r = [255u8, 255, 255, 255].repeat(64);
+            r[(y % 64) * 4..(y % 64) * 4 + 4].copy_from_slice(&[red, (y / 64 * 60) as u8, 0, 255]);
+            r
+        };
+        let a = RgbaImage::from_raw(64, 200, (0..200).flat_map(|y| row(y, 0)).collect()).unwrap();
+        // 20 rows inserted at y = 60 push rows 60..180 down by 20, each re-rasterised (its dark
+        // pixel a shade lighter, within the tolerance) but for three, which alone vote for +20.
+        // Ten rows in it are baseline rows 190..200 as they were: ten votes for −40, explaining
+        // 10 rows where +20 explains 110.
+        let mut data: Vec<u8> = (0..60).flat_map(|y| row(y, 0)).collect();
+        data.extend([200, 30, 30, 255].repeat(64 * 20));
+        for y in 80..200 {
+            data.extend(match y {
+                100..=102 => row(y - 20, 0),
+                150..=159 => row(y + 40, 0),
+                _ => row(y - 20, 5),
+            });
+        }
+        let b = RgbaImage::from_raw(64, 200, data).unwrap();
+        assert_eq!(detect_shift(a.view(), b.view(), 35215.0 * 0.01, &[]), Some(PageShift { dy: 20, below_y: 60 }));
+    }
+
+    #[test]
     fn shift_none_for_identical_or_recoloured_pages() {
         let a = striped(64, 300);
         assert_eq!(detect_shift(a.view(), a.view(), 100.0, &[]), None);

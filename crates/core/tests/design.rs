@@ -334,8 +334,7 @@ fn design_ignore_regions_hide_a_change() {
 
 #[test]
 fn design_bad_inputs_are_typed_errors() {
-    let dir = std::env::temp_dir().join(format!("sightline-design-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch_dir("design-bad");
     let text = dir.join("notes.png");
     std::fs::write(&text, "not an image").unwrap();
     let options = DesignOptions::default();
@@ -352,6 +351,7 @@ fn design_bad_inputs_are_typed_errors() {
     let err = compare_designs(&missing, &fixture("reference"), &options).unwrap_err();
     assert!(matches!(&err, Error::Io { path, .. } if *path == missing), "{err}");
     assert_eq!(err.to_string(), format!("{}: No such file or directory (os error 2)", missing.display()));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -9,9 +9,11 @@
 //! - `atomic_writes`: artifact, baseline and results.json writes cut off by a full disk or a kill
 //! - `artifact_files`: capture artifacts written and read as files, against a corpus PNG
 //! - `snapshot_verdicts`: status and the one-line verdict for one planted change each
+//! - `approval_holds`: approving holds a capture whose page never settled, as an unhealthy one
 //! - `prefetch`: a baseline read ahead is used only while it is still the file on disk
 //! - `playwright_comparators`: Playwright's image-tools fixtures through the perceptual and pixelmatch tests
 
+mod approval_holds;
 mod artifact_files;
 mod atomic_writes;
 mod compare_evidence;
@@ -39,6 +41,16 @@ pub fn capture_card(
     png: &[u8],
     update: sightline_core::capture::UpdateMode,
 ) -> sightline_core::capture::CaptureOutcome {
+    capture_card_unsettled(store, png, update, None)
+}
+
+/// [`capture_card`] of a page that never settled when `unsettled` names the shot before `png`.
+pub fn capture_card_unsettled(
+    store: &sightline_core::store::ProjectStore,
+    png: &[u8],
+    update: sightline_core::capture::UpdateMode,
+    unsettled: Option<sightline_core::capture::Unsettled<'_>>,
+) -> sightline_core::capture::CaptureOutcome {
     let request = sightline_core::capture::CaptureRequest {
         name: "card",
         project: "chromium",
@@ -50,7 +62,7 @@ pub fn capture_card(
         write_missing_baselines: false,
         want_diff_png: true,
         provisional: false,
-        unsettled: None,
+        unsettled,
         owner: None,
     };
     sightline_core::capture::record_capture(store, request).unwrap()

@@ -413,7 +413,7 @@ mod tests {
 
     use super::*;
     use crate::dom::AttributedElement;
-    use crate::dom::test_records::{BLACK, BLUE, attribute, compare, el, named, page, region};
+    use crate::dom::test_records::{BLACK, BLUE, CLEAR, attribute, compare, el, named, page, region};
 
     #[test]
     fn dom_identical_snapshots_are_a_noise_hint() {
@@ -450,6 +450,38 @@ mod tests {
             [CommonChange { property: "color".into(), from: BLACK.into(), to: BLUE.into(), count: 3 }]
         );
         assert_eq!(d.geometry_changes.count, 0);
+    }
+
+    #[test]
+    fn dom_style_changes_are_listed_most_common_first() {
+        // In document order: the h1's background (1 element), the cards' font size (2), the
+        // paragraphs' and the footer's colour (3). Seen first is listed last.
+        let mut b = page();
+        b["elements"][2]["styles"][1] = json!(BLUE);
+        for i in [4, 6] {
+            b["elements"][i]["styles"][2] = json!("20px");
+        }
+        for i in [5, 7, 8] {
+            b["elements"][i]["styles"][0] = json!(BLUE);
+        }
+        let d = compare(&page(), &b);
+        let common = |property: &str, from: &str, to: &str, count| CommonChange {
+            property: property.into(),
+            from: from.into(),
+            to: to.into(),
+            count,
+        };
+        assert_eq!(
+            d.style_changes.most_common,
+            [
+                common("color", BLACK, BLUE, 3),
+                common("font-size", "16px", "20px", 2),
+                common("background-color", CLEAR, BLUE, 1)
+            ]
+        );
+        // The per-element list stays in document order.
+        let listed: Vec<&str> = d.style_changes.properties.iter().map(|p| p.property.as_str()).collect();
+        assert_eq!(listed, ["background-color", "font-size", "color", "font-size", "color", "color"]);
     }
 
     #[test]

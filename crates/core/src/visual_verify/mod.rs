@@ -613,6 +613,30 @@ mod tests {
     }
 
     #[test]
+    fn visual_verify_trust_needs_80_percent_even_with_every_text_challenge_right() {
+        let c = build_challenges(&facts(), "http://x/", &[]).unwrap();
+        // Every text challenge right and `wrong` of the counts and the colour wrong.
+        let with_wrong = |wrong: usize| {
+            let mut left = wrong;
+            let given: serde_json::Map<String, Value> = c
+                .iter()
+                .map(|c| {
+                    let miss = matches!(c.format, "number" | "colour as #rrggbb") && left > 0;
+                    left -= usize::from(miss);
+                    (c.id.clone(), if miss { json!("no idea") } else { sighted(c) })
+                })
+                .collect();
+            judge_response(&c, &given)
+        };
+        // 8 of 11 is 73 %: the four texts read, yet below the threshold.
+        let v = with_wrong(3);
+        assert_eq!((v.trusted, v.passed, v.total, v.score), (false, 8, 11, 0.73), "{}", v.summary);
+        // 9 of 11 is 82 %: trusted.
+        let v = with_wrong(2);
+        assert_eq!((v.trusted, v.passed, v.total, v.score), (true, 9, 11, 0.82), "{}", v.summary);
+    }
+
+    #[test]
     fn visual_verify_prompt_names_no_site_and_warns_of_guessing() {
         let c = build_challenges(&facts(), "http://x/", &[]).unwrap();
         let prompt = looking_prompt("/tmp/shot.png", &c[..1], "Is the sale on?", "verify-1");
