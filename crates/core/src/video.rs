@@ -49,11 +49,8 @@ pub const MAX_SAMPLES: u64 = 120;
 pub const MAX_VIDEO_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// Frames larger than this on either side are refused (4K and below pass).
 pub const MAX_SIDE: u32 = 4096;
-/// The environment variable holding one call's deadline in milliseconds.
-pub const TIMEOUT_VAR: &str = "SIGHTLINE_VIDEO_TIMEOUT_MS";
-/// One call's deadline when [`TIMEOUT_VAR`] is unset: every ffprobe and ffmpeg run of the call,
-/// and its wait for a free slot, must end within it.
-pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+// The deadline's setting lives with the error that names it, so `error` depends on nothing.
+pub use crate::error::{DEFAULT_TIMEOUT_MS, TIMEOUT_VAR};
 /// Extractions running at once in one process; a further call waits for one to finish. Each
 /// runs one decoder at a time, so two keep a small machine responsive.
 pub const MAX_CONCURRENT_EXTRACTIONS: usize = 2;
