@@ -68,7 +68,9 @@ mod record;
 #[cfg(test)]
 pub(crate) mod test_records;
 
-pub use attribution::{AttributedElement, ElementRole, attribute_regions};
+pub use attribution::attribute_regions;
+// What a region's elements did is the region's own evidence; named here too, where they are found.
+pub use crate::regions::{AttributedElement, ElementRole};
 pub use comparison::{
     CommonChange, ContentChange, DomComparison, ElementList, GEOMETRY_TOLERANCE, GeometryChanges, ModifiedElement,
     ModifiedElements, MovedElements, PropertyChange, ResizedElement, StyleChanges, StyleCheck, compare_dom,
