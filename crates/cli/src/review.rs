@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use sightline_core::approve::approve;
 use sightline_core::results::{NOTHING_TO_APPROVE, Results};
 use sightline_core::snapshot::{SnapshotEvidence, approve_hint, snapshot_label};
-use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines, project_file_stem};
+use sightline_core::store::{ProjectStore, check_snapshot_name, list_baselines, project_file_stem};
 
 use crate::exit;
 

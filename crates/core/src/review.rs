@@ -8,7 +8,7 @@
 //! A decision names the capture it was made on (its size and a hash of its pixels), so it holds
 //! exactly as long as that capture does: a rejected snapshot shows as rejected on the next run
 //! while the page looks the same, and is up for review again once its capture changes. Approving
-//! goes through [`crate::store::approve_as_shown`] (the CLI's [`crate::store::approve`] with one
+//! goes through [`crate::approve::approve_as_shown`] (the CLI's [`crate::approve::approve`] with one
 //! check more: the capture still holds the pixels of the report image the person saw), as the
 //! MCP server's approve tools do ([`ReviewRun::approve_as_reviewed`]); this module checks the
 //! request against the run first and remembers the outcome.
@@ -24,6 +24,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use crate::approve::{Approval, Approved, Held, approve_as_shown, missing_snapshot_refusal};
 use crate::batch::capture_options;
 use crate::compare::aligned_diff;
 use crate::config::Config;
@@ -31,7 +32,7 @@ use crate::decode::{PngCompression, decode_image, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::results::Results;
 use crate::snapshot::{SnapshotEvidence, snapshot_label};
-use crate::store::{Approval, Approved, Held, ProjectStore, approve_as_shown, project_file_stem};
+use crate::store::{ProjectStore, project_file_stem};
 
 /// The review state's file name under `.sightline/`.
 pub const REVIEW_STATE_FILE: &str = "review.json";
@@ -251,7 +252,7 @@ impl ReviewRun {
             .map(|m| m.files.baseline.as_str())
             .collect();
         if !missing.is_empty() {
-            return Err(Error::InvalidInput(crate::results::missing_snapshot_refusal(&label, &missing)));
+            return Err(Error::InvalidInput(missing_snapshot_refusal(&label, &missing)));
         }
         let listed: Vec<&SnapshotEvidence> =
             self.results.snapshots.iter().filter(|s| s.name == name && wanted(&s.project)).collect();
@@ -603,7 +604,7 @@ mod tests {
         });
         // The review page and the MCP tools (as reviewed), `sightline approve` (the captures on disk).
         let reviewed = run.approve_as_reviewed(&store, "gone", None, false).unwrap_err().to_string();
-        let on_disk = crate::store::approve(&store, "gone", None, false).unwrap_err().to_string();
+        let on_disk = crate::approve::approve(&store, "gone", None, false).unwrap_err().to_string();
         let said = " has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove \
                     the snapshot on purpose, delete .sightline/baselines/gone/chromium.png in the same change";
         assert_eq!(reviewed, format!("gone{said}"));

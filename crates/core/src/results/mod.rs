@@ -220,16 +220,6 @@ impl MissingBaseline {
     }
 }
 
-/// What every approve path (`sightline approve`, the review page, the MCP tools) answers for a
-/// snapshot with a committed baseline and no capture in the last run: `label` names it,
-/// `baselines` are its committed files (relative to the root).
-pub fn missing_snapshot_refusal(label: &str, baselines: &[&str]) -> String {
-    format!(
-        "{label} has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {} in the same change",
-        baselines.join(" and ")
-    )
-}
-
 /// Where a missing snapshot's baseline is, relative to the project root.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MissingFiles {
