@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::ledger::{RunLedger, missing_reason, read_ledger};
 use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool};
 use crate::decode::{PngCompression, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::grouping::group_snapshots;
 use crate::snapshot::{SnapshotEvidence, SnapshotFiles};
 use crate::store::ProjectStore;
+use crate::store::ledger::{RunLedger, missing_reason, read_ledger};
 use crate::verdict::Status;
 
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /

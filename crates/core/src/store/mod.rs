@@ -6,6 +6,7 @@
 //!                                              in a private `slDm` chunk (zstd JSON)
 //! .sightline/temp/<name>/<project>.slcap       this run's capture (artifact)
 //! .sightline/temp/<name>/<project>.json        this run's evidence, for the reporter
+//! .sightline/temp/run.json                     the tests the run held ([`ledger`])
 //! ```
 //!
 //! The baselines' layout is the project's `baselinePath` ([`crate::layout`]); the one above is
@@ -14,6 +15,8 @@
 //! Every write is atomic (temp file + rename in the same folder), and names are checked before
 //! anything touches the disk. A baseline is ONE file, so approving it is one rename: a process
 //! killed mid-way leaves the old baseline whole, never new pixels with old DOM data.
+
+pub mod ledger;
 
 use std::path::{Path, PathBuf};
 
@@ -29,7 +32,7 @@ use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
 // Names and file stems are the layout's; named here too, where files are read and written.
 pub use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
-use crate::results::ledger::TestRef;
+use ledger::TestRef;
 
 /// The PNG chunk that carries a baseline's capture data: ancillary, private, safe to copy.
 pub const BASELINE_CHUNK: [u8; 4] = *b"slDm";
