@@ -672,7 +672,9 @@ pub fn write_results_sync(input: ResultsInput) -> Result<serde_json::Value> {
                 filtered: input.filtered.unwrap_or(false),
             };
         let report_dir = input.report_dir.as_deref().unwrap_or(&settings.config.report_dir);
-        write_results(&store, std::path::Path::new(report_dir), &run)
+        let results = write_results(&store, std::path::Path::new(report_dir), &run)?;
+        sightline_core::report::write_report(store.root(), std::path::Path::new(report_dir), &results)?;
+        Ok(results)
     })?;
     let written = guarded(|| results.written_baselines(&store))?;
     let mut summary = serde_json::to_value(&results.summary).map_err(|e| Error::from_reason(e.to_string()))?;
