@@ -16,111 +16,25 @@
 //! anything touches the disk. A baseline is ONE file, so approving it is one rename: a process
 //! killed mid-way leaves the old baseline whole, never new pixels with old DOM data.
 
+/// What a capture carries besides pixels, and a capture read back.
+mod capture_data;
 pub mod ledger;
+/// A `toMatchVisual` call's snapshot name.
+mod names;
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
-
 use crate::artifact::{Capture, encode_capture, read_capture};
-use crate::decode::{PngCompression, decode_image, encode_png_with_chunk, find_png_chunk, write_atomic};
-use crate::dom::{DomSnapshot, parse_dom};
+use crate::decode::{PngCompression, encode_png_with_chunk, write_atomic};
 use crate::error::{Error, Result};
-use crate::health::HealthReason;
 use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
 // Names and file stems are the layout's; named here too, where files are read and written.
 pub use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
-use ledger::TestRef;
 
-/// The PNG chunk that carries a baseline's capture data: ancillary, private, safe to copy.
-pub const BASELINE_CHUNK: [u8; 4] = *b"slDm";
-
-/// Largest capture data a baseline may carry once decompressed.
-const MAX_BASELINE_DATA: usize = 256 << 20;
-
-/// How a `toMatchVisual` call names its snapshot.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CallName {
-    /// A name given by the call: a string is one element, Playwright's name array several
-    /// (nested folders). A trailing `.png` is dropped: toHaveScreenshot names carry it.
-    /// `test_file` is the spec file, as below: a `{testFile}/{name}` layout puts the name in it.
-    Given { parts: Vec<String>, test_file: String },
-    /// No name: the test's spec file (relative to the config's folder, `/` separated) and its
-    /// title path; `index` counts the test's unnamed calls from 1.
-    Unnamed { test_file: String, title_path: Vec<String>, index: u32 },
-}
-
-/// The snapshot name of one call, checked ([`check_snapshot_name`]). An unnamed call is named
-/// after its spec file and test, as toHaveScreenshot's are (`<file>/<titles>`, `-2` from the
-/// test's second unnamed call on), so the same title in two files keeps two baselines. A given
-/// name is the project's, or its spec file's (`<file>/<name>`) when the layout is
-/// `{testFile}/{name}` ([`BaselineLayout::per_file_names`]).
-pub fn call_snapshot_name(name: &CallName, layout: &BaselineLayout) -> Result<String> {
-    let name = match name {
-        CallName::Given { parts, test_file } => {
-            if parts.is_empty() || parts.iter().any(String::is_empty) {
-                let got = serde_json::to_string(parts).unwrap_or_default();
-                return Err(Error::InvalidInput(format!(
-                    "snapshot name {got} has an empty part; name the snapshot, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
-                )));
-            }
-            let joined = parts.join("/");
-            let given = joined.strip_suffix(".png").filter(|rest| !rest.is_empty()).unwrap_or(&joined);
-            let prefix = if layout.per_file_names() { file_folders(test_file) } else { String::new() };
-            if prefix.is_empty() { given.to_string() } else { format!("{prefix}/{given}") }
-        }
-        CallName::Unnamed { test_file, title_path, index } => {
-            let prefix = file_folders(test_file);
-            let suffix = if *index > 1 { format!("-{index}") } else { String::new() };
-            // The title gives way to the file's folders under the length limit.
-            let room = MAX_NAME_BYTES.saturating_sub(prefix.len() + 1 + suffix.len()).max(16);
-            let mut title = title_segment(&title_path.join("-"));
-            title.truncate(room);
-            let title = title.trim_end_matches('-');
-            let title = if title.is_empty() { "snapshot" } else { title };
-            if prefix.is_empty() { format!("{title}{suffix}") } else { format!("{prefix}/{title}{suffix}") }
-        }
-    };
-    check_snapshot_name(&name)?;
-    Ok(name)
-}
-
-/// A spec file's path as a name's folders (`tests/home.spec.ts` stays as it is).
-fn file_folders(test_file: &str) -> String {
-    let folders: Vec<String> = test_file.split('/').map(file_segment).filter(|s| !s.is_empty()).collect();
-    folders.join("/")
-}
-
-/// A spec file's path segment as a name's folder: unsafe characters become `-`, dot runs one dot.
-fn file_segment(segment: &str) -> String {
-    let safe: String = segment
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '-' })
-        .collect();
-    let mut out = String::with_capacity(safe.len());
-    for c in safe.chars() {
-        if !(c == '.' && out.ends_with('.')) {
-            out.push(c);
-        }
-    }
-    out.trim_matches(|c| c == '-' || c == '.').to_string()
-}
-
-/// Test titles as a name's last segment: runs of anything but letters, digits, `_` and `-`
-/// become one `-` (no dots, so it never ends like a snapshot's own files).
-fn title_segment(title: &str) -> String {
-    let mut out = String::with_capacity(title.len());
-    for c in title.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_matches('-').to_string()
-}
+use capture_data::baseline_data;
+pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture};
+pub use names::{CallName, call_snapshot_name};
 
 /// One file in a snapshot's folder under `base` (`.sightline/baselines`, `.sightline/temp` or a
 /// shard's copy of it): `<name>/<stem><suffix>`.
@@ -178,143 +92,6 @@ fn walk_files(
     }
     out.sort();
     Ok(out)
-}
-
-/// What a capture carries besides pixels, stored as JSON in the artifact and next to a baseline.
-#[derive(Debug, Clone, Default)]
-pub struct CaptureData {
-    /// The collector's DOM record, as collected (JSON text); `None` when not collected.
-    pub dom: Option<String>,
-    /// Assets that failed while capturing (network and console events).
-    pub failures: Vec<HealthReason>,
-    pub device_scale_factor: f32,
-    /// The Playwright project name as written (file names only keep a safe stem of it).
-    pub project: Option<String>,
-    /// The `toMatchVisual` call's options (checked), so `sightline compare` compares the capture
-    /// with the options the matcher used, not only the config file's.
-    pub overrides: Option<serde_json::Value>,
-    /// Playwright's `expect.toHaveScreenshot` keys that applied to the call (under the config
-    /// file), for the same reason.
-    pub playwright_defaults: Option<serde_json::Value>,
-    /// The test that made the capture; an approved baseline keeps it, so a later run can tell a
-    /// removed `toMatchVisual` call from a test it did not select.
-    pub test: Option<TestRef>,
-}
-
-#[derive(Serialize)]
-struct MetadataOut<'a> {
-    version: u32,
-    #[serde(rename = "deviceScaleFactor")]
-    device_scale_factor: f32,
-    failures: &'a [HealthReason],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    project: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    overrides: Option<&'a serde_json::Value>,
-    #[serde(rename = "playwrightDefaults", skip_serializing_if = "Option::is_none")]
-    playwright_defaults: Option<&'a serde_json::Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    test: Option<&'a TestRef>,
-    dom: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct MetadataIn<'a> {
-    version: u32,
-    #[serde(rename = "deviceScaleFactor", default = "one")]
-    device_scale_factor: f32,
-    #[serde(default)]
-    failures: Vec<HealthReason>,
-    #[serde(default)]
-    project: Option<String>,
-    #[serde(default)]
-    overrides: Option<serde_json::Value>,
-    #[serde(rename = "playwrightDefaults", default)]
-    playwright_defaults: Option<serde_json::Value>,
-    #[serde(default)]
-    test: Option<TestRef>,
-    #[serde(borrow)]
-    dom: Option<&'a RawValue>,
-}
-
-fn one() -> f32 {
-    1.0
-}
-
-impl CaptureData {
-    /// The JSON stored with a capture; the DOM record is embedded as-is, not re-serialised.
-    pub fn to_json(&self) -> Result<Vec<u8>> {
-        let dom = match &self.dom {
-            Some(text) => Some(
-                RawValue::from_string(text.clone()).map_err(|e| Error::BadDom { detail: format!("not JSON ({e})") })?,
-            ),
-            None => None,
-        };
-        let out = MetadataOut {
-            version: 1,
-            device_scale_factor: self.device_scale_factor,
-            failures: &self.failures,
-            project: self.project.as_deref(),
-            overrides: self.overrides.as_ref(),
-            playwright_defaults: self.playwright_defaults.as_ref(),
-            test: self.test.as_ref(),
-            dom: dom.as_deref(),
-        };
-        serde_json::to_vec(&out).map_err(|e| Error::InvalidInput(format!("capture metadata: {e}")))
-    }
-
-    /// Reads what [`CaptureData::to_json`] wrote; `path` names the file in errors.
-    pub fn from_json(bytes: &[u8], path: &Path) -> Result<Self> {
-        let bad = |detail: String| Error::BadArtifact { path: path.to_path_buf(), detail };
-        let meta: MetadataIn<'_> =
-            serde_json::from_slice(bytes).map_err(|e| bad(format!("capture metadata is not valid JSON ({e})")))?;
-        if meta.version != 1 {
-            return Err(bad(format!("capture metadata version {} (this sightline reads 1)", meta.version)));
-        }
-        Ok(Self {
-            dom: meta.dom.map(|d| d.get().to_string()),
-            failures: meta.failures,
-            device_scale_factor: meta.device_scale_factor,
-            project: meta.project,
-            overrides: meta.overrides,
-            playwright_defaults: meta.playwright_defaults,
-            test: meta.test,
-        })
-    }
-
-    /// The parsed DOM record, if one was collected.
-    pub fn parsed_dom(&self) -> Result<Option<DomSnapshot>> {
-        self.dom.as_deref().map(parse_dom).transpose()
-    }
-}
-
-/// The capture data a baseline PNG (`bytes`, read from `png`) carries in its data chunk.
-fn baseline_data(bytes: &[u8], png: &Path) -> Result<CaptureData> {
-    Ok(match find_png_chunk(bytes, BASELINE_CHUNK) {
-        Some(chunk) => {
-            let json = zstd::bulk::decompress(chunk, MAX_BASELINE_DATA).map_err(|e| Error::BadArtifact {
-                path: png.to_path_buf(),
-                detail: format!("the baseline's DOM data chunk is corrupt ({e})"),
-            })?;
-            CaptureData::from_json(&json, png)?
-        }
-        // A PNG alone (e.g. copied in by hand) is still a baseline, without DOM data.
-        None => CaptureData { device_scale_factor: 1.0, ..Default::default() },
-    })
-}
-
-/// A capture read back from disk: pixels and data.
-#[derive(Debug, Clone)]
-pub struct StoredCapture {
-    pub image: RgbaImage,
-    pub data: CaptureData,
-}
-
-impl StoredCapture {
-    /// A baseline PNG's pixels and the data in its data chunk; `png` names the file in errors.
-    pub fn from_baseline_png(bytes: &[u8], png: &Path) -> Result<Self> {
-        Ok(Self { image: decode_image(bytes, png)?, data: baseline_data(bytes, png)? })
-    }
 }
 
 /// The `.sightline` folder of one project root.
@@ -531,7 +308,9 @@ pub fn list_baselines(store: &ProjectStore) -> Result<Vec<(String, String)>> {
 
 #[cfg(test)]
 mod tests {
+    use super::ledger::TestRef;
     use super::*;
+    use crate::health::HealthReason;
 
     #[test]
     fn store_rejects_unsafe_names_before_touching_the_disk() {
@@ -581,59 +360,6 @@ mod tests {
             check_snapshot_name("a//b").unwrap_err().to_string(),
             format!("snapshot name \"a//b\" has an empty folder name; {fix}")
         );
-    }
-
-    #[test]
-    fn store_call_names_as_to_have_screenshot_gives_them() {
-        let default = BaselineLayout::default();
-        let given = |parts: &[&str]| {
-            let parts = parts.iter().map(|p| p.to_string()).collect();
-            call_snapshot_name(&CallName::Given { parts, test_file: "pages/home.spec.ts".into() }, &default)
-        };
-        assert_eq!(given(&["home"]).unwrap(), "home");
-        assert_eq!(given(&["home.png"]).unwrap(), "home");
-        assert_eq!(given(&["cards", "lamp.png"]).unwrap(), "cards/lamp");
-        assert_eq!(given(&["cards/lamp"]).unwrap(), "cards/lamp");
-        assert_eq!(given(&[".png"]).unwrap(), ".png");
-        assert!(given(&["..", "x"]).unwrap_err().to_string().contains("contains '..'"));
-        assert_eq!(
-            given(&["cards", ""]).unwrap_err().to_string(),
-            "snapshot name [\"cards\",\"\"] has an empty part; name the snapshot, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
-        );
-        assert!(given(&[]).is_err());
-        let unnamed = |file: &str, titles: &[&str], index| {
-            call_snapshot_name(
-                &CallName::Unnamed {
-                    test_file: file.into(),
-                    title_path: titles.iter().map(|t| t.to_string()).collect(),
-                    index,
-                },
-                &default,
-            )
-            .unwrap()
-        };
-        assert_eq!(unnamed("home.spec.ts", &["home"], 1), "home.spec.ts/home");
-        assert_eq!(
-            unnamed("pages/home.spec.ts", &["checkout", "pays by card"], 2),
-            "pages/home.spec.ts/checkout-pays-by-card-2"
-        );
-        assert_eq!(unnamed("a b/x..spec.ts", &["logo.png ✓"], 1), "a-b/x.spec.ts/logo-png");
-        assert_eq!(unnamed("", &["!!"], 1), "snapshot");
-        let long = unnamed("home.spec.ts", &[&"t".repeat(400)], 12);
-        assert_eq!(long.len(), MAX_NAME_BYTES);
-        assert!(long.starts_with("home.spec.ts/ttt") && long.ends_with("t-12"), "{long}");
-
-        // A `{testFile}/{name}` layout keeps a given name in its spec file; unnamed names are
-        // already there.
-        let per_file = BaselineLayout::parse("{testFile}/{name}/{project}").unwrap();
-        let in_file = |parts: Vec<String>, file: &str| {
-            call_snapshot_name(&CallName::Given { parts, test_file: file.into() }, &per_file).unwrap()
-        };
-        assert_eq!(in_file(vec!["home.png".into()], "pages/home.spec.ts"), "pages/home.spec.ts/home");
-        assert_eq!(in_file(vec!["cards".into(), "lamp".into()], "a b.spec.ts"), "a-b.spec.ts/cards/lamp");
-        let unnamed_per_file =
-            CallName::Unnamed { test_file: "home.spec.ts".into(), title_path: vec!["home".into()], index: 1 };
-        assert_eq!(call_snapshot_name(&unnamed_per_file, &per_file).unwrap(), "home.spec.ts/home");
     }
 
     #[test]
