@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use sightline_core::approve::approve;
 use sightline_core::results::{NOTHING_TO_APPROVE, Results};
 use sightline_core::snapshot::{SnapshotEvidence, approve_hint, snapshot_label};
-use sightline_core::store::{ProjectStore, approve, check_snapshot_name, list_baselines, project_file_stem};
+use sightline_core::store::{ProjectStore, check_snapshot_name, list_baselines, project_file_stem};
 
 use crate::exit;
 
@@ -230,6 +231,7 @@ pub struct CompareArgs {
 pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
     use sightline_core::batch::{compare_captures, merge_captures};
     use sightline_core::config::{Overrides, load_settings};
+    use sightline_core::report::write_report;
     use sightline_core::results::{RunInfo, write_results};
     use std::io::IsTerminal;
 
@@ -263,7 +265,9 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
         config: config.clone(),
         filtered: false,
     };
-    let summary = write_results(&store, Path::new(&config.report_dir), &run)?.summary;
+    let results = write_results(&store, Path::new(&config.report_dir), &run)?;
+    write_report(root, Path::new(&config.report_dir), &results)?;
+    let summary = results.summary;
     report_written_run(root, &config, &summary, "")
 }
 
@@ -299,6 +303,7 @@ pub struct MergeArgs {
 pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
     use sightline_core::batch::merge_shards;
     use sightline_core::config::{Overrides, load_settings};
+    use sightline_core::report::write_report;
     use sightline_core::results::{RunInfo, write_results};
 
     let settings = load_settings(root, &Overrides::default())?;
@@ -316,6 +321,8 @@ pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
         config: config.clone(),
         filtered: !merged.complete,
     };
-    let summary = write_results(&store, Path::new(&config.report_dir), &run)?.summary;
+    let results = write_results(&store, Path::new(&config.report_dir), &run)?;
+    write_report(root, Path::new(&config.report_dir), &results)?;
+    let summary = results.summary;
     report_written_run(root, &config, &summary, &format!(" from {} shards", merged.shards.len()))
 }

@@ -3,7 +3,7 @@
 //!
 //! The page is the core's ([`render_review_page`]) and every decision goes through the core's
 //! review rules ([`approve_in_review`], [`reject_in_review`]), which approve through the same
-//! `store::approve` as `sightline approve`. This module only speaks HTTP and guards the door:
+//! `approve::approve` as `sightline approve`. This module only speaks HTTP and guards the door:
 //!
 //! - it listens on 127.0.0.1 only, never on another interface;
 //! - the URL it prints carries a random 128-bit token as its first path segment, and a request

@@ -66,7 +66,8 @@ fn record(
     record_capture(store, request).unwrap();
 }
 
-/// What the reporter does at the end of a run: results.json and the images in `visual-report/`.
+/// What the reporter does at the end of a run: results.json, the images and the report page in
+/// `visual-report/`.
 pub fn write_run_results(store: &ProjectStore, root: &Path) {
     let run = RunInfo {
         mode: "compare".into(),
@@ -75,7 +76,8 @@ pub fn write_run_results(store: &ProjectStore, root: &Path) {
         config: sightline_core::config::Config::default(),
         filtered: false,
     };
-    write_results(store, Path::new("visual-report"), &run).unwrap();
+    let results = write_results(store, Path::new("visual-report"), &run).unwrap();
+    sightline_core::report::write_report(store.root(), Path::new("visual-report"), &results).unwrap();
 }
 
 /// A 64 × 48 white page with a 30 × 20 card of `color` at 10,10: recolouring the card changes

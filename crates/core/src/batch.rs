@@ -9,8 +9,8 @@ use rayon::prelude::*;
 use crate::config::{Config, Overrides, PlaywrightDefaults, ShardMode};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
-use crate::results::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::snapshot::{CaptureSide, SnapshotOptions, compare_snapshot};
+use crate::store::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::store::{CaptureData, ProjectStore, snapshot_files};
 use crate::verdict::Status;
 

@@ -366,6 +366,13 @@ impl Settings {
     }
 }
 
+impl Default for SnapshotOptions {
+    /// The options of the default settings (no config file, no call options).
+    fn default() -> Self {
+        Config::default().with_overrides(&Overrides::default()).snapshot_options()
+    }
+}
+
 /// The settings for `root`: `<root>/.sightline/config.json` (a missing file means all
 /// defaults) with `overrides` on top.
 pub fn load_settings(root: &Path, overrides: &Overrides) -> Result<Settings> {

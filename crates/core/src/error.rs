@@ -3,6 +3,13 @@
 
 use std::path::PathBuf;
 
+/// The environment variable holding one frame extraction's deadline in milliseconds
+/// (the video module reads it; [`Error::DeadlinePassed`] names it as the fix).
+pub const TIMEOUT_VAR: &str = "SIGHTLINE_VIDEO_TIMEOUT_MS";
+/// One call's deadline when [`TIMEOUT_VAR`] is unset: every ffprobe and ffmpeg run of the call,
+/// and its wait for a free slot, must end within it.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+
 /// A failure of the engine. Expected outcomes ("the images differ") are never errors.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -55,8 +62,8 @@ pub enum Error {
     /// tool was stopped and nothing was written. `during` says what it was doing.
     #[error(
         "{path}: frame extraction passed its deadline of {limit_ms} ms {during} and was stopped; use a shorter window or lower fps, or raise {var} (milliseconds, default {default})",
-        var = crate::video::TIMEOUT_VAR,
-        default = crate::video::DEFAULT_TIMEOUT_MS
+        var = TIMEOUT_VAR,
+        default = DEFAULT_TIMEOUT_MS
     )]
     DeadlinePassed { path: PathBuf, limit_ms: u64, during: String },
     /// The caller cancelled a frame extraction (an MCP client's `notifications/cancelled`); the

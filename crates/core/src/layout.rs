@@ -11,13 +11,70 @@
 //! and project again ([`BaselineLayout::parse_path`]), so listing baselines and telling missing
 //! ones never depends on a second record. That is why `{name}` is a whole folder (or several,
 //! for a nested name) and `{project}` appears once: a path splits one way only.
+//!
+//! The names it places are checked here too ([`check_snapshot_name`]), and a project name
+//! becomes a file stem here ([`project_file_stem`]).
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
-use crate::store::{check_snapshot_name, project_file_stem};
+
+/// Longest snapshot name, in bytes.
+pub const MAX_NAME_BYTES: usize = 200;
+
+/// What a file in a snapshot's folder may end with: a nested snapshot's folder must not look
+/// like one of them.
+const SNAPSHOT_FILE_SUFFIXES: [&str; 4] = [".png", ".slcap", ".json", ".owner"];
+
+/// Checks that `name` is a safe relative path: segments of letters, digits, `-`, `_`, `.`,
+/// separated by `/` (a nested name, as Playwright's name arrays make); no `..`, no empty or
+/// absolute segments; at most 200 bytes. A folder below the first may not end like a
+/// snapshot's own files (`.png`, `.slcap`, `.json`, `.owner`), which sit beside it.
+pub fn check_snapshot_name(name: &str) -> Result<()> {
+    let fix =
+        "use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\"";
+    let bad = |why: &str| Err(Error::InvalidInput(format!("snapshot name {name:?} {why}; {fix}")));
+    if name.is_empty() {
+        return bad("is empty");
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return bad(&format!("is {} bytes, above the limit of {MAX_NAME_BYTES}", name.len()));
+    }
+    if name.contains("..") {
+        return bad("contains '..'");
+    }
+    if name.starts_with('/') {
+        return bad("starts with '/'");
+    }
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))) {
+        return bad(&format!("contains {c:?}"));
+    }
+    for (i, segment) in name.split('/').enumerate() {
+        if segment.is_empty() {
+            return bad("has an empty folder name");
+        }
+        if segment == "." {
+            return bad("has a folder named '.'");
+        }
+        if i > 0 && SNAPSHOT_FILE_SUFFIXES.iter().any(|suffix| segment.ends_with(suffix)) {
+            return bad(&format!("has a folder {segment:?} that would sit among its parent's files"));
+        }
+    }
+    Ok(())
+}
+
+/// The file stem for a Playwright project name ("Mobile Safari" → "Mobile_Safari"; "" →
+/// "default"): project names are free text, file names are not.
+pub fn project_file_stem(project: &str) -> String {
+    if project.is_empty() {
+        return "default".into();
+    }
+    let stem: String =
+        project.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_') { c } else { '_' }).collect();
+    stem.chars().take(MAX_NAME_BYTES).collect()
+}
 
 /// The layout 01-product.md describes: `.sightline/baselines/<name>/<project>.png`.
 pub const DEFAULT_BASELINE_PATH: &str = "{name}/{project}";

@@ -12,6 +12,7 @@
 
 pub mod allowed_roots;
 pub mod antialias;
+pub mod approve;
 pub mod artifact;
 pub mod batch;
 pub mod canvas;

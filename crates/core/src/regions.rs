@@ -1,11 +1,11 @@
 //! Regions: differing pixels clustered into boxes. Works on the 8 × 8 tiles of a [`DiffMask`]:
 //! tiles within `merge_distance` of each other join one cluster, each cluster's box is the exact
 //! extent of its pixels, overlapping boxes merge, and clusters with fewer than `min_pixels`
-//! pixels are specks that form no region.
+//! pixels are specks that form no region. A region names the elements under it and what they did
+//! ([`AttributedElement`], [`ElementRole`]); the DOM layer (`dom::attribute_regions`) fills them in.
 
 use serde::{Deserialize, Serialize};
 
-use crate::dom::AttributedElement;
 use crate::pixel::{DiffMask, TILE};
 
 /// Whether a region's content changed or only moved with a page shift.
@@ -23,6 +23,41 @@ impl std::fmt::Display for Classification {
             Classification::Shift => "shift",
         })
     }
+}
+
+/// What an element did between the captures, as named in region attribution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ElementRole {
+    /// Restyled, or its tag, text or image changed.
+    Changed,
+    /// Only in the current capture.
+    Added,
+    /// Only in the baseline.
+    Removed,
+    /// Its box moved or resized, nothing else changed.
+    Moved,
+    /// Under the region, no change found.
+    Overlaps,
+}
+
+impl std::fmt::Display for ElementRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ElementRole::Changed => "changed",
+            ElementRole::Added => "added",
+            ElementRole::Removed => "removed",
+            ElementRole::Moved => "moved",
+            ElementRole::Overlaps => "overlaps",
+        })
+    }
+}
+
+/// An element a region maps to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttributedElement {
+    pub selector: String,
+    pub role: ElementRole,
 }
 
 /// A box of nearby differing pixels.
@@ -199,7 +234,7 @@ mod tests {
         for c in [Classification::Change, Classification::Shift] {
             assert_eq!(serde_json::to_value(c).unwrap(), c.to_string());
         }
-        use crate::dom::{AttributedElement, ElementRole};
+        use crate::regions::{AttributedElement, ElementRole};
         for role in
             [ElementRole::Changed, ElementRole::Added, ElementRole::Removed, ElementRole::Moved, ElementRole::Overlaps]
         {

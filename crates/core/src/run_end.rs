@@ -1,6 +1,7 @@
 //! The end of a Playwright run, as the reporter meets it: the run's ledger is written, then a
 //! capture-only shard leaves its captures for the merge job, and any other run gathers its
-//! evidence into results.json (a comparing shard then drops the captures of passed snapshots).
+//! evidence into results.json and the HTML report (a comparing shard then drops the captures of
+//! passed snapshots).
 //! Every line the reporter prints is said here, so the reporter, `sightline compare` and the
 //! matcher agree on what a capture-only shard is and how a run's counts read.
 
@@ -9,6 +10,7 @@ use std::path::Path;
 use crate::batch::finish_shard;
 use crate::config::{Config, ShardMode};
 use crate::error::Result;
+use crate::report::write_report;
 use crate::results::ledger::{RunLedger, write_ledger};
 use crate::results::{RunInfo, ShardPosition, write_results};
 use crate::store::ProjectStore;
@@ -33,6 +35,7 @@ pub fn finish_run(root: &Path, ledger: &RunLedger, shard: Option<ShardPosition>)
     let run =
         RunInfo { mode: "compare".into(), shard, root: root.display().to_string(), config, filtered: !ledger.complete };
     let results = write_results(&store, Path::new(&report_dir), &run)?;
+    write_report(root, Path::new(&report_dir), &results)?;
     // A comparing shard uploads evidence, not every capture: passed snapshots drop theirs.
     if let Some(shard) = shard {
         finish_shard(&store, shard.current, shard.total, ShardMode::Compare)?;

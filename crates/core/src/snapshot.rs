@@ -21,20 +21,14 @@ pub struct CaptureSide<'a> {
     pub failures: &'a [HealthReason],
 }
 
-/// Options of [`compare_snapshot`].
+/// Options of [`compare_snapshot`]. Their `Default` is the default settings' (the config
+/// module's, which resolves settings into these options).
 #[derive(Debug, Clone)]
 pub struct SnapshotOptions {
     pub compare: CompareOptions,
     pub tolerance: Tolerance,
     /// RGBA painted over masked boxes on both images before they are compared.
     pub mask_color: [u8; 4],
-}
-
-impl Default for SnapshotOptions {
-    /// The options of the default settings (no config file, no call options).
-    fn default() -> Self {
-        crate::config::Config::default().with_overrides(&crate::config::Overrides::default()).snapshot_options()
-    }
 }
 
 /// Paths (relative to the project root) of the images the report and MCP show.

@@ -122,7 +122,7 @@ impl Tolerance {
 
 /// The verdict for a snapshot without a baseline.
 /// Models read this line too, so it names no command: how a person approves is
-/// [`crate::snapshot::SnapshotEvidence::approve_hint`]'s, shown only where people read.
+/// `SnapshotEvidence::approve_hint`'s, shown only where people read.
 pub fn new_snapshot_verdict() -> Verdict {
     Verdict {
         status: Status::New,

@@ -2,9 +2,10 @@
 //! an unhealthy one is, nothing written, unless it is asked for explicitly.
 
 use sightline_core::RgbaImage;
+use sightline_core::approve::approve;
 use sightline_core::capture::{Unsettled, UpdateMode};
 use sightline_core::decode::{PngCompression, encode_png};
-use sightline_core::store::{ProjectStore, approve};
+use sightline_core::store::ProjectStore;
 use sightline_core::verdict::VerdictKind;
 
 #[test]

@@ -78,6 +78,7 @@ pub fn write_results_sync(input: ResultsInput) -> Result<RunSummary> {
             filtered: input.filtered.unwrap_or(false),
         };
         let results = write_results(&store, std::path::Path::new(&report_dir), &run)?;
+        sightline_core::report::write_report(store.root(), std::path::Path::new(&report_dir), &results)?;
         let written = results.written_baselines(&store)?;
         Ok((results, written))
     })?;

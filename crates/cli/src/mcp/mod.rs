@@ -20,9 +20,10 @@ use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, prompt_handler, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
+use sightline_core::approve::Approved;
 use sightline_core::config::load_config;
 use sightline_core::review::{ReviewRun, results_version};
-use sightline_core::store::{Approved, ProjectStore, check_snapshot_name, list_baselines};
+use sightline_core::store::{ProjectStore, check_snapshot_name, list_baselines};
 
 use crate::exit;
 use view::{Project, Results};

@@ -4,7 +4,8 @@
 //! most 256 px wide and at least a quarter scale, searched over ±64 grid pixels, then ±2 pixels at
 //! each finer level. When the best offset found is not the identity but does not clearly beat
 //! it, or sits on the edge of the search, the identity is kept and the result says the search did
-//! not converge.
+//! not converge. [`align_candidate`] applies the search to a comparison: the candidate moved back
+//! and the sentence that says what happened.
 
 use serde::Serialize;
 
@@ -213,6 +214,77 @@ pub(crate) fn translate_onto(candidate: &RgbaImage, reference: &RgbaImage, dx: i
         uncovered.push(Rect { x0: 0, y0: 0, x1: wu, y1: clamp(-dy, hu) });
     }
     (out, uncovered)
+}
+
+/// `screen` mode: searches the translation on the grid, moves the candidate back when the search
+/// converged, and describes what happened; returns the strips only the reference covers.
+pub(super) fn align_candidate(
+    reference: &RgbaImage,
+    candidate: &mut RgbaImage,
+    ignore_rects: &[Rect],
+    scale: f64,
+) -> (Alignment, Vec<Rect>) {
+    let grey = |image: &RgbaImage| -> Vec<u8> {
+        image.as_bytes().chunks_exact(4).map(|p| super::normalise::luma([p[0], p[1], p[2]])).collect()
+    };
+    let (width, height) = (reference.width() as usize, reference.height() as usize);
+    let (r, c) = rayon::join(|| grey(reference), || grey(candidate));
+    let t = search_translation(&r, &c, width, height);
+    let moved = t.dx != 0 || t.dy != 0;
+    let note = if !t.converged {
+        "the translation search did not converge (no offset within ±64 px clearly beat the identity), so the images were compared unaligned".to_string()
+    } else if !moved {
+        "no translation needed: the images line up as they are".to_string()
+    } else {
+        let mut strips = Vec::new();
+        if t.dx != 0 {
+            strips.push(format!(
+                "{} px along the {} edge",
+                t.dx.unsigned_abs(),
+                if t.dx > 0 { "right" } else { "left" }
+            ));
+        }
+        if t.dy != 0 {
+            strips.push(format!("{} px along the {}", t.dy.unsigned_abs(), if t.dy > 0 { "bottom" } else { "top" }));
+        }
+        format!(
+            "the candidate sits {} the reference; it was moved back before scoring, leaving out what only the reference shows ({})",
+            offset_words(t.dx, t.dy),
+            strips.join(", ")
+        )
+    };
+    let mut uncovered = Vec::new();
+    if moved {
+        let (moved, strips) = translate_onto(candidate, reference, t.dx, t.dy);
+        *candidate = moved;
+        uncovered = strips;
+        super::ignore::show_reference_in(candidate, reference, ignore_rects);
+    }
+    let alignment = Alignment {
+        applied: moved,
+        converged: t.converged,
+        dx: t.dx,
+        dy: t.dy,
+        canonical_dx: (f64::from(t.dx) * scale).round() as i32,
+        canonical_dy: (f64::from(t.dy) * scale).round() as i32,
+        difference_before: super::round2(t.before),
+        difference_after: super::round2(t.after),
+        note,
+    };
+    (alignment, uncovered)
+}
+
+/// Where the candidate sits, for "the candidate sits … the reference": "5 px to the right of
+/// and 4 px below", "3 px above".
+pub(super) fn offset_words(dx: i32, dy: i32) -> String {
+    let mut parts = Vec::new();
+    if dx != 0 {
+        parts.push(format!("{} px to the {} of", dx.unsigned_abs(), if dx > 0 { "right" } else { "left" }));
+    }
+    if dy != 0 {
+        parts.push(format!("{} px {}", dy.unsigned_abs(), if dy > 0 { "below" } else { "above" }));
+    }
+    parts.join(" and ")
 }
 
 #[cfg(test)]

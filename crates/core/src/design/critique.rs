@@ -7,6 +7,10 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::normalise::Plane;
+use super::{Canvases, Finding, FindingKind, color, content};
+use crate::image::RgbaImage;
+
 /// How much a finding matters for the fix list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -151,6 +155,97 @@ pub static CRITIQUE_RUBRIC: LazyLock<CritiqueRubric> = LazyLock::new(|| Critique
         low: "polish: a few pixels of spacing, a small share of a colour, one text line a little taller".into(),
     },
 });
+
+/// Less than this share of the view compared: nothing left to judge.
+pub(super) const MIN_COMPARED_SHARE: f64 = 0.01;
+/// More than this share of the view left out: the scores describe only the rest.
+pub(super) const REVIEW_IGNORED_SHARE: f64 = 0.5;
+
+/// Whether the result can be acted on. Inconclusive: (almost) everything ignored, or an input
+/// that is one colour where it is compared (nothing rendered, or a blank export). Review: the
+/// alignment did not converge, the proportions differ, a dimension failed, or most of the view
+/// was left out.
+pub(super) fn diagnose(
+    c: &Canvases,
+    background_a: &[u8; 3],
+    background_b: &[u8; 3],
+    findings: &[Finding],
+    strips: bool,
+) -> Diagnostics {
+    let total = c.ignored.len();
+    let compared = c.ignored.iter().filter(|&&i| !i).count();
+    let left_out = 1.0 - compared as f64 / total as f64;
+    let what_left_out =
+        if strips { "the ignore regions and the strips only the reference shows" } else { "the ignore regions" };
+    let mut blocking = Vec::new();
+    if (compared as f64) < MIN_COMPARED_SHARE * total as f64 {
+        blocking.push(format!(
+            "{what_left_out} cover {:.1} % of the view, so nothing is left to compare; ignore less",
+            left_out * 100.0
+        ));
+    } else {
+        let blank = |plane: &Plane, background: &[u8; 3]| {
+            plane.rgb.iter().zip(&c.ignored).all(|(p, &skip)| skip || content::is_background(*p, *background))
+        };
+        match (blank(&c.reference, background_a), blank(&c.candidate, background_b)) {
+            (true, true) => blocking.push(format!(
+                "both images are a single colour where they are compared ({} and {}): there is no design to compare; check that both rendered",
+                color::hex(*background_a),
+                color::hex(*background_b)
+            )),
+            (true, false) => blocking.push(format!(
+                "the reference is a single colour ({}) where it is compared: there is no design to compare with; check that it was exported with its content",
+                color::hex(*background_a)
+            )),
+            (false, true) => blocking.push(format!(
+                "the candidate is a single colour ({}) where it is compared: it shows nothing to compare; check that it rendered",
+                color::hex(*background_b)
+            )),
+            (false, false) => {}
+        }
+    }
+    let mut cautions: Vec<String> = findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.kind,
+                FindingKind::AlignmentNotConverged | FindingKind::AspectMismatch | FindingKind::DimensionFailed
+            )
+        })
+        .map(|f| f.message.clone())
+        .collect();
+    if left_out > REVIEW_IGNORED_SHARE {
+        cautions.push(format!(
+            "{what_left_out} cover {:.1} % of the view; the scores describe only the rest",
+            left_out * 100.0
+        ));
+    }
+    Diagnostics::from_reasons(blocking, cautions)
+}
+
+/// The aspect-mismatch finding, when the height/width ratios differ by more than 2 %.
+pub(super) fn aspect_finding(reference: &RgbaImage, candidate: &RgbaImage) -> Option<Finding> {
+    let aspect = |i: &RgbaImage| f64::from(i.height()) / f64::from(i.width());
+    let (aspect_a, aspect_b) = (aspect(reference), aspect(candidate));
+    ((aspect_b - aspect_a).abs() / aspect_a > 0.02).then(|| Finding {
+        dimension: None,
+        severity: Severity::Medium,
+        suggested_fix: format!(
+            "capture the candidate at the reference's proportions ({}×{}) so the comparison need not pad one of them",
+            reference.width(),
+            reference.height()
+        ),
+        kind: FindingKind::AspectMismatch,
+        message: format!(
+            "the candidate is {}×{} (height/width {aspect_b:.3}) where the reference is {}×{} ({aspect_a:.3}); both were scaled to 768 px wide and the shorter padded",
+            candidate.width(),
+            candidate.height(),
+            reference.width(),
+            reference.height(),
+        ),
+        region: None,
+    })
+}
 
 #[cfg(test)]
 mod tests {

@@ -19,6 +19,8 @@ pub mod align;
 pub mod color;
 pub mod content;
 pub mod critique;
+/// Ignore regions on the grid and the canvas.
+mod ignore;
 pub mod layout;
 mod model;
 pub mod normalise;
@@ -33,7 +35,10 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use self::align::Alignment;
+use self::align::align_candidate;
 pub use self::critique::{CRITIQUE_RUBRIC, CritiqueRubric, DiagnosticStatus, Diagnostics, Severity};
+use self::critique::{aspect_finding, diagnose};
+use self::ignore::{canonical_rect, grid_boxes, show_reference_in};
 pub use self::model::*;
 use self::normalise::{CANONICAL_WIDTH, Plane, Rect, load_design_input};
 pub use self::score::{DimensionWeights, Preset, WeightOverrides};
@@ -253,73 +258,6 @@ pub fn compare_design_images(
     Ok(DesignOutcome { comparison, visuals })
 }
 
-/// Less than this share of the view compared: nothing left to judge.
-const MIN_COMPARED_SHARE: f64 = 0.01;
-/// More than this share of the view left out: the scores describe only the rest.
-const REVIEW_IGNORED_SHARE: f64 = 0.5;
-
-/// Whether the result can be acted on. Inconclusive: (almost) everything ignored, or an input
-/// that is one colour where it is compared (nothing rendered, or a blank export). Review: the
-/// alignment did not converge, the proportions differ, a dimension failed, or most of the view
-/// was left out.
-fn diagnose(
-    c: &Canvases,
-    background_a: &[u8; 3],
-    background_b: &[u8; 3],
-    findings: &[Finding],
-    strips: bool,
-) -> Diagnostics {
-    let total = c.ignored.len();
-    let compared = c.ignored.iter().filter(|&&i| !i).count();
-    let left_out = 1.0 - compared as f64 / total as f64;
-    let what_left_out =
-        if strips { "the ignore regions and the strips only the reference shows" } else { "the ignore regions" };
-    let mut blocking = Vec::new();
-    if (compared as f64) < MIN_COMPARED_SHARE * total as f64 {
-        blocking.push(format!(
-            "{what_left_out} cover {:.1} % of the view, so nothing is left to compare; ignore less",
-            left_out * 100.0
-        ));
-    } else {
-        let blank = |plane: &Plane, background: &[u8; 3]| {
-            plane.rgb.iter().zip(&c.ignored).all(|(p, &skip)| skip || content::is_background(*p, *background))
-        };
-        match (blank(&c.reference, background_a), blank(&c.candidate, background_b)) {
-            (true, true) => blocking.push(format!(
-                "both images are a single colour where they are compared ({} and {}): there is no design to compare; check that both rendered",
-                color::hex(*background_a),
-                color::hex(*background_b)
-            )),
-            (true, false) => blocking.push(format!(
-                "the reference is a single colour ({}) where it is compared: there is no design to compare with; check that it was exported with its content",
-                color::hex(*background_a)
-            )),
-            (false, true) => blocking.push(format!(
-                "the candidate is a single colour ({}) where it is compared: it shows nothing to compare; check that it rendered",
-                color::hex(*background_b)
-            )),
-            (false, false) => {}
-        }
-    }
-    let mut cautions: Vec<String> = findings
-        .iter()
-        .filter(|f| {
-            matches!(
-                f.kind,
-                FindingKind::AlignmentNotConverged | FindingKind::AspectMismatch | FindingKind::DimensionFailed
-            )
-        })
-        .map(|f| f.message.clone())
-        .collect();
-    if left_out > REVIEW_IGNORED_SHARE {
-        cautions.push(format!(
-            "{what_left_out} cover {:.1} % of the view; the scores describe only the rest",
-            left_out * 100.0
-        ));
-    }
-    Diagnostics::from_reasons(blocking, cautions)
-}
-
 /// Checks the options and inputs; returns the weights to use (the given ones over the preset's).
 fn validate(reference: &RgbaImage, candidate: &RgbaImage, options: &DesignOptions) -> Result<DimensionWeights> {
     let weights = options.weights.over(options.preset.weights())?;
@@ -340,129 +278,6 @@ fn validate(reference: &RgbaImage, candidate: &RgbaImage, options: &DesignOption
     normalise::check_canonical_height("reference", reference)?;
     normalise::check_canonical_height("candidate", candidate)?;
     Ok(weights)
-}
-
-/// The aspect-mismatch finding, when the height/width ratios differ by more than 2 %.
-fn aspect_finding(reference: &RgbaImage, candidate: &RgbaImage) -> Option<Finding> {
-    let aspect = |i: &RgbaImage| f64::from(i.height()) / f64::from(i.width());
-    let (aspect_a, aspect_b) = (aspect(reference), aspect(candidate));
-    ((aspect_b - aspect_a).abs() / aspect_a > 0.02).then(|| Finding {
-        dimension: None,
-        severity: Severity::Medium,
-        suggested_fix: format!(
-            "capture the candidate at the reference's proportions ({}×{}) so the comparison need not pad one of them",
-            reference.width(),
-            reference.height()
-        ),
-        kind: FindingKind::AspectMismatch,
-        message: format!(
-            "the candidate is {}×{} (height/width {aspect_b:.3}) where the reference is {}×{} ({aspect_a:.3}); both were scaled to 768 px wide and the shorter padded",
-            candidate.width(),
-            candidate.height(),
-            reference.width(),
-            reference.height(),
-        ),
-        region: None,
-    })
-}
-
-/// Ignore boxes (reference pixels) as rectangles on the grid, clipped.
-fn grid_boxes(boxes: &[DesignBox], width: u32, height: u32) -> Vec<Rect> {
-    let end = |start: u32, len: u32| u64::from(start) + u64::from(len);
-    boxes
-        .iter()
-        .map(|r| {
-            let clip = |v: u64, max: u32| v.min(u64::from(max)) as usize;
-            Rect {
-                x0: clip(r.x.into(), width),
-                y0: clip(r.y.into(), height),
-                x1: clip(end(r.x, r.width), width),
-                y1: clip(end(r.y, r.height), height),
-            }
-        })
-        .collect()
-}
-
-/// A grid rectangle on the canonical canvas, rounded outward (every canvas pixel that a grid
-/// pixel inside touches), clipped.
-fn canonical_rect(r: Rect, scale: f64, width: usize, height: usize) -> Rect {
-    Rect {
-        x0: (r.x0 as f64 * scale).floor() as usize,
-        y0: (r.y0 as f64 * scale).floor() as usize,
-        x1: (r.x1 as f64 * scale).ceil() as usize,
-        y1: (r.y1 as f64 * scale).ceil() as usize,
-    }
-    .clip(width, height)
-}
-
-/// Ignored regions show the reference's own pixels on both sides: equal there, and no painted
-/// box whose edges could read as content or text.
-fn show_reference_in(candidate: &mut RgbaImage, reference: &RgbaImage, rects: &[Rect]) {
-    let stride = reference.width() as usize * 4;
-    for r in rects {
-        for y in r.y0..r.y1 {
-            let row = y * stride + r.x0 * 4..y * stride + r.x1 * 4;
-            candidate.as_bytes_mut()[row.clone()].copy_from_slice(&reference.as_bytes()[row]);
-        }
-    }
-}
-
-/// `screen` mode: searches the translation on the grid, moves the candidate back when the search
-/// converged, and describes what happened; returns the strips only the reference covers.
-fn align_candidate(
-    reference: &RgbaImage,
-    candidate: &mut RgbaImage,
-    ignore_rects: &[Rect],
-    scale: f64,
-) -> (Alignment, Vec<Rect>) {
-    let grey = |image: &RgbaImage| -> Vec<u8> {
-        image.as_bytes().chunks_exact(4).map(|p| normalise::luma([p[0], p[1], p[2]])).collect()
-    };
-    let (width, height) = (reference.width() as usize, reference.height() as usize);
-    let (r, c) = rayon::join(|| grey(reference), || grey(candidate));
-    let t = align::search_translation(&r, &c, width, height);
-    let moved = t.dx != 0 || t.dy != 0;
-    let note = if !t.converged {
-        "the translation search did not converge (no offset within ±64 px clearly beat the identity), so the images were compared unaligned".to_string()
-    } else if !moved {
-        "no translation needed: the images line up as they are".to_string()
-    } else {
-        let mut strips = Vec::new();
-        if t.dx != 0 {
-            strips.push(format!(
-                "{} px along the {} edge",
-                t.dx.unsigned_abs(),
-                if t.dx > 0 { "right" } else { "left" }
-            ));
-        }
-        if t.dy != 0 {
-            strips.push(format!("{} px along the {}", t.dy.unsigned_abs(), if t.dy > 0 { "bottom" } else { "top" }));
-        }
-        format!(
-            "the candidate sits {} the reference; it was moved back before scoring, leaving out what only the reference shows ({})",
-            offset_words(t.dx, t.dy),
-            strips.join(", ")
-        )
-    };
-    let mut uncovered = Vec::new();
-    if moved {
-        let (moved, strips) = align::translate_onto(candidate, reference, t.dx, t.dy);
-        *candidate = moved;
-        uncovered = strips;
-        show_reference_in(candidate, reference, ignore_rects);
-    }
-    let alignment = Alignment {
-        applied: moved,
-        converged: t.converged,
-        dx: t.dx,
-        dy: t.dy,
-        canonical_dx: (f64::from(t.dx) * scale).round() as i32,
-        canonical_dy: (f64::from(t.dy) * scale).round() as i32,
-        difference_before: round2(t.before),
-        difference_after: round2(t.after),
-        note,
-    };
-    (alignment, uncovered)
 }
 
 /// The overall score, the weights used (rounded) and each dimension's result; the dimensions'
@@ -533,19 +348,6 @@ fn score_dimensions(
 fn measure_guarded(dimension: Dimension, measure: impl FnOnce() -> Measured) -> std::result::Result<Measured, String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(measure))
         .map_err(|panic| format!("the {} dimension failed: {}", dimension.name(), crate::error::panic_message(&*panic)))
-}
-
-/// Where the candidate sits, for "the candidate sits … the reference": "5 px to the right of
-/// and 4 px below", "3 px above".
-fn offset_words(dx: i32, dy: i32) -> String {
-    let mut parts = Vec::new();
-    if dx != 0 {
-        parts.push(format!("{} px to the {} of", dx.unsigned_abs(), if dx > 0 { "right" } else { "left" }));
-    }
-    if dy != 0 {
-        parts.push(format!("{} px {}", dy.unsigned_abs(), if dy > 0 { "below" } else { "above" }));
-    }
-    parts.join(" and ")
 }
 
 #[cfg(test)]

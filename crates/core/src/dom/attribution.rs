@@ -2,43 +2,13 @@
 //! whose content changed first ([`ElementRole`] tiers), so a region reads as "this card's text"
 //! rather than "somewhere in main".
 
-use serde::{Deserialize, Serialize};
-
 use super::comparison::{DomComparison, compare_dom};
 use super::record::{DomSnapshot, ElementRecord};
-use crate::regions::Region;
+use crate::regions::{AttributedElement, ElementRole, Region};
 use crate::shift::PageShift;
 
 /// Elements named per region.
 const ELEMENTS_PER_REGION: usize = 5;
-
-/// What an element did between the captures, as named in region attribution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum ElementRole {
-    /// Restyled, or its tag, text or image changed.
-    Changed,
-    /// Only in the current capture.
-    Added,
-    /// Only in the baseline.
-    Removed,
-    /// Its box moved or resized, nothing else changed.
-    Moved,
-    /// Under the region, no change found.
-    Overlaps,
-}
-
-impl std::fmt::Display for ElementRole {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ElementRole::Changed => "changed",
-            ElementRole::Added => "added",
-            ElementRole::Removed => "removed",
-            ElementRole::Moved => "moved",
-            ElementRole::Overlaps => "overlaps",
-        })
-    }
-}
 
 impl ElementRole {
     /// Attribution prefers content changes, then geometry, then bystanders.
@@ -49,13 +19,6 @@ impl ElementRole {
             ElementRole::Overlaps => 2,
         }
     }
-}
-
-/// An element a region maps to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AttributedElement {
-    pub selector: String,
-    pub role: ElementRole,
 }
 
 /// Names the elements each region maps to, one list per region in region order.

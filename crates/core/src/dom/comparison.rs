@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::attribution::ElementRole;
 use super::pairing::match_elements;
 use super::record::{DomSnapshot, ElementRecord};
+use crate::regions::ElementRole;
 
 /// A box edge that moved by at most this many CSS pixels did not move (sub-pixel layout jitter).
 pub const GEOMETRY_TOLERANCE: f64 = 0.5;

@@ -63,17 +63,22 @@ mod attribution;
 mod comparison;
 /// Which baseline element is which current element: a line diff over the element tree.
 mod pairing;
-/// The record, its limits and validation, and trimming a record to a depth.
+/// The record, its limits and validation.
 mod record;
 #[cfg(test)]
 pub(crate) mod test_records;
+/// A record's element tree: trimmed to a depth, or nested for display.
+mod tree;
 
-pub use attribution::{AttributedElement, ElementRole, attribute_regions};
+pub use attribution::attribute_regions;
+// What a region's elements did is the region's own evidence; named here too, where they are found.
+pub use crate::regions::{AttributedElement, ElementRole};
 pub use comparison::{
     CommonChange, ContentChange, DomComparison, ElementList, GEOMETRY_TOLERANCE, GeometryChanges, ModifiedElement,
     ModifiedElements, MovedElements, PropertyChange, ResizedElement, StyleChanges, StyleCheck, compare_dom,
 };
 pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
-    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, TreeNode, dom_tree, parse_dom, prune_depth,
+    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom,
 };
+pub use tree::{TreeNode, dom_tree, prune_depth};

@@ -13,9 +13,12 @@
 //! `groups` the snapshots that changed the same way.
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use crate::compare::Size;
+use crate::decode::write_atomic;
 use crate::dom::{ContentChange, ElementRole, StyleCheck};
+use crate::error::Result;
 use crate::regions::Classification;
 use crate::results::{Results, ShardPosition, Summary};
 use crate::review::{ReviewDecision, baselines_to_commit};
@@ -51,6 +54,17 @@ const EAGER_CARDS: usize = 10;
 /// `../`.
 pub fn render_report(results: &Results, report_dir: &str) -> String {
     render_page(results, report_dir, None)
+}
+
+/// Writes the report page of `results` to `<root>/<report_dir>/index.html` (atomically), beside
+/// the results.json that `results::write_results` wrote there; returns the page's path. Writing
+/// results renders nothing: each caller that ends a run (the reporter's addon call, `sightline
+/// compare` and `merge`) renders the page it wrote.
+pub fn write_report(root: &Path, report_dir: &Path, results: &Results) -> Result<PathBuf> {
+    let path = root.join(report_dir).join("index.html");
+    let html = render_report(results, &report_dir.to_string_lossy());
+    write_atomic(&path, html.as_bytes())?;
+    Ok(path)
 }
 
 /// What the review page (`sightline review`) adds to the report: the version of results.json it

@@ -5,18 +5,18 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::ledger::{RunLedger, missing_reason, read_ledger};
 use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool};
 use crate::decode::{PngCompression, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::grouping::group_snapshots;
 use crate::snapshot::{SnapshotEvidence, SnapshotFiles};
 use crate::store::ProjectStore;
+use crate::store::ledger::{RunLedger, missing_reason, read_ledger};
 use crate::verdict::Status;
 
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
 /// diff PNGs under `<report_dir>/images/` for changed and new snapshots. `report_dir` is relative
-/// to the project root. Returns what it wrote.
+/// to the project root. Returns what it wrote; the caller renders it (`report::write_report`).
 pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> Result<Results> {
     let root = store.root();
     let out_dir = root.join(report_dir);
@@ -69,8 +69,6 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
     crate::decode::create_dir_all(&out_dir)?;
     let json = serde_json::to_vec_pretty(&results).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
     write_atomic(&out_dir.join("results.json"), &json)?;
-    let html = crate::report::render_report(&results, &report_dir.to_string_lossy());
-    write_atomic(&out_dir.join("index.html"), html.as_bytes())?;
     Ok(results)
 }
 

@@ -5,8 +5,11 @@
 //! by name and none recomputes a verdict.
 
 mod gather;
-pub mod ledger;
 mod read;
+
+// The run ledger is the store's (`.sightline/temp/run.json`); named here too, beside the rule it
+// feeds (a missing baseline).
+pub use crate::store::ledger;
 
 use serde::{Deserialize, Serialize};
 
@@ -218,16 +221,6 @@ impl MissingBaseline {
         let why = if self.reason.is_empty() { "no capture in a full run" } else { &self.reason };
         format!("Missing snapshot: a baseline is committed but this run captured none; {why}")
     }
-}
-
-/// What every approve path (`sightline approve`, the review page, the MCP tools) answers for a
-/// snapshot with a committed baseline and no capture in the last run: `label` names it,
-/// `baselines` are its committed files (relative to the root).
-pub fn missing_snapshot_refusal(label: &str, baselines: &[&str]) -> String {
-    format!(
-        "{label} has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {} in the same change",
-        baselines.join(" and ")
-    )
 }
 
 /// Where a missing snapshot's baseline is, relative to the project root.

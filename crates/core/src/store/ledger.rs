@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::{ProjectStore, project_file_stem};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
-use crate::store::{ProjectStore, project_file_stem};
 
 /// The ledger format this build writes and reads.
 pub const LEDGER_VERSION: u32 = 1;
@@ -112,7 +112,7 @@ pub fn ledger_path(store: &ProjectStore) -> PathBuf {
     store.temp_root().join("run.json")
 }
 
-/// Writes the run's ledger (atomically) for [`crate::results::write_results`] and the merge job.
+/// Writes the run's ledger (atomically) for `results::write_results` and the merge job.
 pub fn write_ledger(store: &ProjectStore, ledger: &RunLedger) -> Result<()> {
     crate::decode::create_dir_all(&store.temp_root())?;
     let json = serde_json::to_vec(ledger).map_err(|e| Error::Internal(format!("run ledger: {e}")))?;

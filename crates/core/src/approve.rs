@@ -1,0 +1,241 @@
+//! Approving: making this run's capture of a snapshot its baseline. The rules every approve path
+//! follows (`sightline approve`, the review page, the MCP tools): a capture whose page was
+//! unhealthy or never settled is held unless asked for explicitly, a snapshot with a baseline
+//! and no capture is refused with how to remove it, and every baseline is written atomically.
+
+use serde::Serialize;
+
+use crate::decode::decode_image;
+use crate::error::{Error, Result};
+use crate::store::{CaptureData, ProjectStore, StoredCapture, captured_projects, project_file_stem};
+
+/// What [`approve`] did for one capture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approval {
+    pub name: String,
+    pub project: String,
+    /// Path of the baseline written, relative to the root.
+    pub baseline: String,
+    /// A baseline existed before (replaced) or not (created).
+    pub replaced: bool,
+}
+
+impl Approval {
+    /// `approved name (project): replaced|created <baseline>`: how `sightline approve` and the
+    /// MCP approve tools say what was written.
+    pub fn line(&self) -> String {
+        let verb = if self.replaced { "replaced" } else { "created" };
+        format!("approved {} ({}): {verb} {}", self.name, self.project, self.baseline)
+    }
+}
+
+/// A capture [`approve`] left alone: it needs an explicit request to become a baseline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Held {
+    pub name: String,
+    pub project: String,
+    /// Why: the capture's own verdict (an unhealthy capture, or a page that never settled).
+    pub reason: String,
+}
+
+/// What one [`approve`] call did: the baselines written and the captures it left alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approved {
+    pub approved: Vec<Approval>,
+    pub held: Vec<Held>,
+}
+
+/// Why this run's capture of `name` for `stem` must not become a baseline unless asked for
+/// explicitly: its evidence says the capture is unhealthy (failed assets) or the page never
+/// settled. A capture stored without evidence (a capture-only shard before its merge) is judged
+/// by the asset failures it recorded.
+fn approval_hold(store: &ProjectStore, name: &str, stem: &str, capture: &CaptureData) -> Result<Option<String>> {
+    Ok(match store.read_evidence(name, stem)? {
+        Some(evidence) => evidence.held_from_approval().then_some(evidence.verdict),
+        None => (!capture.failures.is_empty()).then(|| crate::verdict::unhealthy_capture(&capture.failures)),
+    })
+}
+
+/// Promotes this run's capture of `name` (every captured project, or only `project`) to the
+/// approved baseline. Each baseline is written atomically; a name with no capture is an error
+/// that says what to do — including a baseline with no capture (a *missing* snapshot), whose
+/// intended removal is deleting its files. An unhealthy or unsettled capture is held (listed in
+/// [`Approved::held`], nothing written) unless `include_unhealthy` asks for it explicitly.
+pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>, include_unhealthy: bool) -> Result<Approved> {
+    let projects: Vec<String> = match project {
+        Some(p) => vec![project_file_stem(p)],
+        None => captured_projects(store, name)?,
+    };
+    let available = captured_projects(store, name)?;
+    let wanted: Vec<&String> = projects.iter().filter(|p| available.contains(p)).collect();
+    if wanted.is_empty() {
+        if let Some(p) = project
+            && !available.is_empty()
+        {
+            return Err(Error::InvalidInput(format!(
+                "no capture of {name:?} for project {p:?} in this run; it was captured for {}: name one of them, or leave the project out to approve every capture of it",
+                available.join(", ")
+            )));
+        }
+        // Only this snapshot's own files: its folder may hold nested snapshots' baselines too.
+        let committed: Vec<String> = store
+            .baselines()?
+            .into_iter()
+            .filter(|b| b.name == name)
+            .map(|b| b.path.strip_prefix(store.root()).unwrap_or(&b.path).display().to_string())
+            .collect();
+        return Err(Error::InvalidInput(if !committed.is_empty() {
+            let committed: Vec<&str> = committed.iter().map(String::as_str).collect();
+            missing_snapshot_refusal(&format!("{name:?}"), &committed)
+        } else {
+            format!(
+                "no capture of {name:?}{} in .sightline/temp; run the tests first",
+                project.map(|p| format!(" for project {p:?}")).unwrap_or_default()
+            )
+        }));
+    }
+    let mut done = Approved::default();
+    for stem in wanted {
+        let capture = store.read_capture(name, stem)?;
+        promote(store, name, stem, &capture, include_unhealthy, &mut done)?;
+    }
+    Ok(done)
+}
+
+/// Writes `capture` as the baseline of `name` for `stem`, or holds it (see [`approve`]).
+fn promote(
+    store: &ProjectStore,
+    name: &str,
+    stem: &str,
+    capture: &StoredCapture,
+    include_unhealthy: bool,
+    done: &mut Approved,
+) -> Result<()> {
+    if !include_unhealthy && let Some(reason) = approval_hold(store, name, stem, &capture.data)? {
+        done.held.push(Held { name: name.to_string(), project: stem.to_string(), reason });
+        return Ok(());
+    }
+    let png = store.baseline_png(name, stem)?;
+    let replaced = png.is_file();
+    store.write_baseline(name, stem, &capture.image, &capture.data)?;
+    done.approved.push(Approval {
+        name: name.to_string(),
+        project: stem.to_string(),
+        baseline: png.strip_prefix(store.root()).unwrap_or(&png).display().to_string(),
+        replaced,
+    });
+    Ok(())
+}
+
+/// [`approve`] for captures a person reviewed as images: each `(project, shown)` pair names a
+/// project of `name` and the image of its capture the person was shown (the run's report image,
+/// relative to the root). Every capture is read and checked first, and nothing is written unless
+/// each still holds exactly the pixels shown: a capture written since (a new run under way, or
+/// one stopped before its report) is a capture nobody reviewed.
+pub fn approve_as_shown(
+    store: &ProjectStore,
+    name: &str,
+    shown: &[(&str, &str)],
+    include_unhealthy: bool,
+) -> Result<Approved> {
+    let mut checked = Vec::with_capacity(shown.len());
+    for &(project, image) in shown {
+        let stem = project_file_stem(project);
+        let path = store.root().join(image);
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let reviewed = decode_image(&bytes, &path)?;
+        let capture = store.read_capture(name, &stem)?;
+        let same = (capture.image.width(), capture.image.height()) == (reviewed.width(), reviewed.height())
+            && capture.image.as_bytes() == reviewed.as_bytes();
+        if !same {
+            return Err(Error::InvalidInput(format!(
+                "{name} ({project}): the capture in .sightline/temp is not the one the last run's report shows ({image}); a newer run has captured it (under way, or stopped before writing its report). Nothing was approved: review that run's results first"
+            )));
+        }
+        checked.push((stem, capture));
+    }
+    let mut done = Approved::default();
+    for (stem, capture) in &checked {
+        promote(store, name, stem, capture, include_unhealthy, &mut done)?;
+    }
+    Ok(done)
+}
+
+/// What every approve path (`sightline approve`, the review page, the MCP tools) answers for a
+/// snapshot with a committed baseline and no capture in the last run: `label` names it,
+/// `baselines` are its committed files (relative to the root).
+pub fn missing_snapshot_refusal(label: &str, baselines: &[&str]) -> String {
+    format!(
+        "{label} has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove the snapshot on purpose, delete {} in the same change",
+        baselines.join(" and ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::image::RgbaImage;
+
+    #[test]
+    fn approve_says_what_is_there_when_nothing_can_be_approved() {
+        let root = std::env::temp_dir().join(format!("sightline-approve-errors-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = ProjectStore::new(&root);
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        let image = RgbaImage::from_raw(1, 1, vec![1; 4]).unwrap();
+        store.write_baseline("home", "chromium", &image, &data).unwrap();
+        store.write_baseline("home/hero", "chromium", &image, &data).unwrap();
+        store.write_capture("home", "firefox", image.clone(), &data).unwrap();
+        // A wrong project names the ones captured, not a missing snapshot.
+        let wrong = approve(&store, "home", Some("webkit"), false).unwrap_err().to_string();
+        assert_eq!(
+            wrong,
+            "no capture of \"home\" for project \"webkit\" in this run; it was captured for firefox: name one of them, or leave the project out to approve every capture of it"
+        );
+        // A missing snapshot points at its own file, not at the folder that holds home/hero too.
+        std::fs::remove_dir_all(store.temp_root()).unwrap();
+        let missing = approve(&store, "home", None, false).unwrap_err().to_string();
+        assert!(missing.ends_with("delete .sightline/baselines/home/chromium.png in the same change"), "{missing}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn approve_holds_a_capture_with_failed_assets_even_without_its_evidence() {
+        let root = std::env::temp_dir().join(format!("sightline-approve-hold-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = ProjectStore::new(&root);
+        let failure = crate::health::HealthReason {
+            kind: crate::health::AssetKind::Font,
+            url: "http://127.0.0.1/brand.woff2".into(),
+            detail: "HTTP 404".into(),
+        };
+        let data = CaptureData { device_scale_factor: 1.0, failures: vec![failure.clone()], ..Default::default() };
+        let image = RgbaImage::from_raw(1, 1, vec![1; 4]).unwrap();
+        store.write_capture("home", "chromium", image, &data).unwrap();
+        // No comparison wrote evidence for it: the capture's own failures hold it, in the words
+        // its verdict would use.
+        let approved = approve(&store, "home", None, false).unwrap();
+        assert!(approved.approved.is_empty());
+        assert_eq!(approved.held.len(), 1);
+        assert_eq!(approved.held[0].reason, crate::verdict::unhealthy_capture(&[failure]));
+        assert!(approved.held[0].reason.ends_with("never approve this capture as a baseline"));
+        assert!(!store.baseline_png("home", "chromium").unwrap().exists(), "nothing is written");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn approve_line_says_what_was_written() {
+        let mut approval = Approval {
+            name: "home".into(),
+            project: "chromium".into(),
+            baseline: ".sightline/baselines/home/chromium.png".into(),
+            replaced: true,
+        };
+        assert_eq!(approval.line(), "approved home (chromium): replaced .sightline/baselines/home/chromium.png");
+        approval.replaced = false;
+        assert_eq!(approval.line(), "approved home (chromium): created .sightline/baselines/home/chromium.png");
+    }
+}
