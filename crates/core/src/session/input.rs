@@ -1,0 +1,119 @@
+//! What a call hands the session, checked as it arrives: the snapshot's name (a string,
+//! Playwright's name array, or none), the mask as toHaveScreenshot takes it (Locators and
+//! selectors), and the `stylePath` files. A bad input is refused naming it and its fix.
+
+use crate::error::{Error, Result};
+use crate::store::CallName;
+
+use super::CallTest;
+
+/// The call's name as given (a string or Playwright's name array) or, unnamed, its test's.
+pub(super) fn call_name(name: Option<serde_json::Value>, index: u32, test: &CallTest) -> Result<CallName> {
+    use serde_json::Value;
+    let test_file = test.file.clone();
+    let given = |parts| Ok(CallName::Given { parts, test_file: test_file.clone() });
+    match name {
+        None | Some(Value::Null) => {
+            Ok(CallName::Unnamed { test_file: test.file.clone(), title_path: test.title_path.clone(), index })
+        }
+        Some(Value::String(name)) => given(vec![name]),
+        Some(Value::Array(parts)) => given(
+            parts
+                .into_iter()
+                .map(|part| match part {
+                    Value::String(part) => Ok(part),
+                    other => Err(Error::InvalidInput(format!(
+                        "snapshot name array holds {other}; every part must be a string, e.g. [\"cards\", \"lamp\"]"
+                    ))),
+                })
+                .collect::<Result<_>>()?,
+        ),
+        Some(other) => Err(Error::InvalidInput(format!(
+            "snapshot name {other} must be a string or an array of strings, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
+        ))),
+    }
+}
+
+/// The call's options with `mask` as the engine reads it (selectors only), and whether the mask
+/// also holds Locators of the page (marked by the matcher for each walk). `mask` as
+/// toHaveScreenshot takes it: Locators, CSS selector strings, or a mix; a bad entry is refused,
+/// naming it.
+pub(super) fn split_mask(name: &str, mut options: serde_json::Value) -> Result<(serde_json::Value, bool)> {
+    use serde_json::Value;
+    let fail = |detail: String| Error::InvalidInput(format!("toMatchVisual({name:?}): mask {detail}"));
+    let Some(mask) = options.as_object_mut().and_then(|o| o.get_mut("mask")) else { return Ok((options, false)) };
+    let entries = match mask {
+        Value::Array(entries) => std::mem::take(entries),
+        other => {
+            return Err(fail(format!(
+                "must be an array of Locators or CSS selectors, e.g. [page.locator('#ad'), '.clock']; got {}",
+                type_of(other)
+            )));
+        }
+    };
+    if entries.is_empty() {
+        return Err(fail(
+            "is an empty list: leave `mask` out to use .sightline/config.json's mask, or list what to hide".into(),
+        ));
+    }
+    let mut selectors = Vec::new();
+    let mut locators = false;
+    for (i, entry) in entries.into_iter().enumerate() {
+        match &entry {
+            Value::String(_) => selectors.push(entry),
+            Value::Object(o) if o.get("locator").and_then(Value::as_str) == Some("this-page") => locators = true,
+            Value::Object(o) if o.get("locator").and_then(Value::as_str) == Some("other-page") => {
+                return Err(fail(format!(
+                    "[{i}] is a Locator of another page: mask only Locators of the page being captured"
+                )));
+            }
+            other => {
+                return Err(fail(format!("[{i}] must be a Locator or a CSS selector string, got {}", type_of(other))));
+            }
+        }
+    }
+    *mask = Value::Array(selectors);
+    Ok((options, locators))
+}
+
+/// JavaScript's `typeof` of a value the matcher passed (it sends `{"type": …}` for what JSON
+/// cannot carry).
+fn type_of(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "boolean".into(),
+        Value::Number(_) => "number".into(),
+        Value::String(_) => "string".into(),
+        Value::Array(_) => "object".into(),
+        Value::Object(o) => o.get("type").and_then(Value::as_str).unwrap_or("object").to_string(),
+    }
+}
+
+/// The `stylePath` files' CSS, joined, read as toHaveScreenshot reads them: relative paths from
+/// the folder the tests run in (the config file's are already the project root's).
+pub(super) fn read_styles(name: &str, paths: &[String]) -> Result<String> {
+    let mut texts = Vec::with_capacity(paths.len());
+    for file in paths {
+        let bytes = std::fs::read(file).map_err(|e| {
+            let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
+            Error::InvalidInput(format!(
+                "toMatchVisual({name:?}): stylePath {file:?} cannot be read ({}): give the path of a CSS file, relative to {cwd} or absolute",
+                io_code(&e)
+            ))
+        })?;
+        texts.push(String::from_utf8_lossy(&bytes).trim().to_string());
+    }
+    Ok(texts.join("\n"))
+}
+
+/// Node's code for an I/O error (`ENOENT`), as a JavaScript user reads it.
+fn io_code(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "ENOENT".into(),
+        ErrorKind::PermissionDenied => "EACCES".into(),
+        ErrorKind::IsADirectory => "EISDIR".into(),
+        _ => e.to_string(),
+    }
+}

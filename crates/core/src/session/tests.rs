@@ -1,0 +1,244 @@
+//! The capture session driven as the matcher drives it, with real PNGs and DOM records.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::decode::{PngCompression, encode_png};
+use crate::dom::test_records::page;
+use crate::image::RgbaImage;
+
+/// A project root of its own, removed when the test ends.
+struct Root(PathBuf);
+
+impl Root {
+    fn new(test: &str) -> Self {
+        let root = std::env::temp_dir().join(format!("sightline-session-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        Self(root)
+    }
+}
+
+impl Drop for Root {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn request(root: &Root, options: Value, update: UpdateMode) -> CallRequest {
+    CallRequest {
+        root: root.0.clone(),
+        name: Some(json!("home")),
+        unnamed_index: 1,
+        project: "chromium".into(),
+        playwright: Value::Null,
+        options,
+        update,
+        is_not: false,
+        expect_timeout_ms: None,
+        sharded: false,
+        ignore_snapshots: false,
+        test: CallTest {
+            run_id: "run".into(),
+            test_id: "t1".into(),
+            file: "home.spec.ts".into(),
+            title_path: vec!["home".into()],
+            line: Some(3),
+            retry: 0,
+        },
+    }
+}
+
+/// An 800 × 600 page (the size of [`page`]'s document) in one colour, as a PNG.
+fn shot(grey: u8) -> Vec<u8> {
+    encode_png(&RgbaImage::filled(800, 600, [grey, grey, grey, 255]).unwrap(), PngCompression::Fastest).unwrap()
+}
+
+/// Answers each step: a walk with `walk(n)` (n counts the walks), a shot with `shoot(n)`;
+/// returns the steps asked for (`walk`, `boxes`, `shoot after N`) and the outcome.
+fn drive(
+    request: CallRequest,
+    walk: impl Fn(usize) -> Value,
+    shoot: impl Fn(usize) -> Vec<u8>,
+) -> (Vec<String>, CallOutcome) {
+    let (mut session, mut step) = CaptureSession::open(request).unwrap();
+    let (mut asked, mut walks, mut shots) = (Vec::new(), 0, 0);
+    loop {
+        step = match step {
+            Step::Walk { style_properties } => {
+                asked.push(if style_properties.is_empty() { "boxes" } else { "walk" }.to_string());
+                walks += 1;
+                session.walked(walk(walks).to_string()).unwrap()
+            }
+            Step::Shoot { after_ms } => {
+                asked.push(format!("shoot after {after_ms}"));
+                shots += 1;
+                session.shot(shoot(shots), Vec::new()).unwrap()
+            }
+            Step::Done(outcome) => return (asked, *outcome),
+        }
+    }
+}
+
+fn approve(root: &Root) {
+    let (_, outcome) = drive(request(root, json!({}), UpdateMode::All), |_| page(), |_| shot(200));
+    assert!(outcome.pass, "{}", outcome.message);
+}
+
+#[test]
+fn session_an_unchanged_page_costs_one_walk_and_one_shot() {
+    let root = Root::new("unchanged");
+    approve(&root);
+    let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
+    assert_eq!(asked, ["walk", "shoot after 0"]);
+    assert!(outcome.pass);
+    assert_eq!(outcome.status, Some(Status::Passed));
+    assert!(
+        outcome.message.starts_with("toMatchVisual(\"home\"): expected a visual change, but "),
+        "{}",
+        outcome.message
+    );
+    let names: Vec<&str> = outcome.attachments.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["home-evidence.json"]);
+}
+
+#[test]
+fn session_a_new_snapshot_is_shot_until_stable_and_fails_at_the_end_of_the_test() {
+    let root = Root::new("new");
+    let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::Default), |_| page(), |_| shot(200));
+    // The provisional comparison says new: the page is shot once more, and the shots agree.
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0"]);
+    assert!(outcome.pass, "the test runs on");
+    assert_eq!(outcome.status, Some(Status::New));
+    assert_eq!(outcome.fail_at_end.as_deref(), Some(outcome.message.as_str()));
+    assert!(outcome.message.starts_with("toMatchVisual(\"home\"): New snapshot"), "{}", outcome.message);
+}
+
+#[test]
+fn session_a_change_fails_with_the_baseline_the_capture_and_the_diff_attached() {
+    let root = Root::new("changed");
+    approve(&root);
+    let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(100));
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0"]);
+    assert!(!outcome.pass);
+    assert_eq!(outcome.status, Some(Status::Changed));
+    let kinds: Vec<(&str, &str)> = outcome
+        .attachments
+        .iter()
+        .map(|a| {
+            let kind = match a.body {
+                AttachmentBody::Inline(_) => "inline",
+                AttachmentBody::OutputFile(_) => "output",
+                AttachmentBody::ProjectFile(_) => "project",
+            };
+            (a.name.as_str(), kind)
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("home-evidence.json", "inline"),
+            ("home-expected.png", "project"),
+            ("home-actual.png", "output"),
+            ("home-diff.png", "output")
+        ]
+    );
+}
+
+#[test]
+fn session_a_page_that_never_settles_is_shot_with_backoff_until_the_timeout() {
+    let root = Root::new("unsettled");
+    approve(&root);
+    let (a, b) = (shot(10), shot(20));
+    let alternate = |n: usize| if n.is_multiple_of(2) { a.clone() } else { b.clone() };
+    let (asked, outcome) = drive(request(&root, json!({ "timeout": 1500 }), UpdateMode::All), |_| page(), alternate);
+    assert_eq!(asked[..5], ["walk", "shoot after 0", "shoot after 0", "shoot after 100", "shoot after 250"]);
+    assert!(!outcome.pass, "no baseline is written from an unstable page, in any update mode");
+    assert!(
+        outcome
+            .message
+            .starts_with("toMatchVisual(\"home\"): Unstable page: two consecutive screenshots never matched within "),
+        "{}",
+        outcome.message
+    );
+    assert!(outcome.message.contains("kept changing; hide it with mask"), "{}", outcome.message);
+}
+
+#[test]
+fn session_a_masked_element_that_moves_on_every_walk_is_unstable_after_three_walks() {
+    let root = Root::new("mask-moves");
+    approve(&root);
+    // #card-a is masked; every walk after a shot finds it 10 px lower than the walk before.
+    let walk = |n: usize| {
+        let mut record = page();
+        record["elements"][4]["masked"] = json!(true);
+        record["elements"][4]["box"][1] = json!(80 + 10 * n);
+        record
+    };
+    let options = json!({ "mask": ["#card-a"] });
+    let (asked, outcome) = drive(request(&root, options, UpdateMode::None), walk, |_| shot(200));
+    let round = ["shoot after 0", "boxes", "walk"];
+    let expected: Vec<&str> = std::iter::once("walk").chain(round.iter().cycle().take(9).copied()).collect();
+    assert_eq!(asked, expected);
+    assert!(!outcome.pass);
+    assert!(outcome.message.contains("Unstable page"), "{}", outcome.message);
+}
+
+#[test]
+fn session_a_capture_only_shard_stores_the_settled_shot_and_compares_nothing() {
+    let root = Root::new("capture-only");
+    std::fs::create_dir_all(root.0.join(".sightline")).unwrap();
+    std::fs::write(root.0.join(".sightline/config.json"), r#"{"shardMode": "capture-only"}"#).unwrap();
+    let mut call = request(&root, json!({}), UpdateMode::None);
+    call.sharded = true;
+    let (asked, outcome) = drive(call, |_| page(), |_| shot(200));
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0"]);
+    assert!(outcome.pass);
+    assert_eq!(outcome.message, "toMatchVisual(\"home\"): captured for the merge job (capture-only shard)");
+    assert!(root.0.join(".sightline/temp/home/chromium.slcap").exists());
+    assert!(!root.0.join(".sightline/temp/home/chromium.json").exists(), "no evidence: nothing compared");
+}
+
+#[test]
+fn session_capture_only_without_a_shard_compares_as_any_run() {
+    let root = Root::new("capture-only-unsharded");
+    std::fs::create_dir_all(root.0.join(".sightline")).unwrap();
+    std::fs::write(root.0.join(".sightline/config.json"), r#"{"shardMode": "capture-only"}"#).unwrap();
+    let (_, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
+    assert_eq!(outcome.status, Some(Status::New));
+}
+
+#[test]
+fn session_a_bad_mask_entry_is_refused_naming_it() {
+    let root = Root::new("bad-mask");
+    let refused = |mask: Value| {
+        CaptureSession::open(request(&root, json!({ "mask": mask }), UpdateMode::None)).unwrap_err().to_string()
+    };
+    assert_eq!(
+        refused(json!({ "type": "string" })),
+        "toMatchVisual(\"home\"): mask must be an array of Locators or CSS selectors, e.g. [page.locator('#ad'), '.clock']; got string"
+    );
+    assert_eq!(
+        refused(json!([])),
+        "toMatchVisual(\"home\"): mask is an empty list: leave `mask` out to use .sightline/config.json's mask, or list what to hide"
+    );
+    assert_eq!(
+        refused(json!([".ad", { "locator": "other-page" }])),
+        "toMatchVisual(\"home\"): mask [1] is a Locator of another page: mask only Locators of the page being captured"
+    );
+    assert_eq!(
+        refused(json!([".ad", 3])),
+        "toMatchVisual(\"home\"): mask [1] must be a Locator or a CSS selector string, got number"
+    );
+}
+
+#[test]
+fn session_ignore_snapshots_captures_nothing_and_reads_no_options() {
+    let root = Root::new("ignored");
+    let mut call = request(&root, json!({ "treshold": 1 }), UpdateMode::All);
+    call.ignore_snapshots = true;
+    let (_, outcome) = drive(call, |_| page(), |_| shot(200));
+    assert!(outcome.pass);
+    assert_eq!(outcome.message, "toMatchVisual(\"home\"): skipped (ignoreSnapshots)");
+    assert!(!root.0.join(".sightline").exists(), "nothing written");
+}
