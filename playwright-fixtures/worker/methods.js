@@ -3,6 +3,9 @@
 // layoutShift, flash, measure, viewports, capture, frames, verifyFacts), each one MCP tool's page
 // work, plus the screenshot files they write. A method opens its page through `withPage` and
 // returns plain facts; worker.js runs it under the call's timeout and writes the answer.
+// Each method's params and answer are typed in the Rust core (crates/core/src/worker_protocol/):
+// change a field here and there together; the CLI's `worker_protocol` test runs every method and
+// fails on a field the core's types do not read.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -211,7 +214,9 @@ const methods = {
     return withPage(params, null, async (page) => {
       await checkSelector(page, params.selector);
       const raw = await page.evaluate(`(${measureInPage})(${collectInPage}, ${JSON.stringify(params.selector)})`);
-      return JSON.parse(raw);
+      const measured = JSON.parse(raw);
+      if (!measured.found) throw new Error(`no element matches ${params.selector} on ${params.url}`);
+      return measured;
     });
   },
 

@@ -3,30 +3,13 @@
 //! the page. `--focus` narrows the issues to one element, `--prompt` to the area it names; an
 //! unreachable page is exit 2.
 
-use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::support::text;
-
-/// Chromium where the worker looks for it, node, and this checkout's playwright-core (npm
-/// install), or `false` (skipped; a failure under CI).
-fn have_browser() -> bool {
-    let chromium = std::env::var("SIGHTLINE_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let playwright = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../node_modules/playwright-core/package.json");
-    let found = Path::new(&chromium).is_file()
-        && playwright.is_file()
-        && Command::new("node").arg("--version").output().is_ok();
-    let what = format!("Chromium ({chromium}), node or {}", playwright.display());
-    assert!(found || std::env::var_os("CI").is_none(), "{what} is missing and CI is set");
-    if !found {
-        eprintln!("skipping: {what} is missing");
-    }
-    found
-}
+use crate::support::{have_browser, serve, text};
 
 /// Two paragraphs of the same faint text (1.21:1), one inside `#card` and one outside it.
 const PAGE: &str = r#"<!doctype html><html><head><style>
@@ -39,31 +22,7 @@ body { margin: 0; font: 16px sans-serif; background: #fff }
 
 /// Serves `PAGE` at `/` (404 elsewhere) on a free port for as long as the test runs.
 fn serve_page() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut request_line = String::new();
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            if reader.read_line(&mut request_line).is_err() {
-                continue;
-            }
-            // Read the headers up to the blank line so the client sees a complete exchange.
-            let mut line = String::new();
-            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
-                line.clear();
-            }
-            let (status, body) =
-                if request_line.starts_with("GET / ") { ("200 OK", PAGE) } else { ("404 Not Found", "") };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    url
+    format!("{}/", serve(&[("/", PAGE)]))
 }
 
 fn check(args: &[&str]) -> Output {

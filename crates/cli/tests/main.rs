@@ -9,6 +9,8 @@
 //! - `faults`: `approve` killed at any moment, a full disk, a file where a folder belongs
 //! - `merge_command`: `merge` of compare-mode shard folders against the unsharded run
 //! - `review_commands`: `approve`, `list`, `explain`, `report` on a project a run left behind
+//! - `worker_protocol`: every method of the browser worker on a served page in real Chromium,
+//!   each answer read strictly into the core's protocol types
 
 mod bad_input;
 mod check_command;
@@ -19,3 +21,4 @@ mod faults;
 mod merge_command;
 mod review_commands;
 mod support;
+mod worker_protocol;

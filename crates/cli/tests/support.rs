@@ -1,9 +1,11 @@
 //! What the end-to-end tests share: a project state made through the engine the way a test run
-//! makes it, and reading the binary's output.
+//! makes it, reading the binary's output, and for the live-page tests a browser and pages served.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 
 use sightline_core::RgbaImage;
 use sightline_core::capture::{CaptureRequest, Unsettled, UpdateMode, record_capture};
@@ -144,4 +146,53 @@ fn crc32(bytes: &[u8]) -> u32 {
         }
     }
     !crc
+}
+
+/// Chromium where the worker looks for it, node, and this checkout's playwright-core (npm
+/// install), or `false` (skipped; a failure under CI).
+pub fn have_browser() -> bool {
+    let chromium = std::env::var("SIGHTLINE_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let playwright = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../node_modules/playwright-core/package.json");
+    let found = Path::new(&chromium).is_file()
+        && playwright.is_file()
+        && Command::new("node").arg("--version").output().is_ok();
+    let what = format!("Chromium ({chromium}), node or {}", playwright.display());
+    assert!(found || std::env::var_os("CI").is_none(), "{what} is missing and CI is set");
+    if !found {
+        eprintln!("skipping: {what} is missing");
+    }
+    found
+}
+
+/// Serves `pages` (path, HTML) on a free port for as long as the test runs, 404 for any other
+/// path; the base URL, `http://127.0.0.1:PORT`.
+pub fn serve(pages: &'static [(&'static str, &'static str)]) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut request_line = String::new();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            if reader.read_line(&mut request_line).is_err() {
+                continue;
+            }
+            // Read the headers up to the blank line so the client sees a complete exchange.
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = request_line.split(' ').nth(1).unwrap_or_default();
+            let (status, body) = match pages.iter().find(|(p, _)| *p == path) {
+                Some((_, html)) => ("200 OK", *html),
+                None => ("404 Not Found", ""),
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    base
 }

@@ -35,7 +35,9 @@ pub type Rect = [f64; 4];
 pub struct ShiftSource {
     /// The collector's selector of the moved element; None when it is gone.
     pub selector: Option<String>,
+    /// Where it was before the shift.
     pub previous_rect: Rect,
+    /// Where it is after.
     pub current_rect: Rect,
 }
 
@@ -43,11 +45,13 @@ pub struct ShiftSource {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShiftEntry {
+    /// The shift's score (impact fraction × distance fraction).
     pub value: f64,
     /// Milliseconds since navigation start.
     pub start_time: f64,
     /// Shifts right after user input are expected and excluded from CLS.
     pub had_recent_input: bool,
+    /// The elements that moved (the browser reports at most five).
     pub sources: Vec<ShiftSource>,
 }
 
@@ -166,8 +170,11 @@ pub fn judge_layout_shift(entries: &[ShiftEntry]) -> LayoutShiftReport {
 /// An element's visibility timeline: `[ms after navigation start, visible]` per change.
 #[derive(Debug, Clone, Deserialize)]
 pub struct VisibilityTimeline {
+    /// The collector's selector; None for an element removed before it could be named.
     pub selector: Option<String>,
+    /// Its tag name.
     pub tag: String,
+    /// `[ms after navigation start, visible]`, the first when it was first seen.
     pub events: Vec<(f64, bool)>,
 }
 
@@ -386,6 +393,8 @@ pub struct AxeResults {
     pub violations: Vec<AxeViolation>,
     /// Rules that passed.
     pub passes: u64,
+    /// Rules axe could not decide on the page (to be checked by a person); not summarised.
+    pub incomplete: u64,
 }
 
 /// One axe-core rule the page violates.

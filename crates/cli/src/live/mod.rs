@@ -9,11 +9,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use serde_json::{Value, json};
-use sightline_core::dom::parse_dom;
 use sightline_core::page_check::{
-    PageCheck, PageDetails, PageFacts, PromptReading, PromptScope, ViewportKind, check_page, read_prompt,
+    CHECK_STYLE_PROPERTIES, PageCheck, PageFacts, PromptReading, PromptScope, ViewportKind, check_page, read_prompt,
 };
+use sightline_core::worker_protocol::{CheckParams, ViewportSize};
 
 use crate::exit;
 pub use worker::Worker;
@@ -82,19 +81,19 @@ pub fn screenshot_dir(root: &Path) -> Result<PathBuf, String> {
     })
 }
 
-/// The JSON string fields the worker returns are parsed here, with the method named on failure.
-pub fn parse_field<T: serde::de::DeserializeOwned>(result: &Value, field: &str, method: &str) -> Result<T, String> {
-    let raw = result[field].as_str().ok_or_else(|| format!("the worker's {method} answer has no {field}"))?;
-    serde_json::from_str(raw).map_err(|e| format!("the worker's {method} {field} is not what this version reads ({e})"))
-}
-
 /// `visual_check`'s result: the finders' verdicts, the screenshot, and what the prompt narrowed
-/// the check to.
+/// the check to; `sightline check --json` prints it as it is.
+#[derive(serde::Serialize)]
 pub struct VisualCheck {
+    /// The viewport, the summary and the issues.
+    #[serde(flatten)]
     pub check: PageCheck,
+    /// The full-page screenshot's path.
     pub screenshot: Option<String>,
+    /// The page checked.
     pub url: String,
     /// Present when the call had a `prompt`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<PromptScope>,
 }
 
@@ -139,29 +138,24 @@ pub async fn visual_check(
     area: &CheckArea,
 ) -> Result<VisualCheck, String> {
     let (width, height) = viewport.size();
-    let params = json!({
-        "url": url,
-        "viewport": {"width": width, "height": height},
-        "outDir": screenshot_dir(root)?,
-        "scopes": area.selectors(),
-        "scopeAnyMatch": matches!(area, CheckArea::Focus(_)),
-        "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES,
-    });
-    let result = worker.call("check", params, call_timeout()).await?;
-    let dom =
-        parse_dom(result["dom"].as_str().unwrap_or_default()).map_err(|e| format!("the page's DOM record: {e}"))?;
-    let details: PageDetails = parse_field(&result, "details", "check")?;
+    let params = CheckParams {
+        url: url.to_string(),
+        viewport: ViewportSize { width, height },
+        out_dir: screenshot_dir(root)?,
+        scopes: area.selectors(),
+        scope_any_match: matches!(area, CheckArea::Focus(_)),
+        style_properties: &CHECK_STYLE_PROPERTIES,
+    };
+    let answer = worker.call(&params, call_timeout()).await?;
     let facts = PageFacts {
-        dom,
-        details,
-        console: serde_json::from_value(result["console"].clone())
-            .map_err(|e| format!("the worker's console entries: {e}"))?,
-        failed_requests: serde_json::from_value(result["failedRequests"].clone())
-            .map_err(|e| format!("the worker's failed requests: {e}"))?,
+        dom: answer.dom.parse().map_err(|e| format!("the page's DOM record: {e}"))?,
+        details: answer.details.read("check details")?,
+        console: answer.console,
+        failed_requests: answer.failed_requests,
     };
     let mut check = check_page(&facts, viewport);
     let inside: Option<Vec<&str>> =
-        result["scope"]["selectors"].as_array().map(|list| list.iter().filter_map(Value::as_str).collect());
+        answer.scope.as_ref().map(|scope| scope.selectors.iter().flatten().map(String::as_str).collect());
     if let Some(inside) = &inside {
         check.keep_inside(inside);
     }
@@ -172,12 +166,12 @@ pub async fn visual_check(
         }
         CheckArea::Focus(_) => None,
         CheckArea::Prompt(reading) => {
-            let index = result["scope"]["index"].as_u64().and_then(|i| usize::try_from(i).ok());
+            let index = answer.scope.as_ref().map(|scope| scope.index);
             let element = inside.as_ref().and_then(|s| s.first().copied());
             Some(reading.outcome(index.zip(element)))
         }
     };
-    Ok(VisualCheck { check, screenshot: result["screenshot"].as_str().map(String::from), url: url.to_string(), scope })
+    Ok(VisualCheck { check, screenshot: answer.screenshot.clone(), url: url.to_string(), scope })
 }
 
 /// `sightline check <url>`.
@@ -214,12 +208,8 @@ pub fn run_check(root: &Path, args: &CheckArgs) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     use std::io::Write;
     if args.json {
-        let mut body = json!({"url": found.url, "viewport": found.check.viewport, "summary": found.check.summary,
-                              "issues": found.check.issues, "screenshot": found.screenshot});
-        if let Some(scope) = &found.scope {
-            body["scope"] = serde_json::to_value(scope)?;
-        }
-        writeln!(out, "{}", serde_json::to_string_pretty(&body)?)?;
+        // Through a JSON value, so the keys come sorted as they always have.
+        writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::to_value(&found)?)?)?;
     } else {
         writeln!(out, "{} ({}): {}", found.url, args.viewport, found.check.summary)?;
         if let Some(scope) = &found.scope {

@@ -1,6 +1,7 @@
 //! The supervisor of the browser worker (`playwright-fixtures/worker.js`, spec 05-live-pages):
-//! one long-lived `node` process spoken to in newline-delimited JSON over its stdin/stdout.
-//! Requests carry an id and answers are matched by it, so calls may overlap. Every call is
+//! one long-lived `node` process spoken to in newline-delimited JSON over its stdin/stdout, in
+//! the core's typed protocol (`sightline_core::worker_protocol`). Requests carry an id and
+//! answers are matched by it, so calls may overlap. Every call is
 //! bounded by a timeout; a worker that dies (or hangs past the timeout and is killed) fails the
 //! calls in flight with a clear error, and the next call starts a new one.
 
@@ -11,7 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::value::RawValue;
+use sightline_core::worker_protocol::{Reply, Request, WorkerMethod, read_answer};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{Mutex, oneshot};
@@ -26,7 +28,7 @@ pub const NODE_ENV: &str = "SIGHTLINE_NODE";
 /// least this.
 const MIN_GRACE: Duration = Duration::from_secs(2);
 
-type Answer = Result<Value, String>;
+type Answer = Result<Box<RawValue>, String>;
 type Pending = Arc<StdMutex<HashMap<u64, oneshot::Sender<Answer>>>>;
 
 /// One running worker process.
@@ -72,16 +74,20 @@ impl Worker {
         self.last_url.lock().expect("last url").clone()
     }
 
-    /// Sends one request and waits for its answer; `timeout` bounds the call in the worker too.
-    pub async fn call(&self, method: &str, mut params: Value, timeout: Duration) -> Result<Value, String> {
-        if let Some(url) = params.get("url").and_then(Value::as_str) {
+    /// Calls method `M` with `params` and reads its answer; `timeout` bounds the call in the
+    /// worker too.
+    pub async fn call<M: WorkerMethod>(&self, params: &M, timeout: Duration) -> Result<M::Answer, String> {
+        if let Some(url) = params.url() {
             *self.last_url.lock().expect("last url") = Some(url.to_string());
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        if let Value::Object(map) = &mut params {
-            map.insert("timeoutMs".into(), json!(timeout.as_millis() as u64));
-        }
-        let line = format!("{}\n", json!({ "id": id, "method": method, "params": params }));
+        let line = Request::new(id, params, timeout.as_millis() as u64).line();
+        let result = self.send(id, line, timeout).await?;
+        read_answer::<M>(result.get())
+    }
+
+    /// Sends request `id` (one line) and waits for the result's JSON text or the call's error.
+    async fn send(&self, id: u64, line: String, timeout: Duration) -> Result<Box<RawValue>, String> {
         let (sender, receiver) = oneshot::channel();
         let pid = {
             let mut guard = self.running.lock().await;
@@ -168,19 +174,13 @@ impl Worker {
         tokio::spawn(async move {
             let mut lines = BufReader::new(stdout).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                let Ok(message) = serde_json::from_str::<Value>(&line) else {
-                    eprintln!("sightline: ignoring a worker line that is not JSON: {line}");
+                let Ok(reply) = serde_json::from_str::<Reply>(&line) else {
+                    eprintln!("sightline: ignoring a worker line that is not an answer: {line}");
                     continue;
                 };
-                let Some(id) = message["id"].as_u64() else { continue };
-                let answer = match message.get("error") {
-                    Some(error) => {
-                        Err(error["message"].as_str().unwrap_or("the worker failed without a message").to_string())
-                    }
-                    None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
-                };
+                let Some(id) = reply.id else { continue };
                 if let Some(sender) = reader_pending.lock().expect("pending map").remove(&id) {
-                    let _ = sender.send(answer);
+                    let _ = sender.send(reply.outcome());
                 }
             }
             // stdout closed: the process is gone. Fail what it still owed.

@@ -17,6 +17,7 @@ use sightline_core::design::{
 };
 use sightline_core::motion::{FrameSequence, MotionOptions, compare_motion, signature_chart};
 use sightline_core::video::{CancelFlag, ExtractOptions, extract_video_frames};
+use sightline_core::worker_protocol::{ActionTarget, ClipBox, FrameAction, FramesParams, ViewportSize};
 
 use super::diff::{png_block, png_file_block};
 use super::{SightlineServer, failure};
@@ -209,7 +210,7 @@ const MAX_STEP_WAIT_MS: u64 = 20_000;
 const FLUTTER_WAIT_MS: u64 = 15_000;
 
 /// Checks capture_frames' numbers and actions before a browser opens; the worker's params.
-fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, ErrorData> {
+fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<FramesParams, ErrorData> {
     if !(1..=MAX_CAPTURE_FRAMES).contains(&args.frames) {
         return Err(bad(format!("frames: {} is outside 1–{MAX_CAPTURE_FRAMES}", args.frames)));
     }
@@ -236,11 +237,11 @@ fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, Erro
     };
     for (i, a) in args.actions.iter().flatten().enumerate() {
         match (a.kind.as_str(), &a.selector, (a.x, a.y), a.ms) {
-            ("click" | "hover", Some(selector), (None, None), None) => {
-                actions.push(serde_json::json!({"type": a.kind, "selector": selector}))
+            (kind @ ("click" | "hover"), Some(selector), (None, None), None) => {
+                actions.push(pointer_action(kind, ActionTarget::Element { selector: selector.clone() }))
             }
-            ("click" | "hover", None, (Some(x), Some(y)), None) if inside(x, y) => {
-                actions.push(serde_json::json!({"type": a.kind, "x": x, "y": y}))
+            (kind @ ("click" | "hover"), None, (Some(x), Some(y)), None) if inside(x, y) => {
+                actions.push(pointer_action(kind, ActionTarget::Point { x, y }))
             }
             ("click" | "hover", None, (Some(x), Some(y)), None) => {
                 return Err(bad(format!(
@@ -249,9 +250,7 @@ fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, Erro
                     viewport_side(&args.viewport, false)
                 )));
             }
-            ("wait", None, (None, None), Some(ms)) if ms <= MAX_STEP_WAIT_MS => {
-                actions.push(serde_json::json!({"type": "wait", "ms": ms}))
-            }
+            ("wait", None, (None, None), Some(ms)) if ms <= MAX_STEP_WAIT_MS => actions.push(FrameAction::Wait { ms }),
             _ => {
                 return Err(bad(format!(
                     "actions[{i}]: use {{\"type\": \"click\"|\"hover\", \"selector\": …}}, {{\"type\": \"click\"|\"hover\", \"x\": …, \"y\": …}} or {{\"type\": \"wait\", \"ms\": ≤ {MAX_STEP_WAIT_MS}}}"
@@ -264,24 +263,29 @@ fn frames_params(args: &CaptureFramesArgs, out_dir: &Path) -> Result<Value, Erro
     {
         return Err(bad("clip: x and y ≥ 0, width and height > 0".into()));
     }
-    let viewport = args.viewport.as_ref().map(|v| serde_json::json!({"width": v.width, "height": v.height}));
+    let viewport = args.viewport.as_ref().map(|v| ViewportSize { width: v.width, height: v.height });
     if let Some(v) = &args.viewport {
         let fits = |side: u32| (100..=4096).contains(&side);
         if !fits(v.width) || !fits(v.height) {
             return Err(bad("viewport: width and height 100–4096".into()));
         }
     }
-    Ok(serde_json::json!({
-        "url": args.url,
-        "frames": args.frames,
-        "intervalMs": args.interval_ms,
-        "waitMs": wait_ms,
-        "actions": actions,
-        "clip": args.clip.as_ref().map(|c| serde_json::json!({"x": c.x, "y": c.y, "width": c.width, "height": c.height})),
-        "viewport": viewport,
-        "outDir": out_dir,
-        "waitForFlutter": args.wait_for_flutter.unwrap_or(false),
-    }))
+    Ok(FramesParams {
+        url: args.url.clone(),
+        frames: args.frames,
+        interval_ms: args.interval_ms,
+        wait_ms,
+        actions,
+        clip: args.clip.as_ref().map(|c| ClipBox { x: c.x, y: c.y, width: c.width, height: c.height }),
+        viewport,
+        out_dir: out_dir.to_path_buf(),
+        wait_for_flutter: args.wait_for_flutter.unwrap_or(false),
+    })
+}
+
+/// A click or a hover (`kind`, checked) at `target`.
+fn pointer_action(kind: &str, target: ActionTarget) -> FrameAction {
+    if kind == "click" { FrameAction::Click(target) } else { FrameAction::Hover(target) }
 }
 
 /// Creates the frames folder, or checks that the caller's existing one is empty; whether this
@@ -452,8 +456,7 @@ impl SightlineServer {
         &self,
         Parameters(args): Parameters<CaptureFramesArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        crate::live::check_url(&args.url).map_err(bad)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         // The frames folder is written like any output: inside the allowed roots, checked
@@ -474,16 +477,15 @@ impl SightlineServer {
             u64::from(args.frames) * args.interval_ms + args.wait_ms.unwrap_or(0) + flutter_ms,
         );
         let timeout = crate::live::call_timeout() + sequence;
-        let answer = match self.live.worker.call("frames", params, timeout).await {
+        let answer = match self.live.worker.call(&params, timeout).await {
             Ok(answer) => answer,
             Err(e) => {
                 undo_frames_folder(&out_dir, made);
                 return Ok(failure(e));
             }
         };
-        let shots = answer["shots"].as_array().cloned().unwrap_or_default();
-        let files: Vec<&str> = shots.iter().filter_map(|s| s["file"].as_str()).collect();
-        let times: Vec<&Value> = shots.iter().map(|s| &s["atMs"]).collect();
+        let files: Vec<&str> = answer.shots.iter().map(|s| s.file.as_str()).collect();
+        let times: Vec<u64> = answer.shots.iter().map(|s| s.at_ms).collect();
         let mut content = vec![pretty_json(&serde_json::json!({
             "url": args.url,
             "outputDir": out_dir,

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{PageDetails, PageFacts, horizontal_overflow};
+use super::{PageDetails, PageFacts, horizontal_overflow, round2};
 use crate::dom::DomSnapshot;
 
 /// What the worker reports about the asked element at one size (`elementFactsInPage`).
@@ -116,7 +116,8 @@ fn judge_breakpoint(facts: BreakpointFacts) -> BreakpointFit {
         .into_iter()
         .map(|i| OverflowingElement {
             selector: i.selector,
-            right: i.measured.get("right").and_then(serde_json::Value::as_f64),
+            // The right edge the finder measured: its box's, rounded as it rounds it.
+            right: i.bounds.map(|[x, _, w, _]| round2(x + w)),
             message: i.message,
         })
         .collect();

@@ -2,16 +2,20 @@
 //! a screenshot. Challenges are built from what the screenshot shows (`challenges`) or from
 //! caller-given criteria with known answers; the expected answers stay here and are never shown.
 //! Answers are checked (`answers`) and a response is `trusted` when at least [`TRUST_THRESHOLD`]
-//! of the scored challenges pass, two thirds of the text ones among them.
+//! of the scored challenges pass, two thirds of the text ones among them. The sessions that keep
+//! the challenges between the two tools, and the rules they follow (attempts, TTL, the site
+//! lock), are `sessions`.
 
 mod answers;
 mod challenges;
+mod sessions;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use answers::check_answer;
 pub use challenges::{MIN_TEXT_CHALLENGES, build_challenges, check_criteria};
+pub use sessions::{Judged, MAX_ATTEMPTS, MAX_SESSIONS, Refusal, SESSION_TTL, Session, Sessions, SiteLock, site_of};
 
 use crate::page_check::Rgba;
 
@@ -30,6 +34,8 @@ pub struct VerifyFacts {
     pub counts: Counts,
     /// The visible text of the whole page, to choose labels it does not have.
     pub text: String,
+    /// The screenshot of the area, when the worker was given a folder to write it into.
+    pub screenshot: Option<String>,
 }
 
 /// The screenshot's area in page pixels.
@@ -185,20 +191,26 @@ fn format_of_kind(kind: &str) -> Option<&'static str> {
 pub fn answers_from(value: &Value) -> Result<serde_json::Map<String, Value>, String> {
     match value {
         Value::Object(map) => Ok(map.clone()),
-        Value::Array(list) => {
-            let mut map = serde_json::Map::new();
-            for (i, entry) in list.iter().enumerate() {
-                let id = entry.get("id").and_then(Value::as_str);
-                let answer = entry.get("answer");
-                let (Some(id), Some(answer)) = (id, answer) else {
-                    return Err(format!("challenge_answers[{i}]: give {{\"id\": \"c1\", \"answer\": \"…\"}}"));
-                };
-                map.insert(id.to_string(), answer.clone());
-            }
-            Ok(map)
-        }
+        Value::Array(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                ListedAnswer::deserialize(entry)
+                    .map(|listed| (listed.id, listed.answer))
+                    .map_err(|_| format!("challenge_answers[{i}]: give {{\"id\": \"c1\", \"answer\": \"…\"}}"))
+            })
+            .collect(),
         _ => Err("challenge_answers: give an object keyed by challenge id ({\"c1\": \"…\"}) or a list of {\"id\", \"answer\"}".into()),
     }
+}
+
+/// One entry of Ghostlight's list of answers.
+#[derive(Deserialize)]
+struct ListedAnswer {
+    /// The challenge's id (`c1`).
+    id: String,
+    /// The answer, of any JSON type (`null` too); required.
+    answer: Value,
 }
 
 /// The verdict on one response.
@@ -215,7 +227,9 @@ pub struct VerifyVerdict {
     pub score: f64,
     /// The questions that failed (their ids and wording, never their answers).
     pub failed: Vec<FailedChallenge>,
-    /// The answers to the caller's questions without a known answer, as given (not scored).
+    /// The answers to the caller's questions without a known answer, as given (not scored);
+    /// left out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unscored: Vec<UnscoredAnswer>,
 }
 

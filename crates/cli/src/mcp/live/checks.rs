@@ -7,13 +7,14 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sightline_core::live::{AxeResults, console_levels, console_log, summarise_axe};
-use sightline_core::page_check::{ConsoleEntry, FailedRequest, ViewportKind};
+use sightline_core::live::{console_levels, console_log, summarise_axe};
+use sightline_core::page_check::{PageIssue, PromptScope, ViewportKind};
+use sightline_core::worker_protocol::{AxeParams, ConsoleParams, Watch};
 
 use super::super::{SightlineServer, failure};
-use super::{CONSOLE_WAIT_MS, bad, pretty, url_checked, wait_checked};
+use super::{CONSOLE_WAIT_MS, bad, pretty, wait_checked};
 use crate::live::{self, CheckArea, call_timeout};
 
 /// Arguments of `visual_check`.
@@ -42,6 +43,29 @@ pub struct VisualCheckArgs {
 
 /// What `visual_check` answers to `no_cache`: there is no cache to bypass.
 const NOTHING_CACHED: &str = "nothing is cached: every visual_check opens the page afresh, so no_cache changes nothing";
+
+/// `visual_check`'s answer: the check as `sightline check --json` prints it, but the viewport
+/// with its size, and, when `no_cache` was given, what it changes.
+#[derive(Serialize)]
+struct VisualCheckAnswer<'a> {
+    url: &'a str,
+    viewport: ViewportAnswer,
+    summary: &'a str,
+    issues: &'a [PageIssue],
+    screenshot: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<&'a PromptScope>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache: Option<&'static str>,
+}
+
+/// The viewport a page was checked at: its name and size.
+#[derive(Serialize)]
+struct ViewportAnswer {
+    name: ViewportKind,
+    width: u32,
+    height: u32,
+}
 
 /// Arguments of `get_console_logs`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -76,8 +100,7 @@ impl SightlineServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn visual_check(&self, Parameters(args): Parameters<VisualCheckArgs>) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         let name = args.viewport.as_deref().unwrap_or("desktop");
@@ -87,20 +110,15 @@ impl SightlineServer {
         Ok(match live::visual_check(&self.live.worker, &self.project.root, &args.url, viewport, &area).await {
             Ok(found) => {
                 let (width, height) = viewport.size();
-                let mut answer = json!({
-                    "url": found.url,
-                    "viewport": {"name": viewport, "width": width, "height": height},
-                    "summary": found.check.summary,
-                    "issues": found.check.issues,
-                    "screenshot": found.screenshot,
-                });
-                if let Some(scope) = found.scope {
-                    answer["scope"] = json!(scope);
-                }
-                if args.no_cache.is_some() {
-                    answer["cache"] = json!(NOTHING_CACHED);
-                }
-                pretty(&answer)
+                pretty(&VisualCheckAnswer {
+                    url: &found.url,
+                    viewport: ViewportAnswer { name: viewport, width, height },
+                    summary: &found.check.summary,
+                    issues: &found.check.issues,
+                    screenshot: found.screenshot.as_deref(),
+                    scope: found.scope.as_ref(),
+                    cache: args.no_cache.map(|_| NOTHING_CACHED),
+                })
             }
             Err(e) => failure(e),
         })
@@ -111,20 +129,16 @@ impl SightlineServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn get_console_logs(&self, Parameters(args): Parameters<ConsoleArgs>) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         let levels =
             console_levels(args.levels.as_deref().unwrap_or_default()).map_err(|e| bad(format!("levels: {e}")))?;
         let wait = wait_checked("wait_ms", args.wait_ms, CONSOLE_WAIT_MS)?;
-        let params = json!({"url": args.url, "waitMs": wait});
-        Ok(match self.live.worker.call("console", params, call_timeout() + Duration::from_millis(wait)).await {
+        let params = ConsoleParams(Watch { url: args.url.clone(), wait_ms: wait });
+        Ok(match self.live.worker.call(&params, call_timeout() + Duration::from_millis(wait)).await {
             Ok(answer) => {
-                let entries: Vec<ConsoleEntry> = serde_json::from_value(answer["console"].clone()).unwrap_or_default();
-                let failed: Vec<FailedRequest> =
-                    serde_json::from_value(answer["failedRequests"].clone()).unwrap_or_default();
-                let log = console_log(&entries, &levels, failed);
+                let log = console_log(&answer.console, &levels, answer.failed_requests);
                 pretty(&json!({
                     "url": args.url,
                     "watchedMs": wait,
@@ -132,7 +146,7 @@ impl SightlineServer {
                     "summary": log.summary,
                     "entries": log.entries,
                     // Entries past the worker's cap of 1,000 per call, not listed.
-                    "dropped": answer["consoleDropped"].as_u64().unwrap_or(0),
+                    "dropped": answer.console_dropped,
                     "failedRequests": log.failed_requests,
                 }))
             }
@@ -148,8 +162,7 @@ impl SightlineServer {
         &self,
         Parameters(args): Parameters<AccessibilityArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         if let Some(rules) = &args.rules
@@ -157,16 +170,13 @@ impl SightlineServer {
         {
             return Err(bad("rules: axe-core rule ids are words with dashes, e.g. \"color-contrast\""));
         }
-        let params = json!({"url": args.url, "selector": args.selector, "rules": args.rules});
-        Ok(match self.live.worker.call("axe", params, call_timeout()).await {
-            Ok(answer) => match serde_json::from_value::<AxeResults>(answer) {
-                Ok(results) => {
-                    let audit = summarise_axe(results);
-                    pretty(&json!({"url": args.url, "axeVersion": audit.axe_version, "summary": audit.summary,
-                                   "violations": audit.violations}))
-                }
-                Err(e) => failure(format!("the worker's axe-core results are not what this version reads ({e})")),
-            },
+        let params = AxeParams { url: args.url.clone(), selector: args.selector, rules: args.rules };
+        Ok(match self.live.worker.call(&params, call_timeout()).await {
+            Ok(results) => {
+                let audit = summarise_axe(results);
+                pretty(&json!({"url": args.url, "axeVersion": audit.axe_version, "summary": audit.summary,
+                               "violations": audit.violations}))
+            }
             Err(e) => failure(e),
         })
     }

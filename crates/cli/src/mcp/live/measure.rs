@@ -6,13 +6,13 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
-use serde::Deserialize;
-use serde_json::{Value, json};
-use sightline_core::dom::parse_dom;
-use sightline_core::page_check::{BreakpointFacts, DEFAULT_BREAKPOINTS, ElementPresence, check_viewports};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sightline_core::page_check::{BreakpointFacts, CHECK_STYLE_PROPERTIES, DEFAULT_BREAKPOINTS, check_viewports};
+use sightline_core::worker_protocol::{ElementMeasurement, MeasureParams, ViewportSize, ViewportsParams};
 
 use super::super::{SightlineServer, failure};
-use super::{bad, pretty, url_checked};
+use super::{bad, pretty};
 use crate::live::{call_timeout, screenshot_dir};
 
 /// Most sizes one test_viewports call opens the page at (each is a page load), and the sides a
@@ -67,22 +67,16 @@ impl SightlineServer {
             Some(url) => url,
             None => return Err(bad("url: no page has been opened yet in this session; give the page's url")),
         };
-        url_checked(&url)?;
-        if let Some(refused) = self.verification_open(&url) {
+        if let Err(refused) = self.page_checked(&url)? {
             return Ok(refused);
         }
         if args.selector.trim().is_empty() {
             return Err(bad("selector: give a CSS selector, e.g. \"#buy\""));
         }
-        let params = json!({"url": url, "selector": args.selector});
-        Ok(match self.live.worker.call("measure", params, call_timeout()).await {
-            Ok(answer) if answer["found"] == json!(false) => {
-                failure(format!("no element matches {} on {url}", args.selector))
-            }
-            Ok(mut answer) => {
-                answer["url"] = json!(url);
-                pretty(&answer)
-            }
+        let params = MeasureParams { url: url.clone(), selector: args.selector };
+        Ok(match self.live.worker.call(&params, call_timeout()).await {
+            // The worker's measurements as it gave them, with the page they were taken on.
+            Ok(measured) => pretty(&MeasureAnswer { url, measured }),
             Err(e) => failure(e),
         })
     }
@@ -92,8 +86,7 @@ impl SightlineServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn test_viewports(&self, Parameters(args): Parameters<ViewportsArgs>) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         let breakpoints: Vec<(Option<String>, u32, u32)> = match &args.breakpoints {
@@ -110,40 +103,37 @@ impl SightlineServer {
                 BREAKPOINT_SIDE.end()
             )));
         }
-        let list: Vec<Value> = breakpoints.iter().map(|(_, w, h)| json!({"width": w, "height": h})).collect();
         let out_dir = match screenshot_dir(&self.project.root) {
             Ok(dir) => dir,
             Err(e) => return Ok(failure(e)),
         };
-        let params = json!({"url": args.url, "selector": args.selector, "breakpoints": list, "outDir": out_dir,
-                   "styleProperties": sightline_core::page_check::CHECK_STYLE_PROPERTIES});
+        let params = ViewportsParams {
+            url: args.url.clone(),
+            selector: args.selector,
+            breakpoints: breakpoints.iter().map(|&(_, width, height)| ViewportSize { width, height }).collect(),
+            out_dir,
+            style_properties: &CHECK_STYLE_PROPERTIES,
+        };
         let timeout = call_timeout() * breakpoints.len() as u32;
-        Ok(match self.live.worker.call("viewports", params, timeout).await {
+        Ok(match self.live.worker.call(&params, timeout).await {
             Ok(answer) => {
                 let mut measured = Vec::new();
                 // The worker answers in the order asked: each size keeps its caller's name.
-                let names = breakpoints.iter().map(|(name, _, _)| name.clone());
-                for (bp, name) in answer["breakpoints"].as_array().into_iter().flatten().zip(names) {
-                    let (width, height) = (&bp["width"], &bp["height"]);
-                    let dom = match parse_dom(bp["dom"].as_str().unwrap_or_default()) {
+                let names = breakpoints.into_iter().map(|(name, _, _)| name);
+                for (bp, name) in answer.breakpoints.into_iter().zip(names) {
+                    let dom = match bp.dom.parse() {
                         Ok(dom) => dom,
-                        Err(e) => return Ok(failure(format!("the page's DOM record at {width}×{height}: {e}"))),
-                    };
-                    let element: Option<ElementPresence> = match serde_json::from_value(bp["element"].clone()) {
-                        Ok(element) => element,
                         Err(e) => {
-                            return Ok(failure(format!(
-                                "the worker's element facts at {width}×{height} are not what this version reads ({e})"
-                            )));
+                            return Ok(failure(format!("the page's DOM record at {}×{}: {e}", bp.width, bp.height)));
                         }
                     };
                     measured.push(BreakpointFacts {
                         name,
-                        width: width.as_u64().unwrap_or_default() as u32,
-                        height: height.as_u64().unwrap_or_default() as u32,
+                        width: bp.width,
+                        height: bp.height,
                         dom,
-                        element,
-                        screenshot: bp["screenshot"].as_str().map(String::from),
+                        element: bp.element,
+                        screenshot: bp.screenshot,
                     });
                 }
                 let check = check_viewports(measured);
@@ -152,6 +142,14 @@ impl SightlineServer {
             Err(e) => failure(e),
         })
     }
+}
+
+/// `measure_element`'s answer: the worker's measurements and the page they were taken on.
+#[derive(Serialize)]
+struct MeasureAnswer {
+    url: String,
+    #[serde(flatten)]
+    measured: ElementMeasurement,
 }
 
 #[cfg(test)]

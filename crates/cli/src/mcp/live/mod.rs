@@ -14,8 +14,10 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sightline_core::visual_verify::{SESSION_TTL, Sessions};
+use sightline_core::worker_protocol::PingParams;
 
 use super::{SightlineServer, failure, text};
 use crate::live::{Worker, check_url};
@@ -34,7 +36,6 @@ mod timeline;
 mod verify;
 
 use snapshots::Snapshots;
-use verify::Sessions;
 
 /// Longest wait a caller may ask for after load.
 const MAX_WAIT_MS: u64 = 20_000;
@@ -55,10 +56,15 @@ pub struct LiveState {
 
 impl LiveState {
     pub fn new(root: &std::path::Path) -> Self {
+        // Sessions live `SIGHTLINE_VERIFY_TTL_MS` when set (tests shorten it), else the core's TTL.
+        let ttl = std::env::var("SIGHTLINE_VERIFY_TTL_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(SESSION_TTL, Duration::from_millis);
         LiveState {
             worker: Worker::new(root),
             snapshots: Mutex::new(Snapshots::default()),
-            sessions: Mutex::new(Sessions::from_env()),
+            sessions: Mutex::new(Sessions::new(ttl)),
         }
     }
 }
@@ -68,9 +74,17 @@ fn bad(message: impl Into<String>) -> ErrorData {
     ErrorData::invalid_params(message.into(), None)
 }
 
-/// Only pages the live tools may open (http(s), or file:// inside the allowed roots).
-fn url_checked(url: &str) -> Result<(), ErrorData> {
-    check_url(url).map_err(bad)
+impl SightlineServer {
+    /// Whether a live tool may open `url` now, asked before anything else the tool checks: a URL
+    /// it may not open at all (not http(s), or file:// outside the allowed roots) is the caller's
+    /// mistake (`Err`); a page whose site a visual_verify session holds is the refusal to answer
+    /// with (`Ok(Err)`): the looking model must answer from its screenshot, not from a tool that
+    /// reads the page's text, styles or boxes. Every tool that opens a page asks this one method.
+    pub(crate) fn page_checked(&self, url: &str) -> Result<Result<(), CallToolResult>, ErrorData> {
+        check_url(url).map_err(bad)?;
+        let lock = self.live.sessions.lock().expect("sessions").lock_on(url);
+        Ok(lock.map_or(Ok(()), |held| Err(failure(held.to_string()))))
+    }
 }
 
 /// A wait after load, [`MAX_WAIT_MS`] at most.
@@ -82,9 +96,10 @@ fn wait_checked(name: &str, value: Option<u64>, default: u64) -> Result<u64, Err
     Ok(v)
 }
 
-/// Every live answer: the JSON, pretty-printed, as one text block.
-fn pretty(value: &Value) -> CallToolResult {
-    text(serde_json::to_string_pretty(value).unwrap_or_default())
+/// Every live answer: the JSON, pretty-printed, as one text block; through a JSON value, so the
+/// keys come sorted whatever type the answer is.
+fn pretty(answer: &impl Serialize) -> CallToolResult {
+    text(serde_json::to_value(answer).and_then(|value| serde_json::to_string_pretty(&value)).unwrap_or_default())
 }
 
 impl SightlineServer {
@@ -115,15 +130,15 @@ impl SightlineServer {
     async fn ping(&self, Parameters(args): Parameters<PingArgs>) -> Result<CallToolResult, ErrorData> {
         let live = &self.live;
         let script = live.worker.script().map(|p| p.display().to_string());
-        Ok(match live.worker.call("ping", json!({}), Duration::from_secs(10)).await {
+        Ok(match live.worker.call(&PingParams {}, Duration::from_secs(10)).await {
             Ok(answer) => pretty(&json!({
                 "message": args.message,
                 "timestamp": sightline_core::results::rfc3339(std::time::SystemTime::now()),
                 "sightline": env!("CARGO_PKG_VERSION"),
-                "worker": {"script": script.ok(), "pid": answer["pid"], "node": answer["node"]},
-                "playwrightCore": answer["playwrightCore"],
-                "playwrightError": answer["playwrightError"],
-                "browser": answer["browser"],
+                "worker": {"script": script.ok(), "pid": answer.pid, "node": answer.node},
+                "playwrightCore": answer.playwright_core,
+                "playwrightError": answer.playwright_error,
+                "browser": answer.browser,
             })),
             Err(e) => failure(format!("the browser worker is not available: {e}")),
         })
@@ -134,6 +149,7 @@ impl SightlineServer {
 mod in_process {
     use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
+    use serde_json::Value;
 
     use super::super::in_process::{invalid_params, only_text};
     use super::super::view::Project;
@@ -207,6 +223,81 @@ mod in_process {
              100 are kept) or never existed; call visual_verify again"
         );
 
+        client.cancel().await.unwrap();
+        let _ = serving.await;
+    }
+
+    /// A value of a schema property's type, for a required argument the test does not care about.
+    fn any_of_type(property: &Value) -> Value {
+        let kind = property.get("type").and_then(Value::as_str).unwrap_or("string");
+        match kind {
+            "integer" | "number" => json!(1),
+            "boolean" => json!(false),
+            "array" => json!([]),
+            "object" => json!({}),
+            _ => json!("#x"),
+        }
+    }
+
+    /// Every tool that takes a `url` but visual_verify (which opens the sessions) refuses a site a
+    /// visual_verify session holds, before it checks anything else: a live tool added without
+    /// `page_checked` fails here.
+    #[tokio::test(flavor = "current_thread")]
+    async fn live_every_page_tool_refuses_a_site_under_verification() {
+        let server = SightlineServer::new(Project { root: std::env::temp_dir() }, true);
+        let tools = server.tool_router.list_all();
+        let held = "http://localhost:1/";
+        server.live.sessions.lock().unwrap().open(sightline_core::visual_verify::Session::new(held, "q", Vec::new()));
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let serving = tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
+        let client = ().serve(client_io).await.unwrap();
+        let mut refused = Vec::new();
+        for tool in &tools {
+            let properties =
+                tool.input_schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+            if !properties.contains_key("url") || tool.name == "visual_verify" {
+                continue;
+            }
+            let mut arguments: serde_json::Map<String, Value> = tool
+                .input_schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|name| (name.to_string(), any_of_type(&properties[name])))
+                .collect();
+            // Another name of the same site.
+            arguments.insert("url".into(), json!("http://127.0.0.1:1/other"));
+            let answer = client
+                .call_tool(CallToolRequestParams::new(tool.name.clone()).with_arguments(arguments))
+                .await
+                .unwrap_or_else(|e| panic!("{}: {e:?}", tool.name));
+            assert_eq!(answer.is_error, Some(true), "{}", tool.name);
+            let said = only_text(&answer);
+            assert!(
+                said.starts_with("a visual_verify session on this site (http://loopback:1) is open"),
+                "{}: {said}",
+                tool.name
+            );
+            refused.push(tool.name.to_string());
+        }
+        // The live family's page tools and capture_frames: a tool that stops taking a url is
+        // named here too.
+        let expected = [
+            "capture_dom_state",
+            "capture_frames",
+            "capture_visual_state",
+            "detect_flash",
+            "detect_layout_shift",
+            "get_console_logs",
+            "measure_element",
+            "test_viewports",
+            "verify_accessibility",
+            "visual_check",
+        ];
+        refused.sort();
+        assert_eq!(refused, expected);
         client.cancel().await.unwrap();
         let _ = serving.await;
     }

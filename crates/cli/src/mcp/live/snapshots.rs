@@ -11,14 +11,17 @@ use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use sightline_core::artifact::{Capture, write_capture};
+// The same computed styles a toMatchVisual capture records by default.
+use sightline_core::config::DEFAULT_STYLE_PROPERTIES;
 use sightline_core::decode::decode_image;
-use sightline_core::dom::{DomSnapshot, dom_tree, parse_dom, prune_depth};
+use sightline_core::dom::{DomSnapshot, dom_tree, prune_depth};
 use sightline_core::live::compare_states;
+use sightline_core::worker_protocol::CaptureParams;
 
 use super::super::{SightlineServer, failure};
-use super::{pretty, url_checked};
+use super::pretty;
 use crate::live::{call_timeout, screenshot_dir};
 
 /// How long a captured DOM snapshot stays available to `compare_snapshots`.
@@ -109,12 +112,18 @@ impl SightlineServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = true)
     )]
     async fn capture_dom_state(&self, Parameters(args): Parameters<CaptureArgs>) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
-        let params = json!({"url": args.url, "selector": args.selector});
-        let mut dom = match self.capture(params).await {
+        let params = CaptureParams {
+            url: args.url.clone(),
+            selector: args.selector,
+            style_properties: &DEFAULT_STYLE_PROPERTIES,
+            screenshot: false,
+            scroll_to_load: false,
+            out_dir: None,
+        };
+        let mut dom = match self.capture(&params).await {
             Ok((dom, _)) => dom,
             Err(e) => return Ok(failure(e)),
         };
@@ -170,17 +179,22 @@ impl SightlineServer {
         &self,
         Parameters(args): Parameters<CaptureArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         let out_dir = match screenshot_dir(&self.project.root) {
             Ok(dir) => dir,
             Err(e) => return Ok(failure(e)),
         };
-        let params = json!({"url": args.url, "selector": args.selector, "screenshot": true,
-                            "scrollToLoad": args.scroll_to_load.unwrap_or(false), "outDir": out_dir});
-        let (mut dom, screenshot) = match self.capture(params).await {
+        let params = CaptureParams {
+            url: args.url.clone(),
+            selector: args.selector,
+            style_properties: &DEFAULT_STYLE_PROPERTIES,
+            screenshot: true,
+            scroll_to_load: args.scroll_to_load.unwrap_or(false),
+            out_dir: Some(out_dir),
+        };
+        let (mut dom, screenshot) = match self.capture(&params).await {
             Ok(found) => found,
             Err(e) => return Ok(failure(e)),
         };
@@ -206,19 +220,19 @@ impl SightlineServer {
 
 impl SightlineServer {
     /// One capture through the worker: the parsed DOM record and the screenshot path, if any.
-    async fn capture(&self, mut params: Value) -> Result<(DomSnapshot, Option<String>), String> {
-        // The same computed styles a toMatchVisual capture records by default.
-        params["styleProperties"] = json!(&sightline_core::config::DEFAULT_STYLE_PROPERTIES[..]);
-        let wait = if params["scrollToLoad"] == json!(true) { Duration::from_secs(10) } else { Duration::ZERO };
-        let answer = self.live.worker.call("capture", params, call_timeout() + wait).await?;
-        let dom =
-            parse_dom(answer["dom"].as_str().unwrap_or_default()).map_err(|e| format!("the page's DOM record: {e}"))?;
-        Ok((dom, answer["screenshot"].as_str().map(String::from)))
+    async fn capture(&self, params: &CaptureParams) -> Result<(DomSnapshot, Option<String>), String> {
+        // Scrolling a long page down in steps takes its own time.
+        let wait = if params.scroll_to_load { Duration::from_secs(10) } else { Duration::ZERO };
+        let answer = self.live.worker.call(params, call_timeout() + wait).await?;
+        let dom = answer.dom.parse().map_err(|e| format!("the page's DOM record: {e}"))?;
+        Ok((dom, answer.screenshot))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use sightline_core::dom::parse_dom;
+
     use super::*;
 
     #[test]

@@ -9,10 +9,11 @@ use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, tool, tool_router};
 use serde::Deserialize;
 use serde_json::json;
-use sightline_core::live::{ShiftEntry, VisibilityTimeline, judge_flashes, judge_layout_shift};
+use sightline_core::live::{judge_flashes, judge_layout_shift};
+use sightline_core::worker_protocol::{FlashParams, LayoutShiftParams, Watch};
 
 use super::super::{SightlineServer, failure};
-use super::{TIMELINE_WAIT_MS, pretty, url_checked, wait_checked};
+use super::{TIMELINE_WAIT_MS, pretty, wait_checked};
 use crate::live::call_timeout;
 
 /// Arguments of the timeline tools.
@@ -35,23 +36,19 @@ impl SightlineServer {
         &self,
         Parameters(args): Parameters<TimelineArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         let wait = wait_checked("wait_time", args.wait_time, TIMELINE_WAIT_MS)?;
-        let params = json!({"url": args.url, "waitMs": wait});
-        Ok(match self.live.worker.call("layoutShift", params, call_timeout() + Duration::from_millis(wait)).await {
-            Ok(answer) if answer["unsupported"] == json!(true) => {
+        let params = LayoutShiftParams(Watch { url: args.url.clone(), wait_ms: wait });
+        Ok(match self.live.worker.call(&params, call_timeout() + Duration::from_millis(wait)).await {
+            Ok(answer) if answer.unsupported => {
                 failure("this browser does not report layout shifts (the Layout Instability API is Chromium's)")
             }
-            Ok(answer) => match serde_json::from_value::<Vec<ShiftEntry>>(answer["entries"].clone()) {
-                Ok(entries) => {
-                    let report = judge_layout_shift(&entries);
-                    pretty(&json!({"url": args.url, "watchedMs": wait, "report": report}))
-                }
-                Err(e) => failure(format!("the worker's layout-shift entries are not what this version reads ({e})")),
-            },
+            Ok(answer) => {
+                let report = judge_layout_shift(&answer.entries);
+                pretty(&json!({"url": args.url, "watchedMs": wait, "report": report}))
+            }
             Err(e) => failure(e),
         })
     }
@@ -61,21 +58,17 @@ impl SightlineServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
     )]
     async fn detect_flash(&self, Parameters(args): Parameters<TimelineArgs>) -> Result<CallToolResult, ErrorData> {
-        url_checked(&args.url)?;
-        if let Some(refused) = self.verification_open(&args.url) {
+        if let Err(refused) = self.page_checked(&args.url)? {
             return Ok(refused);
         }
         let wait = wait_checked("wait_time", args.wait_time, TIMELINE_WAIT_MS)?;
-        let params = json!({"url": args.url, "waitMs": wait});
-        Ok(match self.live.worker.call("flash", params, call_timeout() + Duration::from_millis(wait)).await {
-            Ok(answer) => match serde_json::from_value::<Vec<VisibilityTimeline>>(answer["elements"].clone()) {
-                Ok(timelines) => {
-                    let report = judge_flashes(&timelines);
-                    pretty(&json!({"url": args.url, "watchedMs": wait, "summary": report.summary,
-                                   "flashes": report.flashes}))
-                }
-                Err(e) => failure(format!("the worker's visibility timelines are not what this version reads ({e})")),
-            },
+        let params = FlashParams(Watch { url: args.url.clone(), wait_ms: wait });
+        Ok(match self.live.worker.call(&params, call_timeout() + Duration::from_millis(wait)).await {
+            Ok(answer) => {
+                let report = judge_flashes(&answer.elements);
+                pretty(&json!({"url": args.url, "watchedMs": wait, "summary": report.summary,
+                               "flashes": report.flashes}))
+            }
             Err(e) => failure(e),
         })
     }
