@@ -42,12 +42,12 @@ pub(super) fn split_mask(name: &str, mut options: serde_json::Value) -> Result<(
     use serde_json::Value;
     let fail = |detail: String| Error::InvalidInput(format!("toMatchVisual({name:?}): mask {detail}"));
     let Some(mask) = options.as_object_mut().and_then(|o| o.get_mut("mask")) else { return Ok((options, false)) };
-    let entries = match mask {
-        Value::Array(entries) => std::mem::take(entries),
+    let entries = match MaskEntry::read(mask.take()) {
+        MaskEntry::List(entries) => entries,
         other => {
             return Err(fail(format!(
                 "must be an array of Locators or CSS selectors, e.g. [page.locator('#ad'), '.clock']; got {}",
-                type_of(other)
+                other.type_of()
             )));
         }
     };
@@ -59,16 +59,16 @@ pub(super) fn split_mask(name: &str, mut options: serde_json::Value) -> Result<(
     let mut selectors = Vec::new();
     let mut locators = false;
     for (i, entry) in entries.into_iter().enumerate() {
-        match &entry {
-            Value::String(_) => selectors.push(entry),
-            Value::Object(o) if o.get("locator").and_then(Value::as_str) == Some("this-page") => locators = true,
-            Value::Object(o) if o.get("locator").and_then(Value::as_str) == Some("other-page") => {
+        match MaskEntry::read(entry) {
+            MaskEntry::Selector(selector) => selectors.push(Value::String(selector)),
+            MaskEntry::Locator { locator: LocatorPage::ThisPage } => locators = true,
+            MaskEntry::Locator { locator: LocatorPage::OtherPage } => {
                 return Err(fail(format!(
                     "[{i}] is a Locator of another page: mask only Locators of the page being captured"
                 )));
             }
             other => {
-                return Err(fail(format!("[{i}] must be a Locator or a CSS selector string, got {}", type_of(other))));
+                return Err(fail(format!("[{i}] must be a Locator or a CSS selector string, got {}", other.type_of())));
             }
         }
     }
@@ -76,17 +76,49 @@ pub(super) fn split_mask(name: &str, mut options: serde_json::Value) -> Result<(
     Ok((options, locators))
 }
 
-/// JavaScript's `typeof` of a value the matcher passed (it sends `{"type": …}` for what JSON
-/// cannot carry).
-fn type_of(value: &serde_json::Value) -> String {
-    use serde_json::Value;
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(_) => "boolean".into(),
-        Value::Number(_) => "number".into(),
-        Value::String(_) => "string".into(),
-        Value::Array(_) => "object".into(),
-        Value::Object(o) => o.get("type").and_then(Value::as_str).unwrap_or("object").to_string(),
+/// `mask`, or one of its entries, as the matcher sends it.
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+enum MaskEntry {
+    Selector(String),
+    List(Vec<serde_json::Value>),
+    /// A Locator (only the matcher can hold one; it says whose page it is).
+    Locator {
+        locator: LocatorPage,
+    },
+    /// What JSON cannot carry, as JavaScript's `typeof` names it.
+    Described {
+        #[serde(rename = "type")]
+        type_of: String,
+    },
+    Null(()),
+    Bool(bool),
+    Number(f64),
+    Other(serde_json::Value),
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum LocatorPage {
+    ThisPage,
+    OtherPage,
+}
+
+impl MaskEntry {
+    fn read(value: serde_json::Value) -> Self {
+        serde_json::from_value(value.clone()).unwrap_or(MaskEntry::Other(value))
+    }
+
+    /// JavaScript's `typeof` of what the matcher passed.
+    fn type_of(&self) -> &str {
+        match self {
+            MaskEntry::Selector(_) => "string",
+            MaskEntry::Described { type_of } => type_of,
+            MaskEntry::Null(()) => "null",
+            MaskEntry::Bool(_) => "boolean",
+            MaskEntry::Number(_) => "number",
+            MaskEntry::List(_) | MaskEntry::Locator { .. } | MaskEntry::Other(_) => "object",
+        }
     }
 }
 
