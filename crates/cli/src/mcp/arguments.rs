@@ -5,8 +5,40 @@
 //! field, and most tools' parsing drops an argument it does not know: a `waitMs` sent to a tool
 //! that reads `wait_ms` would silently keep the default.)
 
+use std::collections::BTreeMap;
+
 use rmcp::model::Tool;
+use serde::Deserialize;
 use serde_json::{Map, Value};
+
+/// The parts of a tool's input schema (as schemars writes it) the check reads.
+#[derive(Debug, Default, Deserialize)]
+struct InputSchema {
+    /// The arguments the tool takes, by name (in name order, as the messages list them).
+    #[serde(default)]
+    properties: BTreeMap<String, PropertySchema>,
+    /// The arguments it cannot do without.
+    #[serde(default)]
+    required: Vec<String>,
+}
+
+/// One argument's schema: its JSON type, or the branches of an `anyOf` (how schemars writes
+/// `Option<T>`).
+#[derive(Debug, Default, Deserialize)]
+struct PropertySchema {
+    #[serde(default, rename = "type")]
+    types: Option<JsonTypes>,
+    #[serde(default, rename = "anyOf")]
+    any_of: Vec<PropertySchema>,
+}
+
+/// `type`: one JSON type's name or a list of them.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum JsonTypes {
+    One(String),
+    Some(Vec<String>),
+}
 
 /// The problem with calling `name` with `arguments`, if any, as a message for the caller.
 pub fn check_call(tools: &[Tool], name: &str, arguments: Option<&Map<String, Value>>) -> Option<String> {
@@ -14,8 +46,9 @@ pub fn check_call(tools: &[Tool], name: &str, arguments: Option<&Map<String, Val
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         return Some(format!("unknown tool {name:?}; the tools are {}", names.join(", ")));
     };
-    let no_properties = Map::new();
-    let properties = tool.input_schema.get("properties").and_then(Value::as_object).unwrap_or(&no_properties);
+    // A schema this check cannot read checks nothing: the tool's own parsing still decides.
+    let schema = InputSchema::deserialize(Value::Object(tool.input_schema.as_ref().clone())).unwrap_or_default();
+    let properties = &schema.properties;
     for key in arguments.into_iter().flatten().map(|(key, _)| key) {
         if properties.contains_key(key) {
             continue;
@@ -29,8 +62,7 @@ pub fn check_call(tools: &[Tool], name: &str, arguments: Option<&Map<String, Val
         };
         return Some(format!("{name}: unknown argument {key:?}{}; {takes}", close.unwrap_or_default()));
     }
-    let required = tool.input_schema.get("required").and_then(Value::as_array).into_iter().flatten();
-    for key in required.filter_map(Value::as_str) {
+    for key in &schema.required {
         if !arguments.is_some_and(|a| a.contains_key(key)) {
             let wanted = properties.get(key).map(json_types).unwrap_or_default();
             let wanted = if wanted.is_empty() { String::new() } else { format!(" ({})", wanted.join(" or ")) };
@@ -53,14 +85,13 @@ pub fn check_call(tools: &[Tool], name: &str, arguments: Option<&Map<String, Val
 /// The JSON types a property schema allows: `type` as a string or list, or the types of its
 /// `anyOf` branches (how schemars writes `Option<T>`); empty when the schema does not say (then
 /// anything passes here and the tool's own parsing decides).
-fn json_types(schema: &Value) -> Vec<String> {
-    match schema.get("type") {
-        Some(Value::String(t)) => vec![t.clone()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(str::to_string).collect(),
-        _ => {
+fn json_types(schema: &PropertySchema) -> Vec<String> {
+    match &schema.types {
+        Some(JsonTypes::One(t)) => vec![t.clone()],
+        Some(JsonTypes::Some(ts)) => ts.clone(),
+        None => {
             // A branch that does not say its type (a `$ref` to a struct) allows anything.
-            let branches: Vec<Vec<String>> =
-                schema.get("anyOf").and_then(Value::as_array).into_iter().flatten().map(json_types).collect();
+            let branches: Vec<Vec<String>> = schema.any_of.iter().map(json_types).collect();
             if branches.iter().any(Vec::is_empty) { Vec::new() } else { branches.concat() }
         }
     }

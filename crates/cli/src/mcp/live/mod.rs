@@ -79,7 +79,9 @@ impl SightlineServer {
     /// it may not open at all (not http(s), or file:// outside the allowed roots) is the caller's
     /// mistake (`Err`); a page whose site a visual_verify session holds is the refusal to answer
     /// with (`Ok(Err)`): the looking model must answer from its screenshot, not from a tool that
-    /// reads the page's text, styles or boxes. Every tool that opens a page asks this one method.
+    /// reads the page's text, styles or boxes. Every tool that opens a page asks this one method,
+    /// but visual_verify, which opens the sessions (the test
+    /// `live_every_page_tool_refuses_a_site_under_verification` holds each tool taking a url to it).
     pub(crate) fn page_checked(&self, url: &str) -> Result<Result<(), CallToolResult>, ErrorData> {
         check_url(url).map_err(bad)?;
         let lock = self.live.sessions.lock().expect("sessions").lock_on(url);
