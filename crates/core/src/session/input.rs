@@ -91,9 +91,7 @@ enum MaskEntry {
         #[serde(rename = "type")]
         type_of: String,
     },
-    Null(()),
-    Bool(bool),
-    Number(f64),
+    /// Anything else: `null`, a boolean, a number, another object.
     Other(serde_json::Value),
 }
 
@@ -114,9 +112,9 @@ impl MaskEntry {
         match self {
             MaskEntry::Selector(_) => "string",
             MaskEntry::Described { type_of } => type_of,
-            MaskEntry::Null(()) => "null",
-            MaskEntry::Bool(_) => "boolean",
-            MaskEntry::Number(_) => "number",
+            MaskEntry::Other(serde_json::Value::Null) => "null",
+            MaskEntry::Other(serde_json::Value::Bool(_)) => "boolean",
+            MaskEntry::Other(serde_json::Value::Number(_)) => "number",
             MaskEntry::List(_) | MaskEntry::Locator { .. } | MaskEntry::Other(_) => "object",
         }
     }
