@@ -128,6 +128,9 @@ pub struct Unsettled<'a> {
 #[serde(rename_all = "camelCase")]
 pub struct CaptureOutcome {
     pub evidence: SnapshotEvidence,
+    /// The evidence as written to `.sightline/temp` (pretty JSON): the test's attachment.
+    #[serde(skip)]
+    pub evidence_json: Vec<u8>,
     /// A baseline was written by this call (update mode or `writeMissingBaselines`).
     pub baseline_written: bool,
     /// The update mode writes a baseline for this evidence (written unless the call was
@@ -253,7 +256,14 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let evidence_json =
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
     write_atomic(&store.evidence_path(name, project)?, &evidence_json)?;
-    Ok(CaptureOutcome { evidence, baseline_written: write_baseline, would_write_baseline, diff_png, current_png })
+    Ok(CaptureOutcome {
+        evidence,
+        evidence_json,
+        baseline_written: write_baseline,
+        would_write_baseline,
+        diff_png,
+        current_png,
+    })
 }
 
 /// Claims `<name>/<project>` for `owner` in this run. The claim file is created with

@@ -553,12 +553,10 @@ impl CaptureSession {
         let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = &outcome;
         let failed = outcome.fails_test();
         let name = &self.name;
-        let evidence_json =
-            serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
         let mut attachments = vec![Attachment {
             name: format!("{name}-evidence.json"),
             content_type: "application/json",
-            body: AttachmentBody::Inline(evidence_json),
+            body: AttachmentBody::Inline(outcome.evidence_json.clone()),
         }];
         if failed {
             if let Some(baseline) = &evidence.files.baseline {

@@ -100,6 +100,9 @@ fn session_an_unchanged_page_costs_one_walk_and_one_shot() {
     );
     let names: Vec<&str> = outcome.attachments.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["home-evidence.json"]);
+    // The attachment is the evidence file the reporter gathers, byte for byte.
+    let written = std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap();
+    assert!(matches!(&outcome.attachments[0].body, AttachmentBody::Inline(body) if *body == written));
 }
 
 #[test]
