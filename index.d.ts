@@ -376,7 +376,7 @@ export declare function recordRunSync(input: LedgerInput): void
  * under it) with a call's overrides applied, checked
  * by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
  */
-export declare function resolveSettings(input: SettingsInput): { reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; waitForImages: boolean; waitForAriaBusy: boolean; hideScrollbars: boolean; clearHover: boolean; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }
+export declare function resolveSettings(input: SettingsInput): import('./playwright-fixtures/options').ResolvedSettings
 
 /** What `writeResults` needs. */
 export interface ResultsInput {

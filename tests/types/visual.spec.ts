@@ -1,7 +1,7 @@
 // Type-checked (never run) by tests/types.test.mjs under each moduleResolution: the matcher is
 // typed for a Page or a Locator with toHaveScreenshot's option names.
 import { test, expect } from 'sightline/playwright';
-import type { ToMatchVisualOptions } from 'sightline/playwright';
+import type { ResolvedSettings, SightlineConfig, ToMatchVisualOptions } from 'sightline/playwright';
 
 const options: ToMatchVisualOptions = {
   animations: 'disabled',
@@ -17,6 +17,13 @@ const options: ToMatchVisualOptions = {
   maxDiffPixelRatio: 0.01,
   timeout: 5000,
 };
+
+// `.sightline/config.json`, typed from the same declaration: its own keys, selectors only.
+const config: SightlineConfig = { reportDir: 'visual-report', mask: ['.clock'], shardMode: 'capture-only', baselinePath: '{name}/{project}' };
+// @ts-expect-error clip is a call's option, not the config file's
+const noClip: SightlineConfig = { clip: { x: 0, y: 0, width: 1, height: 1 } };
+const resolved: Pick<ResolvedSettings, 'threshold' | 'styleProperties'> = { threshold: 0.1, styleProperties: ['color'] };
+void [config, noClip, resolved];
 
 test('typed', async ({ page }) => {
   await expect(page).toMatchVisual();

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sightline_core::approve::approve;
+use sightline_core::approve::{Proof, approve};
+use sightline_core::layout::{check_snapshot_name, project_file_stem};
 use sightline_core::results::{NOTHING_TO_APPROVE, Results};
 use sightline_core::snapshot::{SnapshotEvidence, approve_hint, snapshot_label};
-use sightline_core::store::{ProjectStore, check_snapshot_name, list_baselines, project_file_stem};
+use sightline_core::store::{ProjectStore, list_baselines};
 
 use crate::exit;
 
@@ -83,7 +84,7 @@ fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Re
 /// `reportDir` from `.sightline/config.json` (default `visual-report`).
 /// The run's results.json, with a clear error when there is none or it is damaged.
 fn read_results(root: &Path) -> Result<(PathBuf, Results)> {
-    let report_dir = sightline_core::config::load_config(root)?.report_dir;
+    let report_dir = sightline_core::config::Settings::read(root)?.report_dir;
     let (path, file) = sightline_core::results::read_last_run(root, Path::new(&report_dir))?;
     Ok((path, file.results))
 }
@@ -122,7 +123,9 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     use rayon::prelude::*;
     let outcomes: Vec<_> = targets
         .par_iter()
-        .map(|(name, project)| approve(&store, name, project.as_deref(), args.include_unhealthy))
+        .map(|(name, project)| {
+            approve(&store, name, Proof::Named { project: project.as_deref() }, args.include_unhealthy)
+        })
         .collect();
     let mut stdout = std::io::stdout().lock();
     let mut first_error = None;
@@ -230,12 +233,11 @@ pub struct CompareArgs {
 /// `sightline compare`: every capture against its baseline, then results.json + report.
 pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
     use sightline_core::batch::{compare_captures, merge_captures};
-    use sightline_core::config::{Overrides, load_settings};
     use sightline_core::report::write_report;
     use sightline_core::results::{RunInfo, write_results};
     use std::io::IsTerminal;
 
-    let config = load_settings(root, &Overrides::default())?.config;
+    let config = sightline_core::config::Settings::read(root)?;
     let store = ProjectStore::with_layout(root, config.baseline_path.clone());
     if !args.captures.is_empty() {
         let n = merge_captures(&store, &args.captures)?;
@@ -275,7 +277,7 @@ pub fn run_compare(root: &Path, args: &CompareArgs) -> Result<u8> {
 /// came from), one line per snapshot that needs a look, and the exit code.
 fn report_written_run(
     root: &Path,
-    config: &sightline_core::config::Config,
+    config: &sightline_core::config::Settings,
     summary: &sightline_core::results::Summary,
     from: &str,
 ) -> Result<u8> {
@@ -302,12 +304,10 @@ pub struct MergeArgs {
 /// `sightline merge`: one results.json + report from compare-mode shards.
 pub fn run_merge(root: &Path, args: &MergeArgs) -> Result<u8> {
     use sightline_core::batch::merge_shards;
-    use sightline_core::config::{Overrides, load_settings};
     use sightline_core::report::write_report;
     use sightline_core::results::{RunInfo, write_results};
 
-    let settings = load_settings(root, &Overrides::default())?;
-    let config = settings.config;
+    let config = sightline_core::config::Settings::read(root)?;
     let store = ProjectStore::with_layout(root, config.baseline_path.clone());
     let merged = merge_shards(&store, &args.folders)?;
     if !merged.complete {

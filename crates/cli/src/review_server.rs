@@ -31,7 +31,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde::Deserialize;
-use sightline_core::config::{Config, load_config};
+use sightline_core::config::Settings;
 use sightline_core::report::{ReviewPage, render_review_page};
 use sightline_core::review::{
     CaptureFingerprints, ReviewRun, SnapshotRef, approve_in_review, baselines_to_commit, decisions_in_force,
@@ -59,7 +59,7 @@ const WAIT_STEP: Duration = Duration::from_millis(250);
 /// What every request handler shares.
 struct ReviewServer {
     store: ProjectStore,
-    config: Config,
+    config: Settings,
     /// The token, the first path segment of every URL.
     token: String,
     /// The Host values this server answers to.
@@ -99,7 +99,7 @@ impl Refusal {
 pub fn run_review(root: &Path, args: &ReviewArgs) -> Result<u8> {
     let root = root.canonicalize().with_context(|| format!("{}: not a folder to review", root.display()))?;
     let store = ProjectStore::open(&root)?;
-    let config = load_config(&root)?;
+    let config = Settings::read(&root)?;
     // Refuse to start without a run to review, saying how to make one.
     ReviewRun::read(&store, Path::new(&config.report_dir))?;
     let token = new_token()?;
@@ -108,7 +108,7 @@ pub fn run_review(root: &Path, args: &ReviewArgs) -> Result<u8> {
 }
 
 /// Listens, prints the URL and serves until the process is stopped.
-async fn serve(root: &Path, store: ProjectStore, config: Config, token: String, args: &ReviewArgs) -> Result<u8> {
+async fn serve(root: &Path, store: ProjectStore, config: Settings, token: String, args: &ReviewArgs) -> Result<u8> {
     {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, args.port))
             .await

@@ -75,7 +75,7 @@ pub fn write_run_results(store: &ProjectStore, root: &Path) {
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: sightline_core::config::Config::default(),
+        config: sightline_core::config::Settings::default(),
         filtered: false,
     };
     let results = write_results(store, Path::new("visual-report"), &run).unwrap();

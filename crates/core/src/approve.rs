@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use crate::decode::decode_image;
 use crate::error::{Error, Result};
-use crate::store::{CaptureData, ProjectStore, StoredCapture, captured_projects, project_file_stem};
+use crate::layout::project_file_stem;
+use crate::store::{CaptureData, ProjectStore, StoredCapture, captured_projects};
 
 /// What [`approve`] did for one capture.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -59,12 +60,40 @@ fn approval_hold(store: &ProjectStore, name: &str, stem: &str, capture: &Capture
     })
 }
 
-/// Promotes this run's capture of `name` (every captured project, or only `project`) to the
-/// approved baseline. Each baseline is written atomically; a name with no capture is an error
+/// What an approval rests on: what the person who asked for it had before them.
+#[derive(Debug, Clone, Copy)]
+pub enum Proof<'a> {
+    /// The person named the snapshot (`sightline approve`): this run's captures on disk of every
+    /// captured project, or only `project`'s.
+    Named { project: Option<&'a str> },
+    /// The person was shown these images of the capture, as `(project, image)` pairs (the run's
+    /// report images, relative to the root): the MCP approve tools after the last run's results,
+    /// the review page. Nothing is written unless each capture still holds exactly the pixels
+    /// shown: a capture written since (a new run under way, or one stopped before its report) is
+    /// a capture nobody reviewed.
+    Shown(&'a [(&'a str, &'a str)]),
+}
+
+/// Promotes this run's capture of `name` to the approved baseline, as far as `proof` reaches.
+/// The one approve policy of every front-end: each baseline is written atomically; a capture
+/// whose page was unhealthy or never settled is held (listed in [`Approved::held`], nothing
+/// written) unless `include_unhealthy` asks for it explicitly; a name with no capture is an error
 /// that says what to do — including a baseline with no capture (a *missing* snapshot), whose
-/// intended removal is deleting its files. An unhealthy or unsettled capture is held (listed in
-/// [`Approved::held`], nothing written) unless `include_unhealthy` asks for it explicitly.
-pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>, include_unhealthy: bool) -> Result<Approved> {
+/// intended removal is deleting its files.
+pub fn approve(store: &ProjectStore, name: &str, proof: Proof<'_>, include_unhealthy: bool) -> Result<Approved> {
+    let checked = match proof {
+        Proof::Named { project } => named_captures(store, name, project)?,
+        Proof::Shown(shown) => shown_captures(store, name, shown)?,
+    };
+    let mut done = Approved::default();
+    for (stem, capture) in &checked {
+        promote(store, name, stem, capture, include_unhealthy, &mut done)?;
+    }
+    Ok(done)
+}
+
+/// This run's captures of `name` (every captured project, or only `project`), as file stems.
+fn named_captures(store: &ProjectStore, name: &str, project: Option<&str>) -> Result<Vec<(String, StoredCapture)>> {
     let projects: Vec<String> = match project {
         Some(p) => vec![project_file_stem(p)],
         None => captured_projects(store, name)?,
@@ -97,12 +126,7 @@ pub fn approve(store: &ProjectStore, name: &str, project: Option<&str>, include_
             )
         }));
     }
-    let mut done = Approved::default();
-    for stem in wanted {
-        let capture = store.read_capture(name, stem)?;
-        promote(store, name, stem, &capture, include_unhealthy, &mut done)?;
-    }
-    Ok(done)
+    wanted.into_iter().map(|stem| Ok((stem.clone(), store.read_capture(name, stem)?))).collect()
 }
 
 /// Writes `capture` as the baseline of `name` for `stem`, or holds it (see [`approve`]).
@@ -130,17 +154,9 @@ fn promote(
     Ok(())
 }
 
-/// [`approve`] for captures a person reviewed as images: each `(project, shown)` pair names a
-/// project of `name` and the image of its capture the person was shown (the run's report image,
-/// relative to the root). Every capture is read and checked first, and nothing is written unless
-/// each still holds exactly the pixels shown: a capture written since (a new run under way, or
-/// one stopped before its report) is a capture nobody reviewed.
-pub fn approve_as_shown(
-    store: &ProjectStore,
-    name: &str,
-    shown: &[(&str, &str)],
-    include_unhealthy: bool,
-) -> Result<Approved> {
+/// The captures of `name` shown as `shown` (see [`Proof::Shown`]), every one read and checked
+/// before anything is written.
+fn shown_captures(store: &ProjectStore, name: &str, shown: &[(&str, &str)]) -> Result<Vec<(String, StoredCapture)>> {
     let mut checked = Vec::with_capacity(shown.len());
     for &(project, image) in shown {
         let stem = project_file_stem(project);
@@ -157,11 +173,7 @@ pub fn approve_as_shown(
         }
         checked.push((stem, capture));
     }
-    let mut done = Approved::default();
-    for (stem, capture) in &checked {
-        promote(store, name, stem, capture, include_unhealthy, &mut done)?;
-    }
-    Ok(done)
+    Ok(checked)
 }
 
 /// What every approve path (`sightline approve`, the review page, the MCP tools) answers for a
@@ -190,14 +202,14 @@ mod tests {
         store.write_baseline("home/hero", "chromium", &image, &data).unwrap();
         store.write_capture("home", "firefox", image.clone(), &data).unwrap();
         // A wrong project names the ones captured, not a missing snapshot.
-        let wrong = approve(&store, "home", Some("webkit"), false).unwrap_err().to_string();
+        let wrong = approve(&store, "home", Proof::Named { project: Some("webkit") }, false).unwrap_err().to_string();
         assert_eq!(
             wrong,
             "no capture of \"home\" for project \"webkit\" in this run; it was captured for firefox: name one of them, or leave the project out to approve every capture of it"
         );
         // A missing snapshot points at its own file, not at the folder that holds home/hero too.
         std::fs::remove_dir_all(store.temp_root()).unwrap();
-        let missing = approve(&store, "home", None, false).unwrap_err().to_string();
+        let missing = approve(&store, "home", Proof::Named { project: None }, false).unwrap_err().to_string();
         assert!(missing.ends_with("delete .sightline/baselines/home/chromium.png in the same change"), "{missing}");
         std::fs::remove_dir_all(&root).unwrap();
     }
@@ -217,7 +229,7 @@ mod tests {
         store.write_capture("home", "chromium", image, &data).unwrap();
         // No comparison wrote evidence for it: the capture's own failures hold it, in the words
         // its verdict would use.
-        let approved = approve(&store, "home", None, false).unwrap();
+        let approved = approve(&store, "home", Proof::Named { project: None }, false).unwrap();
         assert!(approved.approved.is_empty());
         assert_eq!(approved.held.len(), 1);
         assert_eq!(approved.held[0].reason, crate::verdict::unhealthy_capture(&[failure]));

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::config::{Config, Overrides, PlaywrightDefaults, ShardMode};
+use crate::config::{Settings, ShardMode};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 use crate::snapshot::{CaptureSide, SnapshotOptions, compare_snapshot};
@@ -66,27 +66,19 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
     Ok(seen.len())
 }
 
-/// The options `capture`'s `toMatchVisual` call compared with: `config` over the Playwright
-/// defaults and under the call's overrides, both stored in the capture.
-pub fn capture_options(config: &Config, capture: &CaptureData) -> Result<SnapshotOptions> {
-    let overrides = match &capture.overrides {
-        Some(value) => Overrides::from_json(value.clone())?,
-        None => Overrides::default(),
-    };
-    let playwright = match &capture.playwright_defaults {
-        Some(value) => PlaywrightDefaults::from_json(value.clone())?,
-        None => PlaywrightDefaults::default(),
-    };
-    Ok(config.under_playwright(&playwright).with_overrides(&overrides).snapshot_options())
+/// The options `capture`'s `toMatchVisual` call compared with: the settings it resolved, kept
+/// with the capture; `settings` (the project's) for a capture that kept none.
+pub fn capture_options(settings: &Settings, capture: &CaptureData) -> SnapshotOptions {
+    capture.settings.as_ref().unwrap_or(settings).snapshot_options()
 }
 
 /// Compares every capture in `.sightline/temp` with its baseline, in parallel, writing each
-/// snapshot's evidence next to its capture. Each capture is compared with the options its
-/// `toMatchVisual` call used: `config` over the Playwright defaults and under the call's
-/// overrides, both stored in the capture, so the matcher and `sightline compare` agree. `progress(done, total)` is called as they finish.
+/// snapshot's evidence next to its capture. Each capture is compared with the settings its
+/// `toMatchVisual` call resolved, and one whose page never settled stays unstable, so the matcher
+/// and `sightline compare` agree. `progress(done, total)` is called as they finish.
 pub fn compare_captures(
     store: &ProjectStore,
-    config: &Config,
+    settings: &Settings,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<usize> {
     let temp = store.root().join(".sightline").join("temp");
@@ -106,8 +98,11 @@ pub fn compare_captures(
             dom: baseline_dom.as_ref(),
             failures: &b.data.failures,
         });
-        let options = capture_options(config, &capture.data)?;
+        let options = capture_options(settings, &capture.data);
         let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
+        if let Some(page) = &capture.data.unsettled {
+            evidence.mark_unsettled(page.waited_ms, &page.area);
+        }
         store.write_diff(name, stem, diff.as_ref())?;
         let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();
         if baseline.is_some() {

@@ -8,8 +8,9 @@ use crate::artifact::{Capture, encode_capture};
 use crate::decode::{decode_image, write_atomic};
 use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
+use crate::layout::check_snapshot_name;
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
-use crate::store::{CaptureData, ProjectStore, check_snapshot_name};
+use crate::store::{CaptureData, ProjectStore, UnsettledPage};
 use crate::verdict::Status;
 
 /// Playwright's `updateSnapshots` modes.
@@ -192,6 +193,12 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         crate::mask::paint_capture(&mut image, dom, options.mask_color);
     }
     data.project = Some(project.to_string());
+    // A page that never settled is named in the capture, so `sightline compare` keeps it unstable.
+    if let Some(Unsettled { previous_png, waited_ms }) = unsettled {
+        let previous = decode_image(previous_png, std::path::Path::new(&format!("earlier screenshot of {name}")))?;
+        let area = crate::stability::unsettled_area(previous.view(), image.view(), current_dom)?;
+        data.unsettled = Some(UnsettledPage { waited_ms, area });
+    }
     // The page knows its device pixel ratio best.
     if let Some(dom) = current_dom {
         data.device_scale_factor = dom.device_pixel_ratio as f32;
@@ -214,12 +221,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let (mut evidence, diff) = compared?;
     let artifact = artifact?;
 
-    if let Some(Unsettled { previous_png, waited_ms }) = unsettled {
-        let previous = decode_image(previous_png, std::path::Path::new(&format!("earlier screenshot of {name}")))?;
-        let area = crate::stability::unsettled_area(previous.view(), image.view(), current_dom)?;
-        let verdict = crate::verdict::unstable_verdict(waited_ms, &area);
-        (evidence.status, evidence.verdict_kind, evidence.verdict) = (verdict.status, verdict.kind, verdict.line);
-        evidence.auto_passed = false;
+    if let Some(page) = &data.unsettled {
+        evidence.mark_unsettled(page.waited_ms, &page.area);
     }
     let would_write_baseline = unsettled.is_none() && update.writes_baseline(evidence.status, write_missing_baselines);
     let write_baseline = would_write_baseline && !provisional;

@@ -8,18 +8,18 @@
 use std::path::Path;
 
 use crate::batch::finish_shard;
-use crate::config::{Config, ShardMode};
+use crate::config::{Settings, ShardMode};
 use crate::error::Result;
 use crate::report::write_report;
-use crate::results::ledger::{RunLedger, write_ledger};
 use crate::results::{RunInfo, ShardPosition, write_results};
 use crate::store::ProjectStore;
+use crate::store::ledger::{RunLedger, write_ledger};
 
 /// Ends the run of `root`: writes `ledger` and results.json (or, in a capture-only shard, the
 /// shard's manifest) and returns the lines to print, in order. `.sightline/config.json` is read
 /// once.
 pub fn finish_run(root: &Path, ledger: &RunLedger, shard: Option<ShardPosition>) -> Result<Vec<String>> {
-    let config = Config::read(root)?;
+    let config = Settings::read(root)?;
     let store = ProjectStore::with_layout(root, config.baseline_path.clone());
     // Which tests ran, so only a baseline whose test ran (or is gone) can be called missing.
     write_ledger(&store, ledger)?;
@@ -53,7 +53,7 @@ pub fn finish_run(root: &Path, ledger: &RunLedger, shard: Option<ShardPosition>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::ledger::LEDGER_VERSION;
+    use crate::store::ledger::LEDGER_VERSION;
 
     fn ledger() -> RunLedger {
         RunLedger { version: LEDGER_VERSION, root_dir: None, narrowed: false, complete: true, tests: Vec::new() }

@@ -68,6 +68,14 @@ pub struct SnapshotEvidence {
 }
 
 impl SnapshotEvidence {
+    /// The page never settled: the snapshot is `unstable` whatever the comparison found, naming
+    /// how long it was shot (`waited_ms`) and what kept changing (`area`).
+    pub fn mark_unsettled(&mut self, waited_ms: u64, area: &str) {
+        let verdict = crate::verdict::unstable_verdict(waited_ms, area);
+        (self.status, self.verdict_kind, self.verdict) = (verdict.status, verdict.kind, verdict.line);
+        self.auto_passed = false;
+    }
+
     /// Whether the test should fail.
     pub fn failed(&self) -> bool {
         matches!(self.status, Status::Changed | Status::New | Status::Missing)

@@ -393,8 +393,8 @@ mod tests {
 
     #[test]
     fn verdict_names_the_element_that_holds_most_changed_pixels() {
-        use crate::dom::{AttributedElement, ElementRole};
         use crate::regions::Classification;
+        use crate::regions::{AttributedElement, ElementRole};
         let region = |y, diff_pixels, selector: &str| Region {
             x: 0,
             y,

@@ -2,7 +2,7 @@
 //! an unhealthy one is, nothing written, unless it is asked for explicitly.
 
 use sightline_core::RgbaImage;
-use sightline_core::approve::approve;
+use sightline_core::approve::{Proof, approve};
 use sightline_core::capture::{Unsettled, UpdateMode};
 use sightline_core::decode::{PngCompression, encode_png};
 use sightline_core::store::ProjectStore;
@@ -27,13 +27,13 @@ fn approve_holds_a_capture_whose_page_never_settled_unless_asked_for_it() {
          hide it with mask or wait for it to settle — never approve this capture as a baseline"
     );
 
-    let held = approve(&store, "card", None, false).unwrap();
+    let held = approve(&store, "card", Proof::Named { project: None }, false).unwrap();
     assert_eq!(held.approved, []);
     let reasons: Vec<_> = held.held.iter().map(|h| (h.name.as_str(), h.project.as_str(), h.reason.as_str())).collect();
     assert_eq!(reasons, [("card", "chromium", outcome.evidence.verdict.as_str())]);
     assert_eq!(std::fs::read(&baseline).unwrap(), approved, "the held capture's baseline is untouched");
 
-    let asked = approve(&store, "card", None, true).unwrap();
+    let asked = approve(&store, "card", Proof::Named { project: None }, true).unwrap();
     assert_eq!((asked.approved.len(), asked.held.len()), (1, 0));
     assert_ne!(std::fs::read(&baseline).unwrap(), approved, "asked for, the capture is the baseline");
     std::fs::remove_dir_all(&root).unwrap();

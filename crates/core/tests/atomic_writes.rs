@@ -201,7 +201,7 @@ fn gather(root: &Path) -> sightline_core::Result<sightline_core::results::Summar
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: sightline_core::config::Config::default(),
+        config: sightline_core::config::Settings::default(),
         filtered: false,
     };
     write_results(&ProjectStore::new(root), Path::new("report"), &run).map(|r| r.summary)

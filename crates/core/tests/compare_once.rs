@@ -48,7 +48,7 @@ fn child(root: &Path) {
         mode: "compare".into(),
         shard: None,
         root: root.display().to_string(),
-        config: sightline_core::config::Config::default(),
+        config: sightline_core::config::Settings::default(),
         filtered: false,
     };
     let before = comparisons_made();

@@ -3,8 +3,9 @@
 
 use serde_json::{Value, json};
 use sightline_core::RgbaImage;
-use sightline_core::dom::{DomSnapshot, ElementRole, parse_dom};
+use sightline_core::dom::{DomSnapshot, parse_dom};
 use sightline_core::health::{AssetKind, HealthReason};
+use sightline_core::regions::ElementRole;
 use sightline_core::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use sightline_core::verdict::{Status, Tolerance, VerdictKind};
 

@@ -5,7 +5,7 @@
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sightline_core::config::{Overrides, PlaywrightDefaults, Settings, load_call_settings};
+use sightline_core::config::{Settings, SettingsLayer};
 use sightline_core::store::ProjectStore;
 
 use crate::convert::{AssetFailure, health_reasons, update_mode};
@@ -85,17 +85,19 @@ pub struct CaptureResult {
     pub explanation: Vec<String>,
 }
 
-fn capture_data(input: &CaptureInput) -> sightline_core::Result<sightline_core::store::CaptureData> {
+fn capture_data(
+    input: &CaptureInput,
+    settings: &Settings,
+) -> sightline_core::Result<sightline_core::store::CaptureData> {
     Ok(sightline_core::store::CaptureData {
         dom: input.dom.clone(),
         failures: health_reasons(input.failures.as_deref().unwrap_or_default())?,
         device_scale_factor: input.device_scale_factor.unwrap_or(1.0) as f32,
         project: Some(input.project.clone()),
-        // Only a non-empty set: a call without options stores nothing.
-        overrides: input.overrides.clone().filter(|o| o.as_object().is_some_and(|m| !m.is_empty())),
-        playwright_defaults: playwright_defaults(input.playwright_defaults.as_ref())?.json().cloned(),
+        settings: Some(settings.clone()),
+        unsettled: None,
         test: input.test_file.as_ref().map(|file| {
-            sightline_core::results::ledger::TestRef::new(
+            sightline_core::store::ledger::TestRef::new(
                 std::path::Path::new(&input.root),
                 file,
                 input.test_title_path.clone().unwrap_or_default(),
@@ -129,11 +131,11 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             name: &input.name,
             project: &input.project,
             screenshot_png: &input.screenshot,
-            data: capture_data(input)?,
+            data: capture_data(input, &settings)?,
             parsed_dom: None,
             options: settings.snapshot_options(),
             update: update_mode(input.update_snapshots.as_deref())?,
-            write_missing_baselines: settings.config.write_missing_baselines,
+            write_missing_baselines: settings.write_missing_baselines,
             want_diff_png: true,
             provisional: input.provisional.unwrap_or(false),
             unsettled: input.unsettled_after.as_ref().map(|previous| sightline_core::capture::Unsettled {
@@ -142,7 +144,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             }),
             owner: capture_owner(input),
         };
-        record_capture(&ProjectStore::open(&input.root)?, request)
+        record_capture(&ProjectStore::with_layout(&input.root, settings.baseline_path.clone()), request)
     })?;
     let failed = outcome.fails_test();
     Ok(CaptureResult {
@@ -161,11 +163,11 @@ fn store_only(input: &CaptureInput) -> Result<()> {
         // Checked like a comparing call's, so a bad option fails the same way in every shard mode.
         let settings = settings_of(&input.root, input.playwright_defaults.as_ref(), input.overrides.as_ref())?;
         sightline_core::capture::store_capture_only(
-            &ProjectStore::open(&input.root)?,
+            &ProjectStore::with_layout(&input.root, settings.baseline_path.clone()),
             &input.name,
             &input.project,
             &input.screenshot,
-            capture_data(input)?,
+            capture_data(input, &settings)?,
             settings.snapshot_options().mask_color,
             capture_owner(input).as_ref(),
         )
@@ -179,12 +181,12 @@ fn settings_of(
     playwright: Option<&serde_json::Value>,
     overrides: Option<&serde_json::Value>,
 ) -> sightline_core::Result<Settings> {
-    let overrides = Overrides::from_json(overrides.cloned().unwrap_or(serde_json::Value::Null))?;
-    load_call_settings(std::path::Path::new(root), &playwright_defaults(playwright)?, &overrides)
-}
-
-fn playwright_defaults(value: Option<&serde_json::Value>) -> sightline_core::Result<PlaywrightDefaults> {
-    PlaywrightDefaults::from_json(value.cloned().unwrap_or(serde_json::Value::Null))
+    let layer = |value: Option<&serde_json::Value>| value.cloned().unwrap_or(serde_json::Value::Null);
+    Settings::read_for_call(
+        std::path::Path::new(root),
+        &SettingsLayer::playwright(layer(playwright))?,
+        &SettingsLayer::call(layer(overrides))?,
+    )
 }
 
 /// What `resolveSettings` needs.
@@ -203,15 +205,11 @@ pub struct SettingsInput {
 /// `.sightline/config.json` (defaults for absent keys, Playwright's `expect.toHaveScreenshot`
 /// under it) with a call's overrides applied, checked
 /// by the engine: an error names the file or `toMatchVisual options`, the key and what it expects.
-#[napi(
-    ts_return_type = "{ reportDir: string; threshold: number; antialiasing: boolean; maxDiffPixels?: number; maxDiffPixelRatio?: number; noiseAutoPass: boolean; fullPage: boolean; mask: string[]; ignoreSelectors: string[]; maskColor: string; mcpApprovalPrompt: boolean; styleProperties: string[]; writeMissingBaselines: boolean; shardMode: 'compare' | 'capture-only'; animations: 'disabled' | 'allow'; caret: 'hide' | 'initial'; scale: 'css' | 'device'; omitBackground: boolean; stylePath?: string[]; waitForImages: boolean; waitForAriaBusy: boolean; hideScrollbars: boolean; clearHover: boolean; clip?: { x: number; y: number; width: number; height: number }; timeout?: number; perceptual: boolean }"
-)]
+#[napi(ts_return_type = "import('./playwright-fixtures/options').ResolvedSettings")]
 pub fn resolve_settings(input: SettingsInput) -> Result<serde_json::Value> {
     let settings = guarded(|| settings_of(&input.root, input.playwright_defaults.as_ref(), input.overrides.as_ref()))?;
-    let mut value = to_json(&settings)?;
     // The capture needs the list even when the config leaves it to the default.
-    value["styleProperties"] = settings.style_properties().into();
-    Ok(value)
+    to_json(&Settings { style_properties: Some(settings.style_properties()), ..settings })
 }
 
 /// A `capture-only` shard: stores the capture in `.sightline/temp` and compares nothing; the

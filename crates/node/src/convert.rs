@@ -5,7 +5,7 @@
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sightline_core::capture::UpdateMode;
-use sightline_core::config::{self, Settings};
+use sightline_core::config;
 use sightline_core::health::{AssetKind, HealthReason};
 use sightline_core::session;
 use sightline_core::verdict::Status;
@@ -155,10 +155,10 @@ pub struct PageSettings {
 
 impl From<session::PageSettings<'_>> for PageSettings {
     fn from(page: session::PageSettings<'_>) -> Self {
-        let Settings { config: c, clip, .. } = page.settings;
+        let c = page.settings;
         Self {
             full_page: c.full_page,
-            clip: clip.map(|c| Clip { x: c.x, y: c.y, width: c.width, height: c.height }),
+            clip: c.clip.map(|c| Clip { x: c.x, y: c.y, width: c.width, height: c.height }),
             scale: match c.scale {
                 config::Scale::Css => Scale::Css,
                 config::Scale::Device => Scale::Device,

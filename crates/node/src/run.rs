@@ -4,7 +4,7 @@
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
-use sightline_core::config::Config;
+use sightline_core::config::Settings;
 use sightline_core::store::ProjectStore;
 
 use crate::work::guarded;
@@ -64,7 +64,7 @@ pub fn write_results_sync(input: ResultsInput) -> Result<RunSummary> {
     use sightline_core::results::{RunInfo, write_results};
 
     let (results, written) = guarded(|| {
-        let config = Config::read(std::path::Path::new(&input.root))?;
+        let config = Settings::read(std::path::Path::new(&input.root))?;
         let store = ProjectStore::with_layout(&input.root, config.baseline_path.clone());
         let report_dir = input.report_dir.clone().unwrap_or_else(|| config.report_dir.clone());
         let run = RunInfo {
@@ -134,7 +134,7 @@ pub struct LedgerInput {
 pub fn record_run_sync(input: LedgerInput) -> Result<()> {
     let root = std::path::Path::new(&input.root);
     let ledger = run_ledger(root, input.root_dir, input.narrowed, input.complete, input.tests);
-    guarded(|| sightline_core::results::ledger::write_ledger(&ProjectStore::open(root)?, &ledger))
+    guarded(|| sightline_core::store::ledger::write_ledger(&ProjectStore::open(root)?, &ledger))
 }
 
 fn run_ledger(
@@ -143,8 +143,8 @@ fn run_ledger(
     narrowed: bool,
     complete: bool,
     tests: Vec<LedgerTestInput>,
-) -> sightline_core::results::ledger::RunLedger {
-    use sightline_core::results::ledger::{LEDGER_VERSION, LedgerTest, RunLedger, TestRef};
+) -> sightline_core::store::ledger::RunLedger {
+    use sightline_core::store::ledger::{LEDGER_VERSION, LedgerTest, RunLedger, TestRef};
     RunLedger {
         version: LEDGER_VERSION,
         root_dir,

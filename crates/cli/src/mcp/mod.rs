@@ -21,9 +21,9 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt, prompt_handler, tool, tool_hand
 use serde::Deserialize;
 use serde_json::Value;
 use sightline_core::approve::Approved;
-use sightline_core::config::load_config;
+use sightline_core::layout::check_snapshot_name;
 use sightline_core::review::{ReviewRun, results_version};
-use sightline_core::store::{ProjectStore, check_snapshot_name, list_baselines};
+use sightline_core::store::{ProjectStore, list_baselines};
 
 use crate::exit;
 use view::{Project, Results};
@@ -426,7 +426,7 @@ pub fn run(root: &Path, args: &McpArgs) -> Result<u8> {
     // A bad config file must not stop the server before the handshake (the client would see only
     // "Connection closed"): it starts, says so here, and each tool that reads the project answers
     // with the error. Unreadable, the approve tools keep their confirmation prompt.
-    let config = match load_config(&root) {
+    let config = match sightline_core::config::Settings::read(&root) {
         Ok(config) => Some(config),
         Err(e) => {
             eprintln!("sightline: {e}; the MCP server starts anyway and its project tools report it");

@@ -6,7 +6,7 @@ use rmcp::model::{GetPromptResult, PromptMessage, Role};
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, prompt, prompt_router};
 use serde::Deserialize;
-use sightline_core::store::check_snapshot_name;
+use sightline_core::layout::check_snapshot_name;
 
 use super::SightlineServer;
 

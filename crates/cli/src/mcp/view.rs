@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use sightline_core::batch::{ShardManifest, list_captures};
-use sightline_core::config::{Config, ShardMode, load_config};
+use sightline_core::config::{Settings, ShardMode};
 use sightline_core::grouping::{WIDE_RESTYLES_LABEL, wide_restyles};
 use sightline_core::guidance::{guidance, missing_guidance};
 use sightline_core::snapshot::{SnapshotFiles, snapshot_label};
@@ -35,8 +35,8 @@ pub enum Results {
 impl Project {
     /// `.sightline/config.json`, read on every call, so a fixed file applies without restarting
     /// the server; the error names the file, the key and the fix.
-    pub fn config(&self) -> Result<Config, String> {
-        load_config(&self.root).map_err(|e| {
+    pub fn config(&self) -> Result<Settings, String> {
+        Settings::read(&self.root).map_err(|e| {
             format!("{e}. The MCP server keeps running: the tools that read the project answer once the file is fixed.")
         })
     }
@@ -44,7 +44,7 @@ impl Project {
     /// `reportDir` from the config, as written (relative to the root unless absolute); the
     /// default when the config cannot be read (every reader of results checks it first).
     fn report_dir(&self) -> String {
-        self.config().map(|c| c.report_dir).unwrap_or_else(|_| Config::default().report_dir)
+        self.config().map(|c| c.report_dir).unwrap_or_else(|_| Settings::default().report_dir)
     }
 
     pub fn report_path(&self) -> PathBuf {

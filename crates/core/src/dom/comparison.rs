@@ -412,8 +412,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::dom::AttributedElement;
     use crate::dom::test_records::{BLACK, BLUE, CLEAR, attribute, compare, el, named, page, region};
+    use crate::regions::AttributedElement;
 
     #[test]
     fn dom_identical_snapshots_are_a_noise_hint() {

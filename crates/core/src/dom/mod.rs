@@ -72,7 +72,6 @@ mod tree;
 
 pub use attribution::attribute_regions;
 // What a region's elements did is the region's own evidence; named here too, where they are found.
-pub use crate::regions::{AttributedElement, ElementRole};
 pub use comparison::{
     CommonChange, ContentChange, DomComparison, ElementList, GEOMETRY_TOLERANCE, GeometryChanges, ModifiedElement,
     ModifiedElements, MovedElements, PropertyChange, ResizedElement, StyleChanges, StyleCheck, compare_dom,

@@ -439,9 +439,8 @@ mod tests {
 
     use super::*;
     use crate::dom::test_records::{attribute, compare, el, named, page, region};
-    use crate::dom::{
-        ContentChange, ElementList, ElementRole, ModifiedElement, ModifiedElements, MovedElements, StyleCheck,
-    };
+    use crate::dom::{ContentChange, ElementList, ModifiedElement, ModifiedElements, MovedElements, StyleCheck};
+    use crate::regions::ElementRole;
     use crate::shift::PageShift;
 
     /// body > main > twelve `p.copy` paragraphs, 40 px tall, each with its own text. `promo`

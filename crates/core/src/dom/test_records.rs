@@ -3,7 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::{DomComparison, DomSnapshot, ElementRole, attribute_regions, compare_dom, parse_dom};
+use super::{DomComparison, DomSnapshot, attribute_regions, compare_dom, parse_dom};
+use crate::regions::ElementRole;
 use crate::regions::{Classification, Region};
 use crate::shift::PageShift;
 

@@ -17,9 +17,10 @@ use std::path::{Path, PathBuf};
 
 use crate::compare::Size;
 use crate::decode::write_atomic;
-use crate::dom::{ContentChange, ElementRole, StyleCheck};
+use crate::dom::{ContentChange, StyleCheck};
 use crate::error::Result;
 use crate::regions::Classification;
+use crate::regions::ElementRole;
 use crate::results::{Results, ShardPosition, Summary};
 use crate::review::{ReviewDecision, baselines_to_commit};
 use crate::shape::Shape;

@@ -326,7 +326,8 @@ fn report_many_changes_load_later_cards_lazily() {
 
 #[test]
 fn report_words_are_the_results_json_names() {
-    use crate::dom::{ContentChange, ElementRole, StyleCheck};
+    use crate::dom::{ContentChange, StyleCheck};
+    use crate::regions::ElementRole;
     fn check<T: Word + serde::Serialize + Copy>(values: &[T]) {
         for &v in values {
             assert_eq!(serde_json::to_value(v).expect("serialises"), v.word());

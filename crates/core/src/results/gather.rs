@@ -84,7 +84,7 @@ fn write_images(
     out_dir: &Path,
     head: &SnapshotEvidence,
 ) -> Result<SnapshotFiles> {
-    let stem = crate::store::project_file_stem(&head.project);
+    let stem = crate::layout::project_file_stem(&head.project);
     let dir = out_dir.join("images").join(&head.name);
     crate::decode::create_dir_all(&dir)?;
     let relative = |file: &str| report_dir.join("images").join(&head.name).join(file).to_string_lossy().into_owned();
@@ -121,7 +121,7 @@ fn missing_baselines(
     let mut missing = Vec::new();
     for crate::store::SnapshotFile { name, stem: project, path } in store.baselines()? {
         let project = project.as_str();
-        let captured = seen.iter().any(|h| h.name == name && crate::store::project_file_stem(&h.project) == project);
+        let captured = seen.iter().any(|h| h.name == name && crate::layout::project_file_stem(&h.project) == project);
         if captured {
             continue;
         }

@@ -9,11 +9,10 @@ mod read;
 
 // The run ledger is the store's (`.sightline/temp/run.json`); named here too, beside the rule it
 // feeds (a missing baseline).
-pub use crate::store::ledger;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::Config;
+use crate::config::Settings;
 
 use crate::grouping::Group;
 use crate::snapshot::SnapshotEvidence;
@@ -113,6 +112,11 @@ pub const NOTHING_TO_APPROVE: &str = "nothing to approve: the last run has no ch
 
 /// `value` with its keys in alphabetical order, as results.json has always written the snapshot
 /// entries and the config (they were JSON values before they were types).
+/// The settings a config file may set, keys sorted.
+fn file_settings<S: serde::Serializer>(settings: &Settings, serializer: S) -> Result<S::Ok, S::Error> {
+    settings.file_json().serialize(serializer)
+}
+
 fn keys_sorted<T: Serialize, S: serde::Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
     use serde::ser::Error;
     serde_json::to_value(value).map_err(S::Error::custom)?.serialize(serializer)
@@ -142,8 +146,8 @@ pub struct RunInfo {
     pub shard: Option<ShardPosition>,
     pub root: String,
     /// The effective `.sightline/config.json` settings (unset optional keys left out).
-    #[serde(serialize_with = "keys_sorted")]
-    pub config: Config,
+    #[serde(serialize_with = "file_settings")]
+    pub config: Settings,
     /// Part of the suite was left out (file arguments, `-g`, `--project`, a shard, `test.only`):
     /// only baselines whose test is known to be gone are reported missing.
     pub filtered: bool,
@@ -212,7 +216,7 @@ pub struct MissingBaseline {
     pub reason: String,
     /// The test that made the baseline, when it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub test: Option<ledger::TestRef>,
+    pub test: Option<crate::store::ledger::TestRef>,
 }
 
 impl MissingBaseline {

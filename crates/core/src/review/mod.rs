@@ -8,10 +8,10 @@
 //! A decision names the capture it was made on (its size and a hash of its pixels), so it holds
 //! exactly as long as that capture does: a rejected snapshot shows as rejected on the next run
 //! while the page looks the same, and is up for review again once its capture changes. Approving
-//! goes through [`crate::approve::approve_as_shown`] (the CLI's [`crate::approve::approve`] with one
-//! check more: the capture still holds the pixels of the report image the person saw), as the
-//! MCP server's approve tools do ([`ReviewRun::approve_as_reviewed`]); this module checks the
-//! request against the run first and remembers the outcome.
+//! goes through the one approve policy, [`crate::approve::approve`], with the proof the page has
+//! ([`crate::approve::Proof::Shown`]: the capture still holds the pixels of the report image the
+//! person saw), as the MCP server's approve tools do ([`ReviewRun::approve_as_reviewed`]); this
+//! module checks the request against the run first and remembers the outcome.
 //!
 //! Every request carries the version of results.json the page was rendered from
 //! ([`results_version`]); a request made on an older page is refused before anything is written,
@@ -24,15 +24,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::approve::{Approval, Approved, Held, approve_as_shown, missing_snapshot_refusal};
+use crate::approve::{Approval, Approved, Held, Proof, approve, missing_snapshot_refusal};
 use crate::batch::capture_options;
 use crate::compare::aligned_diff;
-use crate::config::Config;
+use crate::config::Settings;
 use crate::decode::{PngCompression, decode_image, encode_png};
 use crate::error::{Error, Result};
+use crate::layout::project_file_stem;
 use crate::results::Results;
 use crate::snapshot::{SnapshotEvidence, snapshot_label};
-use crate::store::{ProjectStore, project_file_stem};
+use crate::store::ProjectStore;
 use state::record;
 pub use state::{
     CaptureFingerprints, Decision, REVIEW_STATE_FILE, ReviewDecision, ReviewState, baselines_to_commit,
@@ -94,7 +95,7 @@ impl ReviewRun {
     /// Approves `name` (every project of it, or only `project`) as this run shows it, for a
     /// caller who reviewed the run's evidence rather than the captures on disk (the MCP server's
     /// approve tools): only a changed or new snapshot of this run, and only the capture its
-    /// report image shows ([`approve_as_shown`]). A snapshot the run does not list as changed or
+    /// report image shows ([`Proof::Shown`]). A snapshot the run does not list as changed or
     /// new, and a capture a newer run has written, are refused before anything is written.
     pub fn approve_as_reviewed(
         &self,
@@ -146,7 +147,7 @@ impl ReviewRun {
                 Ok((s.project.as_str(), image))
             })
             .collect::<Result<_>>()?;
-        approve_as_shown(store, name, &shown, include_unhealthy)
+        approve(store, name, Proof::Shown(&shown), include_unhealthy)
     }
 }
 
@@ -191,7 +192,7 @@ impl ReviewRun {
     /// The aligned diff ([`aligned_diff`]) of the `index`th snapshot's page shift as a PNG: the
     /// baseline image the report shows, moved by the shift, against this run's capture,
     /// compared with the options its call used.
-    pub fn aligned_diff_png(&self, store: &ProjectStore, config: &Config, index: usize) -> Result<Vec<u8>> {
+    pub fn aligned_diff_png(&self, store: &ProjectStore, settings: &Settings, index: usize) -> Result<Vec<u8>> {
         let snapshot = self.results.snapshots.get(index).ok_or_else(|| Error::UnknownSnapshot {
             label: format!("snapshot number {index}"),
             path: self.path.clone(),
@@ -208,7 +209,7 @@ impl ReviewRun {
         let baseline_png = self.read_image(store, baseline_file)?;
         let baseline = decode_image(&baseline_png, Path::new(baseline_file))?;
         let capture = store.read_capture(&snapshot.name, &snapshot.project)?;
-        let options = capture_options(config, &capture.data)?;
+        let options = capture_options(settings, &capture.data);
         let aligned = aligned_diff(baseline.view(), capture.image.view(), &shift, &options.compare)?;
         encode_png(&aligned.image, PngCompression::Fastest)
     }
@@ -273,7 +274,7 @@ pub fn approve_in_review(
                 snapshot_label(&snapshot.name, &snapshot.project)
             ))
         })?;
-        let outcome = approve_as_shown(store, &snapshot.name, &[(&snapshot.project, shown)], include_unhealthy)?;
+        let outcome = approve(store, &snapshot.name, Proof::Shown(&[(&snapshot.project, shown)]), include_unhealthy)?;
         for approval in &outcome.approved {
             made.push(ReviewDecision {
                 name: snapshot.name.clone(),
@@ -446,7 +447,7 @@ mod tests {
         });
         // The review page and the MCP tools (as reviewed), `sightline approve` (the captures on disk).
         let reviewed = run.approve_as_reviewed(&store, "gone", None, false).unwrap_err().to_string();
-        let on_disk = crate::approve::approve(&store, "gone", None, false).unwrap_err().to_string();
+        let on_disk = approve(&store, "gone", Proof::Named { project: None }, false).unwrap_err().to_string();
         let said = " has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove \
                     the snapshot on purpose, delete .sightline/baselines/gone/chromium.png in the same change";
         assert_eq!(reviewed, format!("gone{said}"));

@@ -16,14 +16,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::capture::{CaptureOutcome, CaptureOwner, CaptureRequest, Unsettled, UpdateMode, record_capture};
-use crate::config::{Config, Overrides, PlaywrightDefaults, Settings, ShardMode};
+use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
-use crate::results::ledger::TestRef;
 use crate::snapshot::SnapshotEvidence;
 use crate::stability::{never_settled, set_aside_moved, shots_agree, unsettled_area};
+use crate::store::ledger::TestRef;
 use crate::store::{CaptureData, ProjectStore, call_snapshot_name};
 use crate::verdict::Status;
 use input::{call_name, read_styles, split_mask};
@@ -175,10 +175,8 @@ pub struct CaptureSession {
     name: String,
     project: String,
     store: ProjectStore,
+    /// The call's resolved settings, kept with the capture for `sightline compare`.
     settings: Settings,
-    /// The call's options and Playwright's as given, kept with the capture for `sightline compare`.
-    overrides: Option<serde_json::Value>,
-    playwright: PlaywrightDefaults,
     css: String,
     timeout_ms: f64,
     update: UpdateMode,
@@ -218,11 +216,12 @@ impl CaptureSession {
     /// first step. An error names the input at fault and how to fix it.
     pub fn open(request: CallRequest) -> Result<(Self, Step)> {
         let CallRequest { root, name, unnamed_index, project, playwright, options, update, is_not, .. } = request;
-        let config = Config::read(&root)?;
+        let file = SettingsLayer::file(&root)?;
+        let baseline_path = file.baseline_path.clone().unwrap_or_default();
         let name = call_name(name, unnamed_index, &request.test)
-            .and_then(|call| call_snapshot_name(&call, &config.baseline_path))
+            .and_then(|call| call_snapshot_name(&call, &baseline_path))
             .map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?;
-        let store = ProjectStore::with_layout(&root, config.baseline_path.clone());
+        let store = ProjectStore::with_layout(&root, baseline_path);
         let early = |outcome: CallOutcome| -> Result<Option<CallOutcome>> { Ok(Some(outcome)) };
         let done_early = if request.ignore_snapshots {
             // Skipped as toHaveScreenshot is skipped: nothing is captured or compared.
@@ -249,27 +248,18 @@ impl CaptureSession {
             None
         };
         // A call that ends here resolves no options: a bad one fails only a call that captures.
-        let (overrides, mask_locators, playwright, settings, css) = if done_early.is_some() {
-            (
-                serde_json::Value::Null,
-                false,
-                PlaywrightDefaults::default(),
-                config.with_overrides(&Overrides::default()),
-                String::new(),
-            )
+        let (mask_locators, settings, css) = if done_early.is_some() {
+            (false, Settings::default().over(&file), String::new())
         } else {
-            let (overrides, mask_locators) = split_mask(&name, options)?;
-            let playwright = PlaywrightDefaults::from_json(playwright)?;
+            let (call, mask_locators) = split_mask(&name, options)?;
             let settings =
-                config.under_playwright(&playwright).with_overrides(&Overrides::from_json(overrides.clone())?);
-            let css = read_styles(&name, &settings.config.style_path)?;
-            (overrides, mask_locators, playwright, settings, css)
+                Settings::resolve(&SettingsLayer::playwright(playwright)?, &file, &SettingsLayer::call(call)?);
+            let css = read_styles(&name, &settings.style_path)?;
+            (mask_locators, settings, css)
         };
         let timeout_ms = settings.timeout.or(request.expect_timeout_ms).unwrap_or(DEFAULT_TIMEOUT_MS);
-        let capture_only = settings.config.shard_mode == ShardMode::CaptureOnly && request.sharded;
+        let capture_only = settings.shard_mode == ShardMode::CaptureOnly && request.sharded;
         let session = Self {
-            overrides: overrides.as_object().is_some_and(|o| !o.is_empty()).then_some(overrides),
-            playwright,
             store,
             name,
             project,
@@ -408,7 +398,7 @@ impl CaptureSession {
     /// Whether this call has shots to compare past their bytes, and boxes that must still be
     /// where the walk found them when the page is shot.
     fn sets_aside(&self) -> bool {
-        self.mask_locators || !self.settings.config.mask.is_empty() || !self.settings.config.ignore_selectors.is_empty()
+        self.mask_locators || !self.settings.mask.is_empty() || !self.settings.ignore_selectors.is_empty()
     }
 
     fn start_settling(&mut self, first: Vec<u8>) -> Step {
@@ -526,7 +516,7 @@ impl CaptureSession {
                 parsed_dom: self.dom.as_ref(),
                 options: self.settings.snapshot_options(),
                 update: self.update,
-                write_missing_baselines: self.settings.config.write_missing_baselines,
+                write_missing_baselines: self.settings.write_missing_baselines,
                 want_diff_png: true,
                 provisional,
                 unsettled,
@@ -541,8 +531,8 @@ impl CaptureSession {
             failures: self.failures.clone(),
             device_scale_factor: 1.0,
             project: Some(self.project.clone()),
-            overrides: self.overrides.clone(),
-            playwright_defaults: self.playwright.json().cloned(),
+            settings: Some(self.settings.clone()),
+            unsettled: None,
             // The baseline remembers its test: a later run that did not select it stays quiet.
             test: Some(TestRef::new(&self.root, &self.test.file, self.test.title_path.clone(), self.test.line)),
         }

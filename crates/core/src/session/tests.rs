@@ -167,6 +167,45 @@ fn session_a_page_that_never_settles_is_shot_with_backoff_until_the_timeout() {
     assert!(outcome.message.contains("kept changing; hide it with mask"), "{}", outcome.message);
 }
 
+/// `sightline compare` over the captures a run left, with the project's settings; the evidence
+/// it wrote for `home`.
+fn compare_again(root: &Root) -> crate::snapshot::SnapshotEvidence {
+    let settings = Settings::read(&root.0).unwrap();
+    let store = ProjectStore::with_layout(&root.0, settings.baseline_path.clone());
+    assert_eq!(crate::batch::compare_captures(&store, &settings, &|_, _| {}).unwrap(), 1);
+    serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn session_sightline_compare_keeps_an_unsettled_capture_unstable() {
+    let root = Root::new("unsettled-compare");
+    approve(&root);
+    let (a, b) = (shot(10), shot(20));
+    let alternate = |n: usize| if n.is_multiple_of(2) { a.clone() } else { b.clone() };
+    let (_, outcome) = drive(request(&root, json!({ "timeout": 400 }), UpdateMode::None), |_| page(), alternate);
+    let matcher: crate::snapshot::SnapshotEvidence =
+        serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
+    assert!(!outcome.pass);
+    assert_eq!(matcher.verdict_kind, crate::verdict::VerdictKind::Unstable);
+    let again = compare_again(&root);
+    assert_eq!(
+        (again.verdict_kind, again.status, &again.verdict),
+        (matcher.verdict_kind, matcher.status, &matcher.verdict)
+    );
+    assert!(again.held_from_approval(), "an unstable capture is still held from approval");
+}
+
+#[test]
+fn session_sightline_compare_uses_the_settings_the_call_resolved() {
+    let root = Root::new("call-settings-compare");
+    approve(&root);
+    // The call allows the whole page to change; the config file does not.
+    let (_, outcome) =
+        drive(request(&root, json!({ "maxDiffPixels": 480000 }), UpdateMode::None), |_| page(), |_| shot(90));
+    assert!(outcome.pass, "{}", outcome.message);
+    assert_eq!(compare_again(&root).status, Status::Passed, "compared with the call's tolerance, not the file's");
+}
+
 #[test]
 fn session_a_masked_element_that_moves_on_every_walk_is_unstable_after_three_walks() {
     let root = Root::new("mask-moves");

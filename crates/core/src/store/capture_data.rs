@@ -1,5 +1,5 @@
 //! What a capture carries besides pixels ([`CaptureData`]: the DOM record, asset failures, the
-//! call's options, the test that made it), as JSON in an artifact and in a baseline PNG's private
+//! call's resolved settings, the test that made it), as JSON in an artifact and in a baseline PNG's private
 //! `slDm` chunk; and a capture read back ([`StoredCapture`]).
 
 use std::path::Path;
@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::ledger::TestRef;
+use crate::config::Settings;
 use crate::decode::{decode_image, find_png_chunk};
 use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
@@ -30,12 +31,11 @@ pub struct CaptureData {
     pub device_scale_factor: f32,
     /// The Playwright project name as written (file names only keep a safe stem of it).
     pub project: Option<String>,
-    /// The `toMatchVisual` call's options (checked), so `sightline compare` compares the capture
-    /// with the options the matcher used, not only the config file's.
-    pub overrides: Option<serde_json::Value>,
-    /// Playwright's `expect.toHaveScreenshot` keys that applied to the call (under the config
-    /// file), for the same reason.
-    pub playwright_defaults: Option<serde_json::Value>,
+    /// The settings the `toMatchVisual` call resolved, so `sightline compare` compares the
+    /// capture as the matcher did. A capture's own: a baseline does not keep them.
+    pub settings: Option<Settings>,
+    /// The page never settled: `sightline compare` keeps the capture `unstable`. A capture's own.
+    pub unsettled: Option<UnsettledPage>,
     /// The test that made the capture; an approved baseline keeps it, so a later run can tell a
     /// removed `toMatchVisual` call from a test it did not select.
     pub test: Option<TestRef>,
@@ -50,9 +50,9 @@ struct MetadataOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     project: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    overrides: Option<&'a serde_json::Value>,
-    #[serde(rename = "playwrightDefaults", skip_serializing_if = "Option::is_none")]
-    playwright_defaults: Option<&'a serde_json::Value>,
+    settings: Option<&'a Settings>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unsettled: Option<&'a UnsettledPage>,
     #[serde(skip_serializing_if = "Option::is_none")]
     test: Option<&'a TestRef>,
     dom: Option<&'a RawValue>,
@@ -68,9 +68,9 @@ struct MetadataIn<'a> {
     #[serde(default)]
     project: Option<String>,
     #[serde(default)]
-    overrides: Option<serde_json::Value>,
-    #[serde(rename = "playwrightDefaults", default)]
-    playwright_defaults: Option<serde_json::Value>,
+    settings: Option<Settings>,
+    #[serde(default)]
+    unsettled: Option<UnsettledPage>,
     #[serde(default)]
     test: Option<TestRef>,
     #[serde(borrow)]
@@ -95,8 +95,8 @@ impl CaptureData {
             device_scale_factor: self.device_scale_factor,
             failures: &self.failures,
             project: self.project.as_deref(),
-            overrides: self.overrides.as_ref(),
-            playwright_defaults: self.playwright_defaults.as_ref(),
+            settings: self.settings.as_ref(),
+            unsettled: self.unsettled.as_ref(),
             test: self.test.as_ref(),
             dom: dom.as_deref(),
         };
@@ -116,10 +116,16 @@ impl CaptureData {
             failures: meta.failures,
             device_scale_factor: meta.device_scale_factor,
             project: meta.project,
-            overrides: meta.overrides,
-            playwright_defaults: meta.playwright_defaults,
+            settings: meta.settings,
+            unsettled: meta.unsettled,
             test: meta.test,
         })
+    }
+
+    /// What a baseline keeps of this capture: its DOM, asset failures, project and test, not the
+    /// call's settings or whether its page settled (an approved baseline did).
+    pub fn for_baseline(&self) -> CaptureData {
+        CaptureData { settings: None, unsettled: None, ..self.clone() }
     }
 
     /// The parsed DOM record, if one was collected.
@@ -141,6 +147,15 @@ pub(super) fn baseline_data(bytes: &[u8], png: &Path) -> Result<CaptureData> {
         // A PNG alone (e.g. copied in by hand) is still a baseline, without DOM data.
         None => CaptureData { device_scale_factor: 1.0, ..Default::default() },
     })
+}
+
+/// A page that never settled: how long the matcher shot and what kept changing between the last
+/// two shots (e.g. `62×20 at 10,10 (#clock)`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnsettledPage {
+    pub waited_ms: u64,
+    pub area: String,
 }
 
 /// A capture read back from disk: pixels and data.

@@ -29,11 +29,10 @@ use crate::decode::{PngCompression, encode_png_with_chunk, write_atomic};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
-// Names and file stems are the layout's; named here too, where files are read and written.
-pub use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
+use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
 
 use capture_data::baseline_data;
-pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture};
+pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage};
 pub use names::{CallName, call_snapshot_name};
 
 /// One file in a snapshot's folder under `base` (`.sightline/baselines`, `.sightline/temp` or a
@@ -112,7 +111,7 @@ impl ProjectStore {
     /// a bad config file is an error that names it.
     pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
         let root = root.into();
-        let layout = crate::config::baseline_layout(&root)?;
+        let layout = crate::config::Settings::read(&root)?.baseline_path;
         Ok(Self::with_layout(root, layout))
     }
 
@@ -251,7 +250,7 @@ impl ProjectStore {
         if let Some(dir) = png_path.parent() {
             crate::decode::create_dir_all(dir)?;
         }
-        let chunk = zstd::bulk::compress(&data.to_json()?, 3)
+        let chunk = zstd::bulk::compress(&data.for_baseline().to_json()?, 3)
             .map_err(|e| Error::InvalidInput(format!("compressing the baseline's DOM data: {e}")))?;
         let png = encode_png_with_chunk(image, PngCompression::Smallest, Some((BASELINE_CHUNK, &chunk)))?;
         write_atomic(&png_path, &png)
@@ -433,8 +432,12 @@ mod tests {
             }],
             device_scale_factor: 2.0,
             project: Some("chromium".into()),
-            overrides: Some(serde_json::json!({"perceptual": true})),
-            playwright_defaults: Some(serde_json::json!({"maxDiffPixels": 10})),
+            settings: Some(crate::config::Settings {
+                perceptual: true,
+                max_diff_pixels: Some(10),
+                ..Default::default()
+            }),
+            unsettled: Some(super::UnsettledPage { waited_ms: 5000, area: "62×20 at 10,10 (#clock)".into() }),
             test: Some(TestRef { file: "tests/home.spec.ts".into(), title: vec!["home".into()], line: Some(4) }),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
@@ -446,13 +449,14 @@ mod tests {
         assert_eq!(back.data.dom.as_deref(), Some(dom));
         assert_eq!(back.data.failures, data.failures);
         assert_eq!(back.data.device_scale_factor, 2.0);
+        assert_eq!((back.data.settings, back.data.unsettled), (None, None), "a baseline keeps no call settings");
 
         store.write_capture("home", "chromium", image.clone(), &data).unwrap();
         let capture = store.read_capture("home", "chromium").unwrap();
         assert!(capture.image == image);
         assert_eq!(capture.data.dom.as_deref(), Some(dom));
-        assert_eq!(capture.data.overrides, data.overrides, "the call's options travel with the capture");
-        assert_eq!(capture.data.playwright_defaults, data.playwright_defaults, "and Playwright's defaults");
+        assert_eq!(capture.data.settings, data.settings, "the call's resolved settings travel with the capture");
+        assert_eq!(capture.data.unsettled, data.unsettled, "and whether its page settled");
         let _ = std::fs::remove_dir_all(&root);
     }
 }

@@ -64,7 +64,6 @@ pub const MAX_VIDEO_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// Frames larger than this on either side are refused (4K and below pass).
 pub const MAX_SIDE: u32 = 4096;
 // The deadline's setting lives with the error that names it, so `error` depends on nothing.
-pub use crate::error::{DEFAULT_TIMEOUT_MS, TIMEOUT_VAR};
 /// Extractions running at once in one process; a further call waits for one to finish. Each
 /// runs one decoder at a time, so two keep a small machine responsive.
 pub const MAX_CONCURRENT_EXTRACTIONS: usize = 2;

@@ -2,7 +2,8 @@
 //! the [`CancelFlag`], the process-wide slots (at most `MAX_CONCURRENT_EXTRACTIONS` calls at
 //! once), finding the tools, and running one with its stdout back and its stderr in the error.
 
-use super::{DEFAULT_TIMEOUT_MS, MAX_CONCURRENT_EXTRACTIONS, TIMEOUT_VAR};
+use super::MAX_CONCURRENT_EXTRACTIONS;
+use crate::error::{DEFAULT_TIMEOUT_MS, TIMEOUT_VAR};
 use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};

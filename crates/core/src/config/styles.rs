@@ -1,0 +1,66 @@
+//! Which computed styles the DOM walk collects: the spec's default longhands, and the shorthands
+//! a list may not hold.
+
+/// The spec's default style list as longhands (Chromium returns "" for a shorthand whose sides
+/// differ): what the matcher collects for every element unless `styleProperties` says otherwise.
+pub const DEFAULT_STYLE_PROPERTIES: [&str; 39] = [
+    "color",
+    "background-color",
+    "border-top-color",
+    "border-right-color",
+    "border-bottom-color",
+    "border-left-color",
+    "outline-color",
+    "fill",
+    "stroke",
+    "font-family",
+    "font-size",
+    "font-weight",
+    "font-style",
+    "line-height",
+    "letter-spacing",
+    "border-top-width",
+    "border-right-width",
+    "border-bottom-width",
+    "border-left-width",
+    "border-top-style",
+    "border-right-style",
+    "border-bottom-style",
+    "border-left-style",
+    "border-top-left-radius",
+    "border-top-right-radius",
+    "border-bottom-right-radius",
+    "border-bottom-left-radius",
+    "padding-top",
+    "padding-right",
+    "padding-bottom",
+    "padding-left",
+    "margin-top",
+    "margin-right",
+    "margin-bottom",
+    "margin-left",
+    "display",
+    "opacity",
+    "visibility",
+    "box-shadow",
+];
+
+/// Shorthands people are likely to list, with the longhands to use instead: Chromium serialises
+/// a shorthand as "" when its sides differ, which would hide real changes.
+pub(super) const SHORTHANDS: [(&str, &str); 15] = [
+    ("margin", "margin-top, margin-right, margin-bottom, margin-left"),
+    ("padding", "padding-top, padding-right, padding-bottom, padding-left"),
+    ("border", "border-{top,right,bottom,left}-{width,style,color}"),
+    ("border-color", "border-{top,right,bottom,left}-color"),
+    ("border-width", "border-{top,right,bottom,left}-width"),
+    ("border-style", "border-{top,right,bottom,left}-style"),
+    ("border-radius", "border-{top-left,top-right,bottom-right,bottom-left}-radius"),
+    ("border-top", "border-top-width, border-top-style, border-top-color"),
+    ("border-right", "border-right-width, border-right-style, border-right-color"),
+    ("border-bottom", "border-bottom-width, border-bottom-style, border-bottom-color"),
+    ("border-left", "border-left-width, border-left-style, border-left-color"),
+    ("font", "font-family, font-size, font-weight, font-style, line-height"),
+    ("background", "background-color, background-image, …"),
+    ("outline", "outline-color, outline-width, outline-style"),
+    ("inset", "top, right, bottom, left"),
+];
