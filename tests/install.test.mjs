@@ -139,7 +139,7 @@ test('install: npm i -D <clone> into a project with its own @playwright/test run
 test('install: npx sightline compare reports the changed snapshot and exits 1', { skip }, () => {
   const compare = inProject('npx', ['sightline', 'compare']);
   assert.equal(compare.status, 1, output(compare));
-  assert.match(compare.stdout, /^1 snapshots: 0 passed, 1 changed/m);
+  assert.match(compare.stdout, /^1 snapshots — 0 passed, 1 changed/m);
   // A run without named projects prints no empty brackets; a person is told how to approve.
   assert.match(compare.stdout, /^ {2}home \[changed\]: Style-only change: 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m);
   assert.match(compare.stdout, /^If this is intended: npx sightline approve home \(or run the tests with -u\)$/m);
@@ -204,7 +204,7 @@ test('install: npx sightline review serves the page and approves from it', { ski
   // The approved capture is the baseline: the same run now passes.
   const compare = inProject('npx', ['sightline', 'compare']);
   assert.equal(compare.status, 0, output(compare));
-  assert.match(compare.stdout, /^1 snapshots: 1 passed, 0 changed/m);
+  assert.match(compare.stdout, /^1 snapshots — 1 passed, 0 changed/m);
 });
 
 test('install: without a matching platform package both entry points name the platforms and the fix', { skip }, () => {

@@ -95,7 +95,7 @@ test('shards: compare mode — each shard compares its slice, merge equals the u
   const folders = shards.map((root) => path.join(root, '.sightline', 'temp'));
   const merge = sightline(merged, ['merge', ...folders]);
   assert.equal(merge.status, 1, merge.output);
-  assert.match(merge.output, /3 snapshots from 2 shards: 1 passed, 2 changed, 0 new, 0 missing/);
+  assert.match(merge.output, /3 snapshots from 2 shards — 1 passed, 2 changed, 0 new, 0 missing/);
   assert.deepEqual(results(merged), results(unsharded));
   assert.ok(existsSync(path.join(merged, 'visual-report', 'index.html')));
 

@@ -1,4 +1,4 @@
-// The option cases of tests/matcher.test.mjs: one page per case with a `base` variant (the
+// The option cases of tests/matcher-options.test.mjs: one page per case with a `base` variant (the
 // approve run) and a `changed` variant (one planted change), drawn from solid blocks at whole
 // pixels so every diff count is exact. Each case is its own project root (`<OPTIONS_BASE>/<name>`)
 // with its own `.sightline/config.json`, so one Playwright run covers every config key.

@@ -1,5 +1,5 @@
 // The option suite: every config key, per-call option and update mode of `toMatchVisual`, run by
-// real Playwright in Debian's Chromium. tests/matcher.test.mjs runs it (approve, changed, then
+// real Playwright in Debian's Chromium. tests/matcher-options.test.mjs runs it (approve, changed, then
 // once per update mode) and reads the evidence, Playwright's JSON report and the baselines.
 import { defineConfig } from '@playwright/test';
 import { VIEWPORT } from './cases.mjs';

@@ -138,11 +138,7 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
                 }
                 for h in done.held {
                     held += 1;
-                    writeln!(
-                        stdout,
-                        "held {} ({}): {}; its baseline is unchanged (--include-unhealthy approves it anyway)",
-                        h.name, h.project, h.reason
-                    )?;
+                    writeln!(stdout, "{}", h.line("--include-unhealthy approves it anyway"))?;
                 }
             }
             Err(e) => {
@@ -204,7 +200,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
     let (path, results) = read_results(root)?;
     let s = &results.summary;
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{} snapshots: {}, {} auto-passed", s.total, s.counts(), s.auto_passed)?;
+    writeln!(stdout, "{}, {} auto-passed", s.line(), s.auto_passed)?;
     write_attention_lines(&mut stdout, &results)?;
     let html = path.with_file_name("index.html");
     writeln!(stdout, "results: {}", path.display())?;
@@ -282,13 +278,7 @@ fn report_written_run(
     from: &str,
 ) -> Result<u8> {
     let mut stdout = std::io::stdout().lock();
-    writeln!(
-        stdout,
-        "{} snapshots{from}: {} → {}",
-        summary.total,
-        summary.counts(),
-        Path::new(&config.report_dir).join("index.html").display()
-    )?;
+    writeln!(stdout, "{} → {}", summary.line_from(from), Path::new(&config.report_dir).join("index.html").display())?;
     let (_, results) = read_results(root)?;
     write_attention_lines(&mut stdout, &results)?;
     Ok(if summary.to_review() > 0 { exit::CHANGED } else { exit::OK })

@@ -112,7 +112,7 @@ fn merge_of_two_compare_shards_equals_the_unsharded_run() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
-            "3 snapshots from 2 shards: 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n  card (chromium) [changed]: {}\n  fresh (chromium) [new]: {}\n  gone (chromium) [missing]: Missing snapshot: a baseline is committed but this run captured none; no capture in a full run\nIf this is intended: npx sightline approve card fresh (or run the tests with -u)\n",
+            "3 snapshots from 2 shards — 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n  card (chromium) [changed]: {}\n  fresh (chromium) [new]: {}\n  gone (chromium) [missing]: Missing snapshot: a baseline is committed but this run captured none; no capture in a full run\nIf this is intended: npx sightline approve card fresh (or run the tests with -u)\n",
             verdict("card"),
             verdict("fresh")
         )
@@ -145,7 +145,7 @@ fn merge_of_one_shard_of_two_reports_no_missing_baselines_and_says_why() {
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .starts_with("2 snapshots from 1 shards: 1 passed, 1 changed, 0 new, 0 missing → ")
+            .starts_with("2 snapshots from 1 shards — 1 passed, 1 changed, 0 new, 0 missing → ")
     );
     let got = results(&merged);
     assert_eq!(got["run"]["filtered"], true);

@@ -54,7 +54,7 @@ fn review_report_summarises_the_run_and_exits_1_on_changes() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
-            "3 snapshots: 1 passed, 1 changed, 1 new, 1 missing, 0 auto-passed\n{ATTENTION}results: {}\nreport: {}\n",
+            "3 snapshots — 1 passed, 1 changed, 1 new, 1 missing, 0 auto-passed\n{ATTENTION}results: {}\nreport: {}\n",
             results.display(),
             root.join("visual-report/index.html").display()
         )
@@ -76,7 +76,7 @@ fn review_report_counts_the_baselines_an_update_run_wrote() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let first = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string();
     // The same counts as the reporter's line and the HTML report's pills (Summary::counts).
-    assert_eq!(first, "2 snapshots: 0 passed, 0 changed, 0 new, 2 written, 0 missing, 0 auto-passed");
+    assert_eq!(first, "2 snapshots — 0 passed, 0 changed, 0 new, 2 written, 0 missing, 0 auto-passed");
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -188,8 +188,9 @@ fn assert_approve_holds(tag: &str, recapture: impl FnOnce(&ProjectStore), reason
         "{report}"
     );
 
-    let held =
-        format!("held same (chromium): {reason}; its baseline is unchanged (--include-unhealthy approves it anyway)\n");
+    let held = format!(
+        "held same (chromium): {reason}; not approved, its baseline is unchanged (--include-unhealthy approves it anyway)\n"
+    );
     let out = sightline(&root, &["approve", "--all"]);
     assert_eq!(out.status.code(), Some(1), "held captures leave the run unapproved: {}", text(&out));
     assert_eq!(
@@ -313,7 +314,7 @@ fn review_compare_recomputes_the_run_from_captures() {
     // The summary, then one line per snapshot that needs a look; the passed one is not listed.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        format!("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n{ATTENTION}")
+        format!("3 snapshots — 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n{ATTENTION}")
     );
     assert_eq!(summary(&root), expected);
     assert!(root.join("visual-report/index.html").is_file(), "the HTML report too");
@@ -335,7 +336,7 @@ fn review_compare_merges_shard_folders() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "sightline: merged 3 captures from 2 folders\n");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        format!("3 snapshots: 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n{ATTENTION}")
+        format!("3 snapshots — 1 passed, 1 changed, 1 new, 1 missing → visual-report/index.html\n{ATTENTION}")
     );
     assert_eq!(summary(&root), expected);
 

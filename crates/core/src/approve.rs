@@ -41,6 +41,17 @@ pub struct Held {
     pub reason: String,
 }
 
+impl Held {
+    /// `held name (project): reason; not approved, its baseline is unchanged (how)`: how every
+    /// approve path says it left a capture alone; `how` says how its front-end asks for it anyway.
+    pub fn line(&self, how: &str) -> String {
+        format!(
+            "held {} ({}): {}; not approved, its baseline is unchanged ({how})",
+            self.name, self.project, self.reason
+        )
+    }
+}
+
 /// What one [`approve`] call did: the baselines written and the captures it left alone.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

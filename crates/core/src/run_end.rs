@@ -44,7 +44,7 @@ pub fn finish_run(root: &Path, ledger: &RunLedger, shard: Option<ShardPosition>)
     let mut lines = results.written_baselines(&store)?;
     let summary = &results.summary;
     let results_json = Path::new(&report_dir).join("results.json");
-    lines.push(format!("{} snapshots — {} → {}", summary.total, summary.counts(), results_json.display()));
+    lines.push(format!("{} → {}", summary.line(), results_json.display()));
     // Where a person goes next: something to approve, not a shard.
     lines.extend(results.review_hint().map(str::to_string));
     Ok(lines)

@@ -88,12 +88,10 @@ pub struct ApproveAllArgs {
 /// The lines of an approve tool's answer: each baseline written, each capture held and why.
 fn approval_lines(done: &Approved) -> Vec<String> {
     let approved = done.approved.iter().map(|a| a.line());
-    let held = done.held.iter().map(|h| {
-        format!(
-            "held {} ({}): {}; not approved, its baseline is unchanged (includeUnhealthy approves it only when the human asks for this capture as it is)",
-            h.name, h.project, h.reason
-        )
-    });
+    let held = done
+        .held
+        .iter()
+        .map(|h| h.line("includeUnhealthy approves it only when the human asks for this capture as it is"));
     approved.chain(held).collect()
 }
 

@@ -4,8 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use sightline_core::batch::{ShardManifest, list_captures};
-use sightline_core::config::{Settings, ShardMode};
+use sightline_core::config::Settings;
 use sightline_core::grouping::{WIDE_RESTYLES_LABEL, wide_restyles};
 use sightline_core::guidance::{guidance, missing_guidance};
 use sightline_core::snapshot::{SnapshotFiles, snapshot_label};
@@ -77,37 +76,7 @@ impl Project {
     /// Why there is no results.json: a capture-only shard, a comparing shard, captures not yet
     /// compared, or nothing at all.
     pub fn why_no_results(&self) -> String {
-        let store = ProjectStore::new(&self.root);
-        let captures = list_captures(&store.temp_root()).map_or(0, |c| c.len());
-        let rel = self.results_rel();
-        // An unreadable manifest tells nothing about the run: answered as if there were none.
-        let manifest = ShardManifest::read(&store).ok().flatten();
-        let captures_text = match captures {
-            1 => "1 capture is".to_string(),
-            n => format!("{n} captures are"),
-        };
-        match manifest {
-            Some(m) if m.mode == ShardMode::CaptureOnly => format!(
-                "No results at {rel} because this is capture-only shard {}/{}. {captures_text} in .sightline/temp/, \
-                 but no comparison ran here — a shard sees only its slice of the suite. The job that merges every \
-                 shard produces the report (npx sightline compare --captures <each shard's .sightline/temp>).",
-                m.current, m.total
-            ),
-            Some(m) => format!(
-                "No results at {rel}: this is comparing shard {}/{}, and it wrote no partial results ({captures_text} \
-                 in .sightline/temp/). A shard sees only its slice of the suite; the job that merges every shard \
-                 (npx sightline merge <each shard's .sightline/temp>) produces the full report.",
-                m.current, m.total
-            ),
-            None if captures > 0 => format!(
-                "No results at {rel} yet: {captures_text} in .sightline/temp/, but no comparison ran. Compare them \
-                 with `npx sightline compare` (it writes {rel} and the HTML report), then ask again."
-            ),
-            None => format!(
-                "No results at {rel}: the tests have not run here yet (no captures in .sightline/temp/). Run the \
-                 Playwright tests with the sightline reporter (npx playwright test), then ask again."
-            ),
-        }
+        sightline_core::results::why_no_results(&ProjectStore::new(&self.root), &self.results_rel())
     }
 
     fn abs(&self, rel: &str) -> String {
@@ -120,32 +89,10 @@ impl Project {
 /// baselines, the files to open, and the approval rule.
 pub fn summary(project: &Project, results: &sightline_core::results::Results, include_passed: bool) -> String {
     let mut out = Vec::new();
-    let s = &results.summary;
     // The snapshots of this run add up to the total; missing baselines are not among them.
-    let written = if s.written > 0 { format!(", {} written by an update run", s.written) } else { String::new() };
-    out.push(format!(
-        "Sightline results ({}): {} snapshots — {} changed, {} new, {} passed ({} auto-passed){written}; {} missing {}.",
-        results.created_at,
-        s.total,
-        s.changed,
-        s.new,
-        s.passed,
-        s.auto_passed,
-        s.missing,
-        if s.missing == 1 { "baseline" } else { "baselines" }
-    ));
+    out.push(format!("Sightline results ({}): {}", results.created_at, results.summary.attention_line()));
     let snapshots = &results.snapshots;
-    if let Some(shard) = results.run.shard {
-        out.push(format!(
-            "Partial results: shard {}/{} compared only its slice ({} snapshots). The job that merges every shard \
-             (npx sightline merge) produces the full report; only it can tell missing baselines.",
-            shard.current,
-            shard.total,
-            snapshots.len()
-        ));
-    } else if results.run.filtered {
-        out.push(sightline_core::results::FILTERED_RUN_NOTE.into());
-    }
+    out.extend(results.scope_note());
     let wide = wide_restyles(snapshots);
     if !results.groups.is_empty() || !wide.is_empty() {
         out.push(String::new());

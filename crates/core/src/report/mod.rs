@@ -424,14 +424,8 @@ fn summary(out: &mut String, results: &Results, heading: &str) {
         w!(out, "<span class=\"pill {class}{zero}\"{title}>{n} {label}</span>");
     }
     out.push_str("</div>\n");
-    if run.filtered {
-        w!(out, "<p class=\"note\">{}</p>\n", escape_html(crate::results::FILTERED_RUN_NOTE));
-    }
-    if run.shard.is_some() {
-        out.push_str(
-            "<p class=\"note\">Partial results of one shard. The merge job (<code>npx sightline merge</code>) \
-             combines the shards and is the only one that can tell missing baselines.</p>\n",
-        );
+    if let Some(note) = results.scope_note() {
+        w!(out, "<p class=\"note\">{}</p>\n", escape_html(&note));
     }
     out.push_str("</header>\n");
 }

@@ -144,7 +144,11 @@ fn report_a_shard_is_named_and_explained() {
     results.run.shard = Some(ShardPosition { current: 2, total: 3 });
     let html = render_report(&results, "visual-report");
     assert!(html.contains("<li>full run</li><li>shard 2/3</li>"));
-    assert!(html.contains("<p class=\"note\">Partial results of one shard."));
+    let note = html.split("<p class=\"note\">").nth(1).unwrap_or_default();
+    // The sentence get_visual_results says, escaped.
+    let said = super::escape_html(&results.scope_note().unwrap());
+    assert!(note.starts_with(&format!("{said}</p>")), "{note}");
+    assert!(said.starts_with("Partial results: shard 2/3 compared only its slice (3 snapshots)."), "{said}");
 }
 
 #[test]

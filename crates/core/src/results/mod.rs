@@ -6,6 +6,7 @@
 
 mod gather;
 mod read;
+mod view;
 
 // The run ledger is the store's (`.sightline/temp/run.json`); named here too, beside the rule it
 // feeds (a missing baseline).
@@ -19,6 +20,7 @@ use crate::snapshot::SnapshotEvidence;
 
 pub use gather::{rfc3339, write_results};
 pub use read::{MAX_RESULTS_BYTES, RESULTS_VERSION, ResultsFile, parse_results, read_results};
+pub use view::why_no_results;
 
 /// The last run's results.json under `root`: `<root>/<reportDir>/results.json`.
 pub fn results_path(root: &std::path::Path, report_dir: &std::path::Path) -> std::path::PathBuf {
