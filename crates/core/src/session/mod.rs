@@ -21,6 +21,7 @@ use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
+use crate::image::RgbaImage;
 use crate::snapshot::SnapshotEvidence;
 use crate::stability::{never_settled, set_aside_moved, shots_agree, unsettled_area};
 use crate::store::ledger::TestRef;
@@ -157,6 +158,9 @@ struct Settling {
     attempt: usize,
     previous: Vec<u8>,
     shot: Vec<u8>,
+    /// `shot` decoded, when comparing it past its bytes needed it: the next comparison, where it
+    /// is the earlier shot, does not decode it again.
+    shot_image: Option<RgbaImage>,
 }
 
 /// The end of one round of shots.
@@ -359,7 +363,9 @@ impl CaptureSession {
             }
             Phase::Settling(mut s) => {
                 s.previous = std::mem::replace(&mut s.shot, png);
-                if self.shots_agree(&s.previous, &s.shot)? {
+                let (agree, shot_image) = self.shots_agree(&s.previous, s.shot_image.take(), &s.shot)?;
+                s.shot_image = shot_image;
+                if agree {
                     let waited_ms = millis(s.started.elapsed());
                     return self.settled(Settled { shot: s.shot, previous: s.previous, settled: true, waited_ms });
                 }
@@ -404,25 +410,39 @@ impl CaptureSession {
     fn start_settling(&mut self, first: Vec<u8>) -> Step {
         let started = Instant::now();
         let deadline = started + Duration::from_secs_f64(self.timeout_ms.max(0.0) / 1000.0);
-        self.phase = Phase::Settling(Settling { started, deadline, attempt: 0, previous: first.clone(), shot: first });
+        self.phase = Phase::Settling(Settling {
+            started,
+            deadline,
+            attempt: 0,
+            previous: first.clone(),
+            shot: first,
+            shot_image: None,
+        });
         Step::Shoot { after_ms: RESHOT_BACKOFF_MS[0] }
     }
 
     /// Two shots agree when their bytes are equal or, for a call that masks or ignores, when they
     /// differ only under its masked and ignored boxes (a ticking clock under a mask), as
-    /// toHaveScreenshot's masked shots do.
-    fn shots_agree(&self, previous: &[u8], shot: &[u8]) -> Result<bool> {
+    /// toHaveScreenshot's masked shots do. `previous_image` is `previous` decoded, when it was;
+    /// the answer carries `shot` decoded, when it had to be.
+    fn shots_agree(
+        &self,
+        previous: &[u8],
+        previous_image: Option<RgbaImage>,
+        shot: &[u8],
+    ) -> Result<(bool, Option<RgbaImage>)> {
         if previous == shot {
-            return Ok(true);
+            return Ok((true, previous_image));
         }
         if !self.sets_aside() {
-            return Ok(false);
+            return Ok((false, None));
         }
         let (a, b) = rayon::join(
-            || decode_image(previous, Path::new("earlier screenshot")),
+            || previous_image.map_or_else(|| decode_image(previous, Path::new("earlier screenshot")), Ok),
             || decode_image(shot, Path::new("last screenshot")),
         );
-        Ok(shots_agree(a?.view(), b?.view(), self.dom.as_ref()))
+        let (a, b) = (a?, b?);
+        Ok((shots_agree(a.view(), b.view(), self.dom.as_ref()), Some(b)))
     }
 
     /// A round's shots are over: the masked boxes are checked, or the round is finished.

@@ -226,6 +226,38 @@ fn session_a_masked_element_that_moves_on_every_walk_is_unstable_after_three_wal
     assert!(outcome.message.contains("Unstable page"), "{}", outcome.message);
 }
 
+/// [`shot`] with a 10 × 10 block of `clock` at 100,150: inside #card-a (20,80 240 × 200).
+fn shot_with_clock(grey: u8, clock: u8) -> Vec<u8> {
+    let mut image = RgbaImage::filled(800, 600, [grey, grey, grey, 255]).unwrap();
+    let bytes = image.as_bytes_mut();
+    for y in 150..160 {
+        for x in 100..110 {
+            bytes[(y * 800 + x) * 4..][..3].fill(clock);
+        }
+    }
+    encode_png(&image, PngCompression::Fastest).unwrap()
+}
+
+#[test]
+fn session_shots_that_differ_only_under_the_mask_agree_with_the_shot_before_them() {
+    let root = Root::new("mask-clock");
+    approve(&root);
+    let walk = |_| {
+        let mut record = page();
+        record["elements"][4]["masked"] = json!(true);
+        record
+    };
+    // The page changes once outside the mask (the second shot), then only its masked clock ticks:
+    // the third shot agrees with the second, not with the first.
+    let shots = [shot_with_clock(10, 0), shot_with_clock(20, 0), shot_with_clock(20, 255)];
+    let (asked, outcome) = drive(request(&root, json!({ "mask": ["#card-a"] }), UpdateMode::None), walk, |n| {
+        shots[(n - 1).min(2)].clone()
+    });
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "shoot after 100", "boxes"]);
+    assert_eq!(outcome.status, Some(Status::Changed));
+    assert!(!outcome.message.contains("Unstable page"), "{}", outcome.message);
+}
+
 #[test]
 fn session_a_capture_only_shard_stores_the_settled_shot_and_compares_nothing() {
     let root = Root::new("capture-only");
