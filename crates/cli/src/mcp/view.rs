@@ -3,11 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sightline_core::config::Settings;
 use sightline_core::grouping::{WIDE_RESTYLES_LABEL, wide_restyles};
 use sightline_core::guidance::{guidance, missing_guidance};
-use sightline_core::snapshot::{SnapshotFiles, snapshot_label};
+use sightline_core::results::MissingFiles;
+use sightline_core::snapshot::{SnapshotEvidence, SnapshotFiles, snapshot_label};
 use sightline_core::store::ProjectStore;
 use sightline_core::verdict::Status;
 
@@ -174,25 +176,16 @@ pub fn explain(
     project_name: Option<&str>,
 ) -> Result<Value, String> {
     let wanted = |n: &str, p: &str| n == name && project_name.is_none_or(|want| p == want);
+    let to_value = |explained: Explained<'_>| serde_json::to_value(explained).map_err(|e| e.to_string());
     let mut out: Vec<Value> = Vec::new();
     for snap in results.snapshots.iter().filter(|s| wanted(&s.name, &s.project)) {
-        let mut v = serde_json::to_value(snap).map_err(|e| e.to_string())?;
-        if let Some(obj) = v.as_object_mut() {
-            obj.insert("paths".into(), absolute_files(project, &snap.files));
-            obj.insert("guidance".into(), json!(guidance(snap)));
-        }
-        out.push(v);
+        let about = About::Snapshot(snap);
+        out.push(to_value(Explained { about, paths: absolute_files(project, &snap.files), guidance: guidance(snap) })?);
     }
     for m in results.missing_baselines.iter().filter(|m| wanted(&m.name, &m.project)) {
         let files = SnapshotFiles { baseline: Some(m.files.baseline.clone()), ..SnapshotFiles::default() };
-        out.push(json!({
-            "name": m.name,
-            "project": m.project,
-            "status": Status::Missing,
-            "files": m.files,
-            "paths": absolute_files(project, &files),
-            "guidance": missing_guidance(m),
-        }));
+        let about = About::Missing { name: &m.name, project: &m.project, status: Status::Missing, files: &m.files };
+        out.push(to_value(Explained { about, paths: absolute_files(project, &files), guidance: missing_guidance(m) })?);
     }
     match out.len() {
         0 => Err(not_in_run(results, name, project_name)),
@@ -248,20 +241,44 @@ fn each_once<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     seen
 }
 
-/// The files that exist, as absolute paths.
-fn absolute_files(project: &Project, files: &SnapshotFiles) -> Value {
-    let mut map = serde_json::Map::new();
-    for (key, file) in [("baseline", &files.baseline), ("current", &files.current), ("diff", &files.diff)] {
-        if let Some(file) = file {
-            map.insert(key.into(), Value::String(project.abs(file)));
-        }
-    }
-    Value::Object(map)
+/// `explain_snapshot`'s answer for one snapshot: its evidence (or what a missing baseline has),
+/// the files as absolute paths, and what to do.
+#[derive(Serialize)]
+struct Explained<'a> {
+    #[serde(flatten)]
+    about: About<'a>,
+    paths: AbsoluteFiles,
+    guidance: Vec<String>,
+}
+
+/// What `explain_snapshot` explains: a snapshot of the run, or a committed baseline it missed.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum About<'a> {
+    Snapshot(&'a SnapshotEvidence),
+    Missing { name: &'a str, project: &'a str, status: Status, files: &'a MissingFiles },
+}
+
+/// A snapshot's files that exist, as absolute paths.
+#[derive(Serialize)]
+struct AbsoluteFiles {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+}
+
+fn absolute_files(project: &Project, files: &SnapshotFiles) -> AbsoluteFiles {
+    let abs = |file: &Option<String>| file.as_deref().map(|f| project.abs(f));
+    AbsoluteFiles { baseline: abs(&files.baseline), current: abs(&files.current), diff: abs(&files.diff) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn temp_root(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("sightline-mcp-view-{tag}-{}", std::process::id()));

@@ -104,7 +104,10 @@ enum LocatorPage {
 
 impl MaskEntry {
     fn read(value: serde_json::Value) -> Self {
-        serde_json::from_value(value.clone()).unwrap_or(MaskEntry::Other(value))
+        match serde_json::from_value(value) {
+            Ok(entry) => entry,
+            Err(e) => unreachable!("MaskEntry::Other reads any JSON value: {e}"),
+        }
     }
 
     /// JavaScript's `typeof` of what the matcher passed.
