@@ -15,16 +15,7 @@ pub enum AssetKind {
     Image,
 }
 
-impl AssetKind {
-    /// The kind as a person (and results.json) names it: `font`, `stylesheet`, `image`.
-    pub fn word(self) -> &'static str {
-        match self {
-            AssetKind::Font => "font",
-            AssetKind::Stylesheet => "stylesheet",
-            AssetKind::Image => "image",
-        }
-    }
-}
+impl crate::words::Word for AssetKind {}
 
 /// One asset that failed to load or decode.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -55,7 +46,7 @@ impl HealthReason {
     /// guidance), e.g. `image http://x/logo.png: HTTP 404`,
     /// `font "Brand" failed to load (FontFace status error)`.
     pub fn sentence(&self) -> ReasonSentence {
-        let kind = self.kind.word();
+        let kind = crate::words::Word::word(self.kind);
         let asset = if has_scheme(&self.url) { self.url.clone() } else { format!("\"{}\"", self.url) };
         let detail = self.detail.trim();
         let rest = match detail.strip_prefix(kind).and_then(|d| d.strip_prefix(' ')) {

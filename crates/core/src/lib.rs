@@ -51,6 +51,7 @@ pub mod store;
 pub mod verdict;
 pub mod video;
 pub mod visual_verify;
+pub mod words;
 pub mod worker_protocol;
 
 pub use crate::compare::{Comparator, CompareOptions, ImageComparison, compare_images};

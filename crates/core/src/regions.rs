@@ -16,6 +16,8 @@ pub enum Classification {
     Shift,
 }
 
+impl crate::words::Word for Classification {}
+
 impl std::fmt::Display for Classification {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -40,6 +42,8 @@ pub enum ElementRole {
     /// Under the region, no change found.
     Overlaps,
 }
+
+impl crate::words::Word for ElementRole {}
 
 impl std::fmt::Display for ElementRole {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

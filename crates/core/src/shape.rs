@@ -17,6 +17,8 @@ pub enum Shape {
     Large,
 }
 
+impl crate::words::Word for Shape {}
+
 /// Classifies a change from its regions, its diff percentage and the canvas area.
 pub fn classify_shape(regions: &[Region], diff_percent: f64, canvas_pixels: u64) -> Shape {
     let bounds = regions.iter().fold(None, |acc: Option<(u32, u32, u32, u32)>, r| {

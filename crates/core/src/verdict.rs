@@ -26,18 +26,9 @@ pub enum Status {
     Written,
 }
 
-impl Status {
-    /// The status as results.json spells it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Passed => "passed",
-            Status::Changed => "changed",
-            Status::New => "new",
-            Status::Missing => "missing",
-            Status::Written => "written",
-        }
-    }
+impl crate::words::Word for Status {}
 
+impl Status {
     /// A person has something to look at: the snapshot changed or is new.
     pub fn needs_review(self) -> bool {
         matches!(self, Status::Changed | Status::New)
@@ -46,7 +37,7 @@ impl Status {
 
 impl std::fmt::Display for Status {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(crate::words::Word::word(*self))
     }
 }
 
@@ -84,6 +75,8 @@ pub enum VerdictKind {
     /// capture is no baseline, whatever the update mode.
     Unstable,
 }
+
+impl crate::words::Word for VerdictKind {}
 
 /// The decision and its one line.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -86,6 +86,8 @@ pub enum ContentChange {
     Image,
 }
 
+impl crate::words::Word for ContentChange {}
+
 /// Whether computed styles could be compared, and how that came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -97,6 +99,8 @@ pub enum StyleCheck {
     /// A side has no style data, or the sides recorded different property lists.
     Unavailable,
 }
+
+impl crate::words::Word for StyleCheck {}
 
 /// Restyled elements.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

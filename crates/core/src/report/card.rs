@@ -3,13 +3,14 @@
 
 use std::fmt::Write as _;
 
-use super::{ReportDir, Word, dom_layer, escape_html, grouped, percent, plural, section, shown_size};
+use super::{ReportDir, dom_layer, escape_html, grouped, percent, plural, section, shown_size};
 use crate::compare::Size;
 use crate::health::CaptureHealth;
 use crate::regions::{Classification, Region};
 use crate::results::MissingBaseline;
 use crate::snapshot::SnapshotEvidence;
 use crate::verdict::Status;
+use crate::words::Word;
 
 /// Rows of the regions table per snapshot; the boxes over the image are all drawn.
 const MAX_REGION_ROWS: usize = 200;

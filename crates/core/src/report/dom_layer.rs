@@ -3,8 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Word, css_color, escape_html, num, plural};
+use super::{css_color, escape_html, num, plural};
 use crate::dom::{DomComparison, GeometryChanges, ModifiedElement, StyleChanges};
+use crate::words::Word;
 
 /// Structural, style and geometry changes of the DOM layer, in the order verdicts rank them.
 pub(super) fn dom_sections(out: &mut String, dom: &DomComparison) {

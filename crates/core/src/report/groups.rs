@@ -3,9 +3,10 @@
 
 use std::fmt::Write as _;
 
-use super::{Word, escape_html, plural};
+use super::{escape_html, plural};
 use crate::grouping::{Group, GroupDetail, WIDE_RESTYLES_LABEL, wide_restyles};
 use crate::snapshot::SnapshotEvidence;
+use crate::words::Word;
 
 /// Snapshots that changed the same way, then the style-only changes too wide to group; nothing
 /// when there are neither.

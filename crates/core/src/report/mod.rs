@@ -17,13 +17,9 @@ use std::path::{Path, PathBuf};
 
 use crate::compare::Size;
 use crate::decode::write_atomic;
-use crate::dom::{ContentChange, StyleCheck};
 use crate::error::Result;
-use crate::regions::Classification;
-use crate::regions::ElementRole;
 use crate::results::{Results, ShardPosition, Summary};
 use crate::review::{ReviewDecision, baselines_to_commit};
-use crate::shape::Shape;
 use crate::snapshot::SnapshotEvidence;
 use crate::verdict::Status;
 
@@ -267,75 +263,6 @@ const URL_PATH_ESCAPED: &percent_encoding::AsciiSet =
 
 fn encode_url_path(path: &str) -> String {
     percent_encoding::utf8_percent_encode(path, URL_PATH_ESCAPED).to_string()
-}
-
-/// The word results.json writes for a value (its serde name), as the report prints it. Kept
-/// beside the report until the types carry such a method themselves (as `AssetKind::word`).
-trait Word {
-    fn word(self) -> &'static str;
-}
-
-impl Word for Status {
-    fn word(self) -> &'static str {
-        match self {
-            Status::Passed => "passed",
-            Status::Changed => "changed",
-            Status::New => "new",
-            Status::Missing => "missing",
-            Status::Written => "written",
-        }
-    }
-}
-
-impl Word for Shape {
-    fn word(self) -> &'static str {
-        match self {
-            Shape::Concentrated => "concentrated",
-            Shape::Scattered => "scattered",
-            Shape::Large => "large",
-        }
-    }
-}
-
-impl Word for Classification {
-    fn word(self) -> &'static str {
-        match self {
-            Classification::Change => "change",
-            Classification::Shift => "shift",
-        }
-    }
-}
-
-impl Word for ElementRole {
-    fn word(self) -> &'static str {
-        match self {
-            ElementRole::Changed => "changed",
-            ElementRole::Added => "added",
-            ElementRole::Removed => "removed",
-            ElementRole::Moved => "moved",
-            ElementRole::Overlaps => "overlaps",
-        }
-    }
-}
-
-impl Word for StyleCheck {
-    fn word(self) -> &'static str {
-        match self {
-            StyleCheck::Match => "match",
-            StyleCheck::Mismatch => "mismatch",
-            StyleCheck::Unavailable => "unavailable",
-        }
-    }
-}
-
-impl Word for ContentChange {
-    fn word(self) -> &'static str {
-        match self {
-            ContentChange::Tag => "tag",
-            ContentChange::Text => "text",
-            ContentChange::Image => "image",
-        }
-    }
 }
 
 /// An image size worth showing: `None` for an empty one.

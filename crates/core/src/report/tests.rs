@@ -329,23 +329,6 @@ fn report_many_changes_load_later_cards_lazily() {
 }
 
 #[test]
-fn report_words_are_the_results_json_names() {
-    use crate::dom::{ContentChange, StyleCheck};
-    use crate::regions::ElementRole;
-    fn check<T: Word + serde::Serialize + Copy>(values: &[T]) {
-        for &v in values {
-            assert_eq!(serde_json::to_value(v).expect("serialises"), v.word());
-        }
-    }
-    check(&[Status::Passed, Status::Changed, Status::New, Status::Missing]);
-    check(&[Shape::Concentrated, Shape::Scattered, Shape::Large]);
-    check(&[Classification::Change, Classification::Shift]);
-    check(&[ElementRole::Changed, ElementRole::Added, ElementRole::Removed, ElementRole::Moved, ElementRole::Overlaps]);
-    check(&[StyleCheck::Match, StyleCheck::Mismatch, StyleCheck::Unavailable]);
-    check(&[ContentChange::Tag, ContentChange::Text, ContentChange::Image]);
-}
-
-#[test]
 fn report_css_color_accepts_colours_only() {
     assert_eq!(css_color("rgb(37, 99, 235)"), Some("rgb(37, 99, 235)"));
     assert_eq!(css_color("rgba(0, 0, 0, 0.1) 0px 1px 2px 0px"), Some("rgba(0, 0, 0, 0.1)"));
