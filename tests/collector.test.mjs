@@ -1,7 +1,8 @@
 // The in-page collector (playwright-fixtures/collector.js) in real Chromium: the exact JSON shape
 // the Rust dom parser reads, selectors, page-coordinate boxes, text digests, styles and their
 // shared rows, masks, shadow DOM, same-origin iframes, capture health (broken images, failed
-// fonts) and page stabilisation (playwright-fixtures/stabilise.js). Its speed is the bench's
+// fonts; the page is stabilised first, as the matcher does). Page stabilisation itself is
+// stabilise.test.mjs. Its speed is the bench's
 // (`npm run bench -- --only dom`). Pages come from `setContent` or a node:http server on
 // 127.0.0.1 started here; nothing leaves the machine.
 import { test, before, after } from 'node:test';
@@ -566,125 +567,6 @@ if (missing) {
         { family: 'Unused', status: 'unloaded' },
       ]);
       assert.equal(bySelector(dom, 'body > img:nth-of-type(2)').image, fnv1a64(`${base}/ok.png`));
-    });
-  });
-
-  test('stabilise: prepareForCapture stops transitions and hides the caret, even under a strict CSP; restore undoes it', async () => {
-    const html = `<meta http-equiv="Content-Security-Policy" content="style-src 'unsafe-inline'; script-src 'none'">
-      <style>
-        .move { transition: margin-left 10s linear } input { caret-color: rgb(255, 0, 0) }
-        @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
-        @keyframes spin { from { transform: rotate(0deg) } to { transform: rotate(360deg) } }
-        .fade { animation: fade 100s forwards } .spin { animation: spin 1s linear infinite }
-      </style>
-      <div class="move">m</div><input value="x"><div class="fade">f</div><div class="spin">s</div>`;
-    await withPage(html, async (page) => {
-      const read = () =>
-        page.evaluate(() => {
-          const cs = (s) => getComputedStyle(document.querySelector(s));
-          return [cs('input').caretColor, cs('.move').marginLeft, cs('.fade').opacity, cs('.spin').transform];
-        });
-      const [caret, margin] = await read();
-      assert.deepEqual([caret, margin], ['rgb(255, 0, 0)', '0px']);
-      await stabilise.prepareForCapture(page);
-      await stabilise.prepareForCapture(page); // idempotent
-      await page.evaluate(() => (document.querySelector('.move').style.marginLeft = '100px'));
-      // no transition; the finite animation sits on its last frame, the infinite one is gone
-      assert.deepEqual(await read(), ['rgba(0, 0, 0, 0)', '100px', '0.5', 'none']);
-      await stabilise.restoreAfterCapture(page);
-      assert.equal((await read())[0], 'rgb(255, 0, 0)');
-    });
-    // The page's own CSP forbids every stylesheet it did not list; an adopted sheet still applies.
-    await withPage(`<meta http-equiv="Content-Security-Policy" content="style-src 'none'"><input value="x">`, async (page) => {
-      await stabilise.prepareForCapture(page);
-      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('input')).caretColor), 'rgba(0, 0, 0, 0)');
-    });
-  });
-
-  test('stabilise: caret initial keeps the caret, animations allow keeps transitions, hideScrollbars hides them, and extra css applies while capturing', async () => {
-    const html = `<style>.move { transition: margin-left 10s linear } input { caret-color: rgb(255, 0, 0) }</style>
-      <div class="move">m</div><input value="x"><p id="ad">ad</p>`;
-    await withPage(html, async (page) => {
-      const scrollbars = () => page.evaluate(() => getComputedStyle(document.documentElement).scrollbarWidth);
-      assert.equal(await scrollbars(), 'auto');
-      await stabilise.prepareForCapture(page, { animations: 'allow', caret: 'initial', hideScrollbars: true, css: '#ad { visibility: hidden }' });
-      await page.evaluate(() => (document.querySelector('.move').style.marginLeft = '100px'));
-      const [caret, margin, ad] = await page.evaluate(() => {
-        const cs = (s) => getComputedStyle(document.querySelector(s));
-        return [cs('input').caretColor, parseFloat(cs('.move').marginLeft), cs('#ad').visibility];
-      });
-      assert.equal(await scrollbars(), 'none');
-      assert.equal(caret, 'rgb(255, 0, 0)');
-      assert.ok(margin < 100, `the transition still runs: ${margin}px`);
-      assert.equal(ad, 'hidden');
-      await stabilise.restoreAfterCapture(page);
-      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#ad')).visibility), 'visible');
-    });
-  });
-
-  test('stabilise: finishAnimations finishes finite animations and cancels infinite ones; restore replays them', async () => {
-    const html = `<style>
-        @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
-        .fade { animation: fade 100s forwards }
-      </style>
-      <div class="fade">a</div><div id="waapi">b</div><div id="loop">c</div>`;
-    await withPage(html, async (page) => {
-      await page.evaluate(() => {
-        document.getElementById('waapi').animate([{ opacity: 1 }, { opacity: 0.25 }], { duration: 100000, fill: 'forwards' });
-        document.getElementById('loop').animate([{ opacity: 1 }, { opacity: 0 }], { duration: 1000, iterations: Infinity });
-      });
-      assert.deepEqual(await stabilise.finishAnimations(page), { finished: 2, cancelled: 1 });
-      const state = () =>
-        page.evaluate(() => [
-          ...['.fade', '#waapi', '#loop'].map((s) => getComputedStyle(document.querySelector(s)).opacity),
-          ...document.getAnimations().map((a) => a.playState),
-        ]);
-      assert.deepEqual(await state(), ['0.5', '0.25', '1', 'finished', 'finished']);
-      await stabilise.restoreAfterCapture(page);
-      assert.deepEqual((await state()).slice(3), ['finished', 'finished', 'running']);
-    });
-  });
-
-  test('stabilise: inside an open shadow root transitions and animations end and the caret is hidden; restore puts the root back', async () => {
-    await withPage('<x-field></x-field>', async (page) => {
-      // Document styles do not reach into a shadow tree: only a sheet the root adopts does.
-      await page.evaluate(() => {
-        const root = document.querySelector('x-field').attachShadow({ mode: 'open' });
-        const own = new CSSStyleSheet();
-        own.replaceSync('input { caret-color: rgb(255, 0, 0) }');
-        root.adoptedStyleSheets = [own];
-        root.innerHTML = `<style>
-            .move { transition: margin-left 10s linear }
-            @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
-            .fade { animation: fade 100s forwards }
-          </style>
-          <div class="move">m</div><input value="x"><div class="fade">f</div><div id="loop">l</div>`;
-        root.getElementById('loop').animate([{ opacity: 1 }, { opacity: 0 }], { duration: 1000, iterations: Infinity });
-      });
-      const read = () =>
-        page.evaluate(() => {
-          const root = document.querySelector('x-field').shadowRoot;
-          const cs = (s) => getComputedStyle(root.querySelector(s));
-          const loop = root.getElementById('loop').getAnimations()[0];
-          return {
-            caret: cs('input').caretColor,
-            margin: cs('.move').marginLeft,
-            fade: cs('.fade').opacity,
-            loop: loop?.playState ?? 'none',
-            sheets: root.adoptedStyleSheets.map((s) => s.cssRules[0].cssText),
-          };
-        });
-      const before = await read();
-      assert.deepEqual([before.caret, before.loop, before.sheets], ['rgb(255, 0, 0)', 'running', ['input { caret-color: rgb(255, 0, 0); }']]);
-      await stabilise.prepareForCapture(page);
-      assert.deepEqual(await stabilise.finishAnimations(page), { finished: 1, cancelled: 1 });
-      await page.evaluate(() => (document.querySelector('x-field').shadowRoot.querySelector('.move').style.marginLeft = '100px'));
-      const captured = await read();
-      // No transition, the finite animation on its last frame, the infinite one cancelled.
-      assert.deepEqual([captured.caret, captured.margin, captured.fade, captured.loop], ['rgba(0, 0, 0, 0)', '100px', '0.5', 'none']);
-      await stabilise.restoreAfterCapture(page);
-      const after = await read();
-      assert.deepEqual([after.caret, after.loop, after.sheets], [before.caret, 'running', before.sheets]);
     });
   });
 

@@ -2,58 +2,18 @@
 // client, its browser worker driving real Chromium, and scenario pages served from 127.0.0.1
 // (tests/live/pages.mjs) with planted problems. Each tool must name each planted problem's
 // element, and the clean page must give no issue at all (false positives are bugs).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { debianDocs, serve } from './live/pages.mjs';
-import { binary, toolFailure, withMcp } from './support/mcp.mjs';
-import { sightedAnswers } from './support/sighted.mjs';
+import { debianDocs } from './live/pages.mjs';
+import { binary } from './support/mcp.mjs';
+import { env, liveSuite, repo, skip, worker } from './support/live.mjs';
 
-const repo = new URL('..', import.meta.url).pathname;
-const worker = path.join(repo, 'playwright-fixtures', 'worker.js');
-const chromium = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
-const skip = !existsSync(chromium) && `Chromium not found at ${chromium} (set SIGHTLINE_CHROMIUM)`;
-if (skip && process.env.CI) throw new Error(`${skip}; CI must have it (npm test installs it)`);
-
-// The worker is found from SIGHTLINE_WORKER, as the npm shim sets it. Verification sessions keep
-// their default 5 minute TTL here; expiry has a server of its own (TTL 0) below.
-const env = { ...process.env, SIGHTLINE_WORKER: worker };
-
-let site;
-let client;
-
-before(async () => {
-  if (skip) return;
-  assert.ok(existsSync(binary), `${binary} is missing: cargo build --release -p sightline-cli (or set SIGHTLINE_BIN)`);
-  site = await serve();
-  const transport = new StdioClientTransport({ command: binary, args: ['--root', repo, 'mcp'], env, stderr: 'pipe' });
-  client = new Client({ name: 'sightline-live-test', version: '1.0.0' });
-  await client.connect(transport);
-});
-
-after(async () => {
-  if (client) await client.close();
-  if (site) await site.close();
-});
-
-async function call(name, args = {}, on = client) {
-  const result = await on.callTool({ name, arguments: args });
-  assert.ok(!result.isError, `${name} failed: ${result.content?.[0]?.text}`);
-  return JSON.parse(result.content[0].text);
-}
-
-const failure = (name, args, on = client) => toolFailure(on, name, args);
-
-/** A server of its own (own worker, own browser) with extra environment, closed after `fn`. */
-const withServer = (extraEnv, fn, root = repo) => withMcp({ root, env: { ...env, ...extraEnv }, name: 'sightline-live-own-server' }, fn);
-
-const url = (p) => site.origin + p;
+const { call, failure, withServer, url, site } = liveSuite();
 
 /** A port nothing listens on: bound once by the OS, then released. */
 function freePort() {
@@ -535,95 +495,6 @@ test('live: capture_visual_state writes a screenshot, the DOM record and a captu
   }
 });
 
-test('live: visual_verify withholds its answers, rejects wrong ones, accepts right ones, three times at most', { skip }, async () => {
-  const session = await call('visual_verify', {
-    url: url('/clean'),
-    query: 'Is there a way to buy?',
-    criteria: [{ question: 'How many entries does the bulleted list have?', expected: 3 }],
-  });
-  assert.match(session.sessionId, /^verify-[0-9a-f]{32}$/);
-  assert.equal(session.expiresInSeconds, 300);
-  assert.ok(existsSync(session.screenshot));
-  const shown = JSON.stringify(session);
-  for (const secret of ['Spring collection', 'Welcome', 'Light jackets', 'See everything', '#1a4d8f', '26, 77, 143', site.origin]) {
-    assert.ok(!shown.includes(secret), `${secret} leaked`);
-  }
-  // Built from what the clean page's screenshot shows, in an order mixed by the page's text; the
-  // caller's criterion last. "Buy now" sits beside "Sold out", so no "first button" is asked.
-  const byQuestion = Object.fromEntries(session.challenges.map((c) => [c.question, c.format]));
-  assert.deepEqual(byQuestion, {
-    'What does the largest heading say?': 'text',
-    'What does the second heading from the top say?': 'text',
-    'What are the first five words of the first paragraph of body text from the top?': 'text',
-    'What does the first link from the top say?': 'text',
-    'How many bulleted or numbered entries does the screenshot show?': 'number',
-    'How many images does the screenshot show?': 'number',
-    // "Sold out", a shop's label the page shows, and two shop labels it lacks.
-    'Is there a button labelled "Sold out"?': 'yes or no',
-    'Is there a button labelled "Shop now"?': 'yes or no',
-    'Is there a button labelled "Wishlist"?': 'yes or no',
-    'What is the background colour of the first coloured (not white, grey or black) button from the top?': 'colour as #rrggbb',
-    'Where in the screenshot is the text "Shoes" (top/middle/bottom, left/center/right)?': 'region words: top/middle/bottom and left/center/right',
-    'How many entries does the bulleted list have?': 'number',
-  });
-  const challenges = session.challenges;
-  assert.deepEqual(challenges.map((c) => c.id), challenges.map((_, i) => `c${i + 1}`));
-  assert.equal(challenges[challenges.length - 1].question, 'How many entries does the bulleted list have?');
-  // The prompt names no site and says guesses are caught.
-  assert.ok(session.prompt.startsWith(`You are an independent checker. Open the image ${session.screenshot} and answer every question ONLY from what you see in it.`), session.prompt);
-  assert.ok(session.prompt.includes(`Call submit_visual_response with session_id "${session.sessionId}"`));
-
-  // While the session is open, no live tool opens a page of the site (by any name of it), so the
-  // looking model's answers come from the screenshot, not from the page's DOM.
-  const locked = await failure('capture_dom_state', { url: url('/clean').replace('127.0.0.1', 'localhost') + '?again' });
-  assert.match(locked.toolError, /^a visual_verify session on this site \(http:\/\/loopback:\d+\) is open: until a response to it is trusted, its questions have taken their 3 responses, or it expires in \d+ s, the live tools do not open its pages/);
-  assert.match((await failure('measure_element', { url: url('/'), selector: 'h1' })).toolError, /visual_verify session on this site/);
-  const right = await sightedAnswers(url('/clean'), { challenges: challenges.slice(0, -1) });
-  right[challenges[challenges.length - 1].id] = '3';
-  const wrong = Object.fromEntries(challenges.map((c) => [c.id, 'no idea']));
-  const rejected = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: wrong, query_answer: 'yes' });
-  // "no idea" is a right "no" to the two labels the page lacks, and nothing else.
-  assert.deepEqual([rejected.trusted, rejected.passed, rejected.total, rejected.attemptsLeft], [false, 2, 12, 2]);
-  assert.equal(rejected.failed.length, 10);
-  const rejectedText = JSON.stringify(rejected);
-  for (const secret of ['Spring collection', '#1a4d8f', 'Welcome']) assert.ok(!rejectedText.includes(secret), `${secret} leaked`);
-  const accepted = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes, the Buy now button' });
-  assert.deepEqual([accepted.trusted, accepted.passed, accepted.total, accepted.failed, accepted.attemptsLeft], [true, 12, 12, [], 1], JSON.stringify(accepted));
-  assert.equal(accepted.summary, 'Trusted: 12 of 12 challenges passed. The query answer below comes from a model that looked.');
-  assert.equal(accepted.queryAnswer, 'yes, the Buy now button');
-  // Trusted: the site is open to the other tools again.
-  assert.match((await call('capture_dom_state', { url: url('/clean'), selector: '#list' })).id, /^dom-/);
-  // Three responses per page, so the answers cannot be found by trying them all: a new session
-  // asks the same questions (the page's, whatever the criteria) and gets no more tries.
-  const last = await call('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' });
-  assert.equal(last.attemptsLeft, 0);
-  const refusal = (id) =>
-    `session ${id}: its questions already took 3 responses (every session of this page asks the same ones, so they share the 3); they take responses again 300 s after the last one, or verify another part of the page with \`selector\``;
-  assert.deepEqual(await failure('submit_visual_response', { session_id: session.sessionId, challenge_answers: right, query_answer: 'yes' }), {
-    toolError: refusal(session.sessionId),
-  });
-  const again = await call('visual_verify', { url: url('/clean'), query: 'Is there a way to buy?' });
-  assert.deepEqual(again.challenges, challenges.slice(0, -1), 'the same questions');
-  assert.deepEqual(await failure('submit_visual_response', { session_id: again.sessionId, challenge_answers: right, query_answer: 'yes' }), {
-    toolError: refusal(again.sessionId),
-  });
-  assert.deepEqual(await failure('visual_verify', { url: url('/clean'), query: ' ' }), {
-    invalidParams: 'MCP error -32602: query: say what the looking model should answer about the page',
-  });
-});
-
-test('live: a visual_verify session past its TTL is refused', { skip }, async () => {
-  // TTL 0: the session is past it by the next call, so expiry is checked without racing a clock.
-  await withServer({ SIGHTLINE_VERIFY_TTL_MS: '0' }, async (own) => {
-    const session = await call('visual_verify', { url: url('/clean'), query: 'Is there a way to buy?' }, own);
-    assert.equal(session.expiresInSeconds, 0);
-    const answers = Object.fromEntries(session.challenges.map((c) => [c.id, 'x']));
-    assert.deepEqual(await failure('submit_visual_response', { session_id: session.sessionId, challenge_answers: answers, query_answer: 'yes' }, own), {
-      toolError: `no verification session "${session.sessionId}": it expired (sessions last 0 s), made way for newer ones (at most 100 are kept) or never existed; call visual_verify again`,
-    });
-  });
-});
-
 test('live: bad urls are invalid params; an unreachable server is a clear tool error', { skip }, async () => {
   assert.deepEqual(await failure('visual_check', { url: 'javascript:alert(1)' }), {
     invalidParams: 'MCP error -32602: url: only http:// and https:// pages can be checked, got "javascript:alert(1)" (e.g. http://localhost:3000/)',
@@ -645,7 +516,7 @@ test('live: killing the worker mid-call fails that call clearly and the next cal
   const { worker: first } = await call('ping');
   // Killed once the browser asks our server for the page: the worker then holds the call. The
   // 20 s listening window only keeps the call open should the kill somehow miss.
-  const loading = site.requested('/slow');
+  const loading = site().requested('/slow');
   const pending = failure('get_console_logs', { url: url('/slow'), wait_ms: 20_000 });
   await loading;
   process.kill(first.pid, 'SIGKILL');

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { APPROVAL_RULE, notRunYet, settle } from './support/mcp.mjs';
 import { binary, callText, captureAboutUnhealthy, captureAboutUnsettled, freePort, playwright, pngSize, runExample, skipWithoutChromium as skip, tempRoot, twoProjectConfig, withClient } from './golden/run.mjs';
 
 const temps = [];
@@ -39,14 +40,6 @@ function checkout(config) {
   return root;
 }
 
-/** A tool call's outcome, whether the server answered with an error result or a JSON-RPC error. */
-function settle(promise) {
-  return promise.then(
-    (r) => ({ isError: r.isError, text: r.content?.[0]?.text }),
-    (e) => ({ code: e.code, text: e.message }),
-  );
-}
-
 const marker = 'anthropic/requiresUserInteraction';
 const approveTools = ['approve_all', 'approve_snapshot'];
 
@@ -60,7 +53,6 @@ before(async () => {
 after(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
-
 
 const approveDescriptions = {
   approve_all:
@@ -490,12 +482,6 @@ test('mcp: approve_snapshot approves only a changed or new snapshot of the last 
   });
 });
 
-const notRunYet =
-  'No results at visual-report/results.json: the tests have not run here yet (no captures in .sightline/temp/). Run the Playwright tests with the sightline reporter (npx playwright test), then ask again.';
-
-const APPROVAL_RULE =
-  'Approve only after a human confirms: call approve_snapshot (name, optional project) or approve_all only when the user has said to accept these changes; never approve on your own judgement.';
-
 /**
  * How every results tool answers when there is no run to read: flagged as an error, saying why;
  * get_visual_results closes with the approval rule, as its every reply does.
@@ -643,70 +629,6 @@ test('mcp: get_visual_results lists the snapshots that share one signal as a gro
     );
   });
 });
-test('mcp: prompts/list shows both prompts; triage arguments are optional', async () => {
-  await withClient(tempDir(), [], async (client) => {
-    assert.ok(client.getServerCapabilities()?.prompts, 'prompts capability declared');
-    const { prompts } = await client.listPrompts();
-    const byName = Object.fromEntries(prompts.map((p) => [p.name, p]));
-    assert.deepEqual(Object.keys(byName).sort(), ['review-visual-changes', 'triage-visual-diff']);
-    assert.equal(byName['review-visual-changes'].arguments, undefined);
-    const args = byName['triage-visual-diff'].arguments;
-    assert.deepEqual(args.map((a) => [a.name, a.required]), [['intent', false], ['snapshot', false]]);
-  });
-});
-
-test('mcp: prompts/get returns one user message with the rules', async () => {
-  await withClient(tempDir(), [], async (client) => {
-    const textOf = (result) => {
-      assert.equal(result.messages.length, 1);
-      assert.equal(result.messages[0].role, 'user');
-      return result.messages[0].content.text;
-    };
-    const review = textOf(await client.getPrompt({ name: 'review-visual-changes' }));
-    for (const phrase of [
-      'get_visual_results',
-      'explain_snapshot for each change',
-      'always when styles were not compared',
-      'approve, investigate, or likely noise',
-      '"Likely noise" only for identical DOM with styles compared and matching and a small scattered diff',
-      'A concentrated diff or one over 1% gets its own verdict',
-      'the user says so and the client calls approve_snapshot',
-    ]) {
-      assert.ok(review.includes(phrase), `review prompt lacks "${phrase}"`);
-    }
-
-    const all = textOf(await client.getPrompt({ name: 'triage-visual-diff' }));
-    for (const phrase of [
-      'every changed/new snapshot and every missing baseline',
-      'glitch',
-      'intended change',
-      'possible bug',
-      'confidence',
-      'Changed DOM or `styleCheck: mismatch` is never a glitch.',
-      'Identical DOM with styles not compared is decided by the images, not the DOM.',
-      'Noise is small and scattered',
-      'A missing baseline is never a glitch',
-      'With no intent stated anywhere, a real change is a possible bug.',
-      'Never call an approve tool',
-    ]) {
-      assert.ok(all.includes(phrase), `triage prompt lacks "${phrase}"`);
-    }
-
-    const one = textOf(
-      await client.getPrompt({ name: 'triage-visual-diff', arguments: { snapshot: 'home', intent: 'rebrand to red' } }),
-    );
-    assert.match(one, /snapshot "home"/);
-    assert.match(one, /rebrand to red/);
-    assert.ok(!one.includes('every changed/new snapshot and every missing baseline'));
-
-    await assert.rejects(client.getPrompt({ name: 'triage-visual-diff', arguments: { snapshot: '../x' } }), {
-      code: -32602,
-      message: `MCP error -32602: snapshot: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. "checkout-page" or "cards/lamp"`,
-    });
-    assert.deepEqual(await settle(client.callTool({ name: 'get_visual_results', arguments: {} })), { isError: true, text: `${notRunYet}\n\n${APPROVAL_RULE}` }, 'still serving');
-  });
-});
-
 test('mcp: a client that hangs up mid-call leaves the server to exit cleanly', { skip }, async () => {
   // A raw client: initialize, then a get_diff (the slowest tool), then stdin closes at once.
   const server = spawn(binary, ['--root', run, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -38,3 +38,19 @@ export async function toolFailure(client, name, args) {
   assert.equal(result.isError, true, `${name} succeeded: ${result.content?.[0]?.text}`);
   return { toolError: result.content[0].text };
 }
+
+/** A tool call's outcome, whether the server answered with an error result or a JSON-RPC error. */
+export function settle(promise) {
+  return promise.then(
+    (r) => ({ isError: r.isError, text: r.content?.[0]?.text }),
+    (e) => ({ code: e.code, text: e.message }),
+  );
+}
+
+/** What the results tools say in a project where the tests have not run. */
+export const notRunYet =
+  'No results at visual-report/results.json: the tests have not run here yet (no captures in .sightline/temp/). Run the Playwright tests with the sightline reporter (npx playwright test), then ask again.';
+
+/** The approval rule every get_visual_results answer ends with. */
+export const APPROVAL_RULE =
+  'Approve only after a human confirms: call approve_snapshot (name, optional project) or approve_all only when the user has said to accept these changes; never approve on your own judgement.';
