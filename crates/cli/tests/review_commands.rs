@@ -375,6 +375,34 @@ fn review_approve_of_a_corrupt_capture_names_it_and_keeps_the_baseline() {
     assert_eq!(std::fs::read(&baseline).unwrap(), before, "the old baseline is untouched");
 }
 
+#[test]
+fn review_approve_never_writes_through_a_link_out_of_the_project() {
+    let root = project("link-out");
+    // A fork committed `.sightline/baselines/card` as a link to a folder outside the project.
+    let outside = root.with_extension("outside");
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("chromium.png"), b"not yours").unwrap();
+    let card = root.join(".sightline/baselines/card");
+    std::fs::remove_dir_all(&card).unwrap();
+    std::os::unix::fs::symlink(&outside, &card).unwrap();
+    let out = sightline(&root, &["approve", "card"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(
+        text(&out),
+        format!(
+            "sightline: {} is a symbolic link to {}, outside the project {}; nothing was written. Replace the link with a folder or file of the project (e.g. `git checkout -- .sightline/baselines/card`)\n",
+            card.display(),
+            outside.display(),
+            root.display()
+        )
+    );
+    let names: Vec<_> = std::fs::read_dir(&outside).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["chromium.png"], "nothing was added outside");
+    assert_eq!(std::fs::read(outside.join("chromium.png")).unwrap(), b"not yours");
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
 /// A folder holding only an `xdg-open` that writes its arguments into the FIFO `record`, and the
 /// FIFO: reading it waits until the opener has run, with no polling and no delay.
 fn stub_opener(dir: &Path) -> PathBuf {

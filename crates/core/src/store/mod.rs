@@ -18,6 +18,7 @@
 
 /// What a capture carries besides pixels, and a capture read back.
 mod capture_data;
+mod inside;
 pub mod ledger;
 /// A `toMatchVisual` call's snapshot name.
 mod names;
@@ -33,6 +34,7 @@ use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
 
 use capture_data::baseline_data;
 pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage};
+pub use inside::write_inside;
 pub use names::{CallName, call_snapshot_name};
 
 /// One file in a snapshot's folder under `base` (`.sightline/baselines`, `.sightline/temp` or a
@@ -117,6 +119,12 @@ impl ProjectStore {
 
     pub fn with_layout(root: impl Into<PathBuf>, layout: BaselineLayout) -> Self {
         Self { root: root.into(), layout }
+    }
+
+    /// Writes `bytes` to `path`, a file of this project, atomically; never through a symbolic
+    /// link out of the project ([`write_inside`]).
+    pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        write_inside(&self.root, path, bytes)
     }
 
     pub fn root(&self) -> &Path {
@@ -247,13 +255,10 @@ impl ProjectStore {
     /// Writes a baseline: pixels and capture data in one PNG, written atomically.
     pub fn write_baseline(&self, name: &str, project: &str, image: &RgbaImage, data: &CaptureData) -> Result<()> {
         let png_path = self.baseline_png(name, project)?;
-        if let Some(dir) = png_path.parent() {
-            crate::decode::create_dir_all(dir)?;
-        }
         let chunk = zstd::bulk::compress(&data.for_baseline().to_json()?, 3)
             .map_err(|e| Error::InvalidInput(format!("compressing the baseline's DOM data: {e}")))?;
         let png = encode_png_with_chunk(image, PngCompression::Smallest, Some((BASELINE_CHUNK, &chunk)))?;
-        write_atomic(&png_path, &png)
+        self.write(&png_path, &png)
     }
 
     /// Writes this run's capture to `.sightline/temp`.
@@ -265,9 +270,7 @@ impl ProjectStore {
 
     /// Writes this run's capture, already encoded ([`encode_capture`]), to `.sightline/temp`.
     pub fn write_encoded_capture(&self, name: &str, project: &str, artifact: &[u8]) -> Result<()> {
-        let path = self.capture_path(name, project)?;
-        crate::decode::create_dir_all(&self.temp_dir(name))?;
-        write_atomic(&path, artifact)
+        self.write(&self.capture_path(name, project)?, artifact)
     }
 
     /// Reads this run's capture back.
