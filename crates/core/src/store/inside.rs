@@ -61,7 +61,7 @@ impl Failed {
                 Some(refusal) => refusal,
                 None => not_a_folder(&root.join(relative.parent().unwrap_or(Path::new(""))), e),
             },
-            Failed::File(e) => Error::io(&root.join(relative), e),
+            Failed::File(e) => Error::io(root.join(relative), e),
         }
     }
 }
