@@ -105,12 +105,12 @@ pub fn approve(store: &ProjectStore, name: &str, proof: Proof<'_>, include_unhea
 
 /// This run's captures of `name` (every captured project, or only `project`), as file stems.
 fn named_captures(store: &ProjectStore, name: &str, project: Option<&str>) -> Result<Vec<(String, StoredCapture)>> {
-    let projects: Vec<String> = match project {
-        Some(p) => vec![project_file_stem(p)],
-        None => captured_projects(store, name)?,
-    };
+    // One listing of the captures: every one of them, or the named project's if it is there.
     let available = captured_projects(store, name)?;
-    let wanted: Vec<&String> = projects.iter().filter(|p| available.contains(p)).collect();
+    let wanted: Vec<&String> = match project {
+        Some(p) => available.iter().filter(|stem| **stem == project_file_stem(p)).collect(),
+        None => available.iter().collect(),
+    };
     if wanted.is_empty() {
         if let Some(p) = project
             && !available.is_empty()

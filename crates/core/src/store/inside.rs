@@ -30,7 +30,11 @@ pub fn write_inside(root: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
             path.display()
         )));
     }
-    if let Some(refusal) = outside(root, relative) {
+    // A folder link out of the project makes cap-std fail below, and is named then; the file
+    // itself, a link replaced by the rename, is checked here (one lstat on the common path).
+    if is_link(path)
+        && let Some(refusal) = outside(root, relative)
+    {
         return Err(refusal);
     }
     match write_under(root, relative, bytes) {
@@ -100,8 +104,12 @@ fn has_link(root: &Path, relative: &Path) -> bool {
     let mut at = root.to_path_buf();
     relative.components().any(|part| {
         at.push(part);
-        std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink())
+        is_link(&at)
     })
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
 /// `path` with the part of it that exists resolved (links followed), the rest appended.
@@ -138,8 +146,7 @@ fn outside(root: &Path, relative: &Path) -> Option<Error> {
     let mut at = root.to_path_buf();
     for part in relative.components() {
         at.push(part);
-        let is_link = std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink());
-        if !is_link {
+        if !is_link(&at) {
             continue;
         }
         let target = std::fs::read_link(&at).unwrap_or_default();
