@@ -488,6 +488,8 @@ export declare const enum SnapshotStatus {
   New = 'new',
   Missing = 'missing',
   Written = 'written',
+  /** The baseline or the capture cannot be read: not compared. */
+  Error = 'error',
 }
 
 /** Async twin of `storeCaptureSync`. */

@@ -193,6 +193,30 @@ test('matcher: two tests capturing one snapshot name is an error naming both, wi
   );
 });
 
+// A damaged baseline (an interrupted checkout) fails its own test with what is wrong and the fix,
+// and never the run: the other test still passes (issue 34).
+test('matcher: a truncated baseline fails only its own test, naming the file and how to restore it', { skip }, () => {
+  const fresh = temps.make('sightline-damaged-');
+  cpSync(path.join(root, '.sightline', 'baselines'), path.join(fresh, '.sightline', 'baselines'), { recursive: true });
+  const png = path.join(fresh, '.sightline', 'baselines', 'identical', 'chromium.png');
+  const whole = readFileSync(png);
+  writeFileSync(png, whole.subarray(0, whole.length >> 1));
+  const env = { SIGHTLINE_ROOT: fresh, SCENARIO_VARIANT: 'base', PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(fresh, 'report.json') };
+  const run = runPlaywright('tests/scenarios/playwright.config.mjs', ['-g', 'identical|element-capture', '--reporter=line,json'], env);
+  assert.equal(run.status, 1, run.output);
+  assert.match(
+    run.output,
+    /^ {4}Error: toMatchVisual\("identical"\): Cannot compare: the baseline \.sightline\/baselines\/identical\/chromium\.png is damaged \(not a readable PNG: [^\n]+\); restore it with `git checkout -- \.sightline\/baselines\/identical\/chromium\.png`, or approve this run's capture to replace it\n {6}To replace it: npx sightline approve identical \(or run the tests with -u\)$/m,
+  );
+  const specs = specsOf(JSON.parse(readFileSync(path.join(fresh, 'report.json'), 'utf8')));
+  assert.deepEqual(Object.fromEntries(specs.map((spec) => [spec.title, spec.tests[0].results[0].status])), { identical: 'failed', 'element-capture': 'passed' });
+  const left = JSON.parse(readFileSync(path.join(fresh, '.sightline', 'temp', 'identical', 'chromium.json'), 'utf8'));
+  assert.equal(left.status, 'error');
+  assert.deepEqual([left.damaged.side, left.damaged.file], ['baseline', '.sightline/baselines/identical/chromium.png']);
+  assert.ok(existsSync(path.join(fresh, '.sightline', 'temp', 'identical', 'chromium.slcap')), 'the capture is kept, to approve in its place');
+  assert.deepEqual(readFileSync(png), whole.subarray(0, whole.length >> 1), 'the damaged file is left as it was');
+});
+
 // The capture session reads the config once per call (issue 33): counted on a real run with
 // strace, as a person would check it. The scenario config has no sightline reporter, so every
 // open of config.json in the run is the one call's.

@@ -67,6 +67,18 @@ pub mod exit {
     pub const CHANGED: u8 = 1;
     /// Usage or input error.
     pub const BAD_INPUT: u8 = 2;
+
+    /// The exit code of a run's summary: a damaged file is bad input (after every other
+    /// snapshot was compared and the report written), anything to review is a change.
+    pub fn for_run(summary: &sightline_core::results::Summary) -> u8 {
+        if summary.error > 0 {
+            BAD_INPUT
+        } else if summary.to_review() > 0 {
+            CHANGED
+        } else {
+            OK
+        }
+    }
 }
 
 /// For commands that decode image after image and then exit (`compare`, `diff`): freed pixel

@@ -63,7 +63,7 @@ fn snapshot_line(snapshot: &SnapshotEvidence) -> String {
 /// One line per snapshot that needs a person: changed, new, and baselines with no capture; then
 /// how to approve the healthy ones.
 fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Result<()> {
-    for snap in results.snapshots.iter().filter(|s| s.status.needs_review()) {
+    for snap in results.snapshots.iter().filter(|s| s.failed()) {
         writeln!(out, "  {}", snapshot_line(snap))?;
     }
     for m in &results.missing_baselines {
@@ -216,7 +216,7 @@ pub fn run_report(root: &Path, args: &ReportArgs) -> Result<u8> {
     } else if args.open {
         bail!("{}: no HTML report next to results.json", html.display());
     }
-    Ok(if s.to_review() > 0 { exit::CHANGED } else { exit::OK })
+    Ok(exit::for_run(s))
 }
 
 #[derive(Args)]
@@ -281,7 +281,7 @@ fn report_written_run(
     writeln!(stdout, "{} → {}", summary.line_from(from), Path::new(&config.report_dir).join("index.html").display())?;
     let (_, results) = read_results(root)?;
     write_attention_lines(&mut stdout, &results)?;
-    Ok(if summary.to_review() > 0 { exit::CHANGED } else { exit::OK })
+    Ok(exit::for_run(summary))
 }
 
 #[derive(Args)]

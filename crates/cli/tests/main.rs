@@ -2,6 +2,8 @@
 //!
 //! - `bad_input`: the bad-input matrix of the review commands (exit 2, a clear message, no change)
 //! - `check_command`: `sightline check` on a served page in real Chromium: `--focus`, unreachable
+//! - `damaged_files`: `compare` with a damaged baseline or capture: that snapshot `error`, the
+//!   rest compared, results and report written, exit 2; approving replaces a damaged baseline
 //! - `design_commands`: `compare-designs` and `compare-motion` on the core's Chromium fixtures
 //! - `diff_command`: `sightline diff` exit codes, JSON evidence, diff images, every option, bad input
 //! - `extract_frames`: `extract-frames` on a recording made with ffmpeg: manifest and pixels;
@@ -14,6 +16,7 @@
 
 mod bad_input;
 mod check_command;
+mod damaged_files;
 mod design_commands;
 mod diff_command;
 mod extract_frames;

@@ -206,3 +206,51 @@ fn merge_refuses_capture_only_shards_missing_manifests_and_overlaps_before_copyi
         )
     );
 }
+
+/// An upload cut short (issue 34): one shard's evidence file and another's capture of a changed
+/// snapshot are truncated. The merge still writes results.json and the report, gives those two
+/// snapshots the status `error` naming the file, keeps the rest as the shards compared them, and
+/// exits 2.
+#[test]
+fn merge_with_a_truncated_upload_gives_those_snapshots_an_error_and_merges_the_rest() {
+    let one = shard("cut-1", 1, 2, &["same", "card"]);
+    let two = shard("cut-2", 2, 2, &["fresh"]);
+    for file in [one.join("card/chromium.slcap"), two.join("fresh/chromium.json")] {
+        let bytes = std::fs::read(&file).unwrap();
+        std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    }
+    let merged = checkout("cut-merged");
+    let out = sightline(&merged, &["merge", one.to_str().unwrap(), two.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let got = results(&merged);
+    let summary = &got["summary"];
+    assert_eq!(
+        (summary["passed"].clone(), summary["error"].clone(), summary["missing"].clone()),
+        (json!(1), json!(2), json!(1)),
+        "{summary}"
+    );
+    let snapshot =
+        |name: &str| got["snapshots"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap().clone();
+    let (card, fresh) = (snapshot("card"), snapshot("fresh"));
+    assert_eq!((card["status"].as_str(), card["damaged"]["side"].as_str()), (Some("error"), Some("capture")));
+    assert_eq!(card["damaged"]["file"], ".sightline/temp/card/chromium.slcap");
+    assert_eq!((fresh["status"].as_str(), fresh["damaged"]["side"].as_str()), (Some("error"), Some("evidence")));
+    assert_eq!(fresh["damaged"]["file"], ".sightline/temp/fresh/chromium.json");
+    assert_eq!(
+        fresh["damaged"]["fix"],
+        "run the tests again (in a sharded run, the shard that ran it) to write it anew"
+    );
+    assert!(fresh["damaged"]["problem"].as_str().unwrap().starts_with("not sightline evidence ("), "{fresh}");
+    assert_eq!(snapshot("same")["status"], "passed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("3 snapshots from 2 shards — 1 passed, 0 changed, 0 new, 1 missing, 2 errors → "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  card (chromium) [error]: Cannot compare: the capture .sightline/temp/card/chromium.slcap is damaged (truncated"), "{stdout}");
+    assert!(merged.join("visual-report/index.html").is_file());
+    // The shard folders are `<root>/.sightline/temp` of their checkouts.
+    for root in [one.join("../.."), two.join("../.."), merged] {
+        std::fs::remove_dir_all(root).unwrap();
+    }
+}

@@ -137,7 +137,8 @@ pub fn claiming_huge_dimensions(png: &[u8]) -> Vec<u8> {
     bytes
 }
 
-fn crc32(bytes: &[u8]) -> u32 {
+/// The CRC-32 a PNG chunk ends with, over its type and data.
+pub fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = !0u32;
     for &b in bytes {
         crc ^= u32::from(b);

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::decode::decode_image;
 use crate::error::{Error, Result};
 use crate::layout::project_file_stem;
+use crate::snapshot::SnapshotEvidence;
 use crate::store::{CaptureData, ProjectStore, StoredCapture, captured_projects};
 
 /// What [`approve`] did for one capture.
@@ -20,6 +21,10 @@ pub struct Approval {
     pub baseline: String,
     /// A baseline existed before (replaced) or not (created).
     pub replaced: bool,
+    /// What was wrong with the baseline replaced, when it could not be read (the run's evidence
+    /// says `error`): approving is how a damaged baseline is replaced on purpose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damaged: Option<String>,
 }
 
 impl Approval {
@@ -27,7 +32,9 @@ impl Approval {
     /// MCP approve tools say what was written.
     pub fn line(&self) -> String {
         let verb = if self.replaced { "replaced" } else { "created" };
-        format!("approved {} ({}): {verb} {}", self.name, self.project, self.baseline)
+        let damaged =
+            self.damaged.as_ref().map(|problem| format!(", a damaged baseline ({problem})")).unwrap_or_default();
+        format!("approved {} ({}): {verb} {}{damaged}", self.name, self.project, self.baseline)
     }
 }
 
@@ -64,11 +71,11 @@ pub struct Approved {
 /// explicitly: its evidence says the capture is unhealthy (failed assets) or the page never
 /// settled. A capture stored without evidence (a capture-only shard before its merge) is judged
 /// by the asset failures it recorded.
-fn approval_hold(store: &ProjectStore, name: &str, stem: &str, capture: &CaptureData) -> Result<Option<String>> {
-    Ok(match store.read_evidence(name, stem)? {
-        Some(evidence) => evidence.held_from_approval().then_some(evidence.verdict),
+fn approval_hold(evidence: Option<&SnapshotEvidence>, capture: &CaptureData) -> Option<String> {
+    match evidence {
+        Some(evidence) => evidence.held_from_approval().then(|| evidence.verdict.clone()),
         None => (!capture.failures.is_empty()).then(|| crate::verdict::unhealthy_capture(&capture.failures)),
-    })
+    }
 }
 
 /// What an approval rests on: what the person who asked for it had before them.
@@ -149,18 +156,21 @@ fn promote(
     include_unhealthy: bool,
     done: &mut Approved,
 ) -> Result<()> {
-    if !include_unhealthy && let Some(reason) = approval_hold(store, name, stem, &capture.data)? {
+    let evidence = store.read_evidence(name, stem)?;
+    if !include_unhealthy && let Some(reason) = approval_hold(evidence.as_ref(), &capture.data) {
         done.held.push(Held { name: name.to_string(), project: stem.to_string(), reason });
         return Ok(());
     }
     let png = store.baseline_png(name, stem)?;
     let replaced = png.is_file();
     store.write_baseline(name, stem, &capture.image, &capture.data)?;
+    let damaged = evidence.filter(|e| replaced && e.replaces_damaged_baseline()).and_then(|e| e.damaged);
     done.approved.push(Approval {
         name: name.to_string(),
         project: stem.to_string(),
         baseline: png.strip_prefix(store.root()).unwrap_or(&png).display().to_string(),
         replaced,
+        damaged: damaged.map(|d| d.problem),
     });
     Ok(())
 }
@@ -256,9 +266,15 @@ mod tests {
             project: "chromium".into(),
             baseline: ".sightline/baselines/home/chromium.png".into(),
             replaced: true,
+            damaged: None,
         };
         assert_eq!(approval.line(), "approved home (chromium): replaced .sightline/baselines/home/chromium.png");
-        approval.replaced = false;
+        approval.damaged = Some("not a readable PNG: unexpected end of file".into());
+        assert_eq!(
+            approval.line(),
+            "approved home (chromium): replaced .sightline/baselines/home/chromium.png, a damaged baseline (not a readable PNG: unexpected end of file)"
+        );
+        (approval.replaced, approval.damaged) = (false, None);
         assert_eq!(approval.line(), "approved home (chromium): created .sightline/baselines/home/chromium.png");
     }
 }

@@ -6,10 +6,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::compare::Size;
 use crate::config::{Settings, ShardMode};
+use crate::damaged::{DamagedFile, DamagedSide};
 use crate::decode::write_atomic;
 use crate::error::{Error, Result};
-use crate::snapshot::{CaptureSide, SnapshotOptions, compare_snapshot};
+use crate::image::RgbaImage;
+use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use crate::store::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::store::{CaptureData, ProjectStore, snapshot_files};
 use crate::verdict::Status;
@@ -75,7 +78,9 @@ pub fn capture_options(settings: &Settings, capture: &CaptureData) -> SnapshotOp
 /// Compares every capture in `.sightline/temp` with its baseline, in parallel, writing each
 /// snapshot's evidence next to its capture. Each capture is compared with the settings its
 /// `toMatchVisual` call resolved, and one whose page never settled stays unstable, so the matcher
-/// and `sightline compare` agree. `progress(done, total)` is called as they finish.
+/// and `sightline compare` agree. A capture or baseline that cannot be read gives its snapshot
+/// the status `error` ([`DamagedFile`]) and the others are compared as usual. `progress(done,
+/// total)` is called as they finish.
 pub fn compare_captures(
     store: &ProjectStore,
     settings: &Settings,
@@ -86,29 +91,8 @@ pub fn compare_captures(
     let total = captures.len();
     let done = AtomicUsize::new(0);
     captures.par_iter().try_for_each(|(name, stem)| -> Result<()> {
-        let capture = store.read_capture(name, stem)?;
-        let project = capture.data.project.clone().unwrap_or_else(|| stem.clone());
-        let current_dom = capture.data.parsed_dom()?;
-        let baseline = store.read_baseline(name, stem)?;
-        let baseline_dom = baseline.as_ref().map(|b| b.data.parsed_dom()).transpose()?.flatten();
-        let current =
-            CaptureSide { image: capture.image.view(), dom: current_dom.as_ref(), failures: &capture.data.failures };
-        let baseline_side = baseline.as_ref().map(|b| CaptureSide {
-            image: b.image.view(),
-            dom: baseline_dom.as_ref(),
-            failures: &b.data.failures,
-        });
-        let options = capture_options(settings, &capture.data);
-        let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
-        if let Some(page) = &capture.data.unsettled {
-            evidence.mark_unsettled(page.waited_ms, &page.area);
-        }
+        let (evidence, diff) = compare_stored(store, settings, name, stem)?;
         store.write_diff(name, stem, diff.as_ref())?;
-        let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();
-        if baseline.is_some() {
-            evidence.files.baseline = Some(relative(store.baseline_png(name, stem)?));
-        }
-        evidence.files.current = Some(relative(store.capture_path(name, stem)?));
         let json =
             serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
         write_atomic(&store.evidence_path(name, stem)?, &json)?;
@@ -116,6 +100,59 @@ pub fn compare_captures(
         Ok(())
     })?;
     Ok(total)
+}
+
+/// The evidence of this run's capture of `name` for `stem` against its baseline, and the diff
+/// image of a failing comparison; the `error` evidence of whichever of the two cannot be read.
+fn compare_stored(
+    store: &ProjectStore,
+    settings: &Settings,
+    name: &str,
+    stem: &str,
+) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
+    let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();
+    let capture_file = relative(store.capture_path(name, stem)?);
+    let capture = store.read_capture(name, stem).and_then(|c| Ok((c.data.parsed_dom()?, c)));
+    let (current_dom, capture) = match capture {
+        Ok(read) => read,
+        Err(e) => {
+            let damaged = DamagedFile::new(DamagedSide::Capture, capture_file, &e);
+            return Ok((damaged.evidence(name, stem, None), None));
+        }
+    };
+    let project = capture.data.project.clone().unwrap_or_else(|| stem.to_string());
+    let baseline_file = relative(store.baseline_png(name, stem)?);
+    let baseline = store.read_baseline(name, stem).and_then(|b| match b {
+        Some(b) => Ok(Some((b.data.parsed_dom()?, b))),
+        None => Ok(None),
+    });
+    let baseline = match baseline {
+        Ok(read) => read,
+        Err(e) => {
+            let size = Size { width: capture.image.width(), height: capture.image.height() };
+            let mut evidence =
+                DamagedFile::new(DamagedSide::Baseline, baseline_file, &e).evidence(name, &project, Some(size));
+            evidence.files.current = Some(capture_file);
+            return Ok((evidence, None));
+        }
+    };
+    let current =
+        CaptureSide { image: capture.image.view(), dom: current_dom.as_ref(), failures: &capture.data.failures };
+    let baseline_side = baseline.as_ref().map(|(dom, b)| CaptureSide {
+        image: b.image.view(),
+        dom: dom.as_ref(),
+        failures: &b.data.failures,
+    });
+    let options = capture_options(settings, &capture.data);
+    let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
+    if let Some(page) = &capture.data.unsettled {
+        evidence.mark_unsettled(page.waited_ms, &page.area);
+    }
+    if baseline.is_some() {
+        evidence.files.baseline = Some(baseline_file);
+    }
+    evidence.files.current = Some(capture_file);
+    Ok((evidence, diff))
 }
 
 /// What a shard left next to its captures (`shard.json`, written by the reporter).

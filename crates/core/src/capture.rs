@@ -5,6 +5,8 @@
 use serde::Serialize;
 
 use crate::artifact::{Capture, encode_capture};
+use crate::compare::Size;
+use crate::damaged::{DamagedFile, DamagedSide};
 use crate::decode::{decode_image, write_atomic};
 use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
@@ -186,7 +188,16 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             rayon::join(parse, || crate::prefetch::read_baseline_side(store, name, project))
         },
     );
-    let (mut image, parsed, (baseline, baseline_dom)) = (image?, parsed?, baseline?);
+    let (mut image, parsed) = (image?, parsed?);
+    // A baseline that cannot be read is this snapshot's result (status `error`), not the call's.
+    let (baseline, baseline_dom, damaged) = match baseline {
+        Ok((baseline, dom)) => (baseline, dom, None),
+        Err(e) => {
+            let png = store.baseline_png(name, project)?;
+            let file = png.strip_prefix(store.root()).unwrap_or(&png).display().to_string();
+            (None, None, Some(DamagedFile::new(DamagedSide::Baseline, file, &e)))
+        }
+    };
     let current_dom = parsed_dom.or(parsed.as_ref());
     // The capture shows its mask from here on: stored, attached, reported, approved.
     if let Some(dom) = current_dom {
@@ -215,7 +226,13 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     // copies that image instead of comparing again. The capture artifact is compressed meanwhile
     // (both only read the pixels); it is written once the comparison has succeeded.
     let (compared, artifact) = rayon::join(
-        || compare_snapshot(name, project, baseline_side, current_side, &options, true),
+        || match &damaged {
+            Some(damaged) => {
+                let size = Size { width: image.width(), height: image.height() };
+                Ok((damaged.clone().evidence(name, project, Some(size)), None))
+            }
+            None => compare_snapshot(name, project, baseline_side, current_side, &options, true),
+        },
         || encode_capture(&capture),
     );
     let (mut evidence, diff) = compared?;
@@ -224,12 +241,17 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     if let Some(page) = &data.unsettled {
         evidence.mark_unsettled(page.waited_ms, &page.area);
     }
-    let would_write_baseline = unsettled.is_none() && update.writes_baseline(evidence.status, write_missing_baselines);
+    // An update run replaces a damaged baseline as it replaces a changed one.
+    let update_as = if damaged.is_some() { Status::Changed } else { evidence.status };
+    let would_write_baseline = unsettled.is_none() && update.writes_baseline(update_as, write_missing_baselines);
     let write_baseline = would_write_baseline && !provisional;
     if write_baseline {
         store.write_baseline(name, project, image, &data)?;
         // Nothing is left to approve: the snapshot says it was written, and what it was.
-        if matches!(evidence.status, Status::New | Status::Changed) {
+        if let Some(damaged) = evidence.damaged.take() {
+            evidence.verdict = damaged.written_verdict();
+            evidence.status = Status::Written;
+        } else if matches!(evidence.status, Status::New | Status::Changed) {
             evidence.verdict = crate::verdict::written_verdict(evidence.status, &evidence.verdict);
             evidence.status = Status::Written;
         }

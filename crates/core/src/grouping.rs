@@ -179,7 +179,8 @@ fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
         | VerdictKind::Structural
         | VerdictKind::Concentrated
         | VerdictKind::New
-        | VerdictKind::Unstable => return None,
+        | VerdictKind::Unstable
+        | VerdictKind::Damaged => return None,
     }
     let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
     Some(Candidate { member, restyled, signals })

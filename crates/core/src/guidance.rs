@@ -26,6 +26,13 @@ pub fn guidance(snapshot: &SnapshotEvidence) -> Vec<String> {
         ),
         Status::Changed => changed_guidance(snapshot, &mut g),
         Status::Missing => {}
+        Status::Error => g.push(match &snapshot.damaged {
+            Some(damaged) => format!(
+                "Not compared: the {} {} cannot be read ({}). Tell the user to {}.",
+                damaged.side, damaged.file, damaged.problem, damaged.fix
+            ),
+            None => "Not compared: a file of this snapshot cannot be read.".into(),
+        }),
         Status::Written => g.push(
             "Written: an update run (--update-snapshots) made this capture the baseline; nothing to approve. Review the baseline change in the commit.".into(),
         ),

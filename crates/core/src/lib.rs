@@ -21,6 +21,7 @@ pub mod color_delta;
 pub mod compare;
 pub mod config;
 pub mod crops;
+pub mod damaged;
 pub mod decode;
 pub mod design;
 pub mod dom;

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::compare::{CompareOptions, DiffDrawing, ImageComparison, Size, compare_images_drawing, faded_image};
+use crate::damaged::{DamagedFile, DamagedSide};
 use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, reasons_from_dom};
@@ -65,6 +66,9 @@ pub struct SnapshotEvidence {
     pub current_size: Size,
     pub layers: Layers,
     pub capture_health: CaptureHealth,
+    /// The file that could not be read, for a snapshot with the status `error`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damaged: Option<DamagedFile>,
 }
 
 impl SnapshotEvidence {
@@ -78,7 +82,7 @@ impl SnapshotEvidence {
 
     /// Whether the test should fail.
     pub fn failed(&self) -> bool {
-        matches!(self.status, Status::Changed | Status::New | Status::Missing)
+        matches!(self.status, Status::Changed | Status::New | Status::Missing | Status::Error)
     }
 
     /// The capture is unhealthy (failed assets) or its page never settled: its verdict says
@@ -87,10 +91,23 @@ impl SnapshotEvidence {
         self.capture_health.unhealthy || matches!(self.verdict_kind, VerdictKind::Unhealthy | VerdictKind::Unstable)
     }
 
-    /// Whether a person may make this capture the baseline: it changed or is new, and it is
-    /// not [held](Self::held_from_approval).
+    /// Whether a person may make this capture the baseline: it changed or is new, or it replaces
+    /// a [damaged baseline](Self::replaces_damaged_baseline), and it is not
+    /// [held](Self::held_from_approval). A damaged capture never is.
     pub fn approvable(&self) -> bool {
-        self.status.needs_review() && !self.held_from_approval()
+        (self.status.needs_review() || self.replaces_damaged_baseline()) && !self.held_from_approval()
+    }
+
+    /// A person decides on this snapshot (approve or reject): it changed or is new, or its
+    /// damaged baseline is to be replaced. The review page and the MCP approve tools offer it.
+    pub fn awaits_decision(&self) -> bool {
+        self.status.needs_review() || self.replaces_damaged_baseline()
+    }
+
+    /// The baseline cannot be read and this run's capture can: approving the capture replaces
+    /// the damaged file.
+    pub fn replaces_damaged_baseline(&self) -> bool {
+        self.damaged.as_ref().is_some_and(|d| d.side == DamagedSide::Baseline)
     }
 
     /// The command a person runs to approve this capture, when it is [`approvable`](Self::approvable).
@@ -102,7 +119,14 @@ impl SnapshotEvidence {
 
     /// The line that tells a person how to approve this snapshot (see [`approve_hint`]).
     pub fn approve_hint(&self) -> Option<String> {
-        if self.approvable() { approve_hint(&[self.name.as_str()]) } else { None }
+        match self.approvable() {
+            // Approving is how a damaged baseline is replaced, not a judgement of a change.
+            true if self.replaces_damaged_baseline() => {
+                Some(format!("To replace it: npx sightline approve {} (or run the tests with -u)", self.name))
+            }
+            true => approve_hint(&[self.name.as_str()]),
+            false => None,
+        }
     }
 
     /// The evidence under the verdict line, one line each, as a failing test and `sightline
@@ -196,6 +220,7 @@ pub fn compare_snapshot(
             current_size,
             layers,
             capture_health,
+            damaged: None,
         }
     };
     let Some(baseline) = baseline else {

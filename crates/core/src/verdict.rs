@@ -24,6 +24,9 @@ pub enum Status {
     /// An update run (`--update-snapshots`) wrote this capture as the baseline of a new or
     /// changed snapshot: nothing is left to approve; the change is reviewed in the commit.
     Written,
+    /// The baseline or the capture cannot be read (`SnapshotEvidence::damaged` says which file,
+    /// what is wrong and the fix): nothing was compared, and the run fails.
+    Error,
 }
 
 impl crate::words::Word for Status {}
@@ -74,6 +77,8 @@ pub enum VerdictKind {
     /// The page never settled: two consecutive screenshots never agreed within the timeout. The
     /// capture is no baseline, whatever the update mode.
     Unstable,
+    /// The baseline or the capture cannot be read: nothing was compared.
+    Damaged,
 }
 
 impl crate::words::Word for VerdictKind {}

@@ -10,7 +10,8 @@
 //! - `artifact_files`: capture artifacts written and read as files, against a corpus PNG
 //! - `snapshot_verdicts`: status and the one-line verdict for one planted change each
 //! - `approval_holds`: approving holds a capture whose page never settled, as an unhealthy one
-//! - `prefetch`: a baseline read ahead is used only while it is still the file on disk
+//! - `prefetch`: a baseline read ahead is used only while it is still the file on disk; a damaged
+//!   one is the snapshot's `error`
 //! - `playwright_comparators`: Playwright's image-tools fixtures through the perceptual and pixelmatch tests
 
 mod approval_holds;

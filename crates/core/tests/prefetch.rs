@@ -67,3 +67,49 @@ fn a_prefetch_of_a_missing_baseline_or_a_bad_name_changes_nothing() {
     assert!(!dir.join("../outside").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_damaged_baseline_gives_the_matcher_an_error_result_and_an_update_run_replaces_it() {
+    let dir = crate::scratch_dir("prefetch-damaged");
+    let store = ProjectStore::new(&dir);
+    let green = page([0, 128, 0, 255]);
+    assert_eq!(capture(&store, &green, UpdateMode::All), Status::Written);
+    let png = store.baseline_png("card", "chromium").unwrap();
+    let bytes = std::fs::read(&png).unwrap();
+    std::fs::write(&png, &bytes[..bytes.len() / 2]).unwrap();
+    // Read ahead or not, the call's outcome is the snapshot's `error`, the capture is kept (to
+    // approve in the damaged file's place) and the test fails; the damaged file is left alone.
+    for prefetched in [true, false] {
+        if prefetched {
+            prefetch_baseline(&store, "card", "chromium");
+        }
+        let outcome =
+            crate::capture_card(&store, &encode_png(&green, PngCompression::Fastest).unwrap(), UpdateMode::None);
+        let evidence = &outcome.evidence;
+        assert_eq!(evidence.status, Status::Error);
+        assert!(outcome.fails_test() && evidence.approvable() && evidence.files.baseline.is_none());
+        assert!(
+            evidence.verdict.starts_with(
+                "Cannot compare: the baseline .sightline/baselines/card/chromium.png is damaged (not a readable PNG: "
+            ),
+            "{}",
+            evidence.verdict
+        );
+        assert!(store.capture_path("card", "chromium").unwrap().is_file());
+        assert_eq!(store.read_evidence("card", "chromium").unwrap().unwrap().status, Status::Error);
+        assert_eq!(std::fs::read(&png).unwrap(), &bytes[..bytes.len() / 2]);
+    }
+    // `-u` replaces it, saying what it replaced; then the page passes.
+    let outcome =
+        crate::capture_card(&store, &encode_png(&green, PngCompression::Fastest).unwrap(), UpdateMode::Changed);
+    assert_eq!(outcome.evidence.status, Status::Written);
+    assert!(
+        outcome
+            .evidence
+            .verdict
+            .starts_with("Baseline written by --update-snapshots, replacing a damaged one (not a readable PNG: ")
+    );
+    assert!(!outcome.evidence.approvable() && outcome.evidence.damaged.is_none());
+    assert_eq!(capture(&store, &green, UpdateMode::None), Status::Passed);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -53,6 +53,8 @@ pub enum SnapshotStatus {
     New,
     Missing,
     Written,
+    /// The baseline or the capture cannot be read: not compared.
+    Error,
 }
 
 impl From<Status> for SnapshotStatus {
@@ -63,6 +65,7 @@ impl From<Status> for SnapshotStatus {
             Status::New => Self::New,
             Status::Missing => Self::Missing,
             Status::Written => Self::Written,
+            Status::Error => Self::Error,
         }
     }
 }

@@ -118,7 +118,7 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results, in
     let listed = |s: &&sightline_core::snapshot::SnapshotEvidence| {
         include_passed || s.status != Status::Passed || s.capture_health.unhealthy
     };
-    let pending = |s: &&sightline_core::snapshot::SnapshotEvidence| s.status.needs_review();
+    let pending = |s: &&sightline_core::snapshot::SnapshotEvidence| s.failed();
     let ordered = snapshots.iter().filter(pending).chain(snapshots.iter().filter(|s| !pending(s) && listed(s)));
     for snap in ordered {
         let unhealthy =

@@ -34,7 +34,7 @@ pub(super) fn snapshot_card(
     let status = snap.status.word();
     let auto = snap.auto_passed;
     // The cards the review page puts approve and reject on: the core's rule, not the script's.
-    let decide = if snap.status.needs_review() { " data-needs-review" } else { "" };
+    let decide = if snap.awaits_decision() { " data-needs-review" } else { "" };
     w!(
         out,
         "<article class=\"card st-{}{}\" id=\"snap-{index}\" data-status=\"{status}\"{decide} data-auto=\"{auto}\" data-name=\"{}\" data-project=\"{}\">\n",
@@ -80,6 +80,7 @@ fn status_class(status: Status) -> &'static str {
         Status::Missing => "s-missing",
         Status::Written => "s-written",
         Status::Changed => "s-changed",
+        Status::Error => "s-error",
     }
 }
 

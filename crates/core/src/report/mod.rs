@@ -111,8 +111,13 @@ fn render_page(results: &Results, report_dir: &str, review: Option<&ReviewPage<'
 
     // Changed and new first (they need a decision), then passed (collapsed), then missing.
     let mut shown = 0;
-    for (key, title) in [("changed", "Changed"), ("new", "New"), ("written", "Baselines written"), ("passed", "Passed")]
-    {
+    for (key, title) in [
+        ("error", "Cannot compare"),
+        ("changed", "Changed"),
+        ("new", "New"),
+        ("written", "Baselines written"),
+        ("passed", "Passed"),
+    ] {
         let members: Vec<(usize, &SnapshotEvidence)> =
             snapshots.iter().enumerate().filter(|(_, s)| section(s.status) == key).collect();
         if members.is_empty() {
@@ -158,6 +163,7 @@ fn section(status: Status) -> &'static str {
         Status::New => "new",
         Status::Changed | Status::Missing => "changed",
         Status::Written => "written",
+        Status::Error => "error",
     }
 }
 
@@ -299,7 +305,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// Heading, run information and the totals per status.
 fn summary(out: &mut String, results: &Results, heading: &str) {
     let s = &results.summary;
-    let review = s.changed + s.new + s.missing;
+    let review = s.to_review();
     w!(out, "<header>\n<div class=\"top\"><h1>{heading}</h1>");
     if review == 0 {
         w!(
@@ -330,6 +336,7 @@ fn summary(out: &mut String, results: &Results, heading: &str) {
     out.push_str("</ul>\n<div class=\"totals\">");
     w!(out, "<span class=\"total\">{}</span>", plural(s.total, "snapshot", "snapshots"));
     let pills = [
+        ("s-error", s.error, "error", " title=\"a baseline or capture could not be read: not compared\""),
         ("s-passed", s.passed, "passed", ""),
         ("s-changed", s.changed, "changed", ""),
         ("s-new", s.new, "new", ""),
@@ -343,8 +350,9 @@ fn summary(out: &mut String, results: &Results, heading: &str) {
         ),
     ];
     for (class, n, label, title) in pills {
-        // Only an update run writes baselines: other runs do not mention it.
-        if class == "s-written" && n == 0 {
+        // Only an update run writes baselines, and only a damaged file is an error: other runs
+        // do not mention them.
+        if matches!(class, "s-written" | "s-error") && n == 0 {
             continue;
         }
         let zero = if n == 0 { " zero" } else { "" };
@@ -363,6 +371,7 @@ fn toolbar(out: &mut String, counts: &Summary) {
     let all = counts.total + counts.missing;
     w!(out, "<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All<b>{all}</b></button>");
     let filters = [
+        ("error", "Error", counts.error),
         ("changed", "Changed", counts.changed),
         ("new", "New", counts.new),
         ("written", "Written", counts.written),
@@ -371,7 +380,7 @@ fn toolbar(out: &mut String, counts: &Summary) {
         ("missing", "Missing", counts.missing),
     ];
     for (key, label, n) in filters {
-        if key == "written" && n == 0 {
+        if matches!(key, "written" | "error") && n == 0 {
             continue;
         }
         let disabled = if n == 0 { " disabled" } else { "" };

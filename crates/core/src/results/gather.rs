@@ -1,17 +1,18 @@
 //! Gathering a run: the evidence every worker left in `.sightline/temp` becomes results.json,
 //! with baseline / current / diff images for the snapshots that need a look.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool};
+use crate::damaged::{DamagedFile, DamagedSide};
 use crate::decode::{PngCompression, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::grouping::group_snapshots;
 use crate::snapshot::{SnapshotEvidence, SnapshotFiles};
-use crate::store::ProjectStore;
 use crate::store::ledger::{RunLedger, missing_reason, read_ledger};
+use crate::store::{ProjectStore, SnapshotFile, StoredCapture};
 use crate::verdict::Status;
 
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
@@ -22,19 +23,30 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
     let out_dir = root.join(report_dir);
     let evidence_files = evidence_files(&root.join(".sightline").join("temp"))?;
 
-    // Each snapshot: read its evidence, and for a changed or new one write its images.
+    // Each snapshot: read its evidence, and for a changed or new one write its images. An
+    // evidence file or a capture that cannot be read is that snapshot's `error`, not the run's.
     let mut snapshots: Vec<SnapshotEvidence> = evidence_files
         .par_iter()
-        .map(|path| -> Result<SnapshotEvidence> {
-            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-            let mut evidence: SnapshotEvidence = serde_json::from_slice(&bytes).map_err(|e| {
-                Error::InvalidInput(format!(
-                    "{}: not a sightline evidence file ({e}); delete it and run the tests again",
-                    path.display()
-                ))
-            })?;
-            if matches!(evidence.status, Status::Changed | Status::New | Status::Written) {
-                evidence.files = write_images(store, report_dir, &out_dir, &evidence)?;
+        .map(|file| -> Result<SnapshotEvidence> {
+            let relative = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
+            let mut evidence = match read_evidence(&file.path) {
+                Ok(evidence) => evidence,
+                Err(e) => {
+                    let damaged = DamagedFile::new(DamagedSide::Evidence, relative(&file.path), &e);
+                    return Ok(damaged.evidence(&file.name, &file.stem, None));
+                }
+            };
+            // A damaged capture has nothing to show; beside a damaged baseline, the capture alone.
+            let readable = evidence.damaged.as_ref().is_none_or(|d| d.side == DamagedSide::Baseline);
+            if matches!(evidence.status, Status::Changed | Status::New | Status::Written | Status::Error) && readable {
+                match store.read_capture(&evidence.name, &evidence.project) {
+                    Ok(current) => evidence.files = write_images(store, report_dir, &out_dir, &evidence, &current)?,
+                    Err(e) => {
+                        let capture = store.capture_path(&evidence.name, &evidence.project)?;
+                        let damaged = DamagedFile::new(DamagedSide::Capture, relative(&capture), &e);
+                        evidence = damaged.evidence(&evidence.name, &evidence.project, None);
+                    }
+                }
             }
             Ok(evidence)
         })
@@ -52,6 +64,7 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
             Status::New => summary.new += 1,
             Status::Missing => summary.missing += 1,
             Status::Written => summary.written += 1,
+            Status::Error => summary.error += 1,
         }
         summary.auto_passed += usize::from(snapshot.auto_passed);
     }
@@ -73,8 +86,15 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
 }
 
 /// Every `<name>/<project>.json` under `.sightline/temp`, nested names included.
-fn evidence_files(temp: &Path) -> Result<Vec<PathBuf>> {
-    Ok(crate::store::snapshot_files(temp, ".json")?.into_iter().map(|f| f.path).collect())
+fn evidence_files(temp: &Path) -> Result<Vec<SnapshotFile>> {
+    crate::store::snapshot_files(temp, ".json")
+}
+
+/// One snapshot's evidence file, as a worker or `sightline compare` wrote it.
+fn read_evidence(path: &Path) -> Result<SnapshotEvidence> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Error::BadArtifact { path: path.to_path_buf(), detail: format!("not sightline evidence ({e})") })
 }
 
 /// Writes the images of one changed or new snapshot; returns its `files` object.
@@ -83,17 +103,17 @@ fn write_images(
     report_dir: &Path,
     out_dir: &Path,
     head: &SnapshotEvidence,
+    current: &StoredCapture,
 ) -> Result<SnapshotFiles> {
     let stem = crate::layout::project_file_stem(&head.project);
     let dir = out_dir.join("images").join(&head.name);
     crate::decode::create_dir_all(&dir)?;
     let relative = |file: &str| report_dir.join("images").join(&head.name).join(file).to_string_lossy().into_owned();
-    let current = store.read_capture(&head.name, &head.project)?;
     let current_file = format!("{stem}-current.png");
     write_atomic(&dir.join(&current_file), &encode_png(&current.image, PngCompression::Fastest)?)?;
     let mut files = SnapshotFiles { baseline: None, current: Some(relative(&current_file)), diff: None };
     let baseline_png = store.baseline_png(&head.name, &head.project)?;
-    if baseline_png.is_file() {
+    if baseline_png.is_file() && head.damaged.is_none() {
         let baseline_file = format!("{stem}-baseline.png");
         std::fs::copy(&baseline_png, dir.join(&baseline_file)).map_err(|e| Error::io(dir.join(&baseline_file), e))?;
         files.baseline = Some(relative(&baseline_file));

@@ -180,6 +180,10 @@ pub struct Summary {
     /// Baselines an update run wrote (new or changed snapshots); not in `passed`.
     #[serde(default)]
     pub written: usize,
+    /// Snapshots whose baseline or capture cannot be read (status `error`); not compared.
+    /// Written only when there is one, as results.json had it before damaged files were results.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub error: usize,
 }
 
 impl Summary {
@@ -188,21 +192,43 @@ impl Summary {
     /// update run wrote baselines, as the HTML report shows it.
     pub fn counts(&self) -> String {
         let written = if self.written > 0 { format!(", {} written", self.written) } else { String::new() };
-        format!("{} passed, {} changed, {} new{written}, {} missing", self.passed, self.changed, self.new, self.missing)
+        format!(
+            "{} passed, {} changed, {} new{written}, {} missing{}",
+            self.passed,
+            self.changed,
+            self.new,
+            self.missing,
+            self.error_count()
+        )
     }
 
-    /// How many snapshots need a person: changed, new ([`Status::needs_review`]) or missing. A
-    /// run with any fails, and its report is titled with how many.
+    /// `, N error(s)` when a baseline or capture could not be read, else nothing: a run that had
+    /// none does not mention it.
+    pub fn error_count(&self) -> String {
+        match self.error {
+            0 => String::new(),
+            1 => ", 1 error".to_string(),
+            n => format!(", {n} errors"),
+        }
+    }
+
+    /// How many snapshots need a person: changed, new ([`Status::needs_review`]), missing, or
+    /// not compared for a damaged file. A run with any fails, and its report is titled with how
+    /// many.
     ///
     /// [`Status::needs_review`]: crate::verdict::Status::needs_review
     pub fn to_review(&self) -> usize {
-        self.changed + self.new + self.missing
+        self.changed + self.new + self.missing + self.error
     }
 
     /// How many snapshots a person can approve or reject: changed or new.
     pub fn to_approve(&self) -> usize {
         self.changed + self.new
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A committed baseline whose `toMatchVisual` call is gone: its test ran to its end without
@@ -264,11 +290,16 @@ mod tests {
 
     #[test]
     fn results_summary_counts_say_written_only_when_an_update_run_wrote() {
-        let mut summary = Summary { total: 6, passed: 2, changed: 1, new: 1, missing: 1, auto_passed: 1, written: 0 };
+        let mut summary =
+            Summary { total: 6, passed: 2, changed: 1, new: 1, missing: 1, auto_passed: 1, written: 0, error: 0 };
         assert_eq!(summary.counts(), "2 passed, 1 changed, 1 new, 1 missing");
         summary.written = 2;
         assert_eq!(summary.counts(), "2 passed, 1 changed, 1 new, 2 written, 1 missing");
         assert_eq!(summary.to_review(), 3);
+        // A damaged file is counted only when there is one, and needs a look.
+        summary.error = 1;
+        assert_eq!(summary.counts(), "2 passed, 1 changed, 1 new, 2 written, 1 missing, 1 error");
+        assert_eq!(summary.to_review(), 4);
     }
 
     #[test]

@@ -25,8 +25,12 @@ impl Summary {
         let written =
             if self.written > 0 { format!(", {} written by an update run", self.written) } else { String::new() };
         format!(
-            "{} snapshots — {} changed, {} new, {} passed ({} auto-passed){written}; {} missing {}.",
+            "{} snapshots — {}{} changed, {} new, {} passed ({} auto-passed){written}; {} missing {}.",
             self.total,
+            match self.error {
+                0 => String::new(),
+                n => format!("{n} not compared (a damaged file), "),
+            },
             self.changed,
             self.new,
             self.passed,

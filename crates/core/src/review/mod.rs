@@ -83,7 +83,7 @@ impl ReviewRun {
         targets
             .iter()
             .map(|t| {
-                self.results.snapshot(&t.name, &t.project).filter(|s| s.status.needs_review()).ok_or_else(|| {
+                self.results.snapshot(&t.name, &t.project).filter(|s| s.awaits_decision()).ok_or_else(|| {
                     Error::UnknownSnapshot { label: snapshot_label(&t.name, &t.project), path: self.path.clone() }
                 })
             })
@@ -125,7 +125,7 @@ impl ReviewRun {
                 self.path.display()
             )));
         }
-        let reviewable: Vec<&SnapshotEvidence> = listed.iter().copied().filter(|s| s.status.needs_review()).collect();
+        let reviewable: Vec<&SnapshotEvidence> = listed.iter().copied().filter(|s| s.awaits_decision()).collect();
         if reviewable.is_empty() {
             let statuses: Vec<String> =
                 listed.iter().map(|s| format!("{} {}", snapshot_label(&s.name, &s.project), s.status)).collect();
