@@ -2,6 +2,8 @@
 //!
 //! - `bad_input`: the bad-input matrix of the review commands (exit 2, a clear message, no change)
 //! - `check_command`: `sightline check` on a served page in real Chromium: `--focus`, unreachable
+//! - `confined_writes`: `compare` refuses a symbolic link out of the project (or out of a report
+//!   folder configured outside it), naming the link, and changes nothing out there
 //! - `design_commands`: `compare-designs` and `compare-motion` on the core's Chromium fixtures
 //! - `diff_command`: `sightline diff` exit codes, JSON evidence, diff images, every option, bad input
 //! - `extract_frames`: `extract-frames` on a recording made with ffmpeg: manifest and pixels;
@@ -14,6 +16,7 @@
 
 mod bad_input;
 mod check_command;
+mod confined_writes;
 mod design_commands;
 mod diff_command;
 mod extract_frames;
