@@ -2,6 +2,8 @@
 //!
 //! - `bad_input`: the bad-input matrix of the review commands (exit 2, a clear message, no change)
 //! - `check_command`: `sightline check` on a served page in real Chromium: `--focus`, unreachable
+//! - `confined_writes`: `compare` refuses a symbolic link out of the project (or out of a report
+//!   folder configured outside it), naming the link, and changes nothing out there
 //! - `damaged_files`: `compare` with a damaged baseline or capture: that snapshot `error`, the
 //!   rest compared, results and report written, exit 2; approving replaces a damaged baseline
 //! - `design_commands`: `compare-designs` and `compare-motion` on the core's Chromium fixtures
@@ -16,6 +18,7 @@
 
 mod bad_input;
 mod check_command;
+mod confined_writes;
 mod damaged_files;
 mod design_commands;
 mod diff_command;

@@ -9,7 +9,6 @@ use rayon::prelude::*;
 use crate::compare::Size;
 use crate::config::{Settings, ShardMode};
 use crate::damaged::{DamagedFile, DamagedSide};
-use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
@@ -60,11 +59,8 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
     merge_ledgers(store, folders, complete)?;
     for ((name, stem), folder) in &seen {
         let from = folder.join(name).join(format!("{stem}.slcap"));
-        let to = store.capture_path(name, stem)?;
-        let dir = to.parent().expect("capture paths have a folder");
-        crate::decode::create_dir_all(dir)?;
         let bytes = std::fs::read(&from).map_err(|e| Error::io(&from, e))?;
-        write_atomic(&to, &bytes)?;
+        store.write(&store.capture_path(name, stem)?, &bytes)?;
     }
     Ok(seen.len())
 }
@@ -95,7 +91,7 @@ pub fn compare_captures(
         store.write_diff(name, stem, diff.as_ref())?;
         let json =
             serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-        write_atomic(&store.evidence_path(name, stem)?, &json)?;
+        store.write(&store.evidence_path(name, stem)?, &json)?;
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         Ok(())
     })?;
@@ -206,9 +202,8 @@ pub fn finish_shard(store: &ProjectStore, current: u32, total: u32, mode: ShardM
         }
     }
     let manifest = ShardManifest { current, total, mode, captures: captures.len() };
-    crate::decode::create_dir_all(&store.temp_root())?;
     let json = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Internal(e.to_string()))?;
-    write_atomic(&store.shard_manifest_path(), &json)?;
+    store.write(&store.shard_manifest_path(), &json)?;
     Ok(manifest)
 }
 
@@ -283,8 +278,6 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
     let complete = all_shards(&shards);
     merge_ledgers(store, folders, complete)?;
     for ((name, stem), folder) in &files {
-        let target_dir = store.root().join(".sightline").join("temp").join(name);
-        crate::decode::create_dir_all(&target_dir)?;
         // The evidence, and what only some snapshots have: passed snapshots come without their
         // capture (the point of compare mode) and without a diff image.
         let wanted = [
@@ -295,7 +288,7 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
         for (path, required) in wanted {
             let from = folder.join(name).join(path.file_name().expect("store paths name a file"));
             match std::fs::read(&from) {
-                Ok(bytes) => write_atomic(&path, &bytes)?,
+                Ok(bytes) => store.write(&path, &bytes)?,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => {}
                 Err(e) => return Err(Error::io(&from, e)),
             }
@@ -303,4 +296,41 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
     }
     shards.sort_by_key(|s| s.current);
     Ok(MergedShards { shards, snapshots: files.len(), complete })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::image::RgbaImage;
+    use crate::store::Places;
+
+    #[test]
+    fn batch_never_writes_through_a_sightline_folder_linked_out_of_the_project() {
+        let places = Places::new("batch-dot-link");
+        // A shard's upload holding one capture, and the project's `.sightline` linked out of it.
+        let shard = ProjectStore::new(places.beside("shard"));
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        shard.write_capture("home", "chromium", RgbaImage::filled(2, 2, [9, 9, 9, 255]).unwrap(), &data).unwrap();
+        let dot = places.project().join(".sightline");
+        std::fs::remove_dir_all(&dot).unwrap();
+        std::os::unix::fs::symlink(places.outside(), &dot).unwrap();
+        let store = ProjectStore::new(places.project());
+        let before = places.outside_files();
+        let refused = format!("{} is a symbolic link to {}", dot.display(), places.outside().display());
+        let merged = merge_captures(&store, &[shard.temp_root()]).unwrap_err().to_string();
+        assert!(merged.starts_with(&refused), "{merged}");
+        let manifest = finish_shard(&store, 1, 2, ShardMode::CaptureOnly).unwrap_err().to_string();
+        assert!(manifest.starts_with(&refused), "{manifest}");
+        let ledger = RunLedger {
+            version: crate::store::ledger::LEDGER_VERSION,
+            root_dir: None,
+            narrowed: false,
+            complete: true,
+            tests: Vec::new(),
+        };
+        let ledger = write_ledger(&store, &ledger).unwrap_err().to_string();
+        assert!(ledger.starts_with(&refused), "{ledger}");
+        assert_eq!(places.outside_files(), before);
+        assert!(!places.outside().join("temp").exists(), "no folder was made out there");
+    }
 }

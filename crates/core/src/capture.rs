@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::artifact::{Capture, encode_capture};
 use crate::compare::Size;
 use crate::damaged::{DamagedFile, DamagedSide};
-use crate::decode::{decode_image, write_atomic};
+use crate::decode::decode_image;
 use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
 use crate::layout::check_snapshot_name;
@@ -280,7 +280,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let (diff_png, current_png) = (diff_png?.filter(|_| want_diff_png), current_png?);
     let evidence_json =
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-    write_atomic(&store.evidence_path(name, project)?, &evidence_json)?;
+    store.write(&store.evidence_path(name, project)?, &evidence_json)?;
     Ok(CaptureOutcome {
         evidence,
         evidence_json,
@@ -291,41 +291,35 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     })
 }
 
-/// Claims `<name>/<project>` for `owner` in this run. The claim file is created with
-/// `create_new`, so of two workers racing for one name exactly one wins; a claim left by an
-/// earlier run is replaced.
+/// Claims `<name>/<project>` for `owner` in this run. The claim file is created only when none
+/// is there ([`ProjectStore::create_new`]), so of two workers racing for one name exactly one
+/// wins; a claim left by an earlier run is replaced.
 fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &CaptureOwner) -> Result<()> {
-    use std::io::Write;
     let path = store.capture_path(name, project)?.with_extension("owner");
-    let dir = path.parent().expect("capture paths have a folder");
-    crate::decode::create_dir_all(dir)?;
     let json = serde_json::to_vec(owner).map_err(|e| Error::InvalidInput(format!("capture owner: {e}")))?;
     for _ in 0..2 {
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(mut file) => return file.write_all(&json).map_err(|e| Error::io(&path, e)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let existing: Option<CaptureOwner> =
-                    std::fs::read(&path).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
-                match existing {
-                    Some(other) if other.run_id == owner.run_id && other.test_id == owner.test_id => return Ok(()),
-                    Some(other) if other.run_id == owner.run_id => {
-                        // toHaveScreenshot keeps a given name per spec file; here that is a layout.
-                        let per_file = if other.file() != owner.file() && !store.layout().per_file_names() {
-                            ", or keep given names per spec file as toHaveScreenshot does: \"baselinePath\": \"{testFile}/{name}/{project}\" in .sightline/config.json".to_string()
-                        } else {
-                            String::new()
-                        };
-                        return Err(Error::InvalidInput(format!(
-                            "snapshot {name:?} ({project}) is captured by two tests in this run: {} and {}; give each toMatchVisual call its own name{per_file}",
-                            other.described(),
-                            owner.described()
-                        )));
-                    }
-                    // Left by an earlier run (or unreadable): take it over.
-                    _ => std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
-                }
+        if store.create_new(&path, &json)? {
+            return Ok(());
+        }
+        let existing: Option<CaptureOwner> =
+            std::fs::read(&path).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        match existing {
+            Some(other) if other.run_id == owner.run_id && other.test_id == owner.test_id => return Ok(()),
+            Some(other) if other.run_id == owner.run_id => {
+                // toHaveScreenshot keeps a given name per spec file; here that is a layout.
+                let per_file = if other.file() != owner.file() && !store.layout().per_file_names() {
+                    ", or keep given names per spec file as toHaveScreenshot does: \"baselinePath\": \"{testFile}/{name}/{project}\" in .sightline/config.json".to_string()
+                } else {
+                    String::new()
+                };
+                return Err(Error::InvalidInput(format!(
+                    "snapshot {name:?} ({project}) is captured by two tests in this run: {} and {}; give each toMatchVisual call its own name{per_file}",
+                    other.described(),
+                    owner.described()
+                )));
             }
-            Err(e) => return Err(Error::io(&path, e)),
+            // Left by an earlier run (or unreadable): take it over.
+            _ => std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
         }
     }
     Err(Error::InvalidInput(format!("snapshot {name:?} ({project}): could not claim {}", path.display())))
@@ -387,6 +381,26 @@ mod tests {
             title: title.into(),
             location: Some(location.into()),
         }
+    }
+
+    #[test]
+    fn a_claim_is_never_made_through_a_link_out_of_the_project() {
+        let places = crate::store::Places::new("claim-link");
+        let temp = places.project().join(".sightline/temp");
+        std::os::unix::fs::symlink(places.outside(), &temp).unwrap();
+        let before = places.outside_files();
+        let store = ProjectStore::new(places.project());
+        let err = claim_snapshot(&store, "home", "chromium", &owner("a", "home", "a.spec.ts:3")).unwrap_err();
+        assert!(
+            err.to_string().starts_with(&format!(
+                "{} is a symbolic link to {}",
+                temp.display(),
+                places.outside().display()
+            )),
+            "{err}"
+        );
+        assert_eq!(places.outside_files(), before);
+        assert!(!places.outside().join("home").exists(), "no folder was made out there");
     }
 
     #[test]

@@ -16,9 +16,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::compare::Size;
-use crate::decode::write_atomic;
 use crate::error::Result;
-use crate::results::{Results, ShardPosition, Summary};
+use crate::results::{Results, ShardPosition, Summary, write_report_file};
 use crate::review::{ReviewDecision, baselines_to_commit};
 use crate::snapshot::SnapshotEvidence;
 use crate::verdict::Status;
@@ -53,14 +52,15 @@ pub fn render_report(results: &Results, report_dir: &str) -> String {
     render_page(results, report_dir, None)
 }
 
-/// Writes the report page of `results` to `<root>/<report_dir>/index.html` (atomically), beside
-/// the results.json that `results::write_results` wrote there; returns the page's path. Writing
+/// Writes the report page of `results` to `<root>/<report_dir>/index.html` (atomically, never
+/// through a link out of where the report is kept: [`write_report_file`]), beside the
+/// results.json that `results::write_results` wrote there; returns the page's path. Writing
 /// results renders nothing: each caller that ends a run (the reporter's addon call, `sightline
 /// compare` and `merge`) renders the page it wrote.
 pub fn write_report(root: &Path, report_dir: &Path, results: &Results) -> Result<PathBuf> {
     let path = root.join(report_dir).join("index.html");
     let html = render_report(results, &report_dir.to_string_lossy());
-    write_atomic(&path, html.as_bytes())?;
+    write_report_file(root, report_dir, &path, html.as_bytes())?;
     Ok(path)
 }
 

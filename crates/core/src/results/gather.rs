@@ -5,9 +5,9 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool};
+use super::{MissingBaseline, MissingFiles, RESULTS_VERSION, Results, RunInfo, Summary, Tool, write_report_file};
 use crate::damaged::{DamagedFile, DamagedSide};
-use crate::decode::{PngCompression, encode_png, write_atomic};
+use crate::decode::{PngCompression, encode_png};
 use crate::error::{Error, Result};
 use crate::grouping::group_snapshots;
 use crate::snapshot::{SnapshotEvidence, SnapshotFiles};
@@ -17,7 +17,8 @@ use crate::verdict::Status;
 
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
 /// diff PNGs under `<report_dir>/images/` for changed and new snapshots. `report_dir` is relative
-/// to the project root. Returns what it wrote; the caller renders it (`report::write_report`).
+/// to the project root; nothing is written through a link out of it ([`write_report_file`]).
+/// Returns what it wrote; the caller renders it (`report::write_report`).
 pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> Result<Results> {
     let root = store.root();
     let out_dir = root.join(report_dir);
@@ -79,9 +80,8 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
         groups,
         missing_baselines: missing,
     };
-    crate::decode::create_dir_all(&out_dir)?;
     let json = serde_json::to_vec_pretty(&results).map_err(|e| Error::InvalidInput(format!("results.json: {e}")))?;
-    write_atomic(&out_dir.join("results.json"), &json)?;
+    write_report_file(root, report_dir, &out_dir.join("results.json"), &json)?;
     Ok(results)
 }
 
@@ -107,26 +107,37 @@ fn write_images(
 ) -> Result<SnapshotFiles> {
     let stem = crate::layout::project_file_stem(&head.project);
     let dir = out_dir.join("images").join(&head.name);
-    crate::decode::create_dir_all(&dir)?;
+    let write = |file: &str, bytes: &[u8]| write_report_file(store.root(), report_dir, &dir.join(file), bytes);
     let relative = |file: &str| report_dir.join("images").join(&head.name).join(file).to_string_lossy().into_owned();
     let current_file = format!("{stem}-current.png");
-    write_atomic(&dir.join(&current_file), &encode_png(&current.image, PngCompression::Fastest)?)?;
+    write(&current_file, &encode_png(&current.image, PngCompression::Fastest)?)?;
     let mut files = SnapshotFiles { baseline: None, current: Some(relative(&current_file)), diff: None };
-    let baseline_png = store.baseline_png(&head.name, &head.project)?;
-    if baseline_png.is_file() && head.damaged.is_none() {
+    // A damaged baseline is not shown: the report names it instead.
+    let baseline =
+        if head.damaged.is_none() { read_if_there(&store.baseline_png(&head.name, &head.project)?)? } else { None };
+    if let Some(bytes) = baseline {
         let baseline_file = format!("{stem}-baseline.png");
-        std::fs::copy(&baseline_png, dir.join(&baseline_file)).map_err(|e| Error::io(dir.join(&baseline_file), e))?;
+        write(&baseline_file, &bytes)?;
         files.baseline = Some(relative(&baseline_file));
     }
     // The diff image the deciding comparison drew (never drawn again here, so it comes from the
     // comparator and options that decided the snapshot).
-    let diff_png = store.diff_path(&head.name, &head.project)?;
-    if diff_png.is_file() {
+    if let Some(bytes) = read_if_there(&store.diff_path(&head.name, &head.project)?)? {
         let diff_file = format!("{stem}-diff.png");
-        std::fs::copy(&diff_png, dir.join(&diff_file)).map_err(|e| Error::io(dir.join(&diff_file), e))?;
+        write(&diff_file, &bytes)?;
         files.diff = Some(relative(&diff_file));
     }
     Ok(files)
+}
+
+/// The bytes of `path`, or `None` when there is no such file (a new snapshot's baseline, a
+/// passed one's diff image).
+fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, e)),
+    }
 }
 
 /// Baselines committed under `.sightline/baselines` with no snapshot in this run whose
@@ -190,6 +201,90 @@ pub fn rfc3339(time: std::time::SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::image::RgbaImage;
+    use crate::store::{CaptureData, Places};
+
+    /// The project of `places` after a run that changed `home`: its baseline, a capture of other
+    /// pixels, compared (evidence and diff image in `.sightline/temp`).
+    fn changed_run(places: &Places) -> (ProjectStore, RunInfo) {
+        let store = ProjectStore::new(places.project());
+        let data = CaptureData { device_scale_factor: 1.0, ..Default::default() };
+        store
+            .write_baseline("home", "chromium", &RgbaImage::filled(4, 4, [255, 255, 255, 255]).unwrap(), &data)
+            .unwrap();
+        store.write_capture("home", "chromium", RgbaImage::filled(4, 4, [200, 0, 0, 255]).unwrap(), &data).unwrap();
+        crate::batch::compare_captures(&store, &Default::default(), &|_, _| {}).unwrap();
+        let run = RunInfo {
+            mode: "compare".into(),
+            shard: None,
+            root: places.project().display().to_string(),
+            config: Default::default(),
+            filtered: false,
+        };
+        (store, run)
+    }
+
+    #[test]
+    fn results_are_never_written_through_a_link_out_of_the_project() {
+        let places = Places::new("results-link");
+        let (store, run) = changed_run(&places);
+        let report = places.project().join("visual-report");
+        let results = write_results(&store, Path::new("visual-report"), &run).unwrap();
+        assert!(report.join("images/home/chromium-diff.png").is_file());
+        // `visual-report/images` linked out of the project: no image is written out there.
+        std::fs::remove_dir_all(report.join("images")).unwrap();
+        std::os::unix::fs::symlink(places.outside(), report.join("images")).unwrap();
+        let before = places.outside_files();
+        let error = write_results(&store, Path::new("visual-report"), &run).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            format!(
+                "{} is a symbolic link to {}, outside the project {}; nothing was written. Replace the link with a folder or file of the project (e.g. `git checkout -- visual-report/images`)",
+                report.join("images").display(),
+                places.outside().display(),
+                places.project().display()
+            )
+        );
+        assert_eq!(places.outside_files(), before);
+        // The report folder itself linked out: neither results.json nor the page is written.
+        std::fs::remove_dir_all(&report).unwrap();
+        std::os::unix::fs::symlink(places.outside(), &report).unwrap();
+        let refused = format!("{} is a symbolic link to {}", report.display(), places.outside().display());
+        let error = write_results(&store, Path::new("visual-report"), &run).unwrap_err().to_string();
+        assert!(error.starts_with(&refused), "{error}");
+        let error = crate::report::write_report(store.root(), Path::new("visual-report"), &results);
+        assert!(error.unwrap_err().to_string().starts_with(&refused));
+        assert_eq!(places.outside_files(), before);
+    }
+
+    #[test]
+    fn results_in_a_report_folder_configured_outside_the_project_stay_inside_it() {
+        let places = Places::new("results-beside");
+        let (store, run) = changed_run(&places);
+        // `reportDir: "../reports"`: the user chose a folder beside the project.
+        let reports = places.beside("reports");
+        let results = write_results(&store, Path::new("../reports"), &run).unwrap();
+        crate::report::write_report(store.root(), Path::new("../reports"), &results).unwrap();
+        for file in ["results.json", "index.html", "images/home/chromium-current.png", "images/home/chromium-diff.png"]
+        {
+            assert!(reports.join(file).is_file(), "{file}");
+        }
+        // A link in it that leads out of it is still refused.
+        std::fs::remove_dir_all(reports.join("images")).unwrap();
+        std::os::unix::fs::symlink(places.outside(), reports.join("images")).unwrap();
+        let before = places.outside_files();
+        let error = write_results(&store, Path::new("../reports"), &run).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            format!(
+                "{} is a symbolic link to {}, outside the report folder {}; nothing was written. Remove the link images: sightline makes the report's folders itself",
+                places.project().join("../reports/images").display(),
+                places.outside().display(),
+                places.project().join("../reports").display()
+            )
+        );
+        assert_eq!(places.outside_files(), before);
+    }
 
     #[test]
     fn results_rfc3339_of_known_instants() {

@@ -27,6 +27,30 @@ pub fn results_path(root: &std::path::Path, report_dir: &std::path::Path) -> std
     root.join(report_dir).join("results.json")
 }
 
+/// Writes `bytes` to `path`, a file of the report folder `<root>/<report_dir>`, atomically, never
+/// through a symbolic link out of where the report is kept. A report folder inside the project
+/// (`visual-report`, the default) is kept inside the project, as every write of the store. One
+/// the user configured outside it (`../reports`, an absolute path elsewhere) is where they chose
+/// to have the report, so it is written there, but kept inside that folder: a link in it that
+/// leads out of it is refused as well.
+pub fn write_report_file(
+    root: &std::path::Path,
+    report_dir: &std::path::Path,
+    path: &std::path::Path,
+    bytes: &[u8],
+) -> crate::error::Result<()> {
+    use std::path::Component;
+    // Judged by the words of the setting: `..` or an absolute path elsewhere means outside on
+    // purpose; a link in the project that leads out is what the project's check refuses.
+    let in_project = if report_dir.is_absolute() { report_dir.strip_prefix(root).ok() } else { Some(report_dir) }
+        .is_some_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)));
+    if in_project {
+        crate::store::write_inside(root, path, bytes)
+    } else {
+        crate::store::write_inside_report_folder(&root.join(report_dir), path, bytes)
+    }
+}
+
 /// Reads the last run's results.json ([`results_path`]) with its path; when there is none yet the
 /// error says to run the tests first (every review command and the review page say the same).
 pub fn read_last_run(

@@ -381,6 +381,34 @@ mod tests {
     }
 
     #[test]
+    fn review_state_is_never_written_through_a_link_out_of_the_project() {
+        let (root, store, run) = project("state-link");
+        // `.sightline/review.json` linked to a file outside the project that reads as a review.
+        let outside = root.with_extension("outside");
+        let _ = std::fs::remove_dir_all(&outside);
+        std::fs::create_dir_all(&outside).unwrap();
+        let theirs = br#"{"version": 1, "decisions": []}"#;
+        std::fs::write(outside.join("review.json"), theirs).unwrap();
+        let link = root.join(".sightline/review.json");
+        std::os::unix::fs::symlink(outside.join("review.json"), &link).unwrap();
+        let error = reject_in_review(&store, &Default::default(), &run, &run.version, &home()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{} is a symbolic link to {}, outside the project {}; nothing was written. Replace the link with a folder or file of the project (e.g. `git checkout -- .sightline/review.json`)",
+                link.display(),
+                outside.join("review.json").display(),
+                root.display()
+            )
+        );
+        assert_eq!(std::fs::read(outside.join("review.json")).unwrap(), theirs);
+        let names: Vec<_> = std::fs::read_dir(&outside).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["review.json"], "nothing was added beside it");
+        std::fs::remove_dir_all(&root).unwrap();
+        std::fs::remove_dir_all(&outside).unwrap();
+    }
+
+    #[test]
     fn review_approve_writes_the_baseline_and_remembers_it_for_the_commit() {
         let (root, store, run) = project("approve");
         let done = approve_in_review(&store, &Default::default(), &run, &run.version, &home(), false).unwrap();

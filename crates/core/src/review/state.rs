@@ -9,7 +9,6 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 use crate::store::ProjectStore;
 
@@ -87,7 +86,7 @@ pub fn read_review_state(store: &ProjectStore) -> Result<ReviewState> {
 /// previous decisions whole.
 fn write_review_state(store: &ProjectStore, state: &ReviewState) -> Result<()> {
     let json = serde_json::to_vec_pretty(state).map_err(|e| Error::InvalidInput(format!("review state: {e}")))?;
-    write_atomic(&review_state_path(store), &json)
+    store.write(&review_state_path(store), &json)
 }
 
 /// The identity of this run's capture of `name` for `project`: its size and an XXH3-128 of its

@@ -1,15 +1,19 @@
 //! Writes that stay inside the project. A folder or file under `.sightline/` may be a symbolic
 //! link (committed by a fork, made by hand); following it out of the project would let an approve
-//! replace files anywhere the user can write. Every write of the store goes through
-//! [`write_inside`]: the folders are made and the file written relative to an open handle of the
-//! project root (cap-std), so no path component — not even one swapped for a link between a check
-//! and the write — resolves outside it, and a refusal names the link and where it points.
+//! replace files anywhere the user can write. Every write of the store and of a report folder in
+//! the project goes through [`write_inside`] (a run's claim on a snapshot through
+//! [`create_new_inside`]): the folders are made and the file written relative to an open handle
+//! of the project root (cap-std), so no path component — not even one swapped for a link between
+//! a check and the write — resolves outside it, and a refusal names the link and where it points.
+//! A report folder the user configured outside the project is its own root
+//! ([`write_inside_report_folder`]).
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use cap_std::ambient_authority;
-use cap_std::fs::Dir;
+use cap_std::fs::{Dir, OpenOptions};
 
 use crate::error::{Error, Result};
 
@@ -17,38 +21,98 @@ use crate::error::{Error, Result};
 /// a rename), making its folders as needed. Refused, with nothing written, when `path` is not
 /// under `root` or a symbolic link on the way leads out of it.
 pub fn write_inside(root: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    confined(Within::Project, root, path, |dir, name| replace(dir, name, bytes))
+}
+
+/// [`write_inside`] for a report folder the user configured outside the project (`reportDir`):
+/// kept inside `folder`, and a refusal names the report folder, not the project.
+pub fn write_inside_report_folder(folder: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    confined(Within::ReportFolder, folder, path, |dir, name| replace(dir, name, bytes))
+}
+
+/// Creates `path`, a file under `root`, holding `bytes`, only when nothing is there yet: `false`
+/// when something is. Of two processes racing for one path exactly one creates it. Kept inside
+/// `root` as [`write_inside`] is.
+pub fn create_new_inside(root: &Path, path: &Path, bytes: &[u8]) -> Result<bool> {
+    confined(Within::Project, root, path, |dir, name| create_new(dir, name, bytes))
+}
+
+/// The folder a write is kept inside, as a refusal names it.
+#[derive(Debug, Clone, Copy)]
+enum Within {
+    /// The project root: `.sightline/`, and a report folder inside the project.
+    Project,
+    /// A report folder configured outside the project: the user chose it, links out of it are
+    /// still refused.
+    ReportFolder,
+}
+
+impl Within {
+    fn name(self) -> &'static str {
+        match self {
+            Within::Project => "the project",
+            Within::ReportFolder => "the report folder",
+        }
+    }
+
+    /// What to do about `link` (relative to the root), a symbolic link out of it.
+    fn fix(self, link: &Path) -> String {
+        match self {
+            Within::Project => format!(
+                "Replace the link with a folder or file of the project (e.g. `git checkout -- {}`)",
+                link.display()
+            ),
+            Within::ReportFolder => {
+                format!("Remove the link {}: sightline makes the report's folders itself", link.display())
+            }
+        }
+    }
+}
+
+/// Puts a file at `path` under `root` with `put` (given the open folder and the file's name),
+/// never through a symbolic link out of `root`.
+fn confined<T>(
+    within: Within,
+    root: &Path,
+    path: &Path,
+    put: impl Fn(&Dir, &OsStr) -> std::io::Result<T>,
+) -> Result<T> {
     let relative = path.strip_prefix(root).map_err(|_| {
         Error::InvalidInput(format!(
-            "{}: not inside the project {}; nothing was written",
+            "{}: not inside {} {}; nothing was written",
             path.display(),
+            within.name(),
             root.display()
         ))
     })?;
     if relative.file_name().is_none() || relative.components().any(|c| !matches!(c, Component::Normal(_))) {
         return Err(Error::InvalidInput(format!(
-            "{}: not a file path inside the project; nothing was written",
-            path.display()
+            "{}: not a file path inside {}; nothing was written",
+            path.display(),
+            within.name()
         )));
     }
-    // A folder link out of the project makes cap-std fail below, and is named then; the file
+    // A folder link out of the root makes cap-std fail below, and is named then; the file
     // itself, a link replaced by the rename, is checked here (one lstat on the common path).
     if is_link(path)
-        && let Some(refusal) = outside(root, relative)
+        && let Some(refusal) = outside(within, root, relative)
     {
         return Err(refusal);
     }
-    match write_under(root, relative, bytes) {
-        // cap-std follows no absolute link, even one into the project: write through the path the
+    match write_under(root, relative, &put) {
+        // cap-std follows no absolute link, even one into the root: write through the path the
         // links resolve to, which has none left (a link swapped in meanwhile is refused again).
         Err(_) if has_link(root, relative) => {
             let canonical_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
             let resolved = resolved(&root.join(relative));
             match resolved.strip_prefix(&canonical_root) {
-                Ok(inside) => write_under(&canonical_root, inside, bytes).map_err(|e| e.into_error(root, relative)),
-                Err(_) => Err(outside(root, relative).unwrap_or_else(|| escaped(root, relative))),
+                Ok(inside) => {
+                    write_under(&canonical_root, inside, &put).map_err(|e| e.into_error(within, root, relative))
+                }
+                Err(_) => Err(outside(within, root, relative).unwrap_or_else(|| escaped(within, root, relative))),
             }
         }
-        result => result.map_err(|e| e.into_error(root, relative)),
+        result => result.map_err(|e| e.into_error(within, root, relative)),
     }
 }
 
@@ -59,9 +123,9 @@ enum Failed {
 }
 
 impl Failed {
-    fn into_error(self, root: &Path, relative: &Path) -> Error {
+    fn into_error(self, within: Within, root: &Path, relative: &Path) -> Error {
         match self {
-            Failed::Folder(e) => match outside(root, relative) {
+            Failed::Folder(e) => match outside(within, root, relative) {
                 Some(refusal) => refusal,
                 None => not_a_folder(&root.join(relative.parent().unwrap_or(Path::new(""))), e),
             },
@@ -70,19 +134,28 @@ impl Failed {
     }
 }
 
-/// [`write_inside`] through a handle of `root`: no component may resolve outside it.
-fn write_under(root: &Path, relative: &Path, bytes: &[u8]) -> std::result::Result<(), Failed> {
+/// [`confined`] through a handle of `root`: no component may resolve outside it.
+fn write_under<T>(
+    root: &Path,
+    relative: &Path,
+    put: impl Fn(&Dir, &OsStr) -> std::io::Result<T>,
+) -> std::result::Result<T, Failed> {
     let name = relative.file_name().expect("checked: a file path");
     let folder = relative.parent().unwrap_or(Path::new(""));
-    // The project root is where the user pointed; only what lies under it is made through it.
+    // The root is where the user pointed; only what lies under it is made through it.
     std::fs::create_dir_all(root).map_err(Failed::Folder)?;
-    let project = Dir::open_ambient_dir(root, ambient_authority()).map_err(Failed::Folder)?;
+    let top = Dir::open_ambient_dir(root, ambient_authority()).map_err(Failed::Folder)?;
     let dir = if folder.as_os_str().is_empty() {
-        project
+        top
     } else {
-        project.create_dir_all(folder).map_err(Failed::Folder)?;
-        project.open_dir(folder).map_err(Failed::Folder)?
+        top.create_dir_all(folder).map_err(Failed::Folder)?;
+        top.open_dir(folder).map_err(Failed::Folder)?
     };
+    put(&dir, name).map_err(Failed::File)
+}
+
+/// Replaces `name` in `dir` with `bytes` atomically: a temp file, then a rename.
+fn replace(dir: &Dir, name: &OsStr, bytes: &[u8]) -> std::io::Result<()> {
     // Unique per process and per call: two threads writing one path never share a temp file.
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -91,12 +164,22 @@ fn write_under(root: &Path, relative: &Path, bytes: &[u8]) -> std::result::Resul
         let mut file = dir.create(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
-        dir.rename(&temp, &dir, name)
+        dir.rename(&temp, dir, name)
     })();
-    written.map_err(|e| {
+    if written.is_err() {
         let _ = dir.remove_file(&temp);
-        Failed::File(e)
-    })
+    }
+    written
+}
+
+/// Creates `name` in `dir` holding `bytes` unless something is there (`false`); the OS decides
+/// between racers (`O_EXCL`), which also never follows a link there.
+fn create_new(dir: &Dir, name: &OsStr, bytes: &[u8]) -> std::io::Result<bool> {
+    match dir.open_with(name, OpenOptions::new().write(true).create_new(true)) {
+        Ok(mut file) => file.write_all(bytes).map(|()| true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// Whether a component of `relative` (from `root`) is a symbolic link.
@@ -130,19 +213,20 @@ fn resolved(path: &Path) -> PathBuf {
     out
 }
 
-/// A path that resolves outside the project although no single link on it was found to.
-fn escaped(root: &Path, relative: &Path) -> Error {
+/// A path that resolves outside the root although no single link on it was found to.
+fn escaped(within: Within, root: &Path, relative: &Path) -> Error {
     Error::InvalidInput(format!(
-        "{}: resolves outside the project {}; nothing was written",
+        "{}: resolves outside {} {}; nothing was written",
         root.join(relative).display(),
+        within.name(),
         root.display()
     ))
 }
 
 /// The refusal for the first symbolic link on `relative`'s way (from `root`) that leads out of
-/// the project, if there is one.
-fn outside(root: &Path, relative: &Path) -> Option<Error> {
-    let project = std::fs::canonicalize(root).ok()?;
+/// the root, if there is one.
+fn outside(within: Within, root: &Path, relative: &Path) -> Option<Error> {
+    let canonical_root = std::fs::canonicalize(root).ok()?;
     let mut at = root.to_path_buf();
     for part in relative.components() {
         at.push(part);
@@ -150,15 +234,16 @@ fn outside(root: &Path, relative: &Path) -> Option<Error> {
             continue;
         }
         let target = std::fs::read_link(&at).unwrap_or_default();
-        // A dangling link or a loop leads nowhere inside the project either.
-        let leads_inside = std::fs::canonicalize(&at).is_ok_and(|resolved| resolved.starts_with(&project));
+        // A dangling link or a loop leads nowhere inside the root either.
+        let leads_inside = std::fs::canonicalize(&at).is_ok_and(|resolved| resolved.starts_with(&canonical_root));
         if !leads_inside {
             return Some(Error::InvalidInput(format!(
-                "{} is a symbolic link to {}, outside the project {}; nothing was written. Replace the link with a folder or file of the project (e.g. `git checkout -- {}`)",
+                "{} is a symbolic link to {}, outside {} {}; nothing was written. {}",
                 at.display(),
                 target.display(),
+                within.name(),
                 root.display(),
-                relative_to(root, &at).display()
+                within.fix(&relative_to(root, &at))
             )));
         }
     }
@@ -177,16 +262,19 @@ fn relative_to(root: &Path, path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
-    /// A project and a folder outside it, removed when the test ends.
-    struct Places {
+    /// A project and a folder outside it, removed when the test ends. The tests of every write of
+    /// the store use it to link a folder or file of the project out of it.
+    pub(crate) struct Places {
         base: PathBuf,
     }
 
     impl Places {
-        fn new(tag: &str) -> Self {
+        pub(crate) fn new(tag: &str) -> Self {
             let base = std::env::temp_dir().join(format!("sightline-inside-{tag}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&base);
             std::fs::create_dir_all(base.join("project/.sightline")).unwrap();
@@ -194,11 +282,32 @@ mod tests {
             std::fs::write(base.join("outside/home.png"), b"outside").unwrap();
             Self { base }
         }
-        fn project(&self) -> PathBuf {
+        pub(crate) fn project(&self) -> PathBuf {
             self.base.join("project")
         }
-        fn outside(&self) -> PathBuf {
+        pub(crate) fn outside(&self) -> PathBuf {
             self.base.join("outside")
+        }
+        /// A folder beside the project (`reportDir: "../<name>"`).
+        pub(crate) fn beside(&self, name: &str) -> PathBuf {
+            self.base.join(name)
+        }
+        /// Every file under the outside folder with its bytes, to show a refused write left it
+        /// as it was.
+        pub(crate) fn outside_files(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+            let mut files = BTreeMap::new();
+            let mut folders = vec![self.outside()];
+            while let Some(folder) = folders.pop() {
+                for entry in std::fs::read_dir(&folder).unwrap() {
+                    let path = entry.unwrap().path();
+                    if path.is_dir() {
+                        folders.push(path);
+                    } else {
+                        files.insert(path.clone(), std::fs::read(&path).unwrap());
+                    }
+                }
+            }
+            files
         }
     }
 
@@ -274,5 +383,49 @@ mod tests {
         let error = write_inside(&places.project(), &places.project().join(".sightline/baselines/home/c.png"), b"x");
         let error = error.unwrap_err().to_string();
         assert!(error.contains("not a folder"), "{error}");
+    }
+
+    #[test]
+    fn inside_a_claim_is_made_once_and_never_through_a_link_out_of_the_project() {
+        let places = Places::new("claim");
+        let claim = places.project().join(".sightline/temp/home/chromium.owner");
+        assert!(create_new_inside(&places.project(), &claim, b"first").unwrap());
+        assert!(!create_new_inside(&places.project(), &claim, b"second").unwrap(), "one claim wins");
+        assert_eq!(std::fs::read(&claim).unwrap(), b"first");
+        // `.sightline/temp` linked out of the project: no claim is made out there.
+        let temp = places.project().join(".sightline/temp");
+        std::fs::remove_dir_all(&temp).unwrap();
+        std::os::unix::fs::symlink(places.outside(), &temp).unwrap();
+        let before = places.outside_files();
+        let error = create_new_inside(&places.project(), &claim, b"x").unwrap_err().to_string();
+        assert!(
+            error.starts_with(&format!("{} is a symbolic link to {}", temp.display(), places.outside().display())),
+            "{error}"
+        );
+        assert_eq!(places.outside_files(), before);
+        assert!(!places.outside().join("home").exists());
+    }
+
+    #[test]
+    fn inside_a_report_folder_outside_the_project_keeps_its_writes_inside_it() {
+        let places = Places::new("report-folder");
+        let reports = places.beside("reports");
+        write_inside_report_folder(&reports, &reports.join("images/home/chromium-current.png"), b"png").unwrap();
+        assert_eq!(std::fs::read(reports.join("images/home/chromium-current.png")).unwrap(), b"png");
+        // A link in it that leads out of it is refused, named as the report folder's.
+        std::fs::remove_dir_all(reports.join("images")).unwrap();
+        std::os::unix::fs::symlink(places.outside(), reports.join("images")).unwrap();
+        let before = places.outside_files();
+        let error = write_inside_report_folder(&reports, &reports.join("images/home/chromium-current.png"), b"png");
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            format!(
+                "{} is a symbolic link to {}, outside the report folder {}; nothing was written. Remove the link images: sightline makes the report's folders itself",
+                reports.join("images").display(),
+                places.outside().display(),
+                reports.display()
+            )
+        );
+        assert_eq!(places.outside_files(), before);
     }
 }

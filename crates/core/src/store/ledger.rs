@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{ProjectStore, project_file_stem};
-use crate::decode::write_atomic;
 use crate::error::{Error, Result};
 
 /// The ledger format this build writes and reads.
@@ -114,9 +113,8 @@ pub fn ledger_path(store: &ProjectStore) -> PathBuf {
 
 /// Writes the run's ledger (atomically) for `results::write_results` and the merge job.
 pub fn write_ledger(store: &ProjectStore, ledger: &RunLedger) -> Result<()> {
-    crate::decode::create_dir_all(&store.temp_root())?;
     let json = serde_json::to_vec(ledger).map_err(|e| Error::Internal(format!("run ledger: {e}")))?;
-    write_atomic(&ledger_path(store), &json)
+    store.write(&ledger_path(store), &json)
 }
 
 /// The ledger in `temp` (a `.sightline/temp` or a shard's copy of it), if the reporter left one.

@@ -26,7 +26,7 @@ mod names;
 use std::path::{Path, PathBuf};
 
 use crate::artifact::{Capture, encode_capture, read_capture};
-use crate::decode::{PngCompression, encode_png_with_chunk, write_atomic};
+use crate::decode::{PngCompression, encode_png_with_chunk};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
@@ -34,7 +34,9 @@ use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
 
 use capture_data::baseline_data;
 pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage};
-pub use inside::write_inside;
+#[cfg(test)]
+pub(crate) use inside::tests::Places;
+pub use inside::{create_new_inside, write_inside, write_inside_report_folder};
 pub use names::{CallName, call_snapshot_name};
 
 /// One file in a snapshot's folder under `base` (`.sightline/baselines`, `.sightline/temp` or a
@@ -125,6 +127,13 @@ impl ProjectStore {
     /// link out of the project ([`write_inside`]).
     pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         write_inside(&self.root, path, bytes)
+    }
+
+    /// Creates `path`, a file of this project, holding `bytes`, only when nothing is there yet
+    /// (`false` when something is): of two workers racing for it exactly one creates it. Never
+    /// through a symbolic link out of the project ([`create_new_inside`]).
+    pub fn create_new(&self, path: &Path, bytes: &[u8]) -> Result<bool> {
+        create_new_inside(&self.root, path, bytes)
     }
 
     pub fn root(&self) -> &Path {
@@ -218,9 +227,8 @@ impl ProjectStore {
         let path = self.diff_path(name, project)?;
         match diff {
             Some(image) => {
-                crate::decode::create_dir_all(&self.temp_dir(name))?;
                 let png = crate::decode::encode_png(image, crate::decode::PngCompression::Fastest)?;
-                write_atomic(&path, &png)?;
+                self.write(&path, &png)?;
                 Ok(Some(png))
             }
             None => match std::fs::remove_file(&path) {
