@@ -196,8 +196,7 @@ pub fn finish_shard(store: &ProjectStore, current: u32, total: u32, mode: ShardM
                 Err(e) => return Err(Error::io(&evidence_path, e)),
             };
             if passed {
-                let capture = store.capture_path(name, stem)?;
-                std::fs::remove_file(&capture).map_err(|e| Error::io(&capture, e))?;
+                store.remove(&store.capture_path(name, stem)?)?;
             }
         }
     }
@@ -227,11 +226,7 @@ fn merge_ledgers(store: &ProjectStore, folders: &[PathBuf], complete: bool) -> R
         folders.iter().map(|f| read_ledger(f)).collect::<Result<Vec<_>>>()?.into_iter().collect();
     match ledgers.and_then(RunLedger::union) {
         Some(ledger) => write_ledger(store, &if complete { ledger } else { ledger.partial() }),
-        None => match std::fs::remove_file(ledger_path(store)) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Error::io(ledger_path(store), e)),
-        },
+        None => store.remove(&ledger_path(store)),
     }
 }
 

@@ -319,7 +319,7 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
                 )));
             }
             // Left by an earlier run (or unreadable): take it over.
-            _ => std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
+            _ => store.remove(&path)?,
         }
     }
     Err(Error::InvalidInput(format!("snapshot {name:?} ({project}): could not claim {}", path.display())))

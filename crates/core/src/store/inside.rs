@@ -37,6 +37,71 @@ pub fn create_new_inside(root: &Path, path: &Path, bytes: &[u8]) -> Result<bool>
     confined(Within::Project, root, path, |dir, name| create_new(dir, name, bytes))
 }
 
+/// How a refused write ends: the user's files are as they were.
+const WRITTEN: &str = "nothing was written";
+/// How a refused removal ends.
+const REMOVED: &str = "nothing was removed";
+
+/// Removes `path` under `root` — a file, or a folder with everything in it — never through a
+/// symbolic link out of `root` (a `.sightline` linked elsewhere must not cost the files there).
+/// A link at `path` itself is removed, not what it points to. Nothing there is not an error.
+pub fn remove_inside(root: &Path, path: &Path) -> Result<()> {
+    let relative = path
+        .strip_prefix(root)
+        .ok()
+        .filter(|r| r.file_name().is_some() && r.components().all(|c| matches!(c, Component::Normal(_))));
+    let Some(relative) = relative else {
+        return Err(Error::InvalidInput(format!(
+            "{}: not inside the project {}; nothing was removed",
+            path.display(),
+            root.display()
+        )));
+    };
+    let refusal =
+        |e: std::io::Error| outside(Within::Project, root, relative, REMOVED).unwrap_or_else(|| Error::io(path, e));
+    match remove_under(root, relative) {
+        // As for writes: cap-std follows no absolute link, even one into the project.
+        Err(_) if has_link(root, relative.parent().unwrap_or(Path::new(""))) => {
+            let canonical_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
+            let parent = resolved(&root.join(relative.parent().unwrap_or(Path::new(""))));
+            match parent.strip_prefix(&canonical_root) {
+                Ok(inside) => {
+                    let name = relative.file_name().expect("checked: a file path");
+                    remove_under(&canonical_root, &inside.join(name)).map_err(refusal)
+                }
+                Err(_) => Err(outside(Within::Project, root, relative, REMOVED)
+                    .unwrap_or_else(|| escaped(Within::Project, root, relative, REMOVED))),
+            }
+        }
+        result => result.map_err(refusal),
+    }
+}
+
+/// [`remove_inside`] through a handle of `root`.
+fn remove_under(root: &Path, relative: &Path) -> std::io::Result<()> {
+    let gone = |e: std::io::Error| if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) };
+    let name = relative.file_name().expect("checked: a file path");
+    let folder = relative.parent().unwrap_or(Path::new(""));
+    let top = match Dir::open_ambient_dir(root, ambient_authority()) {
+        Ok(top) => top,
+        Err(e) => return gone(e),
+    };
+    let dir = if folder.as_os_str().is_empty() {
+        top
+    } else {
+        match top.open_dir(folder) {
+            Ok(dir) => dir,
+            Err(e) => return gone(e),
+        }
+    };
+    let removed = match dir.symlink_metadata(name) {
+        Ok(meta) if meta.is_dir() => dir.remove_dir_all(name),
+        Ok(_) => dir.remove_file(name),
+        Err(e) => Err(e),
+    };
+    removed.or_else(gone)
+}
+
 /// The folder a write is kept inside, as a refusal names it.
 #[derive(Debug, Clone, Copy)]
 enum Within {
@@ -95,7 +160,7 @@ fn confined<T>(
     // A folder link out of the root makes cap-std fail below, and is named then; the file
     // itself, a link replaced by the rename, is checked here (one lstat on the common path).
     if is_link(path)
-        && let Some(refusal) = outside(within, root, relative)
+        && let Some(refusal) = outside(within, root, relative, WRITTEN)
     {
         return Err(refusal);
     }
@@ -109,7 +174,8 @@ fn confined<T>(
                 Ok(inside) => {
                     write_under(&canonical_root, inside, &put).map_err(|e| e.into_error(within, root, relative))
                 }
-                Err(_) => Err(outside(within, root, relative).unwrap_or_else(|| escaped(within, root, relative))),
+                Err(_) => Err(outside(within, root, relative, WRITTEN)
+                    .unwrap_or_else(|| escaped(within, root, relative, WRITTEN))),
             }
         }
         result => result.map_err(|e| e.into_error(within, root, relative)),
@@ -125,7 +191,7 @@ enum Failed {
 impl Failed {
     fn into_error(self, within: Within, root: &Path, relative: &Path) -> Error {
         match self {
-            Failed::Folder(e) => match outside(within, root, relative) {
+            Failed::Folder(e) => match outside(within, root, relative, WRITTEN) {
                 Some(refusal) => refusal,
                 None => not_a_folder(&root.join(relative.parent().unwrap_or(Path::new(""))), e),
             },
@@ -214,9 +280,9 @@ fn resolved(path: &Path) -> PathBuf {
 }
 
 /// A path that resolves outside the root although no single link on it was found to.
-fn escaped(within: Within, root: &Path, relative: &Path) -> Error {
+fn escaped(within: Within, root: &Path, relative: &Path, nothing: &str) -> Error {
     Error::InvalidInput(format!(
-        "{}: resolves outside {} {}; nothing was written",
+        "{}: resolves outside {} {}; {nothing}",
         root.join(relative).display(),
         within.name(),
         root.display()
@@ -225,7 +291,7 @@ fn escaped(within: Within, root: &Path, relative: &Path) -> Error {
 
 /// The refusal for the first symbolic link on `relative`'s way (from `root`) that leads out of
 /// the root, if there is one.
-fn outside(within: Within, root: &Path, relative: &Path) -> Option<Error> {
+fn outside(within: Within, root: &Path, relative: &Path, nothing: &str) -> Option<Error> {
     let canonical_root = std::fs::canonicalize(root).ok()?;
     let mut at = root.to_path_buf();
     for part in relative.components() {
@@ -238,7 +304,7 @@ fn outside(within: Within, root: &Path, relative: &Path) -> Option<Error> {
         let leads_inside = std::fs::canonicalize(&at).is_ok_and(|resolved| resolved.starts_with(&canonical_root));
         if !leads_inside {
             return Some(Error::InvalidInput(format!(
-                "{} is a symbolic link to {}, outside {} {}; nothing was written. {}",
+                "{} is a symbolic link to {}, outside {} {}; {nothing}. {}",
                 at.display(),
                 target.display(),
                 within.name(),
@@ -327,6 +393,44 @@ pub(crate) mod tests {
         let names: Vec<_> =
             std::fs::read_dir(file.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, ["chromium.png"], "no temp file is left");
+    }
+
+    #[test]
+    fn inside_removing_never_follows_a_link_out_of_the_project() {
+        let places = Places::new("remove");
+        let project = places.project();
+        std::fs::create_dir_all(places.outside().join("temp/home")).unwrap();
+        std::fs::write(places.outside().join("temp/home/chromium.slcap"), b"theirs").unwrap();
+        let before = places.outside_files();
+        // `.sightline` itself a link out: clearing the run's temp folder is refused, naming it.
+        std::fs::remove_dir_all(project.join(".sightline")).unwrap();
+        std::os::unix::fs::symlink(places.outside(), project.join(".sightline")).unwrap();
+        let store = crate::store::ProjectStore::new(&project);
+        let error = store.clear_run().unwrap_err().to_string();
+        assert_eq!(
+            error,
+            format!(
+                "{} is a symbolic link to {}, outside the project {}; nothing was removed. Replace the link with a folder or file of the project (e.g. `git checkout -- .sightline`)",
+                project.join(".sightline").display(),
+                places.outside().display(),
+                project.display()
+            )
+        );
+        assert!(remove_inside(&project, &project.join(".sightline/temp/home/chromium.slcap")).is_err());
+        assert_eq!(places.outside_files(), before, "nothing outside was removed");
+        // A link at the path itself: the link goes, what it points to stays.
+        std::fs::remove_file(project.join(".sightline")).unwrap();
+        std::fs::create_dir_all(project.join(".sightline")).unwrap();
+        std::os::unix::fs::symlink(places.outside().join("temp"), project.join(".sightline/temp")).unwrap();
+        store.clear_run().unwrap();
+        assert!(std::fs::symlink_metadata(project.join(".sightline/temp")).is_err());
+        assert_eq!(places.outside_files(), before);
+        // A folder of the project goes whole; nothing there is no error.
+        std::fs::create_dir_all(project.join(".sightline/temp/a/b")).unwrap();
+        std::fs::write(project.join(".sightline/temp/a/b/c.json"), b"{}").unwrap();
+        store.clear_run().unwrap();
+        assert!(!project.join(".sightline/temp").exists());
+        store.clear_run().unwrap();
     }
 
     #[test]

@@ -36,7 +36,7 @@ use capture_data::baseline_data;
 pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage};
 #[cfg(test)]
 pub(crate) use inside::tests::Places;
-pub use inside::{create_new_inside, write_inside, write_inside_report_folder};
+pub use inside::{create_new_inside, remove_inside, write_inside, write_inside_report_folder};
 pub use names::{CallName, call_snapshot_name};
 
 /// One file in a snapshot's folder under `base` (`.sightline/baselines`, `.sightline/temp` or a
@@ -129,6 +129,12 @@ impl ProjectStore {
         write_inside(&self.root, path, bytes)
     }
 
+    /// Removes `path`, a file or folder of this project, if it is there; never through a
+    /// symbolic link out of the project ([`remove_inside`]).
+    pub fn remove(&self, path: &Path) -> Result<()> {
+        remove_inside(&self.root, path)
+    }
+
     /// Creates `path`, a file of this project, holding `bytes`, only when nothing is there yet
     /// (`false` when something is): of two workers racing for it exactly one creates it. Never
     /// through a symbolic link out of the project ([`create_new_inside`]).
@@ -175,12 +181,7 @@ impl ProjectStore {
     /// Starts a run: what an earlier run left in `.sightline/temp` must not be reported as this
     /// run's. Baselines are never touched.
     pub fn clear_run(&self) -> Result<()> {
-        let temp = self.temp_root();
-        match std::fs::remove_dir_all(&temp) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Error::io(&temp, e)),
-        }
+        self.remove(&self.temp_root())
     }
 
     /// The baseline's file: `.sightline/baselines/<name>/<project>.png` in the default layout.
@@ -231,11 +232,7 @@ impl ProjectStore {
                 self.write(&path, &png)?;
                 Ok(Some(png))
             }
-            None => match std::fs::remove_file(&path) {
-                Ok(()) => Ok(None),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(Error::io(&path, e)),
-            },
+            None => self.remove(&path).map(|()| None),
         }
     }
 
