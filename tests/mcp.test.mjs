@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { APPROVAL_RULE, notRunYet, settle } from './support/mcp.mjs';
 import { binary, callText, captureAboutUnhealthy, captureAboutUnsettled, freePort, playwright, pngSize, runExample, skipWithoutChromium as skip, tempRoot, twoProjectConfig, withClient } from './golden/run.mjs';
@@ -378,6 +378,27 @@ test('mcp: approve_snapshot writes the baseline', { skip }, async () => {
   });
   assert.ok(statSync(baseline).mtimeMs > old.getTime());
   assert.equal(samePixels(baseline, current), true, 'the baseline now holds the changed capture');
+});
+
+// A fork may commit a symbolic link under .sightline (issue 34): neither approve tool writes
+// through one out of the project; the refusal names the link and the other snapshots go on.
+test('mcp: approve_snapshot and approve_all never write through a symbolic link out of the project', { skip }, async () => {
+  const root = copyOfRun();
+  const outside = tempDir();
+  const folder = path.join(root, '.sightline', 'baselines', 'home');
+  cpSync(folder, path.join(outside, 'home'), { recursive: true });
+  rmSync(folder, { recursive: true });
+  symlinkSync(path.join(outside, 'home'), folder);
+  const files = () => readdirSync(outside, { recursive: true }).sort().map((f) => [f, statSync(path.join(outside, f)).isFile() ? readFileSync(path.join(outside, f)).toString('base64') : 'folder']);
+  const before = files();
+  const refused = `${folder} is a symbolic link to ${path.join(outside, 'home')}, outside the project ${root}; nothing was written. Replace the link with a folder or file of the project (e.g. \`git checkout -- .sightline/baselines/home\`)`;
+  await withClient(root, [], async (client) => {
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'home' } })), { isError: true, text: refused });
+    const all = await settle(client.callTool({ name: 'approve_all', arguments: {} }));
+    assert.equal(all.isError, true);
+    assert.deepEqual(all.text.split('\n').sort(), ['approved catalogue (chromium): replaced .sightline/baselines/catalogue/chromium.png', `not approved: ${refused}`]);
+  });
+  assert.deepEqual(files(), before, 'nothing outside the project changed');
 });
 
 test('mcp: approve_all replaces the baseline of every changed snapshot and leaves the rest', { skip }, async () => {

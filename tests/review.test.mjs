@@ -196,6 +196,39 @@ test('review: the door refuses requests without the token, from another Host or 
   assert.ok(!existsSync(path.join(root, '.sightline', 'review.json')));
 });
 
+// A fork may commit a symbolic link under .sightline (issue 34): approving through the page never
+// writes through one out of the project, nor does recording a rejection; the refusal names it.
+test('review: approve and reject never write through a symbolic link out of the project', { skip }, async () => {
+  const root = copyOfRun();
+  const outside = tempDir('review-linked');
+  const folder = path.join(root, '.sightline', 'baselines', 'home');
+  cpSync(folder, path.join(outside, 'home'), { recursive: true });
+  rmSync(folder, { recursive: true });
+  symlinkSync(path.join(outside, 'home'), folder);
+  writeFileSync(path.join(outside, 'review.json'), '{"not": "sightline"}');
+  symlinkSync(path.join(outside, 'review.json'), path.join(root, '.sightline', 'review.json'));
+  const before = tree(outside);
+  await withReview(root, async ({ url }) => {
+    const { port, pathname } = new URL(url);
+    const token = pathname.split('/')[1];
+    const version = (await request(url)).body.match(/"results":"([0-9a-f]{32})"/)[1];
+    const decide = (what, name) =>
+      request(url, {
+        method: 'POST',
+        path: `/${token}/_/${what}`,
+        headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+        body: JSON.stringify({ results: version, snapshots: [{ name, project: 'chromium' }] }),
+      });
+    const approved = await decide('approve', 'home');
+    assert.ok(approved.status >= 400, approved.body);
+    assert.match(JSON.parse(approved.body).error, new RegExp(`^${folder.replaceAll('/', '\\/')} is a symbolic link to .*, outside the project .*; nothing was written`));
+    const rejected = await decide('reject', 'catalogue');
+    assert.ok(rejected.status >= 400, rejected.body);
+    assert.match(JSON.parse(rejected.body).error, /review\.json is a symbolic link to .*, outside the project .*; nothing was written/);
+  });
+  assert.deepEqual(tree(outside), before, 'nothing outside the project changed');
+});
+
 test('review: approve one snapshot, approve a group, reject one; the page says what to commit', { skip }, async () => {
   const root = copyOfRun();
   const rejectedBefore = readFileSync(baseline(root, 'home', 'chromium-copy'));

@@ -69,7 +69,7 @@ struct Case {
     damage: fn(&Path),
     /// `baseline` or `capture`.
     side: &'static str,
-    /// The start of what results.json says is wrong with the file.
+    /// What results.json says is wrong with the file: its start, or a part of it after `…`.
     problem: &'static str,
 }
 
@@ -111,6 +111,16 @@ const CASES: &[Case] = &[
         problem: "a folder, not a file",
     },
     Case {
+        what: "baseline linked to a file outside the project",
+        damage: |r| {
+            let theirs = r.with_extension("theirs.png");
+            std::fs::rename(r.join(BASELINE), &theirs).unwrap();
+            std::os::unix::fs::symlink(&theirs, r.join(BASELINE)).unwrap();
+        },
+        side: "baseline",
+        problem: "…is a symbolic link to ",
+    },
+    Case {
         what: "truncated capture",
         damage: |r| truncated(r, CAPTURE),
         side: "capture",
@@ -129,6 +139,14 @@ const CASES: &[Case] = &[
         problem: "artifact format version 2 is not supported (this build reads version 1)",
     },
 ];
+
+/// Whether `problem` is what `expected` says: its start, or with a leading `…`, a part of it.
+fn said_problem(problem: &str, expected: &str) -> bool {
+    match expected.strip_prefix('…') {
+        Some(part) => problem.contains(part),
+        None => problem.starts_with(expected),
+    }
+}
 
 fn sightline(root: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_sightline")).arg("--root").arg(root).args(args).output().unwrap()
@@ -166,7 +184,7 @@ fn damaged_files_give_that_snapshot_the_status_error_and_the_run_goes_on() {
             || home["damaged"]["side"] != case.side
             || home["damaged"]["file"] != damaged
             || home["damaged"]["fix"] != fix.as_str()
-            || !home["damaged"]["problem"].as_str().unwrap_or_default().starts_with(case.problem)
+            || !said_problem(home["damaged"]["problem"].as_str().unwrap_or_default(), case.problem)
         {
             fail(format!("home is not an error naming the {}: {home:#}", case.side));
         }
@@ -197,6 +215,7 @@ fn damaged_files_give_that_snapshot_the_status_error_and_the_run_goes_on() {
             fail("the damaged file changed".into());
         }
         std::fs::remove_dir_all(&root).unwrap();
+        let _ = std::fs::remove_file(root.with_extension("theirs.png"));
     }
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), CASES.len(), failures.join("\n\n"));
 }

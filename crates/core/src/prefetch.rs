@@ -63,8 +63,8 @@ impl FileIdentity {
 pub fn prefetch_baseline(store: &ProjectStore, name: &str, project: &str) {
     let Ok(path) = store.baseline_png(name, project) else { return };
     let reading = {
-        let path = path.clone();
-        std::thread::Builder::new().name("sightline-baseline".into()).spawn(move || read_with_identity(&path))
+        let (root, path) = (store.root().to_path_buf(), path.clone());
+        std::thread::Builder::new().name("sightline-baseline".into()).spawn(move || read_with_identity(&root, &path))
     };
     let Ok(reading) = reading else { return };
     let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
@@ -98,9 +98,10 @@ fn take_prefetched(path: &Path) -> Option<Result<BaselineSide>> {
 }
 
 /// Reads the baseline through one open file, so the identity is that of the bytes decoded.
-/// `None` when there is no file to read (nothing worth keeping).
-fn read_with_identity(path: &Path) -> Prefetched {
-    let mut file = std::fs::File::open(path).ok()?;
+/// `None` when there is no file to read, or none inside the project `root` (nothing worth
+/// keeping: the comparison reads it again and says why).
+fn read_with_identity(root: &Path, path: &Path) -> Prefetched {
+    let mut file = crate::store::open_inside(root, path).ok()??;
     let identity = FileIdentity::of(&file.metadata().ok()?);
     let mut bytes = Vec::new();
     let side = match file.read_to_end(&mut bytes) {

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::grouping::group_snapshots;
 use crate::snapshot::{SnapshotEvidence, SnapshotFiles};
 use crate::store::ledger::{RunLedger, missing_reason, read_ledger};
-use crate::store::{ProjectStore, SnapshotFile, StoredCapture};
+use crate::store::{ProjectStore, SnapshotFile, StoredCapture, read_inside};
 use crate::verdict::Status;
 
 /// Gathers this run's evidence into `<report_dir>/results.json`, writing baseline / current /
@@ -113,8 +113,11 @@ fn write_images(
     write(&current_file, &encode_png(&current.image, PngCompression::Fastest)?)?;
     let mut files = SnapshotFiles { baseline: None, current: Some(relative(&current_file)), diff: None };
     // A damaged baseline is not shown: the report names it instead.
-    let baseline =
-        if head.damaged.is_none() { read_if_there(&store.baseline_png(&head.name, &head.project)?)? } else { None };
+    let baseline = if head.damaged.is_none() {
+        read_inside(store.root(), &store.baseline_png(&head.name, &head.project)?)?
+    } else {
+        None
+    };
     if let Some(bytes) = baseline {
         let baseline_file = format!("{stem}-baseline.png");
         write(&baseline_file, &bytes)?;
@@ -122,22 +125,12 @@ fn write_images(
     }
     // The diff image the deciding comparison drew (never drawn again here, so it comes from the
     // comparator and options that decided the snapshot).
-    if let Some(bytes) = read_if_there(&store.diff_path(&head.name, &head.project)?)? {
+    if let Some(bytes) = read_inside(store.root(), &store.diff_path(&head.name, &head.project)?)? {
         let diff_file = format!("{stem}-diff.png");
         write(&diff_file, &bytes)?;
         files.diff = Some(relative(&diff_file));
     }
     Ok(files)
-}
-
-/// The bytes of `path`, or `None` when there is no such file (a new snapshot's baseline, a
-/// passed one's diff image).
-fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io(path, e)),
-    }
 }
 
 /// Baselines committed under `.sightline/baselines` with no snapshot in this run whose

@@ -41,6 +41,61 @@ pub fn create_new_inside(root: &Path, path: &Path, bytes: &[u8]) -> Result<bool>
 const WRITTEN: &str = "nothing was written";
 /// How a refused removal ends.
 const REMOVED: &str = "nothing was removed";
+/// How a refused read ends.
+const READ: &str = "nothing was read";
+
+/// Opens `path`, a file under `root`, for reading, never through a symbolic link out of `root`
+/// (a baseline linked to a file elsewhere must not be compared, copied into a report or shown);
+/// `None` when there is no such file.
+pub fn open_inside(root: &Path, path: &Path) -> Result<Option<std::fs::File>> {
+    let relative = path
+        .strip_prefix(root)
+        .ok()
+        .filter(|r| r.file_name().is_some() && r.components().all(|c| matches!(c, Component::Normal(_))));
+    let Some(relative) = relative else {
+        return Err(Error::InvalidInput(format!(
+            "{}: not inside the project {}; nothing was read",
+            path.display(),
+            root.display()
+        )));
+    };
+    let open = |root: &Path, relative: &Path| -> std::io::Result<Option<std::fs::File>> {
+        let top = Dir::open_ambient_dir(root, ambient_authority())?;
+        match top.open(relative) {
+            Ok(file) => Ok(Some(file.into_std())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    let refusal =
+        |e: std::io::Error| outside(Within::Project, root, relative, READ).unwrap_or_else(|| Error::io(path, e));
+    match open(root, relative) {
+        // As for writes: cap-std follows no absolute link, even one into the project.
+        Err(_) if has_link(root, relative) => {
+            let canonical_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
+            match resolved(path).strip_prefix(&canonical_root) {
+                Ok(inside) => open(&canonical_root, inside).map_err(refusal),
+                Err(_) => Err(outside(Within::Project, root, relative, READ)
+                    .unwrap_or_else(|| escaped(Within::Project, root, relative, READ))),
+            }
+        }
+        Ok(None) if std::fs::symlink_metadata(path).is_ok() => {
+            // A dangling link, or one cap-std would not follow: say where it leads.
+            Err(outside(Within::Project, root, relative, READ)
+                .unwrap_or_else(|| Error::io(path, std::io::ErrorKind::NotFound.into())))
+        }
+        result => result.map_err(refusal),
+    }
+}
+
+/// The bytes of `path`, a file under `root` ([`open_inside`]); `None` when there is none.
+pub fn read_inside(root: &Path, path: &Path) -> Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let Some(mut file) = open_inside(root, path)? else { return Ok(None) };
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    Ok(Some(bytes))
+}
 
 /// Removes `path` under `root` — a file, or a folder with everything in it — never through a
 /// symbolic link out of `root` (a `.sightline` linked elsewhere must not cost the files there).

@@ -36,7 +36,9 @@ use capture_data::baseline_data;
 pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage};
 #[cfg(test)]
 pub(crate) use inside::tests::Places;
-pub use inside::{create_new_inside, remove_inside, write_inside, write_inside_report_folder};
+pub use inside::{
+    create_new_inside, open_inside, read_inside, remove_inside, write_inside, write_inside_report_folder,
+};
 pub use names::{CallName, call_snapshot_name};
 
 /// One file in a snapshot's folder under `base` (`.sightline/baselines`, `.sightline/temp` or a
@@ -239,22 +241,14 @@ impl ProjectStore {
     /// The approved baseline, or `None` when there is none yet.
     pub fn read_baseline(&self, name: &str, project: &str) -> Result<Option<StoredCapture>> {
         let png = self.baseline_png(name, project)?;
-        let bytes = match std::fs::read(&png) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::io(&png, e)),
-        };
+        let Some(bytes) = read_inside(&self.root, &png)? else { return Ok(None) };
         StoredCapture::from_baseline_png(&bytes, &png).map(Some)
     }
 
     /// The approved baseline's data without decoding its pixels, or `None` when there is none.
     pub fn read_baseline_data(&self, name: &str, project: &str) -> Result<Option<CaptureData>> {
         let png = self.baseline_png(name, project)?;
-        match std::fs::read(&png) {
-            Ok(bytes) => baseline_data(&bytes, &png).map(Some),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io(&png, e)),
-        }
+        read_inside(&self.root, &png)?.map(|bytes| baseline_data(&bytes, &png)).transpose()
     }
 
     /// Writes a baseline: pixels and capture data in one PNG, written atomically.
