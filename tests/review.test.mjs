@@ -205,7 +205,7 @@ test('review: approve and reject never write through a symbolic link out of the 
   cpSync(folder, path.join(outside, 'home'), { recursive: true });
   rmSync(folder, { recursive: true });
   symlinkSync(path.join(outside, 'home'), folder);
-  writeFileSync(path.join(outside, 'review.json'), '{"not": "sightline"}');
+  writeFileSync(path.join(outside, 'review.json'), '{"version": 1, "decisions": []}');
   symlinkSync(path.join(outside, 'review.json'), path.join(root, '.sightline', 'review.json'));
   const before = tree(outside);
   await withReview(root, async ({ url }) => {
