@@ -60,7 +60,12 @@ pub fn open_inside(root: &Path, path: &Path) -> Result<Option<std::fs::File>> {
         )));
     };
     let open = |root: &Path, relative: &Path| -> std::io::Result<Option<std::fs::File>> {
-        let top = Dir::open_ambient_dir(root, ambient_authority())?;
+        // No project folder yet: no file in it either.
+        let top = match Dir::open_ambient_dir(root, ambient_authority()) {
+            Ok(top) => top,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
         match top.open(relative) {
             Ok(file) => Ok(Some(file.into_std())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
