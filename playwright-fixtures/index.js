@@ -6,12 +6,13 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const util = require('node:util');
 const { runnerPlaywright } = require('./runner.js');
 const { test: base, expect: baseExpect } = runnerPlaywright();
 const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
-const { screenshot, isLocator } = require('./screenshot.js');
+const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
 
@@ -107,6 +108,11 @@ function describeMask(options, page) {
  */
 async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   const testInfo = test.info();
+  // As toHaveScreenshot: only a Page or a Locator has pixels and a DOM to compare.
+  if (!isPage(target) && !isLocator(target)) {
+    const given = target === null || typeof target !== 'object' ? String(target) : `${target.constructor?.name ?? 'Object'} ${util.inspect(target, { depth: 0, maxArrayLength: 4 })}`;
+    throw new Error(`toMatchVisual can be only used with Page or Locator objects, was called with ${given}`);
+  }
   // As toHaveScreenshot: `(name, options)`, or `(options)` with the name, if any, among them.
   const named = typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions);
   const { name: optionsName, ...callOptions } = (named ? maybeOptions : nameOrOptions) ?? {};
@@ -144,6 +150,9 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
 
   const settings = session.page;
   if (settings.clearHover) await page.mouse.move(-1, -1);
+  // Overlays shown with page.screencast (and Playwright's own) are not the page: hidden while it
+  // is captured, as toHaveScreenshot hides them (where Playwright has page.screencast).
+  await page.screencast?.hideOverlays?.();
   await prepareForCapture(page, settings);
   try {
     if (settings.animations === 'disabled') await finishAnimations(page);
@@ -176,11 +185,16 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
         step = await session.walked(await walk(step.styleProperties));
       } else {
         if (step.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, step.afterMs));
-        step = await session.shot(await screenshot(page, target, settings), failuresByPage.get(page) ?? []);
+        const shot = await screenshot(page, target, settings).catch((err) => {
+          if (err?.name !== 'TimeoutError') throw err;
+          throw new Error(`toMatchVisual("${session.name}"): the element never became visible and stable within the timeout of ${settings.timeout} ms (${err.message.split('\n')[0]})`);
+        });
+        step = await session.shot(shot, failuresByPage.get(page) ?? []);
       }
     }
   } finally {
     await restoreAfterCapture(page);
+    await page.screencast?.showOverlays?.();
   }
   return finish(testInfo, session, step.outcome);
 }
@@ -193,8 +207,14 @@ async function finish(testInfo, session, outcome) {
     else if (attachment.kind === 'projectFile') await testInfo.attach(name, { path: attachment.path, contentType });
     else await attachFile(testInfo, name, attachment.body, contentType);
   }
-  if (outcome.failAtEnd) failNewSnapshotAtEnd(testInfo, outcome.failAtEnd);
   const result = { pass: outcome.pass, message: () => outcome.message, name: 'toMatchVisual' };
+  if (outcome.failAtEnd) {
+    failNewSnapshotAtEnd(testInfo, outcome.failAtEnd);
+    // A retry cannot give the snapshot a baseline: as toHaveScreenshot's missing snapshot, the
+    // test is not retried (the field Playwright reads from a matcher's result; older versions
+    // ignore it).
+    result.shouldNotRetryTest = true;
+  }
   return outcome.status ? { ...result, expected: session.name, actual: outcome.status } : result;
 }
 

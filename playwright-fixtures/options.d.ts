@@ -28,7 +28,11 @@ export interface ToMatchVisualOptions {
   styleProperties?: string[];
   /** Capture only this area of the page, in CSS pixels. */
   clip?: { x: number; y: number; width: number; height: number };
-  /** How long to wait for two consecutive equal shots, in ms. Default the expect timeout. */
+  /**
+   * How long to wait for two consecutive equal shots (and for a Locator's element to be
+   * stable), in ms. Default Playwright's `expect.toHaveScreenshot.timeout`, else the expect
+   * timeout.
+   */
   timeout?: number;
   /** Use the perceptual comparator. Default false. */
   perceptual?: boolean;
@@ -171,7 +175,11 @@ export interface ResolvedSettings {
   shardMode: 'compare' | 'capture-only';
   /** Capture only this area of the page, in CSS pixels. */
   clip?: { x: number; y: number; width: number; height: number };
-  /** How long to wait for two consecutive equal shots, in ms. Default the expect timeout. */
+  /**
+   * How long to wait for two consecutive equal shots (and for a Locator's element to be
+   * stable), in ms. Default Playwright's `expect.toHaveScreenshot.timeout`, else the expect
+   * timeout.
+   */
   timeout?: number;
   /** Use the perceptual comparator. Default false. */
   perceptual: boolean;

@@ -6,6 +6,10 @@ function isLocator(target) {
   return Boolean(target) && typeof target.boundingBox === 'function' && typeof target.page === 'function';
 }
 
+function isPage(target) {
+  return Boolean(target) && typeof target.mainFrame === 'function' && typeof target.screenshot === 'function';
+}
+
 /** One CDP session per page, reused for every full-page shot of that page, with the page's
  *  device pixel ratio (fixed for its context). */
 const cdpSessions = new WeakMap();
@@ -53,10 +57,12 @@ async function chromiumFullPage(page, scale) {
  */
 async function screenshot(page, target, settings) {
   const shotOptions = { animations: settings.animations, caret: settings.caret, scale: settings.scale, omitBackground: settings.omitBackground };
-  if (isLocator(target)) return target.screenshot(shotOptions);
+  // Playwright waits for the element to be visible and stable: within the call's timeout, not
+  // the test's.
+  if (isLocator(target)) return target.screenshot({ ...shotOptions, timeout: settings.timeout });
   // Firefox and WebKit, and clipped, viewport-only or transparent shots, take Playwright's path.
   if (settings.fullPage && !settings.clip && !settings.omitBackground && isChromium(page)) return chromiumFullPage(page, settings.scale);
   return page.screenshot({ ...shotOptions, fullPage: settings.fullPage, clip: settings.clip });
 }
 
-module.exports = { screenshot, isLocator };
+module.exports = { screenshot, isLocator, isPage };

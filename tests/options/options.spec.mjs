@@ -109,8 +109,9 @@ for (const [name, html, options] of reshots) {
   });
 }
 
-// A new snapshot on a retry: the earlier attempt's report stands and the retry does not shoot.
-// The page counts its full-page shots; each attempt attaches its count.
+// A new snapshot in a test that may be retried: as toHaveScreenshot's missing snapshot, it is not
+// (a retry cannot give it a baseline). The page counts its full-page shots; the attempt attaches
+// its count.
 test.describe(() => {
   test.describe.configure({ retries: 1 });
   test('new-on-retry', async ({ page }) => {

@@ -64,6 +64,7 @@ fn record(
         provisional: false,
         unsettled,
         owner: None,
+        negated: false,
     };
     record_capture(store, request).unwrap();
 }

@@ -58,6 +58,15 @@ impl UpdateMode {
             Self::None => false,
         }
     }
+
+    /// What wrote a baseline in this mode, as its verdict names it: only the implicit default
+    /// mode writes one without a flag, when `writeMissingBaselines` lets it.
+    pub fn writer(self) -> &'static str {
+        match self {
+            Self::Default => "writeMissingBaselines",
+            _ => "--update-snapshots",
+        }
+    }
 }
 
 /// Which test made a capture: two tests of one run writing the same snapshot is a mistake to
@@ -115,6 +124,10 @@ pub struct CaptureRequest<'a> {
     /// The page never settled: this shot and the one before it still differed when the time was
     /// up. The snapshot fails as unstable and no baseline is written, in any update mode.
     pub unsettled: Option<Unsettled<'a>>,
+    /// `expect(…).not.toMatchVisual(…)`: the capture is only compared. No baseline is written in
+    /// any update mode, and nothing is kept for the run (no capture, evidence or claim): the run's
+    /// results list what the suite expects to match, not what it expects to differ.
+    pub negated: bool,
 }
 
 /// The last shots of a page that never settled (see [`CaptureRequest::unsettled`]).
@@ -172,9 +185,10 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         owner,
         provisional,
         unsettled,
+        negated,
     } = request;
     check_snapshot_name(name)?;
-    if let Some(owner) = &owner {
+    if let Some(owner) = owner.as_ref().filter(|_| !negated) {
         claim_snapshot(store, name, project, owner)?;
     }
     // The two sides are independent until compared: decode and parse them at once. Decoding the
@@ -233,7 +247,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             }
             None => compare_snapshot(name, project, baseline_side, current_side, &options, true),
         },
-        || encode_capture(&capture),
+        || (!negated).then(|| encode_capture(&capture)).transpose(),
     );
     let (mut evidence, diff) = compared?;
     let artifact = artifact?;
@@ -243,16 +257,17 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     }
     // An update run replaces a damaged baseline as it replaces a changed one.
     let update_as = if damaged.is_some() { Status::Changed } else { evidence.status };
-    let would_write_baseline = unsettled.is_none() && update.writes_baseline(update_as, write_missing_baselines);
+    let would_write_baseline =
+        !negated && unsettled.is_none() && update.writes_baseline(update_as, write_missing_baselines);
     let write_baseline = would_write_baseline && !provisional;
     if write_baseline {
         store.write_baseline(name, project, image, &data)?;
         // Nothing is left to approve: the snapshot says it was written, and what it was.
         if let Some(damaged) = evidence.damaged.take() {
-            evidence.verdict = damaged.written_verdict();
+            evidence.verdict = damaged.written_verdict(update.writer());
             evidence.status = Status::Written;
         } else if matches!(evidence.status, Status::New | Status::Changed) {
-            evidence.verdict = crate::verdict::written_verdict(evidence.status, &evidence.verdict);
+            evidence.verdict = crate::verdict::written_verdict(evidence.status, &evidence.verdict, update.writer());
             evidence.status = Status::Written;
         }
     }
@@ -265,6 +280,20 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     if baseline.is_some() || write_baseline {
         evidence.files.baseline = Some(relative(store.baseline_png(name, project)?));
     }
+    let json = |evidence: &SnapshotEvidence| {
+        serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))
+    };
+    let Some(artifact) = artifact else {
+        // A `.not` call keeps nothing: its outcome is the evidence alone.
+        return Ok(CaptureOutcome {
+            evidence_json: json(&evidence)?,
+            evidence,
+            baseline_written: false,
+            would_write_baseline,
+            diff_png: None,
+            current_png: None,
+        });
+    };
     evidence.files.current = Some(relative(store.capture_path(name, project)?));
     store.write_encoded_capture(name, project, &artifact)?;
     // The diff image and the capture as a PNG for the failing test's attachments, encoded side by
@@ -278,8 +307,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         },
     );
     let (diff_png, current_png) = (diff_png?.filter(|_| want_diff_png), current_png?);
-    let evidence_json =
-        serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+    let evidence_json = json(&evidence)?;
     store.write(&store.evidence_path(name, project)?, &evidence_json)?;
     Ok(CaptureOutcome {
         evidence,

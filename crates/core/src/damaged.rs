@@ -69,9 +69,10 @@ impl DamagedFile {
         format!("Cannot compare: the {} {} is damaged ({}); {}", self.side, self.file, self.problem, self.fix)
     }
 
-    /// The verdict of a snapshot whose damaged baseline an update run replaced with its capture.
-    pub fn written_verdict(&self) -> String {
-        format!("Baseline written by --update-snapshots, replacing a damaged one ({})", self.problem)
+    /// The verdict of a snapshot whose damaged baseline `writer` (an update run) replaced with
+    /// its capture.
+    pub fn written_verdict(&self, writer: &str) -> String {
+        format!("Baseline written by {writer}, replacing a damaged one ({})", self.problem)
     }
 
     /// The evidence of snapshot `name` of `project` that could not be compared because of this

@@ -44,15 +44,16 @@ impl std::fmt::Display for Status {
     }
 }
 
-/// The verdict of a new or changed snapshot whose capture an update run wrote as the baseline:
-/// what it was, without the advice to approve (`previous` is its verdict before writing).
-pub fn written_verdict(was: Status, previous: &str) -> String {
+/// The verdict of a new or changed snapshot whose capture `writer` (`--update-snapshots`, or
+/// `writeMissingBaselines`) wrote as the baseline: what it was, without the advice to approve
+/// (`previous` is its verdict before writing).
+pub fn written_verdict(was: Status, previous: &str, writer: &str) -> String {
     match was {
-        Status::New => "Baseline written by --update-snapshots: a new snapshot".to_string(),
+        Status::New => format!("Baseline written by {writer}: a new snapshot"),
         _ => {
             // The verdict's first clause says what changed; the rest is advice for a reviewer.
             let what = previous.split("; ").next().unwrap_or(previous);
-            format!("Baseline written by --update-snapshots, replacing the old one: {what}")
+            format!("Baseline written by {writer}, replacing the old one: {what}")
         }
     }
 }

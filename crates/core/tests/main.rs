@@ -65,6 +65,7 @@ pub fn capture_card_unsettled(
         provisional: false,
         unsettled,
         owner: None,
+        negated: false,
     };
     sightline_core::capture::record_capture(store, request).unwrap()
 }

@@ -143,6 +143,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
                 waited_ms: input.waited_ms.unwrap_or(0.0).max(0.0) as u64,
             }),
             owner: capture_owner(input),
+            negated: false,
         };
         record_capture(&ProjectStore::with_layout(&input.root, settings.baseline_path.clone()), request)
     })?;

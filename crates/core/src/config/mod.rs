@@ -70,8 +70,10 @@ declare_settings! {
     "shardMode" shard_mode: ShardMode = ShardMode::Compare, in [File];
     /// Capture only this area of the page, in CSS pixels.
     "clip" clip: Clip, in [Call] skip "Option::is_none";
-    /// How long to wait for two consecutive equal shots, in ms. Default the expect timeout.
-    "timeout" timeout: f64, in [Call] read "optional_millis" skip "Option::is_none";
+    /// How long to wait for two consecutive equal shots (and for a Locator's element to be
+    /// stable), in ms. Default Playwright's `expect.toHaveScreenshot.timeout`, else the expect
+    /// timeout.
+    "timeout" timeout: f64, in [Playwright, Call] read "optional_millis" skip "Option::is_none";
     /// Use the perceptual comparator. Default false.
     "perceptual" perceptual: bool = false, in [Call];
     /// `"disabled"` (default) stops CSS animations, transitions and Web Animations while

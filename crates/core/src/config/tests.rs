@@ -206,6 +206,12 @@ fn settings_layer_playwright_defaults_under_the_config_file_and_the_call() {
     assert_eq!((none.threshold, none.style_path.clone()), (0.2, vec!["/abs/pw.css".to_string()]));
     assert_eq!(playwright(json!(null)), SettingsLayer::default());
     assert_eq!(playwright(json!({"pathTemplate": "x", "maskColor": "red"})), SettingsLayer::default());
+    // Playwright's `expect.toHaveScreenshot.timeout` bounds a call that gives none (issue 35).
+    let timed = playwright(json!({"timeout": 1200}));
+    let read = |call: serde_json::Value| {
+        Settings::read_for_call(&root.0, &timed, &SettingsLayer::call(call).unwrap()).unwrap().timeout
+    };
+    assert_eq!((read(json!(null)), read(json!({"timeout": 300}))), (Some(1200.0), Some(300.0)));
 }
 
 #[test]
@@ -333,7 +339,7 @@ fn settings_each_source_may_set_only_its_own_keys() {
     );
     assert_eq!(
         Source::Playwright.keys(),
-        ["threshold", "maxDiffPixels", "maxDiffPixelRatio", "animations", "caret", "scale", "stylePath"]
+        ["threshold", "maxDiffPixels", "maxDiffPixelRatio", "timeout", "animations", "caret", "scale", "stylePath"]
     );
 }
 

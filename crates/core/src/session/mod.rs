@@ -234,6 +234,17 @@ impl CaptureSession {
                 message: format!("toMatchVisual({name:?}): skipped (ignoreSnapshots)"),
                 ..CallOutcome::empty()
             })?
+        } else if is_not && !store.baseline_png(&name, &project)?.is_file() {
+            // As toHaveScreenshot: there is nothing to differ from, so `.not` fails, and it never
+            // writes a baseline (pass is inverted under `.not`).
+            early(CallOutcome {
+                pass: true,
+                message: format!(
+                    "toMatchVisual({name:?}): no baseline at {} to differ from; matchers using .not never write one (approve a capture of the page first)",
+                    relative_to(&root, &store.baseline_png(&name, &project)?)
+                ),
+                ..CallOutcome::empty()
+            })?
         } else if request.test.retry > 0 && !is_not {
             // A retry cannot give a new snapshot a baseline: when an earlier attempt of this test
             // found only that, it is reported again, softly, without shooting.
@@ -541,6 +552,7 @@ impl CaptureSession {
                 provisional,
                 unsettled,
                 owner: Some(owner_of(&self.test)),
+                negated: self.is_not,
             },
         )
     }
@@ -563,6 +575,23 @@ impl CaptureSession {
         let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = &outcome;
         let failed = outcome.fails_test();
         let name = &self.name;
+        if self.is_not {
+            // As toHaveScreenshot's `.not`: nothing attached or left in the test's output, pass or
+            // fail (pass is inverted: a snapshot that differs passes).
+            let message = if failed {
+                format!("toMatchVisual({name:?}): differs, as expected: {}", evidence.verdict)
+            } else {
+                format!("toMatchVisual({name:?}): expected a visual change, but {}", evidence.verdict)
+            };
+            let status = Some(evidence.status);
+            return self.done(CallOutcome {
+                pass: !failed,
+                message,
+                status,
+                fail_at_end: None,
+                attachments: Vec::new(),
+            });
+        }
         let mut attachments = vec![Attachment {
             name: format!("{name}-evidence.json"),
             content_type: "application/json",
@@ -591,10 +620,21 @@ impl CaptureSession {
             }
         }
         let status = Some(evidence.status);
-        if evidence.status == Status::New && !self.is_not {
-            // Nothing to compare yet, so nothing the rest of the test depends on: it runs on,
-            // and its end fails with this message.
-            let message = failure_message(name, evidence);
+        // Nothing compared yet, so nothing the rest of the test depends on: the test runs on and
+        // its end fails with the message. A new snapshot; or one `writeMissingBaselines` wrote
+        // with no update flag, which fails as toHaveScreenshot's missing snapshot does, so an
+        // unreviewed baseline never turns a run green.
+        let at_end = if evidence.status == Status::New {
+            Some(failure_message(name, evidence))
+        } else if *baseline_written && self.update == UpdateMode::Default {
+            Some(format!(
+                "toMatchVisual({name:?}): no baseline yet; this capture was written as {} (writeMissingBaselines): review it and commit it",
+                evidence.files.baseline.as_deref().unwrap_or_default()
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = at_end {
             return self.done(CallOutcome {
                 pass: true,
                 fail_at_end: Some(message.clone()),
@@ -656,6 +696,11 @@ fn owner_of(test: &CallTest) -> CaptureOwner {
             None => test.file.clone(),
         }),
     }
+}
+
+/// `path` as the project's files are named to people: relative to the root.
+fn relative_to(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root).unwrap_or(path).display().to_string()
 }
 
 fn millis(d: Duration) -> u64 {

@@ -316,3 +316,56 @@ fn session_ignore_snapshots_captures_nothing_and_reads_no_options() {
     assert_eq!(outcome.message, "toMatchVisual(\"home\"): skipped (ignoreSnapshots)");
     assert!(!root.0.join(".sightline").exists(), "nothing written");
 }
+
+#[test]
+fn session_not_with_no_baseline_fails_at_once_and_writes_nothing_in_any_update_mode() {
+    let root = Root::new("not-missing");
+    for update in [UpdateMode::None, UpdateMode::All] {
+        let request = CallRequest { is_not: true, ..request(&root, json!({}), update) };
+        let (asked, outcome) = drive(request, |_| page(), |_| shot(200));
+        assert!(asked.is_empty(), "nothing is captured: {asked:?}");
+        assert!(outcome.pass, "pass under .not fails the call");
+        assert_eq!(
+            outcome.message,
+            "toMatchVisual(\"home\"): no baseline at .sightline/baselines/home/chromium.png to differ from; matchers using .not never write one (approve a capture of the page first)"
+        );
+        assert!(!root.0.join(".sightline").exists(), "nothing written");
+    }
+}
+
+#[test]
+fn session_not_keeps_nothing_attaches_nothing_and_never_writes_a_baseline() {
+    let root = Root::new("not");
+    approve(&root);
+    let baseline = std::fs::read(root.0.join(".sightline/baselines/home/chromium.png")).unwrap();
+    std::fs::remove_dir_all(root.0.join(".sightline/temp")).unwrap();
+    for (grey, differs) in [(100, true), (200, false)] {
+        let request = CallRequest { is_not: true, ..request(&root, json!({}), UpdateMode::All) };
+        let (_, outcome) = drive(request, |_| page(), |_| shot(grey));
+        assert_eq!(outcome.pass, !differs, "{}", outcome.message);
+        assert!(outcome.attachments.is_empty() && outcome.fail_at_end.is_none());
+        assert_eq!(std::fs::read(root.0.join(".sightline/baselines/home/chromium.png")).unwrap(), baseline);
+        assert!(!root.0.join(".sightline/temp/home").exists(), "no capture, evidence or claim kept");
+    }
+}
+
+#[test]
+fn session_write_missing_baselines_writes_the_baseline_and_fails_the_test_at_its_end() {
+    let root = Root::new("write-missing");
+    std::fs::create_dir_all(root.0.join(".sightline")).unwrap();
+    std::fs::write(root.0.join(".sightline/config.json"), r#"{"writeMissingBaselines": true}"#).unwrap();
+    let (_, outcome) = drive(request(&root, json!({}), UpdateMode::Default), |_| page(), |_| shot(200));
+    assert!(outcome.pass, "the test runs on");
+    assert_eq!(outcome.status, Some(Status::Written));
+    assert_eq!(
+        outcome.fail_at_end.as_deref(),
+        Some(
+            "toMatchVisual(\"home\"): no baseline yet; this capture was written as .sightline/baselines/home/chromium.png (writeMissingBaselines): review it and commit it"
+        )
+    );
+    assert!(root.0.join(".sightline/baselines/home/chromium.png").is_file());
+    // An update flag writes it as asked, and the test passes.
+    let root = Root::new("write-missing-u");
+    let (_, outcome) = drive(request(&root, json!({}), UpdateMode::Missing), |_| page(), |_| shot(200));
+    assert!(outcome.pass && outcome.fail_at_end.is_none(), "{}", outcome.message);
+}

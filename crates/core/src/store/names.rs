@@ -33,6 +33,12 @@ pub fn call_snapshot_name(name: &CallName, layout: &BaselineLayout) -> Result<St
             }
             let joined = parts.join("/");
             let given = joined.strip_suffix(".png").filter(|rest| !rest.is_empty()).unwrap_or(&joined);
+            if let Some(extension) = image_extension(given) {
+                let plain = &given[..given.len() - extension.len() - 1];
+                return Err(Error::InvalidInput(format!(
+                    "snapshot name {given:?} ends in .{extension}: every baseline is a PNG (its pixels and its DOM in one file); name it {plain:?} or \"{plain}.png\""
+                )));
+            }
             let prefix = if layout.per_file_names() { file_folders(test_file) } else { String::new() };
             if prefix.is_empty() { given.to_string() } else { format!("{prefix}/{given}") }
         }
@@ -53,6 +59,15 @@ pub fn call_snapshot_name(name: &CallName, layout: &BaselineLayout) -> Result<St
 }
 
 /// A spec file's path as a name's folders (`tests/home.spec.ts` stays as it is).
+/// The image extension other than `.png` that `name` ends in, if any: toHaveScreenshot takes
+/// only `.png` and `.webp` names, and a Sightline baseline is always a PNG.
+fn image_extension(name: &str) -> Option<&str> {
+    const OTHER_IMAGES: [&str; 9] = ["jpeg", "jpg", "webp", "gif", "bmp", "avif", "tif", "tiff", "svg"];
+    let (stem, extension) = name.rsplit_once('.')?;
+    let last = stem.rsplit('/').next().unwrap_or(stem);
+    (!last.is_empty() && OTHER_IMAGES.iter().any(|e| e.eq_ignore_ascii_case(extension))).then_some(extension)
+}
+
 fn file_folders(test_file: &str) -> String {
     let folders: Vec<String> = test_file.split('/').map(file_segment).filter(|s| !s.is_empty()).collect();
     folders.join("/")
@@ -103,6 +118,12 @@ mod tests {
         assert_eq!(given(&["cards", "lamp.png"]).unwrap(), "cards/lamp");
         assert_eq!(given(&["cards/lamp"]).unwrap(), "cards/lamp");
         assert_eq!(given(&[".png"]).unwrap(), ".png");
+        assert_eq!(
+            given(&["hero.jpeg"]).unwrap_err().to_string(),
+            "snapshot name \"hero.jpeg\" ends in .jpeg: every baseline is a PNG (its pixels and its DOM in one file); name it \"hero\" or \"hero.png\""
+        );
+        assert!(given(&["cards", "lamp.WEBP"]).unwrap_err().to_string().contains("ends in .WEBP"));
+        assert_eq!(given(&["v1.2"]).unwrap(), "v1.2", "a dot alone is no image extension");
         assert!(given(&["..", "x"]).unwrap_err().to_string().contains("contains '..'"));
         assert_eq!(
             given(&["cards", ""]).unwrap_err().to_string(),

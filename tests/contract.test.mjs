@@ -1,0 +1,185 @@
+// toHaveScreenshot's contract, checked the way a user switching over meets it (issue 35): each
+// behaviour runs through a real `playwright test` in a fresh project (a temp folder with its own
+// config and spec, resolving Playwright and sightline from this checkout) with real Chromium, and
+// the exit code, the counts Playwright reports, the files written and the message are asserted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { repo, skip, specsOf, tempFolders } from './support/playwright-runs.mjs';
+
+const temps = tempFolders();
+
+/**
+ * A fresh project holding `spec` as `visual.spec.mjs`, with a Playwright config (`config` is
+ * merged in: `retries`, `expect`) and, when given, `.sightline/config.json`.
+ */
+function project(spec, { config = {}, sightline } = {}) {
+  const root = temps.make('sightline-contract-');
+  mkdirSync(path.join(root, 'node_modules', '@playwright'), { recursive: true });
+  symlinkSync(path.join(repo, 'node_modules', '@playwright', 'test'), path.join(root, 'node_modules', '@playwright', 'test'));
+  for (const dep of ['playwright', 'playwright-core']) symlinkSync(path.join(repo, 'node_modules', dep), path.join(root, 'node_modules', dep));
+  symlinkSync(repo, path.join(root, 'node_modules', 'sightline'));
+  const settings = {
+    testDir: '.',
+    workers: 1,
+    reporter: [['line'], ['json', { outputFile: 'report.json' }]],
+    use: { viewport: { width: 320, height: 200 }, launchOptions: { executablePath: process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium' } },
+    projects: [{ name: 'chromium' }],
+    ...config,
+  };
+  writeFileSync(
+    path.join(root, 'playwright.config.mjs'),
+    `import { defineConfig } from '@playwright/test';\nexport default defineConfig(${JSON.stringify(settings)});\n`,
+  );
+  writeFileSync(path.join(root, 'visual.spec.mjs'), `import { test, expect } from 'sightline/playwright';\n${spec}`);
+  if (sightline) {
+    mkdirSync(path.join(root, '.sightline'), { recursive: true });
+    writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify(sightline));
+  }
+  return root;
+}
+
+/**
+ * `playwright test …args` in `root`: exit code, output, each test's result statuses and its
+ * error messages (from the JSON report: Playwright's line reporter leaves out the error of a test
+ * it expected to retry, and a test that is not retried is such a test).
+ */
+function run(root, args = [], env = {}) {
+  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
+  const child = spawnSync(process.execPath, [cli, 'test', ...args], { cwd: root, env: { ...process.env, SIGHTLINE_ROOT: '', ...env }, encoding: 'utf8' });
+  const output = `${child.stdout}\n${child.stderr}`;
+  const report = JSON.parse(readFileSync(path.join(root, 'report.json'), 'utf8'));
+  const specs = specsOf(report);
+  const results = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.map((r) => r.status)]));
+  const errors = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.flatMap((r) => r.errors.map((e) => e.message)).join('\n')]));
+  return { status: child.status, output, results, errors, stats: report.stats };
+}
+
+/** Every file under `dir` (relative paths), or none when it is absent. */
+function filesUnder(dir) {
+  return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))) : [];
+}
+
+const page = (color) => `await page.setContent('<body style="margin:0"><div style="width:200px;height:100px;background:${color}"></div></body>');`;
+
+test('contract: .not with no baseline fails, and never writes one, even with -u', { skip }, () => {
+  const root = project(`test('not-missing', async ({ page }) => { ${page('teal')} await expect(page).not.toMatchVisual('missing'); });\n`);
+  for (const args of [[], ['--update-snapshots=all']]) {
+    const r = run(root, args);
+    assert.equal(r.status, 1, r.output);
+    assert.deepEqual(r.results, { 'not-missing': ['failed'] });
+    assert.match(r.output, /toMatchVisual\("missing"\): no baseline at \.sightline\/baselines\/missing\/chromium\.png to differ from; matchers using \.not never write one/);
+    assert.ok(!existsSync(path.join(root, '.sightline', 'baselines', 'missing')), `${args}: no baseline written`);
+  }
+});
+
+test('contract: a passing .not leaves nothing behind; a .not on an unchanged page fails', { skip }, () => {
+  const spec = `
+test('approve', async ({ page }) => { ${page('teal')} await expect(page).toMatchVisual('home'); });
+test('differs', async ({ page }) => { ${page('crimson')} await expect(page).not.toMatchVisual('home'); });
+test('same', async ({ page }) => { ${page('teal')} await expect(page).not.toMatchVisual('home'); });
+`;
+  const root = project(spec);
+  const approved = run(root, ['-g', 'approve', '--update-snapshots=all']);
+  assert.equal(approved.status, 0, approved.output);
+  // This project has no sightline reporter to clear the last run's captures: cleared by hand.
+  rmSync(path.join(root, '.sightline', 'temp'), { recursive: true });
+  const baseline = readFileSync(path.join(root, '.sightline', 'baselines', 'home', 'chromium.png'));
+  const r = run(root, ['-g', 'differs|same', '--update-snapshots=all']);
+  assert.equal(r.status, 1, r.output);
+  assert.deepEqual(r.results, { differs: ['passed'], same: ['failed'] });
+  assert.match(r.output, /toMatchVisual\("home"\): expected a visual change, but Passed: no pixel differs/);
+  assert.deepEqual(filesUnder(path.join(root, 'test-results')).filter((f) => f.endsWith('.png')), [], 'no -actual or -diff image');
+  assert.ok(readFileSync(path.join(root, '.sightline', 'baselines', 'home', 'chromium.png')).equals(baseline), '-u never writes under .not');
+  assert.deepEqual(filesUnder(path.join(root, '.sightline', 'temp')).filter((f) => f.startsWith('home')), [], 'nothing kept for the run');
+});
+
+test('contract: a test whose only failure is a new snapshot is not retried, alone or in a serial group', { skip }, () => {
+  const spec = `
+test('fresh', async ({ page }) => { ${page('teal')} await expect(page).toMatchVisual('fresh'); });
+test.describe.serial('group', () => {
+  test('first', async ({ page }) => { ${page('navy')} await expect(page).toMatchVisual('first'); });
+  test('second', async ({ page }) => { ${page('olive')} });
+});
+`;
+  const root = project(spec, { config: { retries: 2 } });
+  const r = run(root);
+  assert.equal(r.status, 1, r.output);
+  // One attempt each: Playwright counts them failed (not flaky), and the serial group did not
+  // run again.
+  assert.deepEqual([r.results.fresh, r.results.first, r.results.second.length], [['failed'], ['failed'], 1]);
+  assert.equal(r.stats.flaky, 0);
+  assert.match(r.errors.fresh, /toMatchVisual\("fresh"\): New snapshot: no baseline yet/);
+});
+
+test('contract: writeMissingBaselines writes the new baseline and fails the test, saying so', { skip }, () => {
+  const root = project(`test('fresh', async ({ page }) => { ${page('teal')} await expect(page).toMatchVisual('fresh'); });\n`, {
+    config: { retries: 1 },
+    sightline: { writeMissingBaselines: true },
+  });
+  const first = run(root);
+  assert.equal(first.status, 1, first.output);
+  assert.deepEqual(first.results, { fresh: ['failed'] }, 'failed once, not retried');
+  assert.match(first.errors.fresh, /toMatchVisual\("fresh"\): no baseline yet; this capture was written as \.sightline\/baselines\/fresh\/chromium\.png \(writeMissingBaselines\): review it and commit it/);
+  assert.doesNotMatch(first.output, /--update-snapshots/);
+  assert.ok(existsSync(path.join(root, '.sightline', 'baselines', 'fresh', 'chromium.png')));
+  const evidence = JSON.parse(readFileSync(path.join(root, '.sightline', 'temp', 'fresh', 'chromium.json'), 'utf8'));
+  assert.equal(evidence.verdict, 'Baseline written by writeMissingBaselines: a new snapshot');
+  const second = run(root);
+  assert.equal(second.status, 0, second.output);
+});
+
+test('contract: an image name other than .png and a subject that is not a Page or Locator are refused, saying why', { skip }, () => {
+  const spec = `
+test('jpeg name', async ({ page }) => { ${page('teal')} await expect(page).toMatchVisual('hero.jpeg'); });
+test('buffer', async () => { await expect(Buffer.from('png?')).toMatchVisual('buffer'); });
+`;
+  const root = project(spec);
+  const r = run(root, ['--update-snapshots=all']);
+  assert.equal(r.status, 1, r.output);
+  assert.deepEqual(r.results, { 'jpeg name': ['failed'], buffer: ['failed'] });
+  assert.match(r.output, /snapshot name "hero\.jpeg" ends in \.jpeg: every baseline is a PNG \(its pixels and its DOM in one file\); name it "hero" or "hero\.png"/);
+  assert.match(r.output, /toMatchVisual can be only used with Page or Locator objects, was called with Buffer/);
+  assert.deepEqual(filesUnder(path.join(root, '.sightline', 'baselines')), [], 'nothing written');
+});
+
+test('contract: an overlay shown with page.screencast is not in the capture', { skip }, () => {
+  const spec = `
+test('overlay', async ({ page }) => {
+  ${page('teal')}
+  if (process.env.OVERLAY) await page.screencast.showOverlay('<div style="position:fixed;left:0;top:0;width:120px;height:60px;background:red">overlay</div>');
+  await expect(page).toMatchVisual('overlay');
+});
+`;
+  const root = project(spec);
+  const approved = run(root, ['--update-snapshots=all']);
+  assert.equal(approved.status, 0, approved.output);
+  const r = run(root, [], { OVERLAY: '1' });
+  assert.equal(r.status, 0, r.output);
+});
+
+test('contract: expect.toHaveScreenshot.timeout bounds the call, and a Locator that keeps moving fails at it', { skip }, () => {
+  const spec = `
+test('ticking', async ({ page }) => {
+  await page.setContent('<div id="clock" style="font:20px monospace">0</div>');
+  await page.evaluate(() => { let n = 0; setInterval(() => { document.getElementById('clock').textContent = String(++n); }, 40); });
+  await expect(page).toMatchVisual('ticking');
+});
+test('moving', async ({ page }) => {
+  await page.setContent('<div id="box" style="position:absolute;left:0;top:0;width:40px;height:40px;background:teal"></div>');
+  await page.evaluate(() => { let x = 0; setInterval(() => { x = (x + 7) % 200; document.getElementById('box').style.left = x + 'px'; }, 16); });
+  await expect(page.locator('#box')).toMatchVisual('moving', { timeout: 1500 });
+});
+`;
+  // The expect timeout is a minute: a call that used it would outlast the test's 20 s.
+  const root = project(spec, { config: { timeout: 20_000, expect: { timeout: 60_000, toHaveScreenshot: { timeout: 1200 } } } });
+  const r = run(root, ['--update-snapshots=all']);
+  assert.equal(r.status, 1, r.output);
+  assert.deepEqual(r.results, { ticking: ['failed'], moving: ['failed'] });
+  const waited = Number(/never matched within (\d+) ms/.exec(r.errors.ticking)?.[1]);
+  assert.ok(waited >= 1200 && waited < 5000, `the page was shot for the config's 1.2 s: ${r.errors.ticking}`);
+  assert.match(r.errors.moving, /toMatchVisual\("moving"\): the element never became visible and stable within the timeout of 1500 ms/);
+  assert.doesNotMatch(r.errors.moving, /Test timeout/);
+});
