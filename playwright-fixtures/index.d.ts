@@ -19,10 +19,14 @@ export type SnapshotName = string | string[];
 export interface VisualMatchers {
   toMatchVisual: (
     receiver: Page | Locator,
-    nameOrOptions?: SnapshotName | (ToMatchVisualOptions & { name?: SnapshotName }),
-    options?: ToMatchVisualOptions,
+    nameOrOptions?: SnapshotName | (CallOptions & { name?: SnapshotName }),
+    options?: CallOptions,
   ) => Promise<MatcherReturnType>;
 }
+
+/** A call's options: the settings, and toHaveScreenshot's `signal`, whose abort fails the call
+ *  like its timeout. */
+export type CallOptions = ToMatchVisualOptions & { signal?: AbortSignal };
 
 export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
 export const expect: Expect<VisualMatchers>;

@@ -115,7 +115,10 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   }
   // As toHaveScreenshot: `(name, options)`, or `(options)` with the name, if any, among them.
   const named = typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions);
-  const { name: optionsName, ...callOptions } = (named ? maybeOptions : nameOrOptions) ?? {};
+  const { name: optionsName, signal, ...callOptions } = (named ? maybeOptions : nameOrOptions) ?? {};
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new Error('toMatchVisual options: "signal" must be an AbortSignal (new AbortController().signal)');
+  }
   const name = named ? nameOrOptions : optionsName;
   let unnamedIndex;
   if (name === undefined) {
@@ -147,6 +150,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   });
   let step = session.start();
   if (step.kind === 'done') return finish(testInfo, session, step.outcome);
+  // As toHaveScreenshot's `signal`: an abort fails the call like its timeout, between the page's
+  // steps and during a pause before a shot.
+  const aborted = () => new Error(`toMatchVisual("${session.name}"): aborted by its signal${signal.reason === undefined ? '' : ` (${signal.reason})`}`);
+  const checkSignal = () => {
+    if (signal?.aborted) throw aborted();
+  };
+  checkSignal();
 
   const settings = session.page;
   if (settings.clearHover) await page.mouse.move(-1, -1);
@@ -181,10 +191,12 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       }
     };
     while (step.kind !== 'done') {
+      checkSignal();
       if (step.kind === 'walk') {
         step = await session.walked(await walk(step.styleProperties));
       } else {
-        if (step.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, step.afterMs));
+        if (step.afterMs > 0) await pause(step.afterMs, signal);
+        checkSignal();
         const shot = await screenshot(page, target, settings).catch((err) => {
           if (err?.name !== 'TimeoutError') throw err;
           throw new Error(`toMatchVisual("${session.name}"): the element never became visible and stable within the timeout of ${settings.timeout} ms (${err.message.split('\n')[0]})`);
@@ -197,6 +209,19 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     await page.screencast?.showOverlays?.();
   }
   return finish(testInfo, session, step.outcome);
+}
+
+/** Waits `ms`, or less when `signal` aborts meanwhile. */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Attaches what the outcome lists and returns the matcher's result. */

@@ -183,3 +183,29 @@ test('moving', async ({ page }) => {
   assert.match(r.errors.moving, /toMatchVisual\("moving"\): the element never became visible and stable within the timeout of 1500 ms/);
   assert.doesNotMatch(r.errors.moving, /Test timeout/);
 });
+
+test('contract: an aborted signal fails the call like its timeout, at once', { skip }, () => {
+  const spec = `
+test('aborted', async ({ page }) => {
+  await page.setContent('<div id="clock" style="font:20px monospace">0</div>');
+  await page.evaluate(() => { let n = 0; setInterval(() => { document.getElementById('clock').textContent = String(++n); }, 40); });
+  const controller = new AbortController();
+  setTimeout(() => controller.abort('enough'), 500);
+  await expect(page).toMatchVisual('aborted', { signal: controller.signal, timeout: 15000 });
+});
+test('aborted before', async ({ page }) => {
+  ${page('teal')}
+  await expect(page).toMatchVisual('before', { signal: AbortSignal.abort('never started') });
+});
+`;
+  const root = project(spec, { config: { timeout: 30_000 } });
+  const r = run(root, ['--update-snapshots=all']);
+  assert.equal(r.status, 1, r.output);
+  assert.deepEqual(r.results, { aborted: ['failed'], 'aborted before': ['failed'] });
+  assert.match(r.errors.aborted, /toMatchVisual\("aborted"\): aborted by its signal \(enough\)/);
+  assert.match(r.errors['aborted before'], /toMatchVisual\("before"\): aborted by its signal \(never started\)/);
+  const report = JSON.parse(readFileSync(path.join(root, 'report.json'), 'utf8'));
+  const took = specsOf(report).find((s) => s.title === 'aborted').tests[0].results[0].duration;
+  assert.ok(took < 10_000, `stopped when aborted, not at the call's 15 s timeout: ${took} ms`);
+  assert.ok(!existsSync(path.join(root, '.sightline', 'baselines', 'before')), 'nothing written');
+});

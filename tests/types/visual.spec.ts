@@ -28,6 +28,7 @@ void [config, noClip, resolved];
 test('typed', async ({ page }) => {
   await expect(page).toMatchVisual();
   await expect(page).toMatchVisual('home', options);
+  await expect(page).toMatchVisual('home', { signal: AbortSignal.timeout(1000), maxDiffPixels: 5 });
   await expect(page).toMatchVisual(['cards', 'lamp.png']);
   await expect(page).toMatchVisual({ name: 'home', mask: [page.locator('#ad'), '.clock'] });
   await expect(page.locator('#card')).toMatchVisual('card');
