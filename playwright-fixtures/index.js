@@ -127,44 +127,71 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
   }
   const page = isLocator(target) ? target.page() : target;
   const { options, locators: maskLocators } = describeMask(callOptions, page);
-  const session = new addon.CaptureSession({
-    root: projectRoot(testInfo.config),
-    name,
-    unnamedIndex,
-    project: testInfo.project.name,
-    playwrightDefaults: playwrightScreenshotConfig(testInfo),
-    options,
-    updateSnapshots: testInfo.config.updateSnapshots,
-    isNot: this.isNot,
-    expectTimeout: this.timeout,
-    sharded: Boolean(testInfo.config.shard),
-    ignoreSnapshots: Boolean(testInfo.project.ignoreSnapshots),
-    // Workers are children of the test runner: its pid identifies the run.
-    runId: `${process.ppid}`,
-    testId: testInfo.testId,
-    // The spec file as the reporter's ledger names it.
-    testFile: specFile(testInfo.config, testInfo.file),
-    testTitlePath: testInfo.titlePath.slice(1),
-    testLine: testInfo.line,
-    retry: testInfo.retry,
-  });
-  let step = session.start();
-  if (step.kind === 'done') return finish(testInfo, session, step.outcome);
+  const open = () =>
+    new addon.CaptureSession({
+      root: projectRoot(testInfo.config),
+      name,
+      unnamedIndex,
+      project: testInfo.project.name,
+      playwrightDefaults: playwrightScreenshotConfig(testInfo),
+      options,
+      updateSnapshots: testInfo.config.updateSnapshots,
+      isNot: this.isNot,
+      expectTimeout: this.timeout,
+      sharded: Boolean(testInfo.config.shard),
+      ignoreSnapshots: Boolean(testInfo.project.ignoreSnapshots),
+      // Workers are children of the test runner: its pid identifies the run.
+      runId: `${process.ppid}`,
+      testId: testInfo.testId,
+      // The spec file as the reporter's ledger names it.
+      testFile: specFile(testInfo.config, testInfo.file),
+      testTitlePath: testInfo.titlePath.slice(1),
+      testLine: testInfo.line,
+      retry: testInfo.retry,
+    });
+  for (let navigations = 0; ; navigations += 1) {
+    const session = open();
+    const step = session.start();
+    if (step.kind === 'done') return finish(testInfo, session, step.outcome);
+    try {
+      return finish(testInfo, session, await capture(page, target, session, step, { maskLocators, signal }));
+    } catch (err) {
+      // The page navigated while it was captured (a `page.goto` still in flight, a redirect):
+      // as toHaveScreenshot, wait for the new page and capture it from the start.
+      if (navigations >= MAX_NAVIGATIONS || !navigatedAway(err)) throw err;
+      await page.waitForLoadState('load', { timeout: session.page.timeout }).catch(() => {});
+    }
+  }
+}
+
+/** How many navigations one call waits through before it gives up with the page's error. */
+const MAX_NAVIGATIONS = 3;
+
+/** Whether `err` says the page's document went away under a step (it navigated). */
+function navigatedAway(err) {
+  return /Execution context was destroyed|Cannot find context with specified id|[Ff]rame (was|got) detached/.test(String(err?.message));
+}
+
+/**
+ * One capture of the page for `session`, from its first `step`: prepare the page, walk and shoot
+ * it as the session asks, and put it back. Returns the session's outcome.
+ */
+async function capture(page, target, session, step, { maskLocators, signal }) {
   // As toHaveScreenshot's `signal`: an abort fails the call like its timeout, between the page's
   // steps and during a pause before a shot.
-  const aborted = () => new Error(`toMatchVisual("${session.name}"): aborted by its signal${signal.reason === undefined ? '' : ` (${signal.reason})`}`);
   const checkSignal = () => {
-    if (signal?.aborted) throw aborted();
+    if (signal?.aborted) {
+      throw new Error(`toMatchVisual("${session.name}"): aborted by its signal${signal.reason === undefined ? '' : ` (${signal.reason})`}`);
+    }
   };
   checkSignal();
-
   const settings = session.page;
   if (settings.clearHover) await page.mouse.move(-1, -1);
   // Overlays shown with page.screencast (and Playwright's own) are not the page: hidden while it
   // is captured, as toHaveScreenshot hides them (where Playwright has page.screencast).
   await page.screencast?.hideOverlays?.();
-  await prepareForCapture(page, settings);
   try {
+    await prepareForCapture(page, settings);
     if (settings.animations === 'disabled') await finishAnimations(page);
     await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }).catch((err) => {
       throw new Error(`toMatchVisual("${session.name}"): ${err.message}`);
@@ -205,10 +232,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       }
     }
   } finally {
-    await restoreAfterCapture(page);
+    // A page that navigated away has nothing left to put back.
+    await restoreAfterCapture(page).catch((err) => {
+      if (!navigatedAway(err)) throw err;
+    });
     await page.screencast?.showOverlays?.();
   }
-  return finish(testInfo, session, step.outcome);
+  return step.outcome;
 }
 
 /** Waits `ms`, or less when `signal` aborts meanwhile. */

@@ -209,3 +209,23 @@ test('aborted before', async ({ page }) => {
   assert.ok(took < 10_000, `stopped when aborted, not at the call's 15 s timeout: ${took} ms`);
   assert.ok(!existsSync(path.join(root, '.sightline', 'baselines', 'before')), 'nothing written');
 });
+
+test('contract: a call on a page that navigates meanwhile waits for the new page and captures it', { skip }, () => {
+  // Page a is long (its walk takes a while) and sends itself to page b 150 ms after it loads:
+  // the navigation lands in the middle of the call.
+  const spec = `
+const A = '<body>' + '<p>row</p>'.repeat(8000) + '<script>setTimeout(() => { location.href = "/b"; }, 150);</script></body>';
+const B = '<body style="margin:0"><div style="width:200px;height:100px;background:teal"></div></body>';
+test('navigating', async ({ page }) => {
+  await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ contentType: 'text/html', body: route.request().url().endsWith('/b') ? B : A }));
+  await page.goto(process.env.START ?? 'http://127.0.0.1:9/b');
+  await expect(page).toMatchVisual('navigating');
+});
+`;
+  const root = project(spec);
+  const approved = run(root, ['--update-snapshots=all']);
+  assert.equal(approved.status, 0, approved.output);
+  const r = run(root, [], { START: 'http://127.0.0.1:9/a' });
+  assert.equal(r.status, 0, `${r.errors.navigating ?? ''}\n${r.output}`);
+  assert.deepEqual(r.results, { navigating: ['passed'] });
+});
