@@ -9,7 +9,7 @@ use clap::Args;
 use sightline_core::approve::{Proof, approve};
 use sightline_core::layout::{check_snapshot_name, project_file_stem};
 use sightline_core::results::{NOTHING_TO_APPROVE, Results};
-use sightline_core::snapshot::{SnapshotEvidence, approve_hint, snapshot_label};
+use sightline_core::snapshot::{SnapshotEvidence, snapshot_label};
 use sightline_core::store::{ProjectStore, list_baselines};
 
 use crate::exit;
@@ -69,13 +69,7 @@ fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Re
     for m in &results.missing_baselines {
         writeln!(out, "  {} [missing]: {}", snapshot_label(&m.name, &m.project), m.verdict())?;
     }
-    let mut approvable: Vec<&str> = Vec::new();
-    for snap in results.snapshots.iter().filter(|s| s.approvable()) {
-        if !approvable.contains(&snap.name.as_str()) {
-            approvable.push(&snap.name);
-        }
-    }
-    if let Some(hint) = approve_hint(&approvable) {
+    for hint in results.approve_hints() {
         writeln!(out, "{hint}")?;
     }
     Ok(())

@@ -207,6 +207,16 @@ fn damaged_files_give_that_snapshot_the_status_error_and_the_run_goes_on() {
         {
             fail("the summary does not list it".into());
         }
+        // Replacing a damaged baseline is its own line, apart from approving a change.
+        let hints = match case.side {
+            "baseline" => {
+                "If this is intended: npx sightline approve cart (or run the tests with -u)\nTo replace the damaged baseline: npx sightline approve home (or run the tests with -u)\n"
+            }
+            _ => "If this is intended: npx sightline approve cart (or run the tests with -u)\n",
+        };
+        if !stdout.ends_with(hints) {
+            fail(format!("the summary does not end with:\n{hints}"));
+        }
         let report = std::fs::read_to_string(root.join("visual-report/index.html")).unwrap_or_default();
         if !report.contains("data-section=\"error\"") || !report.contains(&verdict) {
             fail("the report does not list it".into());

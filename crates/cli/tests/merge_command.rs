@@ -240,7 +240,7 @@ fn merge_with_a_truncated_upload_gives_those_snapshots_an_error_and_merges_the_r
         fresh["damaged"]["fix"],
         "run the tests again (in a sharded run, the shard that ran it) to write it anew"
     );
-    assert!(fresh["damaged"]["problem"].as_str().unwrap().starts_with("not sightline evidence ("), "{fresh}");
+    assert!(fresh["damaged"]["problem"].as_str().unwrap().starts_with("not snapshot evidence ("), "{fresh}");
     assert_eq!(snapshot("same")["status"], "passed");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -128,12 +128,8 @@ fn named_captures(store: &ProjectStore, name: &str, project: Option<&str>) -> Re
             )));
         }
         // Only this snapshot's own files: its folder may hold nested snapshots' baselines too.
-        let committed: Vec<String> = store
-            .baselines()?
-            .into_iter()
-            .filter(|b| b.name == name)
-            .map(|b| b.path.strip_prefix(store.root()).unwrap_or(&b.path).display().to_string())
-            .collect();
+        let committed: Vec<String> =
+            store.baselines()?.into_iter().filter(|b| b.name == name).map(|b| store.relative(&b.path)).collect();
         return Err(Error::InvalidInput(if !committed.is_empty() {
             let committed: Vec<&str> = committed.iter().map(String::as_str).collect();
             missing_snapshot_refusal(&format!("{name:?}"), &committed)
@@ -168,7 +164,7 @@ fn promote(
     done.approved.push(Approval {
         name: name.to_string(),
         project: stem.to_string(),
-        baseline: png.strip_prefix(store.root()).unwrap_or(&png).display().to_string(),
+        baseline: store.relative(&png),
         replaced,
         damaged: damaged.map(|d| d.problem),
     });

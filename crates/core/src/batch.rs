@@ -106,18 +106,17 @@ fn compare_stored(
     name: &str,
     stem: &str,
 ) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
-    let relative = |p: PathBuf| p.strip_prefix(store.root()).unwrap_or(&p).display().to_string();
-    let capture_file = relative(store.capture_path(name, stem)?);
+    let capture_file = store.relative(&store.capture_path(name, stem)?);
     let capture = store.read_capture(name, stem).and_then(|c| Ok((c.data.parsed_dom()?, c)));
     let (current_dom, capture) = match capture {
         Ok(read) => read,
         Err(e) => {
             let damaged = DamagedFile::new(DamagedSide::Capture, capture_file, &e);
-            return Ok((damaged.evidence(name, stem, None), None));
+            return Ok((SnapshotEvidence::not_compared(name, stem, damaged, None), None));
         }
     };
     let project = capture.data.project.clone().unwrap_or_else(|| stem.to_string());
-    let baseline_file = relative(store.baseline_png(name, stem)?);
+    let baseline_file = store.relative(&store.baseline_png(name, stem)?);
     let baseline = store.read_baseline(name, stem).and_then(|b| match b {
         Some(b) => Ok(Some((b.data.parsed_dom()?, b))),
         None => Ok(None),
@@ -126,8 +125,12 @@ fn compare_stored(
         Ok(read) => read,
         Err(e) => {
             let size = Size { width: capture.image.width(), height: capture.image.height() };
-            let mut evidence =
-                DamagedFile::new(DamagedSide::Baseline, baseline_file, &e).evidence(name, &project, Some(size));
+            let mut evidence = SnapshotEvidence::not_compared(
+                name,
+                &project,
+                DamagedFile::new(DamagedSide::Baseline, baseline_file, &e),
+                Some(size),
+            );
             evidence.files.current = Some(capture_file);
             return Ok((evidence, None));
         }

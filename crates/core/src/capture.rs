@@ -208,7 +208,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         Ok((baseline, dom)) => (baseline, dom, None),
         Err(e) => {
             let png = store.baseline_png(name, project)?;
-            let file = png.strip_prefix(store.root()).unwrap_or(&png).display().to_string();
+            let file = store.relative(&png);
             (None, None, Some(DamagedFile::new(DamagedSide::Baseline, file, &e)))
         }
     };
@@ -243,7 +243,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         || match &damaged {
             Some(damaged) => {
                 let size = Size { width: image.width(), height: image.height() };
-                Ok((damaged.clone().evidence(name, project, Some(size)), None))
+                Ok((SnapshotEvidence::not_compared(name, project, damaged.clone(), Some(size)), None))
             }
             None => compare_snapshot(name, project, baseline_side, current_side, &options, true),
         },
@@ -272,13 +272,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         }
     }
 
-    let relative = |p: std::path::PathBuf| {
-        p.strip_prefix(store.root())
-            .map(|r| r.to_string_lossy().into_owned())
-            .unwrap_or_else(|_| p.display().to_string())
-    };
     if baseline.is_some() || write_baseline {
-        evidence.files.baseline = Some(relative(store.baseline_png(name, project)?));
+        evidence.files.baseline = Some(store.relative(&store.baseline_png(name, project)?));
     }
     let json = |evidence: &SnapshotEvidence| {
         serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))
@@ -294,7 +289,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             current_png: None,
         });
     };
-    evidence.files.current = Some(relative(store.capture_path(name, project)?));
+    evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
     store.write_encoded_capture(name, project, &artifact)?;
     // The diff image and the capture as a PNG for the failing test's attachments, encoded side by
     // side. The capture is compressed quickly, not as a baseline (on a 1280×86146 page: 0.5 s

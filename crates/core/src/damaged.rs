@@ -6,11 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::Size;
 use crate::error::Error;
-use crate::health::CaptureHealth;
-use crate::snapshot::{Layers, SnapshotEvidence, SnapshotFiles};
-use crate::verdict::{Status, VerdictKind};
 
 /// Which of a snapshot's files could not be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,26 +70,6 @@ impl DamagedFile {
     pub fn written_verdict(&self, writer: &str) -> String {
         format!("Baseline written by {writer}, replacing a damaged one ({})", self.problem)
     }
-
-    /// The evidence of snapshot `name` of `project` that could not be compared because of this
-    /// file. `current_size` is the capture's size when the capture was read (the baseline is the
-    /// damaged one), else 0×0.
-    pub fn evidence(self, name: &str, project: &str, current_size: Option<Size>) -> SnapshotEvidence {
-        SnapshotEvidence {
-            name: name.to_string(),
-            project: project.to_string(),
-            status: Status::Error,
-            auto_passed: false,
-            verdict: self.verdict(),
-            verdict_kind: VerdictKind::Damaged,
-            files: SnapshotFiles::default(),
-            baseline_size: None,
-            current_size: current_size.unwrap_or(Size { width: 0, height: 0 }),
-            layers: Layers { pixel: None, dom: None },
-            capture_health: CaptureHealth::default(),
-            damaged: Some(self),
-        }
-    }
 }
 
 /// What is wrong with a file, from the error reading it gave: the detail, without the path (the
@@ -116,6 +92,7 @@ fn problem(error: &Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verdict::{Status, VerdictKind};
 
     #[test]
     fn damaged_a_baseline_is_restored_from_git_or_approved_again_and_a_capture_is_made_again() {
@@ -135,7 +112,7 @@ mod tests {
             capture.verdict(),
             "Cannot compare: the capture .sightline/temp/home/chromium.slcap is damaged (artifact format version 2 is not supported (this build reads version 1)); run the tests again with this sightline to capture it anew (nothing is approvable until then)"
         );
-        let evidence = capture.evidence("home", "chromium", None);
+        let evidence = crate::snapshot::SnapshotEvidence::not_compared("home", "chromium", capture, None);
         assert_eq!((evidence.status, evidence.verdict_kind), (Status::Error, VerdictKind::Damaged));
         assert!(evidence.failed() && !evidence.approvable());
         let folder = Error::io("x", std::io::Error::from(std::io::ErrorKind::IsADirectory));

@@ -91,6 +91,26 @@ impl SnapshotEvidence {
         self.capture_health.unhealthy || matches!(self.verdict_kind, VerdictKind::Unhealthy | VerdictKind::Unstable)
     }
 
+    /// The evidence of snapshot `name` of `project` that could not be compared because `damaged`
+    /// cannot be read. `current_size` is the capture's size when the capture was read (the
+    /// baseline is the damaged one), else 0×0.
+    pub fn not_compared(name: &str, project: &str, damaged: DamagedFile, current_size: Option<Size>) -> Self {
+        SnapshotEvidence {
+            name: name.to_string(),
+            project: project.to_string(),
+            status: Status::Error,
+            auto_passed: false,
+            verdict: damaged.verdict(),
+            verdict_kind: VerdictKind::Damaged,
+            files: SnapshotFiles::default(),
+            baseline_size: None,
+            current_size: current_size.unwrap_or(Size { width: 0, height: 0 }),
+            layers: Layers { pixel: None, dom: None },
+            capture_health: CaptureHealth::default(),
+            damaged: Some(damaged),
+        }
+    }
+
     /// Whether a person may make this capture the baseline: it changed or is new, or it replaces
     /// a [damaged baseline](Self::replaces_damaged_baseline), and it is not
     /// [held](Self::held_from_approval). A damaged capture never is.
@@ -167,6 +187,16 @@ pub fn snapshot_label(name: &str, project: &str) -> String {
 pub fn approve_hint(names: &[&str]) -> Option<String> {
     (!names.is_empty())
         .then(|| format!("If this is intended: npx sightline approve {} (or run the tests with -u)", names.join(" ")))
+}
+
+/// The line that tells a person how to replace the damaged baselines of `names` with this run's
+/// captures. Apart from [`approve_hint`]: replacing a file that cannot be read is not a judgement
+/// that a change is intended.
+pub fn replace_damaged_hint(names: &[&str]) -> Option<String> {
+    let what = if names.len() == 1 { "baseline" } else { "baselines" };
+    (!names.is_empty()).then(|| {
+        format!("To replace the damaged {what}: npx sightline approve {} (or run the tests with -u)", names.join(" "))
+    })
 }
 
 fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {

@@ -29,12 +29,15 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
     let mut snapshots: Vec<SnapshotEvidence> = evidence_files
         .par_iter()
         .map(|file| -> Result<SnapshotEvidence> {
-            let relative = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
-            let mut evidence = match read_evidence(&file.path) {
+            // Listed a moment ago: gone now is as unreadable as damaged.
+            let read = store.read_evidence(&file.name, &file.stem).and_then(|evidence| {
+                evidence.ok_or_else(|| Error::io(&file.path, std::io::ErrorKind::NotFound.into()))
+            });
+            let mut evidence = match read {
                 Ok(evidence) => evidence,
                 Err(e) => {
-                    let damaged = DamagedFile::new(DamagedSide::Evidence, relative(&file.path), &e);
-                    return Ok(damaged.evidence(&file.name, &file.stem, None));
+                    let damaged = DamagedFile::new(DamagedSide::Evidence, store.relative(&file.path), &e);
+                    return Ok(SnapshotEvidence::not_compared(&file.name, &file.stem, damaged, None));
                 }
             };
             // A damaged capture has nothing to show; beside a damaged baseline, the capture alone.
@@ -44,8 +47,8 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
                     Ok(current) => evidence.files = write_images(store, report_dir, &out_dir, &evidence, &current)?,
                     Err(e) => {
                         let capture = store.capture_path(&evidence.name, &evidence.project)?;
-                        let damaged = DamagedFile::new(DamagedSide::Capture, relative(&capture), &e);
-                        evidence = damaged.evidence(&evidence.name, &evidence.project, None);
+                        let damaged = DamagedFile::new(DamagedSide::Capture, store.relative(&capture), &e);
+                        evidence = SnapshotEvidence::not_compared(&evidence.name, &evidence.project, damaged, None);
                     }
                 }
             }
@@ -88,13 +91,6 @@ pub fn write_results(store: &ProjectStore, report_dir: &Path, run: &RunInfo) -> 
 /// Every `<name>/<project>.json` under `.sightline/temp`, nested names included.
 fn evidence_files(temp: &Path) -> Result<Vec<SnapshotFile>> {
     crate::store::snapshot_files(temp, ".json")
-}
-
-/// One snapshot's evidence file, as a worker or `sightline compare` wrote it.
-fn read_evidence(path: &Path) -> Result<SnapshotEvidence> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| Error::BadArtifact { path: path.to_path_buf(), detail: format!("not sightline evidence ({e})") })
 }
 
 /// Writes the images of one changed or new snapshot; returns its `files` object.
@@ -155,7 +151,7 @@ fn missing_baselines(
             None => None,
         };
         if let Some(reason) = missing_reason(test.as_ref(), project, ledger, full_run, store.root()) {
-            let rel = path.strip_prefix(store.root()).unwrap_or(&path).to_string_lossy().into_owned();
+            let rel = store.relative(&path);
             missing.push(MissingBaseline {
                 name: name.clone(),
                 project: project.to_string(),

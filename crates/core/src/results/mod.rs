@@ -108,6 +108,28 @@ impl Results {
         pending
     }
 
+    /// The lines that tell a person how to approve this run: one for the changed and new
+    /// snapshots ([`approve_hint`]), one for the captures that replace a damaged baseline
+    /// ([`replace_damaged_hint`]); each name once. People read them (the CLI's run summary); no
+    /// model-facing answer carries them.
+    ///
+    /// [`approve_hint`]: crate::snapshot::approve_hint
+    /// [`replace_damaged_hint`]: crate::snapshot::replace_damaged_hint
+    pub fn approve_hints(&self) -> Vec<String> {
+        let mut judged: Vec<&str> = Vec::new();
+        let mut replacing: Vec<&str> = Vec::new();
+        for s in self.snapshots.iter().filter(|s| s.approvable()) {
+            let names = if s.replaces_damaged_baseline() { &mut replacing } else { &mut judged };
+            if !names.contains(&s.name.as_str()) {
+                names.push(&s.name);
+            }
+        }
+        crate::snapshot::approve_hint(&judged)
+            .into_iter()
+            .chain(crate::snapshot::replace_damaged_hint(&replacing))
+            .collect()
+    }
+
     /// One line per baseline an update run wrote (`written` snapshots): the committed baseline's
     /// path, relative to the root (the snapshot's `files` point at the report's copies), and what
     /// it was — as Playwright names the snapshots it wrote.
@@ -117,7 +139,7 @@ impl Results {
             .filter(|s| s.status == crate::verdict::Status::Written)
             .map(|s| {
                 let png = store.baseline_png(&s.name, &s.project)?;
-                let png = png.strip_prefix(store.root()).unwrap_or(&png).display().to_string();
+                let png = store.relative(&png);
                 Ok(format!("{png} — {}", s.verdict))
             })
             .collect()

@@ -2,10 +2,27 @@
 //! Playwright's name array, or none), the mask as toHaveScreenshot takes it (Locators and
 //! selectors), and the `stylePath` files. A bad input is refused naming it and its fix.
 
+use crate::capture::CaptureOwner;
 use crate::error::{Error, Result};
 use crate::store::CallName;
 
 use super::CallTest;
+
+impl CallTest {
+    /// This test as the owner of its capture: another test of the run writing the same
+    /// snapshot is then told apart and reported.
+    pub(super) fn owner(&self) -> CaptureOwner {
+        CaptureOwner {
+            run_id: self.run_id.clone(),
+            test_id: self.test_id.clone(),
+            title: self.title_path.join(" › "),
+            location: Some(match self.line {
+                Some(line) => format!("{}:{line}", self.file),
+                None => self.file.clone(),
+            }),
+        }
+    }
+}
 
 /// The call's name as given (a string or Playwright's name array) or, unnamed, its test's.
 pub(super) fn call_name(name: Option<serde_json::Value>, index: u32, test: &CallTest) -> Result<CallName> {

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::capture::{CaptureOutcome, CaptureOwner, CaptureRequest, Unsettled, UpdateMode, record_capture};
+use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, UpdateMode, record_capture};
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
@@ -241,14 +241,14 @@ impl CaptureSession {
                 pass: true,
                 message: format!(
                     "toMatchVisual({name:?}): no baseline at {} to differ from; matchers using .not never write one (approve a capture of the page first)",
-                    relative_to(&root, &store.baseline_png(&name, &project)?)
+                    store.relative(&store.baseline_png(&name, &project)?)
                 ),
                 ..CallOutcome::empty()
             })?
         } else if request.test.retry > 0 && !is_not {
             // A retry cannot give a new snapshot a baseline: when an earlier attempt of this test
             // found only that, it is reported again, softly, without shooting.
-            let owner = owner_of(&request.test);
+            let owner = request.test.owner();
             crate::capture::earlier_new_snapshot(&store, &name, &project, &owner)?.map(|evidence| {
                 let message = failure_message(&name, &evidence);
                 CallOutcome {
@@ -487,7 +487,7 @@ impl CaptureSession {
                 &settled.shot,
                 self.capture_data(),
                 self.settings.snapshot_options().mask_color,
-                Some(&owner_of(&self.test)),
+                Some(&self.test.owner()),
             )?;
             return self.done(CallOutcome {
                 pass: true,
@@ -551,7 +551,7 @@ impl CaptureSession {
                 want_diff_png: true,
                 provisional,
                 unsettled,
-                owner: Some(owner_of(&self.test)),
+                owner: Some(self.test.owner()),
                 negated: self.is_not,
             },
         )
@@ -684,23 +684,6 @@ fn failure_message(name: &str, evidence: &SnapshotEvidence) -> String {
     let mut lines = vec![format!("toMatchVisual({name:?}): {}", evidence.verdict)];
     lines.extend(evidence.explanation(3, 5).into_iter().map(|line| format!("  {line}")));
     lines.join("\n")
-}
-
-fn owner_of(test: &CallTest) -> CaptureOwner {
-    CaptureOwner {
-        run_id: test.run_id.clone(),
-        test_id: test.test_id.clone(),
-        title: test.title_path.join(" › "),
-        location: Some(match test.line {
-            Some(line) => format!("{}:{line}", test.file),
-            None => test.file.clone(),
-        }),
-    }
-}
-
-/// `path` as the project's files are named to people: relative to the root.
-fn relative_to(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root).unwrap_or(path).display().to_string()
 }
 
 fn millis(d: Duration) -> u64 {

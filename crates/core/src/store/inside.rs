@@ -48,17 +48,7 @@ const READ: &str = "nothing was read";
 /// (a baseline linked to a file elsewhere must not be compared, copied into a report or shown);
 /// `None` when there is no such file.
 pub fn open_inside(root: &Path, path: &Path) -> Result<Option<std::fs::File>> {
-    let relative = path
-        .strip_prefix(root)
-        .ok()
-        .filter(|r| r.file_name().is_some() && r.components().all(|c| matches!(c, Component::Normal(_))));
-    let Some(relative) = relative else {
-        return Err(Error::InvalidInput(format!(
-            "{}: not inside the project {}; nothing was read",
-            path.display(),
-            root.display()
-        )));
-    };
+    let relative = file_under(Within::Project, root, path, READ)?;
     let open = |root: &Path, relative: &Path| -> std::io::Result<Option<std::fs::File>> {
         // No project folder yet: no file in it either.
         let top = match Dir::open_ambient_dir(root, ambient_authority()) {
@@ -75,14 +65,10 @@ pub fn open_inside(root: &Path, path: &Path) -> Result<Option<std::fs::File>> {
     let refusal =
         |e: std::io::Error| outside(Within::Project, root, relative, READ).unwrap_or_else(|| Error::io(path, e));
     match open(root, relative) {
-        // As for writes: cap-std follows no absolute link, even one into the project.
         Err(_) if has_link(root, relative) => {
-            let canonical_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
-            match resolved(path).strip_prefix(&canonical_root) {
-                Ok(inside) => open(&canonical_root, inside).map_err(refusal),
-                Err(_) => Err(outside(Within::Project, root, relative, READ)
-                    .unwrap_or_else(|| escaped(Within::Project, root, relative, READ))),
-            }
+            through_links(Within::Project, root, relative, READ, |canonical_root, inside| {
+                open(canonical_root, inside).map_err(refusal)
+            })
         }
         Ok(None) if std::fs::symlink_metadata(path).is_ok() => {
             // A dangling link, or one cap-std would not follow: say where it leads.
@@ -106,32 +92,18 @@ pub fn read_inside(root: &Path, path: &Path) -> Result<Option<Vec<u8>>> {
 /// symbolic link out of `root` (a `.sightline` linked elsewhere must not cost the files there).
 /// A link at `path` itself is removed, not what it points to. Nothing there is not an error.
 pub fn remove_inside(root: &Path, path: &Path) -> Result<()> {
-    let relative = path
-        .strip_prefix(root)
-        .ok()
-        .filter(|r| r.file_name().is_some() && r.components().all(|c| matches!(c, Component::Normal(_))));
-    let Some(relative) = relative else {
-        return Err(Error::InvalidInput(format!(
-            "{}: not inside the project {}; nothing was removed",
-            path.display(),
-            root.display()
-        )));
-    };
+    let relative = file_under(Within::Project, root, path, REMOVED)?;
     let refusal =
         |e: std::io::Error| outside(Within::Project, root, relative, REMOVED).unwrap_or_else(|| Error::io(path, e));
     match remove_under(root, relative) {
-        // As for writes: cap-std follows no absolute link, even one into the project.
+        // A link on the way, perhaps an absolute one into the project ([`through_links`]); a link
+        // at `path` itself is removed, not followed, so only its folder is resolved.
         Err(_) if has_link(root, relative.parent().unwrap_or(Path::new(""))) => {
-            let canonical_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
-            let parent = resolved(&root.join(relative.parent().unwrap_or(Path::new(""))));
-            match parent.strip_prefix(&canonical_root) {
-                Ok(inside) => {
-                    let name = relative.file_name().expect("checked: a file path");
-                    remove_under(&canonical_root, &inside.join(name)).map_err(refusal)
-                }
-                Err(_) => Err(outside(Within::Project, root, relative, REMOVED)
-                    .unwrap_or_else(|| escaped(Within::Project, root, relative, REMOVED))),
-            }
+            let name = relative.file_name().expect("checked: a file path");
+            let folder = relative.parent().unwrap_or(Path::new(""));
+            through_links(Within::Project, root, folder, REMOVED, |canonical_root, inside| {
+                remove_under(canonical_root, &inside.join(name)).map_err(refusal)
+            })
         }
         result => result.map_err(refusal),
     }
@@ -202,21 +174,7 @@ fn confined<T>(
     path: &Path,
     put: impl Fn(&Dir, &OsStr) -> std::io::Result<T>,
 ) -> Result<T> {
-    let relative = path.strip_prefix(root).map_err(|_| {
-        Error::InvalidInput(format!(
-            "{}: not inside {} {}; nothing was written",
-            path.display(),
-            within.name(),
-            root.display()
-        ))
-    })?;
-    if relative.file_name().is_none() || relative.components().any(|c| !matches!(c, Component::Normal(_))) {
-        return Err(Error::InvalidInput(format!(
-            "{}: not a file path inside {}; nothing was written",
-            path.display(),
-            within.name()
-        )));
-    }
+    let relative = file_under(within, root, path, WRITTEN)?;
     // A folder link out of the root makes cap-std fail below, and is named then; the file
     // itself, a link replaced by the rename, is checked here (one lstat on the common path).
     if is_link(path)
@@ -225,20 +183,49 @@ fn confined<T>(
         return Err(refusal);
     }
     match write_under(root, relative, &put) {
-        // cap-std follows no absolute link, even one into the root: write through the path the
-        // links resolve to, which has none left (a link swapped in meanwhile is refused again).
+        // A link on the way, perhaps an absolute one into the root ([`through_links`]).
         Err(_) if has_link(root, relative) => {
-            let canonical_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
-            let resolved = resolved(&root.join(relative));
-            match resolved.strip_prefix(&canonical_root) {
-                Ok(inside) => {
-                    write_under(&canonical_root, inside, &put).map_err(|e| e.into_error(within, root, relative))
-                }
-                Err(_) => Err(outside(within, root, relative, WRITTEN)
-                    .unwrap_or_else(|| escaped(within, root, relative, WRITTEN))),
-            }
+            through_links(within, root, relative, WRITTEN, |canonical_root, inside| {
+                write_under(canonical_root, inside, &put).map_err(|e| e.into_error(within, root, relative))
+            })
         }
         result => result.map_err(|e| e.into_error(within, root, relative)),
+    }
+}
+
+/// `path` relative to `root`, when it names a file under it (no `..`, not the root itself);
+/// refused otherwise, saying `nothing` happened.
+fn file_under<'a>(within: Within, root: &Path, path: &'a Path, nothing: &str) -> Result<&'a Path> {
+    let relative = path.strip_prefix(root).map_err(|_| {
+        Error::InvalidInput(format!("{}: not inside {} {}; {nothing}", path.display(), within.name(), root.display()))
+    })?;
+    if relative.file_name().is_none() || relative.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return Err(Error::InvalidInput(format!(
+            "{}: not a file path inside {}; {nothing}",
+            path.display(),
+            within.name()
+        )));
+    }
+    Ok(relative)
+}
+
+/// Does `act` at `relative` (under `root`) through the path its links resolve to. cap-std follows
+/// no absolute link, even one into the root, so a path with links is resolved first: what it
+/// resolves to has none left (a link swapped in meanwhile is refused again), and when it lies
+/// outside the root the refusal names the link, saying `nothing` happened.
+fn through_links<T>(
+    within: Within,
+    root: &Path,
+    relative: &Path,
+    nothing: &str,
+    act: impl FnOnce(&Path, &Path) -> Result<T>,
+) -> Result<T> {
+    let canonical_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
+    match resolved(&root.join(relative)).strip_prefix(&canonical_root) {
+        Ok(inside) => act(&canonical_root, inside),
+        Err(_) => {
+            Err(outside(within, root, relative, nothing).unwrap_or_else(|| escaped(within, root, relative, nothing)))
+        }
     }
 }
 

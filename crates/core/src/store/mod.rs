@@ -148,6 +148,12 @@ impl ProjectStore {
         &self.root
     }
 
+    /// `path` as every message and results.json name a project file: relative to the root
+    /// (`.sightline/baselines/home/chromium.png`), or whole when it is outside the project.
+    pub fn relative(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root).unwrap_or(path).display().to_string()
+    }
+
     pub fn layout(&self) -> &BaselineLayout {
         &self.layout
     }
