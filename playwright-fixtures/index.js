@@ -149,19 +149,43 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       testLine: testInfo.line,
       retry: testInfo.retry,
     });
-  for (let navigations = 0; ; navigations += 1) {
-    const session = open();
-    const step = session.start();
-    if (step.kind === 'done') return finish(testInfo, session, step.outcome);
-    try {
-      return finish(testInfo, session, await capture(page, target, session, step, { maskLocators, signal }));
-    } catch (err) {
-      // The page navigated while it was captured (a `page.goto` still in flight, a redirect):
-      // as toHaveScreenshot, wait for the new page and capture it from the start.
-      if (navigations >= MAX_NAVIGATIONS || !navigatedAway(err)) throw err;
-      await page.waitForLoadState('load', { timeout: session.page.timeout }).catch(() => {});
+  let label = name ?? `#${unnamedIndex}`;
+  try {
+    for (let navigations = 0; ; navigations += 1) {
+      const session = open();
+      label = session.name;
+      const step = session.start();
+      if (step.kind === 'done') return finish(testInfo, session, step.outcome);
+      try {
+        // The page work is one step named after the snapshot, as toHaveScreenshot's step names
+        // it: the report and the trace tell calls apart, and the page calls it makes sit inside.
+        const outcome = await test.step(`toMatchVisual(${session.name})`, () => capture(page, target, session, step, { maskLocators, signal }), { box: true });
+        return finish(testInfo, session, outcome);
+      } catch (err) {
+        // The page navigated while it was captured (a `page.goto` still in flight, a redirect):
+        // as toHaveScreenshot, wait for the new page and capture it from the start.
+        if (navigations >= MAX_NAVIGATIONS || !navigatedAway(err)) throw err;
+        await page.waitForLoadState('load', { timeout: session.page.timeout }).catch(() => {});
+      }
     }
+  } catch (err) {
+    throw asCallError(err, label);
   }
+}
+
+/** The codes of the errors the engine throws (bad input, or a bug). */
+const ENGINE_ERRORS = new Set(['InvalidArg', 'GenericFailure']);
+
+/**
+ * `err` saying which call it broke: an engine error (a write refused, a damaged file) reads
+ * `toMatchVisual("home"): …` as every message of the call does. Playwright's own errors already
+ * say what failed on the page, and keep their words.
+ */
+function asCallError(err, label) {
+  if (ENGINE_ERRORS.has(err?.code) && !String(err.message).startsWith('toMatchVisual')) {
+    err.message = `toMatchVisual("${label}"): ${err.message}`;
+  }
+  return err;
 }
 
 /** How many navigations one call waits through before it gives up with the page's error. */
@@ -219,6 +243,7 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
     };
     while (step.kind !== 'done') {
       checkSignal();
+      await runLocatorHandlers(page, settings.timeout);
       if (step.kind === 'walk') {
         step = await session.walked(await walk(step.styleProperties));
       } else {
@@ -239,6 +264,15 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
     await page.screencast?.showOverlays?.();
   }
   return step.outcome;
+}
+
+/**
+ * Lets the page's `page.addLocatorHandler` handlers close what they watch for (a cookie banner,
+ * a sign-up dialog) before the page is walked or shot, as toHaveScreenshot does before each
+ * shot. Waiting for a locator is the public call that runs them (and waits out a navigation).
+ */
+async function runLocatorHandlers(page, timeout) {
+  await page.locator(':root').waitFor({ state: 'attached', timeout });
 }
 
 /** Waits `ms`, or less when `signal` aborts meanwhile. */

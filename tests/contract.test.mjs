@@ -164,7 +164,8 @@ test('contract: expect.toHaveScreenshot.timeout bounds the call, and a Locator t
   const spec = `
 test('ticking', async ({ page }) => {
   await page.setContent('<div id="clock" style="font:20px monospace">0</div>');
-  await page.evaluate(() => { let n = 0; setInterval(() => { document.getElementById('clock').textContent = String(++n); }, 40); });
+  // A new number every frame: no two shots agree (a timer slower than the frames can show one twice).
+  await page.evaluate(() => { let n = 0; const tick = () => { document.getElementById('clock').textContent = String(++n); requestAnimationFrame(tick); }; tick(); });
   await expect(page).toMatchVisual('ticking');
 });
 test('moving', async ({ page }) => {
@@ -188,7 +189,8 @@ test('contract: an aborted signal fails the call like its timeout, at once', { s
   const spec = `
 test('aborted', async ({ page }) => {
   await page.setContent('<div id="clock" style="font:20px monospace">0</div>');
-  await page.evaluate(() => { let n = 0; setInterval(() => { document.getElementById('clock').textContent = String(++n); }, 40); });
+  // A new number every frame: no two shots agree (a timer slower than the frames can show one twice).
+  await page.evaluate(() => { let n = 0; const tick = () => { document.getElementById('clock').textContent = String(++n); requestAnimationFrame(tick); }; tick(); });
   const controller = new AbortController();
   setTimeout(() => controller.abort('enough'), 500);
   await expect(page).toMatchVisual('aborted', { signal: controller.signal, timeout: 15000 });
@@ -228,4 +230,82 @@ test('navigating', async ({ page }) => {
   const r = run(root, [], { START: 'http://127.0.0.1:9/a' });
   assert.equal(r.status, 0, `${r.errors.navigating ?? ''}\n${r.output}`);
   assert.deepEqual(r.results, { navigating: ['passed'] });
+});
+
+test('contract: -u never writes through a baseline folder linked out of the project, and the call says which', { skip }, () => {
+  const root = project(`test('linked', async ({ page }) => { ${page('teal')} await expect(page).toMatchVisual('home'); });\n`);
+  const elsewhere = temps.make('sightline-elsewhere-');
+  mkdirSync(path.join(root, '.sightline', 'baselines'), { recursive: true });
+  symlinkSync(elsewhere, path.join(root, '.sightline', 'baselines', 'home'));
+  const r = run(root, ['--update-snapshots=all']);
+  assert.equal(r.status, 1, r.output);
+  assert.deepEqual(r.results, { linked: ['failed'] });
+  assert.match(r.errors.linked, /toMatchVisual\("home"\): \S+\/\.sightline\/baselines\/home is a symbolic link to \S+, outside the project \S+; nothing was written\. Replace the link with a folder or file of the project \(e\.g\. `git checkout -- \.sightline\/baselines\/home`\)/);
+  assert.deepEqual(readdirSync(elsewhere), [], 'nothing written where the link leads');
+});
+
+test('contract: each call is a step named after its snapshot, and the page calls it makes sit inside it', { skip }, () => {
+  const spec = `
+test('two calls', async ({ page }) => {
+  ${page('teal')}
+  await expect(page).toMatchVisual('first');
+  await expect(page.locator('div')).toMatchVisual('second');
+});
+`;
+  // Each step as "parent > step [category]", in the order they began.
+  const reporter = `
+export default class {
+  onStepBegin(test, result, step) {
+    if (step.category === 'hook' || step.category === 'fixture') return;
+    console.log('step: ' + (step.parent ? step.parent.title + ' > ' : '') + step.title + ' [' + step.category + ']');
+  }
+}
+`;
+  const root = project(spec, { config: { reporter: [['./steps.mjs'], ['json', { outputFile: 'report.json' }]] } });
+  writeFileSync(path.join(root, 'steps.mjs'), reporter);
+  const r = run(root, ['--update-snapshots=all']);
+  assert.equal(r.status, 0, r.output);
+  const steps = r.output.split('\n').filter((line) => line.startsWith('step: ')).map((line) => line.slice(6));
+  const calls = steps.filter((s) => s.includes('> toMatchVisual('));
+  assert.deepEqual(calls, ['Expect "toMatchVisual" > toMatchVisual(first) [test.step]', 'Expect "toMatchVisual" > toMatchVisual(second) [test.step]']);
+  // The call's page work (its evaluations, its screenshot) is inside its step, not beside it.
+  const pageCalls = steps.filter((s) => s.endsWith('[pw:api]'));
+  assert.ok(pageCalls.some((s) => s.startsWith('toMatchVisual(first) > ')), steps.join('\n'));
+  const beside = pageCalls.filter((s) => s.startsWith('Expect "toMatchVisual" > '));
+  assert.deepEqual(beside, [], `page calls beside the named steps:\n${steps.join('\n')}`);
+});
+
+test('contract: a name toHaveScreenshot takes with spaces or brackets is taken, its odd characters as "-"', { skip }, () => {
+  const spec = `
+test('odd names', async ({ page }) => {
+  ${page('teal')}
+  await expect(page).toMatchVisual('Login page.png');
+  await expect(page).toMatchVisual(['cards', 'Snapshot (1).png']);
+});
+`;
+  const root = project(spec);
+  const r = run(root, ['--update-snapshots=all']);
+  assert.equal(r.status, 0, r.output);
+  assert.deepEqual(filesUnder(path.join(root, '.sightline', 'baselines')).sort(), ['Login-page/chromium.png', 'cards/Snapshot-1-/chromium.png']);
+  assert.equal(run(root).status, 0, 'the same names find their baselines again');
+});
+
+test('contract: page.addLocatorHandler handlers close what they watch for before the page is captured', { skip }, () => {
+  // The overlay covers the page only when OVERLAY is set; its handler removes it. The capture of
+  // the covered page passes against the baseline of the plain one only when the handler ran first.
+  const spec = `
+test('overlay', async ({ page }) => {
+  ${page('teal')}
+  if (process.env.OVERLAY) {
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div id="consent" style="position:fixed;inset:0;background:red">Accept</div>'));
+    await page.addLocatorHandler(page.locator('#consent'), async () => { await page.evaluate(() => document.getElementById('consent').remove()); });
+  }
+  await expect(page).toMatchVisual('overlay');
+});
+`;
+  const root = project(spec);
+  assert.equal(run(root, ['--update-snapshots=all']).status, 0);
+  const r = run(root, [], { OVERLAY: '1' });
+  assert.equal(r.status, 0, `${r.errors.overlay ?? ''}\n${r.output}`);
+  assert.deepEqual(r.results, { overlay: ['passed'] });
 });

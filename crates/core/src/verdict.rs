@@ -175,18 +175,35 @@ pub fn decide(
         return verdict(Status::Passed, VerdictKind::WithinTolerance, line);
     }
 
-    if blocking_health {
-        return verdict(Status::Changed, VerdictKind::Unhealthy, unhealthy_capture(&health.reasons));
-    }
-    let mut decided = decide_change(pixel, dom, tolerance);
-    if health.unhealthy {
+    let mut decided = if blocking_health {
+        verdict(Status::Changed, VerdictKind::Unhealthy, unhealthy_capture(&health.reasons))
+    } else {
+        decide_change(pixel, dom, tolerance)
+    };
+    if health.unhealthy && !blocking_health {
         decided.line = format!(
             "{}; also {} (the baseline failed the same way): fix the page's assets",
             decided.line,
             failed_assets(&health.reasons)
         );
     }
+    // Pixels of a resized page are counted on the larger canvas: the two sizes say why so many
+    // differ (as toHaveScreenshot says "Expected an image 1280px by 720px, received …"). A page
+    // shift already says what grew by how much.
+    if pixel.size_changed && decided.status == Status::Changed && decided.kind != VerdictKind::PageShift {
+        decided.line = format!(
+            "{}; the size changed from {} (baseline) to {}",
+            decided.line,
+            dimensions(pixel.baseline_size),
+            dimensions(pixel.current_size)
+        );
+    }
     decided
+}
+
+/// `1280×720`.
+fn dimensions(size: crate::compare::Size) -> String {
+    format!("{}×{}", size.width, size.height)
 }
 
 /// Decides a diff beyond the tolerances from the pixels and the DOM (capture health aside).
@@ -388,6 +405,27 @@ mod tests {
             .map(Status::needs_review)
             .collect();
         assert_eq!(review, [false, true, true, false]);
+    }
+
+    #[test]
+    fn verdict_of_a_resized_page_names_both_sizes() {
+        use crate::compare::{CompareOptions, compare_images};
+        use crate::image::RgbaImage;
+        let baseline = RgbaImage::filled(40, 20, [0, 128, 128, 255]).unwrap();
+        let taller = RgbaImage::filled(40, 30, [0, 128, 128, 255]).unwrap();
+        let (pixel, _) = compare_images(baseline.view(), taller.view(), &CompareOptions::default(), false).unwrap();
+        let decided = decide(&pixel, None, &CaptureHealth::default(), &Tolerance::default());
+        assert_eq!(decided.status, Status::Changed);
+        assert_eq!(
+            decided.line,
+            "400 pixels differ (33.333 %, concentrated); no DOM data to rule out render noise; look at the images; the size changed from 40×20 (baseline) to 40×30"
+        );
+        // A passing comparison of one size says nothing of sizes.
+        let (same, _) = compare_images(baseline.view(), baseline.view(), &CompareOptions::default(), false).unwrap();
+        assert_eq!(
+            decide(&same, None, &CaptureHealth::default(), &Tolerance::default()).line,
+            "Passed: no pixel differs"
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub fn call_snapshot_name(name: &CallName, layout: &BaselineLayout) -> Result<St
                     "snapshot name {got} has an empty part; name the snapshot, e.g. \"checkout-page\" or [\"cards\", \"lamp\"]"
                 )));
             }
-            let joined = parts.join("/");
+            let joined = parts.iter().map(|part| name_part(part)).collect::<Vec<_>>().join("/");
             let given = joined.strip_suffix(".png").filter(|rest| !rest.is_empty()).unwrap_or(&joined);
             if let Some(extension) = image_extension(given) {
                 let plain = &given[..given.len() - extension.len() - 1];
@@ -58,7 +58,25 @@ pub fn call_snapshot_name(name: &CallName, layout: &BaselineLayout) -> Result<St
     Ok(name)
 }
 
-/// A spec file's path as a name's folders (`tests/home.spec.ts` stays as it is).
+/// A given name's part as the snapshot's name: each run of characters a name does not hold
+/// (spaces, brackets, accents) becomes one `-`, as toHaveScreenshot makes its file names
+/// (`'Login page.png'` → `Login-page`). Accented letters too: a baseline's path is ASCII, so it
+/// reads back the same on every file system.
+fn name_part(part: &str) -> String {
+    let mut out = String::with_capacity(part.len());
+    let mut replacing = false;
+    for c in part.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/') {
+            out.push(c);
+            replacing = false;
+        } else if !replacing {
+            out.push('-');
+            replacing = true;
+        }
+    }
+    out
+}
+
 /// The image extension other than `.png` that `name` ends in, if any: toHaveScreenshot takes
 /// only `.png` and `.webp` names, and a Sightline baseline is always a PNG.
 fn image_extension(name: &str) -> Option<&str> {
@@ -68,6 +86,7 @@ fn image_extension(name: &str) -> Option<&str> {
     (!last.is_empty() && OTHER_IMAGES.iter().any(|e| e.eq_ignore_ascii_case(extension))).then_some(extension)
 }
 
+/// A spec file's path as a name's folders (`tests/home.spec.ts` stays as it is).
 fn file_folders(test_file: &str) -> String {
     let folders: Vec<String> = test_file.split('/').map(file_segment).filter(|s| !s.is_empty()).collect();
     folders.join("/")
@@ -124,6 +143,12 @@ mod tests {
         );
         assert!(given(&["cards", "lamp.WEBP"]).unwrap_err().to_string().contains("ends in .WEBP"));
         assert_eq!(given(&["v1.2"]).unwrap(), "v1.2", "a dot alone is no image extension");
+        // What a name cannot hold becomes '-', as toHaveScreenshot's file names.
+        assert_eq!(given(&["Login page.png"]).unwrap(), "Login-page");
+        assert_eq!(given(&["Snapshot (1).png"]).unwrap(), "Snapshot-1-");
+        assert_eq!(given(&["café  menu"]).unwrap(), "caf-menu");
+        assert_eq!(given(&["dir", "long long name.png"]).unwrap(), "dir/long-long-name");
+        assert_eq!(given(&["a\\b"]).unwrap(), "a-b");
         assert!(given(&["..", "x"]).unwrap_err().to_string().contains("contains '..'"));
         assert_eq!(
             given(&["cards", ""]).unwrap_err().to_string(),
