@@ -42,9 +42,10 @@ function project(spec, { config = {}, sightline } = {}) {
 }
 
 /**
- * `playwright test …args` in `root`: exit code, output, each test's result statuses and its
- * error messages (from the JSON report: Playwright's line reporter leaves out the error of a test
- * it expected to retry, and a test that is not retried is such a test).
+ * `playwright test …args` in `root`: exit code, output, each test's result statuses, its
+ * attachments' names and its error messages (from the JSON report: Playwright's line reporter
+ * leaves out the error of a test it expected to retry, and a test that is not retried is such a
+ * test).
  */
 function run(root, args = [], env = {}) {
   const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -54,7 +55,8 @@ function run(root, args = [], env = {}) {
   const specs = specsOf(report);
   const results = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.map((r) => r.status)]));
   const errors = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.flatMap((r) => r.errors.map((e) => e.message)).join('\n')]));
-  return { status: child.status, output, results, errors, stats: report.stats };
+  const attachments = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.flatMap((r) => r.attachments.map((a) => a.name))]));
+  return { status: child.status, output, results, errors, attachments, stats: report.stats };
 }
 
 /** Every file under `dir` (relative paths), or none when it is absent. */
@@ -127,8 +129,11 @@ test('contract: writeMissingBaselines writes the new baseline and fails the test
   assert.ok(existsSync(path.join(root, '.sightline', 'baselines', 'fresh', 'chromium.png')));
   const evidence = JSON.parse(readFileSync(path.join(root, '.sightline', 'temp', 'fresh', 'chromium.json'), 'utf8'));
   assert.equal(evidence.verdict, 'Baseline written by writeMissingBaselines: a new snapshot');
+  // As toHaveScreenshot's written missing snapshot: what was written and what was shot.
+  assert.deepEqual(first.attachments.fresh.filter((a) => a !== 'error-context'), ['fresh-evidence.json', 'fresh-expected.png', 'fresh-actual.png']);
   const second = run(root);
   assert.equal(second.status, 0, second.output);
+  assert.deepEqual(second.attachments.fresh, [], 'a passing call attaches nothing');
 });
 
 test('contract: an image name other than .png and a subject that is not a Page or Locator are refused, saying why', { skip }, () => {
@@ -181,6 +186,8 @@ test('moving', async ({ page }) => {
   assert.deepEqual(r.results, { ticking: ['failed'], moving: ['failed'] });
   const waited = Number(/never matched within (\d+) ms/.exec(r.errors.ticking)?.[1]);
   assert.ok(waited >= 1200 && waited < 5000, `the page was shot for the config's 1.2 s: ${r.errors.ticking}`);
+  // As toHaveScreenshot: the last two shots, to show what kept changing.
+  assert.ok(['ticking-actual.png', 'ticking-previous.png'].every((a) => r.attachments.ticking.includes(a)), `${r.attachments.ticking}`);
   assert.match(r.errors.moving, /toMatchVisual\("moving"\): the element never became visible and stable within the timeout of 1500 ms/);
   assert.doesNotMatch(r.errors.moving, /Test timeout/);
 });
@@ -273,6 +280,8 @@ export default class {
   assert.ok(pageCalls.some((s) => s.startsWith('toMatchVisual(first) > ')), steps.join('\n'));
   const beside = pageCalls.filter((s) => s.startsWith('Expect "toMatchVisual" > '));
   assert.deepEqual(beside, [], `page calls beside the named steps:\n${steps.join('\n')}`);
+  // A passing call attaches nothing, so it adds no step of its own either.
+  assert.deepEqual(steps.filter((s) => /Attach/.test(s)), []);
 });
 
 test('contract: a name toHaveScreenshot takes with spaces or brackets is taken, its odd characters as "-"', { skip }, () => {

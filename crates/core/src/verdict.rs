@@ -188,9 +188,9 @@ pub fn decide(
         );
     }
     // Pixels of a resized page are counted on the larger canvas: the two sizes say why so many
-    // differ (as toHaveScreenshot says "Expected an image 1280px by 720px, received …"). A page
-    // shift already says what grew by how much.
-    if pixel.size_changed && decided.status == Status::Changed && decided.kind != VerdictKind::PageShift {
+    // differ (as toHaveScreenshot says "Expected an image 1280px by 720px, received …"). Content
+    // that moved down or up already says by how much the page grew or shrank.
+    if pixel.size_changed && decided.status == Status::Changed && pixel.shift.is_none() {
         decided.line = format!(
             "{}; the size changed from {} (baseline) to {}",
             decided.line,

@@ -153,7 +153,6 @@ enum Phase {
 
 #[derive(Debug)]
 struct Settling {
-    started: Instant,
     deadline: Instant,
     attempt: usize,
     previous: Vec<u8>,
@@ -197,6 +196,7 @@ pub struct CaptureSession {
     phase: Phase,
     /// Rounds of walk and shots so far.
     walks: u32,
+    /// When the call began: its timeout counts from here.
     started: Instant,
     /// The first shot of this round and its provisional comparison.
     first: Option<(Vec<u8>, CaptureOutcome)>,
@@ -377,12 +377,12 @@ impl CaptureSession {
                 let (agree, shot_image) = self.shots_agree(&s.previous, s.shot_image.take(), &s.shot)?;
                 s.shot_image = shot_image;
                 if agree {
-                    let waited_ms = millis(s.started.elapsed());
+                    let waited_ms = millis(self.started.elapsed());
                     return self.settled(Settled { shot: s.shot, previous: s.previous, settled: true, waited_ms });
                 }
                 let now = Instant::now();
                 if now >= s.deadline {
-                    let waited_ms = millis(s.started.elapsed());
+                    let waited_ms = millis(self.started.elapsed());
                     return self.settled(Settled { shot: s.shot, previous: s.previous, settled: false, waited_ms });
                 }
                 s.attempt += 1;
@@ -419,16 +419,11 @@ impl CaptureSession {
     }
 
     fn start_settling(&mut self, first: Vec<u8>) -> Step {
-        let started = Instant::now();
-        let deadline = started + Duration::from_secs_f64(self.timeout_ms.max(0.0) / 1000.0);
-        self.phase = Phase::Settling(Settling {
-            started,
-            deadline,
-            attempt: 0,
-            previous: first.clone(),
-            shot: first,
-            shot_image: None,
-        });
+        // The timeout bounds the whole call, as toHaveScreenshot's does: the walk and the first
+        // shot spent part of it.
+        let deadline = self.started + Duration::from_secs_f64(self.timeout_ms.max(0.0) / 1000.0);
+        self.phase =
+            Phase::Settling(Settling { deadline, attempt: 0, previous: first.clone(), shot: first, shot_image: None });
         Step::Shoot { after_ms: RESHOT_BACKOFF_MS[0] }
     }
 
@@ -508,7 +503,8 @@ impl CaptureSession {
             Some((first, outcome)) if first == settled.shot && !outcome.would_write_baseline => outcome,
             _ => self.compare(&settled.shot, false, None)?,
         };
-        self.outcome(outcome, &settled.shot)
+        let previous = (!settled.settled).then_some(settled.previous.as_slice());
+        self.outcome(outcome, &settled.shot, previous)
     }
 
     /// A masked element moved on every walk: a page that does not settle.
@@ -527,7 +523,7 @@ impl CaptureSession {
         let waited_ms = millis(self.started.elapsed());
         let earlier = self.earlier.take().unwrap_or_else(|| settled.shot.clone());
         let outcome = self.compare(&settled.shot, false, Some(Unsettled { previous_png: &earlier, waited_ms }))?;
-        self.outcome(outcome, &settled.shot)
+        self.outcome(outcome, &settled.shot, Some(&earlier))
     }
 
     fn unsettled_area(&self, previous: &[u8], shot: &[u8]) -> Result<String> {
@@ -571,7 +567,9 @@ impl CaptureSession {
     }
 
     /// The call's end from the deciding comparison: pass or fail, the message, the attachments.
-    fn outcome(&mut self, outcome: CaptureOutcome, shot: &[u8]) -> Result<Step> {
+    /// `previous` is the shot before `shot` of a page that never settled: attached as
+    /// `<name>-previous.png`, as toHaveScreenshot does, to show what kept changing.
+    fn outcome(&mut self, outcome: CaptureOutcome, shot: &[u8], previous: Option<&[u8]>) -> Result<Step> {
         let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = &outcome;
         let failed = outcome.fails_test();
         let name = &self.name;
@@ -592,32 +590,32 @@ impl CaptureSession {
                 attachments: Vec::new(),
             });
         }
-        let mut attachments = vec![Attachment {
-            name: format!("{name}-evidence.json"),
-            content_type: "application/json",
-            body: AttachmentBody::Inline(outcome.evidence_json.clone()),
-        }];
-        if failed {
-            if let Some(baseline) = &evidence.files.baseline {
-                attachments.push(Attachment {
-                    name: format!("{name}-expected.png"),
-                    content_type: "image/png",
-                    body: AttachmentBody::ProjectFile(self.root.join(baseline)),
-                });
-            }
-            // The capture as compared (masks painted, compressed quickly) and the diff.
+        // A baseline `writeMissingBaselines` wrote with no update flag fails the test at its end.
+        let written_unreviewed = *baseline_written && self.update == UpdateMode::Default;
+        // As toHaveScreenshot: a passing call attaches nothing (each attachment is a step in the
+        // report); a failing one its evidence and its images.
+        let mut attachments = Vec::new();
+        if failed || written_unreviewed {
+            let png =
+                |what: &str, body| Attachment { name: format!("{name}-{what}.png"), content_type: "image/png", body };
             attachments.push(Attachment {
-                name: format!("{name}-actual.png"),
-                content_type: "image/png",
-                body: AttachmentBody::OutputFile(current_png.clone().unwrap_or_else(|| shot.to_vec())),
+                name: format!("{name}-evidence.json"),
+                content_type: "application/json",
+                body: AttachmentBody::Inline(outcome.evidence_json.clone()),
             });
-            if let Some(diff) = diff_png {
-                attachments.push(Attachment {
-                    name: format!("{name}-diff.png"),
-                    content_type: "image/png",
-                    body: AttachmentBody::OutputFile(diff.clone()),
-                });
-            }
+            attachments.extend(
+                evidence
+                    .files
+                    .baseline
+                    .as_ref()
+                    .map(|b| png("expected", AttachmentBody::ProjectFile(self.root.join(b)))),
+            );
+            // The capture as compared (masks painted, compressed quickly), the diff, and the shot
+            // before it of a page that never settled.
+            attachments
+                .push(png("actual", AttachmentBody::OutputFile(current_png.clone().unwrap_or_else(|| shot.to_vec()))));
+            attachments.extend(diff_png.as_ref().map(|diff| png("diff", AttachmentBody::OutputFile(diff.clone()))));
+            attachments.extend(previous.map(|shot| png("previous", AttachmentBody::OutputFile(shot.to_vec()))));
         }
         let status = Some(evidence.status);
         // Nothing compared yet, so nothing the rest of the test depends on: the test runs on and
@@ -626,7 +624,7 @@ impl CaptureSession {
         // unreviewed baseline never turns a run green.
         let at_end = if evidence.status == Status::New {
             Some(failure_message(name, evidence))
-        } else if *baseline_written && self.update == UpdateMode::Default {
+        } else if written_unreviewed {
             Some(format!(
                 "toMatchVisual({name:?}): no baseline yet; this capture was written as {} (writeMissingBaselines): review it and commit it",
                 evidence.files.baseline.as_deref().unwrap_or_default()

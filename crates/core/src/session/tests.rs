@@ -98,11 +98,7 @@ fn session_an_unchanged_page_costs_one_walk_and_one_shot() {
         "{}",
         outcome.message
     );
-    let names: Vec<&str> = outcome.attachments.iter().map(|a| a.name.as_str()).collect();
-    assert_eq!(names, ["home-evidence.json"]);
-    // The attachment is the evidence file the reporter gathers, byte for byte.
-    let written = std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap();
-    assert!(matches!(&outcome.attachments[0].body, AttachmentBody::Inline(body) if *body == written));
+    assert!(outcome.attachments.is_empty(), "a passing call attaches nothing, as toHaveScreenshot");
 }
 
 #[test]
@@ -146,6 +142,9 @@ fn session_a_change_fails_with_the_baseline_the_capture_and_the_diff_attached() 
             ("home-diff.png", "output")
         ]
     );
+    // The evidence attached is the file the reporter gathers, byte for byte.
+    let written = std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap();
+    assert!(matches!(&outcome.attachments[0].body, AttachmentBody::Inline(body) if *body == written));
 }
 
 #[test]
@@ -165,6 +164,12 @@ fn session_a_page_that_never_settles_is_shot_with_backoff_until_the_timeout() {
         outcome.message
     );
     assert!(outcome.message.contains("kept changing; hide it with mask"), "{}", outcome.message);
+    // As toHaveScreenshot: the shot before the last is attached, to show what kept changing.
+    let previous = outcome.attachments.iter().find(|a| a.name == "home-previous.png").expect("home-previous.png");
+    let last = outcome.attachments.iter().find(|a| a.name == "home-actual.png").expect("home-actual.png");
+    assert!(
+        matches!((&previous.body, &last.body), (AttachmentBody::OutputFile(p), AttachmentBody::OutputFile(l)) if p != l)
+    );
 }
 
 /// `sightline compare` over the captures a run left, with the project's settings; the evidence
