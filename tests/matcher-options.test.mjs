@@ -86,7 +86,7 @@ describe('matcher options', { skip }, () => {
 
   test('options: the approve run passes every case it runs and skips the ones that must start without a baseline', () => {
     assert.equal(approveRun.status, 0, approveRun.output);
-    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option', 'mask-empty', 'mask-other-page', 'style-path-missing', 'name-escapes', 'new-on-retry', 'aria-busy-stuck']), {
+    assert.deepEqual(statuses(approveRun, ['write-missing-baselines', 'update-new', 'timeout', 'bad-option', 'mask-other-page', 'style-path-missing', 'name-escapes', 'new-on-retry', 'aria-busy-stuck']), {
       'style-path-missing': 'skipped',
       'name-escapes': 'skipped',
       'new-on-retry': 'skipped',
@@ -95,7 +95,6 @@ describe('matcher options', { skip }, () => {
       'update-new': 'skipped',
       timeout: 'skipped',
       'bad-option': 'skipped',
-      'mask-empty': 'skipped',
       'mask-other-page': 'skipped',
     });
   });
@@ -241,7 +240,7 @@ describe('matcher options', { skip }, () => {
   });
 
   test('options: mask and ignoreSelectors in config take the element out of the pixels and the DOM check', () => {
-    assert.deepEqual(statuses(changed, ['mask', 'ignore-selectors', 'mask-none']), { mask: 'passed', 'ignore-selectors': 'passed', 'mask-none': 'failed' });
+    assert.deepEqual(statuses(changed, ['mask', 'ignore-selectors', 'mask-none', 'mask-empty-call']), { mask: 'passed', 'ignore-selectors': 'passed', 'mask-none': 'failed', 'mask-empty-call': 'failed' });
     for (const name of ['mask', 'ignore-selectors']) {
       const e = optionsEvidence(base, name);
       assert.deepEqual(pixelFacts(e), {
@@ -250,11 +249,14 @@ describe('matcher options', { skip }, () => {
       assert.equal(e.layers.dom.styleChanges.count, 0, name);
     }
     // unmasked, the advert's recolouring is a 100-pixel style-only change naming it
-    const unmasked = optionsEvidence(base, 'mask-none');
-    assert.deepEqual(pixelFacts(unmasked), {
-      status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 100, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
-    });
-    assert.deepEqual(unmasked.layers.dom.styleChanges.properties, [{ selector: '#ad', property: 'background-color', from: 'rgb(22, 163, 74)', to: 'rgb(220, 38, 38)' }]);
+    // and a call's empty mask (replacing the config's) masks nothing either
+    for (const name of ['mask-none', 'mask-empty-call']) {
+      const unmasked = optionsEvidence(base, name);
+      assert.deepEqual(pixelFacts(unmasked), {
+        status: 'changed', kind: 'styleOnly', autoPassed: false, diffPixels: 100, antialiasedPixels: 0, totalPixels: 20000, size: [200, 100],
+      }, name);
+      assert.deepEqual(unmasked.layers.dom.styleChanges.properties, [{ selector: '#ad', property: 'background-color', from: 'rgb(22, 163, 74)', to: 'rgb(220, 38, 38)' }], name);
+    }
   });
 
   test('options: mask takes Locators, selectors and mixes; a masked advert whose words change passes', () => {
@@ -296,12 +298,11 @@ describe('matcher options', { skip }, () => {
     assert.deepEqual([ignored.elements.find((e) => e.selector === '#ad').ignored, ignored.elements.find((e) => e.selector === '#ad').masked], [true, false]);
   });
 
-  test('options: an empty mask list or a Locator of another page is refused, naming the entry, and nothing is captured', () => {
-    assert.deepEqual(statuses(changed, ['mask-empty', 'mask-other-page']), { 'mask-empty': 'failed', 'mask-other-page': 'failed' });
+  test('options: a Locator of another page in mask is refused, naming the entry, and nothing is captured', () => {
+    assert.deepEqual(statuses(changed, ['mask-other-page']), { 'mask-other-page': 'failed' });
     const message = (title) => changed.tests.get(title).results[0].errors[0].message.split('\n')[0];
-    assert.equal(message('mask-empty'), 'Error: toMatchVisual("mask-empty"): mask is an empty list: leave `mask` out to use .sightline/config.json\'s mask, or list what to hide');
     assert.equal(message('mask-other-page'), 'Error: toMatchVisual("mask-other-page"): mask [1] is a Locator of another page: mask only Locators of the page being captured');
-    for (const root of ['mask-empty', 'mask-other-page']) assert.ok(!existsSync(path.join(base, root, '.sightline')), `${root}: nothing captured`);
+    assert.ok(!existsSync(path.join(base, 'mask-other-page', '.sightline')), 'nothing captured');
   });
 
   test('options: styleProperties in config digests text-decoration-line, so an added underline is a style-only change', () => {

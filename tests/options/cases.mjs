@@ -88,6 +88,8 @@ export const cases = {
   mask: { config: { mask: ['#ad'] }, ...ADVERT },
   'ignore-selectors': { config: { ignoreSelectors: ['#ad'] }, ...ADVERT },
   'mask-none': { ...ADVERT },
+  // A call's mask replaces the config file's: an empty one masks nothing, as toHaveScreenshot's.
+  'mask-empty-call': { config: { mask: ['#ad'] }, options: { mask: [] }, ...ADVERT },
   'style-properties': { config: { styleProperties: ['color', 'text-decoration-line'] }, ...LABEL },
   'style-properties-default': { ...LABEL },
   // No baseline before the changed run: the approve run skips it.

@@ -68,11 +68,6 @@ pub(super) fn split_mask(name: &str, mut options: serde_json::Value) -> Result<(
             )));
         }
     };
-    if entries.is_empty() {
-        return Err(fail(
-            "is an empty list: leave `mask` out to use .sightline/config.json's mask, or list what to hide".into(),
-        ));
-    }
     let mut selectors = Vec::new();
     let mut locators = false;
     for (i, entry) in entries.into_iter().enumerate() {

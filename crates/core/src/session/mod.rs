@@ -33,7 +33,7 @@ use input::{call_name, read_styles, split_mask};
 pub const MASK_WALKS: u32 = 3;
 
 /// Pauses between re-shots, as toHaveScreenshot's: then the last one, until the timeout.
-pub const RESHOT_BACKOFF_MS: [u64; 4] = [0, 100, 250, 500];
+pub const RESHOT_BACKOFF_MS: [u64; 5] = [0, 100, 250, 500, 1000];
 
 /// The timeout when neither the call, the config nor Playwright's expect gives one.
 const DEFAULT_TIMEOUT_MS: f64 = 5000.0;
