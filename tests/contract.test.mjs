@@ -318,3 +318,17 @@ test('overlay', async ({ page }) => {
   assert.equal(r.status, 0, `${r.errors.overlay ?? ''}\n${r.output}`);
   assert.deepEqual(r.results, { overlay: ['passed'] });
 });
+
+test('contract: a capture of another size fails naming both sizes', { skip }, () => {
+  const spec = `
+test('resized', async ({ page }) => {
+  await page.setContent('<body style="margin:0"><div style="width:' + (process.env.WIDTH ?? 200) + 'px;height:100px;background:teal"></div></body>');
+  await expect(page.locator('div')).toMatchVisual('box');
+});
+`;
+  const root = project(spec);
+  assert.equal(run(root, ['--update-snapshots=all']).status, 0);
+  const r = run(root, [], { WIDTH: '260' });
+  assert.equal(r.status, 1, r.output);
+  assert.match(r.errors.resized, /toMatchVisual\("box"\): [^\n]*; the size changed from 200×100 \(baseline\) to 260×100/);
+});
