@@ -288,13 +288,18 @@ function pause(ms, signal) {
   });
 }
 
-/** Attaches what the outcome lists and returns the matcher's result. */
+/**
+ * Attaches what the outcome lists and returns the matcher's result. As toHaveScreenshot's, the
+ * attachments belong to the call's Expect step (no `Attach` step each) and are not copied: the
+ * expected image is the baseline file itself, the actual and the diff are files of the test's
+ * output folder (`test-results/<test>/home-actual.png`), so the reporters print those paths.
+ */
 async function finish(testInfo, session, outcome) {
   for (const attachment of outcome.attachments) {
     const { name, contentType } = attachment;
-    if (attachment.kind === 'inline') await testInfo.attach(name, { body: attachment.body, contentType });
-    else if (attachment.kind === 'projectFile') await testInfo.attach(name, { path: attachment.path, contentType });
-    else await attachFile(testInfo, name, attachment.body, contentType);
+    if (attachment.kind === 'inline') testInfo.attachments.push({ name, body: Buffer.from(attachment.body), contentType });
+    else if (attachment.kind === 'projectFile') testInfo.attachments.push({ name, path: attachment.path, contentType });
+    else testInfo.attachments.push({ name, path: await writeOutputFile(testInfo, name, attachment.body), contentType });
   }
   const result = { pass: outcome.pass, message: () => outcome.message, name: 'toMatchVisual' };
   if (outcome.failAtEnd) {
@@ -321,12 +326,12 @@ function callerFrames() {
   return lines.filter((line) => !line.includes(__dirname + path.sep)).join('\n');
 }
 
-/** Writes `body` as `file` in the test's output folder and attaches it by path. */
-async function attachFile(testInfo, file, body, contentType) {
+/** Writes `body` as `file` in the test's output folder; returns its path. */
+async function writeOutputFile(testInfo, file, body) {
   const where = testInfo.outputPath(file);
   await fs.promises.mkdir(path.dirname(where), { recursive: true });
   await fs.promises.writeFile(where, body);
-  await testInfo.attach(file, { path: where, contentType });
+  return where;
 }
 
 const expect = baseExpect.extend({ toMatchVisual });

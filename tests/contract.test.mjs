@@ -332,3 +332,23 @@ test('resized', async ({ page }) => {
   assert.equal(r.status, 1, r.output);
   assert.match(r.errors.resized, /toMatchVisual\("box"\): [^\n]*; the size changed from 200×100 \(baseline\) to 260×100/);
 });
+
+test('contract: a failing call attaches the baseline file itself and its images from the test\'s output folder', { skip }, () => {
+  const spec = `
+test('recoloured', async ({ page }) => {
+  ${page("' + (process.env.COLOR ?? 'teal') + '")}
+  await expect(page).toMatchVisual('home');
+});
+`;
+  const root = project(spec);
+  assert.equal(run(root, ['--update-snapshots=all']).status, 0);
+  const r = run(root, [], { COLOR: 'navy' });
+  assert.equal(r.status, 1, r.output);
+  const report = JSON.parse(readFileSync(path.join(root, 'report.json'), 'utf8'));
+  const attachments = specsOf(report)[0].tests[0].results[0].attachments.filter((a) => a.name !== 'error-context');
+  const where = Object.fromEntries(attachments.map((a) => [a.name, a.path && path.relative(root, a.path)]));
+  assert.deepEqual(Object.keys(where), ['home-evidence.json', 'home-expected.png', 'home-actual.png', 'home-diff.png']);
+  assert.equal(where['home-expected.png'], path.join('.sightline', 'baselines', 'home', 'chromium.png'));
+  assert.match(where['home-actual.png'], /^test-results\/[^/]+\/home-actual\.png$/);
+  assert.match(where['home-diff.png'], /^test-results\/[^/]+\/home-diff\.png$/);
+});

@@ -90,7 +90,7 @@ test('matcher: the changed run fails with one-line verdicts', { skip }, () => {
   const [expectedBytes, actualBytes] = ['style-token-expected.png', 'style-token-actual.png'].map((n) => bytesOf(attached[n]));
   assert.ok(actualBytes < 2 * expectedBytes, `actual ${actualBytes} bytes, expected (baseline) ${expectedBytes} bytes`);
   // attached as files, so Playwright's reporters print where they are, as for toHaveScreenshot
-  assert.match(changedRun.output, /^ +Expected: \S*style-token-expected\S*\.png\n +Received: \S*style-token-actual\S*\.png\n +Diff: +\S*style-token-diff\S*\.png$/m);
+  assert.match(changedRun.output, /^ +Expected: \S*\.sightline\/baselines\/style-token\/chromium\.png\n +Received: \S*test-results\/[^/\s]+\/style-token-actual\.png\n +Diff: +\S*test-results\/[^/\s]+\/style-token-diff\.png$/m);
 });
 
 test('scenario: identical pages pass', { skip }, () => {
