@@ -168,14 +168,53 @@ function collectInPage(args) {
     addFontFaces(doc);
   }
   function addFontFaces(doc) {
+    let sources = null;
     for (const face of doc.fonts) {
       const family = unquote(face.family);
       if (usedFamilies && !usedFamilies.has(family.toLowerCase())) continue;
       const key = family + '\u0000' + face.status;
       if (fontSeen.has(key)) continue;
       fontSeen.add(key);
-      fonts.push({ family, status: face.status });
+      if (face.status !== 'error') {
+        fonts.push({ family, status: face.status });
+        continue;
+      }
+      // A failed face names the URLs it loads from, so its network failure and its status read
+      // as one failed asset.
+      sources ??= fontSources(doc);
+      // Network URLs only (a data: URL is the font itself, and may be long), a few at most.
+      const urls = (sources.get(family.toLowerCase()) ?? []).filter((url) => /^https?:/.test(url) && url.length <= 2048).slice(0, 8);
+      fonts.push(urls.length > 0 ? { family, status: face.status, sources: urls } : { family, status: face.status });
     }
+  }
+  /** Each `@font-face` family (lower case) of the document's readable style sheets, with the
+   *  absolute URLs of its `src` (a cross-origin sheet's rules cannot be read, and are not). */
+  function fontSources(doc) {
+    const byFamily = new Map();
+    const visit = (rules, base) => {
+      for (const rule of rules) {
+        if (rule.cssRules) visit(rule.cssRules, base);
+        if (rule.constructor.name !== 'CSSFontFaceRule') continue;
+        const family = unquote(rule.style.getPropertyValue('font-family')).toLowerCase();
+        const src = rule.style.getPropertyValue('src');
+        for (const match of src.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)/g)) {
+          try {
+            const url = new URL(match[2], base).href;
+            byFamily.set(family, [...(byFamily.get(family) ?? []), url]);
+          } catch {
+            // A src that is no URL loads nothing.
+          }
+        }
+      }
+    };
+    for (const sheet of doc.styleSheets) {
+      try {
+        visit(sheet.cssRules, sheet.href ?? doc.baseURI);
+      } catch {
+        // Cross-origin: its rules are not readable.
+      }
+    }
+    return byFamily;
   }
 
   // Depth-first, explicit stack (no recursion limit on deep pages). Each entry knows its parent's

@@ -546,7 +546,7 @@ if (missing) {
     await withPage('/health.html', async (page) => {
       await stabilise.prepareForCapture(page);
       const text = await collect(page, { scope: page.locator('p') });
-      assert.deepEqual(text.fonts, [{ family: 'Broken Face', status: 'error' }]);
+      assert.deepEqual(text.fonts, [{ family: 'Broken Face', status: 'error', sources: [`${base}/missing.woff2`] }]);
       assert.deepEqual(text.brokenImages, []);
       const image = await collect(page, { scope: page.locator('img').first() });
       assert.deepEqual(image.brokenImages, [`${base}/missing.png`]);
@@ -562,8 +562,9 @@ if (missing) {
       const dom = await collect(page);
       // The display:none image failed too but paints nothing, so it is not reported.
       assert.deepEqual(dom.brokenImages, [`${base}/missing.png`]);
+      // A failed face names where it loads from (its @font-face src, made absolute).
       assert.deepEqual(dom.fonts, [
-        { family: 'Broken Face', status: 'error' },
+        { family: 'Broken Face', status: 'error', sources: [`${base}/missing.woff2`] },
         { family: 'Unused', status: 'unloaded' },
       ]);
       assert.equal(bySelector(dom, 'body > img:nth-of-type(2)').image, fnv1a64(`${base}/ok.png`));

@@ -60,10 +60,10 @@ test('live: visual_check names every planted bug on desktop and nothing else', {
   assert.equal(byKind['clipped-text'].message, 'Text of #clipped is cut off by its own box (overflow: hidden): 147.63 px of it do not show.');
   assert.deepEqual(byKind['overlapping-text'].measured, { overlapHeight: 15, overlapWidth: 106.59, overlaps: '#under' });
   assert.equal(byKind['console-error'].message, `Console error at ${url('/bugs')}:18:17: planted: the cart failed to load`);
-  // The font's 404 and Chromium's abort of it, both named.
+  // The font's 404 and Chromium's abort of it are one failed asset, said by its HTTP status.
   const font = url('/fonts/brand.woff2');
   assert.equal(byKind['failed-font'].message,
-    `Web font "Brand Sans" failed to load: ${font} (HTTP 404), ${font} (net::ERR_ABORTED); 1 element with text fall back to another font, first #title.`);
+    `Web font "Brand Sans" failed to load: ${font} (HTTP 404); 1 element with text fall back to another font, first #title.`);
   // #c8c8c8 on white: the WCAG ratio the core's unit test pins, as the tool reports it.
   assert.deepEqual(byKind['low-contrast'].measured, {
     background: 'rgb(255, 255, 255)', color: 'rgb(200, 200, 200)', fontSizePx: 16, fontWeight: 400, ratio: 1.67, required: 4.5,

@@ -114,34 +114,12 @@ function detailsInPage(collect) {
   }
   const selectors = JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: picked }));
   facts.forEach((f, i) => (f.selector = selectors[i]));
-  const fontFaces = [];
   const stylesheets = [];
   const links = Array.from(document.querySelectorAll('link[rel~=stylesheet][href]'));
   const linkSelectors = JSON.parse(collect({ styleProperties: [], mask: [], selectorsFor: links }));
   links.forEach((l, i) => stylesheets.push({ href: l.href, selector: linkSelectors[i] }));
-  for (const sheet of document.styleSheets) {
-    let rules;
-    try {
-      rules = sheet.cssRules;
-    } catch (_) {
-      continue; // cross-origin sheet: its faces cannot be read
-    }
-    const base = sheet.href || location.href;
-    for (const rule of rules) {
-      if (rule.type !== 5) continue; // CSSFontFaceRule
-      const family = rule.style.getPropertyValue('font-family').trim().replace(/^["']|["']$/g, '');
-      const urls = [];
-      for (const m of rule.style.getPropertyValue('src').matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/g)) {
-        try {
-          urls.push(new URL(m[1], base).href);
-        } catch (_) {
-          // an unparsable url() loads nothing
-        }
-      }
-      fontFaces.push({ family, urls });
-    }
-  }
-  return JSON.stringify({ elements: facts, fontFaces, stylesheets });
+  // A failed font's `@font-face` sources are in the DOM record (fonts[].sources).
+  return JSON.stringify({ elements: facts, stylesheets });
 }
 
 /**

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dom::{DomSnapshot, FontStatus};
+use crate::dom::{DomSnapshot, FontRecord, FontStatus};
 
 /// What kind of asset failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -101,6 +101,47 @@ pub fn reasons_from_dom(dom: &DomSnapshot) -> Vec<HealthReason> {
     fonts.chain(images).collect()
 }
 
+/// One reason per failed asset, as a person counts them. A font or stylesheet that failed is
+/// seen several times: its HTTP status, then the request the browser aborted for it, and for a
+/// font the `FontFace` that failed to load. The most telling of one asset's reasons stays (an
+/// HTTP status, then a decode failure, then a failed request, then what the DOM shows), and a
+/// failed face whose `@font-face` sources (`fonts`) failed on the network is said by them.
+pub fn one_per_asset(reasons: Vec<HealthReason>, fonts: &[FontRecord]) -> Vec<HealthReason> {
+    let failed_urls: Vec<&str> =
+        reasons.iter().filter(|r| r.kind == AssetKind::Font && has_scheme(&r.url)).map(|r| r.url.as_str()).collect();
+    let said_by_network = |reason: &HealthReason| {
+        reason.kind == AssetKind::Font
+            && !has_scheme(&reason.url)
+            && fonts.iter().any(|f| {
+                f.family.eq_ignore_ascii_case(&reason.url)
+                    && f.sources.iter().any(|s| failed_urls.contains(&s.as_str()))
+            })
+    };
+    let mut kept: Vec<HealthReason> = Vec::new();
+    for reason in reasons.iter().filter(|r| !said_by_network(r)) {
+        match kept.iter_mut().find(|k| k.kind == reason.kind && k.url == reason.url) {
+            Some(k) if telling(&reason.detail) < telling(&k.detail) => *k = reason.clone(),
+            Some(_) => {}
+            None => kept.push(reason.clone()),
+        }
+    }
+    kept
+}
+
+/// How much a failure's detail tells, most first: the server's answer, the browser's decoder,
+/// the network, then anything else.
+pub(crate) fn telling(detail: &str) -> u8 {
+    if detail.starts_with("HTTP ") {
+        0
+    } else if detail == "decode failed" {
+        1
+    } else if detail.starts_with("request failed") {
+        2
+    } else {
+        3
+    }
+}
+
 /// Health of the current capture from the failures seen while capturing (network and console
 /// events plus the DOM's own), against the baseline's.
 pub fn capture_health(current: Vec<HealthReason>, baseline: &[HealthReason]) -> CaptureHealth {
@@ -120,6 +161,47 @@ mod tests {
 
     fn reason(kind: AssetKind, url: &str) -> HealthReason {
         HealthReason { kind, url: url.into(), detail: "HTTP 404".into() }
+    }
+
+    #[test]
+    fn health_one_reason_per_failed_asset() {
+        let said = |kind, url: &str, detail: &str| HealthReason { kind, url: url.into(), detail: detail.into() };
+        let woff = "http://x/fonts/brand.woff2";
+        let css = "http://x/site.css";
+        let fonts = [
+            FontRecord { family: "Brand".into(), status: FontStatus::Error, sources: vec![woff.into()] },
+            FontRecord {
+                family: "Other".into(),
+                status: FontStatus::Error,
+                sources: vec!["http://x/other.woff2".into()],
+            },
+        ];
+        let reasons = vec![
+            said(AssetKind::Font, "Brand", "font failed to load (FontFace status error)"),
+            said(AssetKind::Font, woff, "request failed: net::ERR_ABORTED"),
+            said(AssetKind::Font, woff, "HTTP 404"),
+            said(AssetKind::Stylesheet, css, "HTTP 500"),
+            said(AssetKind::Stylesheet, css, "request failed: net::ERR_ABORTED"),
+            // A face whose source did not fail on the network is the DOM's finding alone.
+            said(AssetKind::Font, "Other", "font failed to load (FontFace status error)"),
+        ];
+        assert_eq!(
+            one_per_asset(reasons, &fonts),
+            [
+                said(AssetKind::Font, woff, "HTTP 404"),
+                said(AssetKind::Stylesheet, css, "HTTP 500"),
+                said(AssetKind::Font, "Other", "font failed to load (FontFace status error)"),
+            ]
+        );
+        // Without the face's sources the DOM's finding stays beside the network's.
+        let alone = one_per_asset(
+            vec![
+                said(AssetKind::Font, "Brand", "font failed to load (FontFace status error)"),
+                said(AssetKind::Font, woff, "decode failed"),
+            ],
+            &[],
+        );
+        assert_eq!(alone.len(), 2);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::compare::{CompareOptions, DiffDrawing, ImageComparison, Size, compare
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
 use crate::error::Result;
-use crate::health::{CaptureHealth, HealthReason, capture_health, reasons_from_dom};
+use crate::health::{CaptureHealth, HealthReason, capture_health, one_per_asset, reasons_from_dom};
 use crate::image::{ImageRef, RgbaImage};
 use crate::mask::masked_pair;
 use crate::shift::PageShift;
@@ -199,12 +199,14 @@ pub fn replace_damaged_hint(names: &[&str]) -> Option<String> {
     })
 }
 
+/// One reason per failed asset of a side: what the network and the console saw, and what the
+/// DOM record shows.
 fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {
     let mut all = side.failures.to_vec();
     if let Some(dom) = side.dom {
         all.extend(reasons_from_dom(dom));
     }
-    all
+    one_per_asset(all, side.dom.map_or(&[][..], |dom| &dom.fonts[..]))
 }
 
 /// Shifts the DOM suggests: every innermost element whose height changed moves what is below

@@ -10,7 +10,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use sightline_core::page_check::{
-    CHECK_STYLE_PROPERTIES, PageCheck, PageFacts, PromptReading, PromptScope, ViewportKind, check_page, read_prompt,
+    CHECK_STYLE_PROPERTIES, PageCheck, PageFacts, PromptReading, PromptScope, ViewportKind, check_page, one_per_url,
+    read_prompt,
 };
 use sightline_core::worker_protocol::{CheckParams, ViewportSize};
 
@@ -151,7 +152,7 @@ pub async fn visual_check(
         dom: answer.dom.parse().map_err(|e| format!("the page's DOM record: {e}"))?,
         details: answer.details.read("check details")?,
         console: answer.console,
-        failed_requests: answer.failed_requests,
+        failed_requests: one_per_url(answer.failed_requests),
     };
     let mut check = check_page(&facts, viewport);
     let inside: Option<Vec<&str>> =

@@ -50,7 +50,8 @@
 //!   check, and the top element's box is painted with `maskColor` on both images before the
 //!   pixels are compared. `ignored` (absent when false) marks `ignoreSelectors` matches: left out
 //!   of every check the same way, not painted.
-//! - `fonts[].status` is the `FontFace` status: `loaded`, `error`, `unloaded` or `loading`.
+//! - `fonts[].status` is the `FontFace` status: `loaded`, `error`, `unloaded` or `loading`;
+//!   `fonts[].sources` (a failed face's only) the absolute URLs its `@font-face` rules name.
 //!
 //! Limits (a record beyond them is rejected by [`parse_dom`]): [`MAX_DOM_BYTES`] of JSON,
 //! [`MAX_ELEMENTS`] elements, [`MAX_STYLE_PROPERTIES`] style properties, [`MAX_LIST_ENTRIES`]

@@ -150,6 +150,10 @@ impl DomSnapshot {
 pub struct FontRecord {
     pub family: String,
     pub status: FontStatus,
+    /// The URLs its `@font-face` rules load it from, recorded for a face that failed: its network
+    /// failure and its own status are then one failed asset (capture health says it once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
 }
 
 /// A `FontFace`'s load status.
@@ -301,6 +305,10 @@ fn validate(s: &DomSnapshot, limits: &Limits) -> Result<()> {
     check_count("fonts", s.fonts.len(), limits.list_entries)?;
     for (i, f) in s.fonts.iter().enumerate() {
         check_string(&|| format!("fonts[{i}].family"), &f.family)?;
+        check_count(&format!("fonts[{i}].sources"), f.sources.len(), limits.list_entries)?;
+        for (j, url) in f.sources.iter().enumerate() {
+            check_string(&|| format!("fonts[{i}].sources[{j}]"), url)?;
+        }
     }
     check_count("brokenImages", s.broken_images.len(), limits.list_entries)?;
     for (i, url) in s.broken_images.iter().enumerate() {

@@ -71,12 +71,13 @@ impl Page<'_> {
             if !families_done.insert(family.clone()) {
                 continue;
             }
+            // The face's `@font-face` sources, as the DOM record keeps them for a failed face.
             let urls: Vec<&str> = facts
-                .details
-                .font_faces
+                .dom
+                .fonts
                 .iter()
                 .filter(|f| f.family.to_lowercase() == family)
-                .flat_map(|f| f.urls.iter().map(String::as_str))
+                .flat_map(|f| f.sources.iter().map(String::as_str))
                 .collect();
             let failed: Vec<&FailedRequest> =
                 facts.failed_requests.iter().filter(|r| urls.contains(&r.url.as_str())).collect();

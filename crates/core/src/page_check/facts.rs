@@ -85,14 +85,6 @@ pub struct ImageState {
     pub natural_height: f64,
 }
 
-/// An `@font-face` rule and its resolved source URLs.
-#[derive(Debug, Clone, Deserialize, Default)]
-#[serde(default)]
-pub struct FontFaceSource {
-    pub family: String,
-    pub urls: Vec<String>,
-}
-
 /// A `<link rel=stylesheet>` and its selector.
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(default)]
@@ -106,7 +98,6 @@ pub struct StylesheetLink {
 #[serde(rename_all = "camelCase", default)]
 pub struct PageDetails {
     pub elements: Vec<ElementDetail>,
-    pub font_faces: Vec<FontFaceSource>,
     pub stylesheets: Vec<StylesheetLink>,
 }
 
@@ -148,6 +139,21 @@ pub struct FailedRequest {
     pub failure: Option<String>,
     /// Playwright's resource type: `image`, `font`, `stylesheet`, `script`, …
     pub resource_type: String,
+}
+
+/// One failure per URL, as a person counts failed assets: a request that answered 404 and was
+/// then aborted is one failure, said by its most telling reason ([`crate::health::one_per_asset`]'s
+/// rule). The first-seen order stays.
+pub fn one_per_url(requests: Vec<FailedRequest>) -> Vec<FailedRequest> {
+    let mut kept: Vec<FailedRequest> = Vec::new();
+    for request in requests {
+        match kept.iter_mut().find(|k| k.url == request.url) {
+            Some(k) if crate::health::telling(&request.reason()) < crate::health::telling(&k.reason()) => *k = request,
+            Some(_) => {}
+            None => kept.push(request),
+        }
+    }
+    kept
 }
 
 impl FailedRequest {

@@ -68,8 +68,8 @@ mod viewports;
 
 pub use contrast::{MIN_CONTRAST, MIN_CONTRAST_LARGE, Rgba, backdrop, contrast_ratio, parse_color};
 pub use facts::{
-    ConsoleEntry, ElementDetail, FailedRequest, FontFaceSource, ImageState, PageDetails, PageFacts, SourceLocation,
-    StylesheetLink, ViewportKind,
+    ConsoleEntry, ElementDetail, FailedRequest, ImageState, PageDetails, PageFacts, SourceLocation, StylesheetLink,
+    ViewportKind, one_per_url,
 };
 pub use scope::{PromptReading, PromptScope, ScopeCandidate, ScopeSource, read_prompt};
 pub use tap_targets::MIN_TAP_TARGET;
@@ -398,6 +398,24 @@ mod tests {
     use super::test_facts::{detail, element, facts, kinds};
 
     #[test]
+    fn page_check_a_request_answered_404_then_aborted_is_one_failure() {
+        let css = |status: Option<u16>, failure: Option<&str>| FailedRequest {
+            url: "http://x/site.css".into(),
+            status,
+            failure: failure.map(Into::into),
+            resource_type: "stylesheet".into(),
+        };
+        let image = FailedRequest {
+            url: "http://x/a.png".into(),
+            status: None,
+            failure: Some("net::ERR_FAILED".into()),
+            resource_type: "image".into(),
+        };
+        let one = one_per_url(vec![css(None, Some("net::ERR_ABORTED")), image.clone(), css(Some(404), None)]);
+        assert_eq!(one, [css(Some(404), None), image]);
+    }
+
+    #[test]
     fn page_check_collects_every_style_a_finder_reads() {
         // Every property name a finder passes to `Page::style` is one the worker collects.
         let sources = [
@@ -468,10 +486,13 @@ mod tests {
                 element(0, "img", "#broken", [16.0, 50.0, 80.0, 40.0], false, &[]),
             ],
             r##"{"elements":[{"selector":"#broken","opacity":1,"image":{"src":"http://x/missing.png","complete":true,"naturalWidth":0}}],
-                "fontFaces":[{"family":"Brand Sans","urls":["http://x/brand.woff2"]}],
                 "stylesheets":[{"href":"http://x/site.css","selector":"html > head > link"}]}"##,
         );
-        f.dom.fonts.push(crate::dom::FontRecord { family: "Brand Sans".into(), status: FontStatus::Error });
+        f.dom.fonts.push(crate::dom::FontRecord {
+            family: "Brand Sans".into(),
+            status: FontStatus::Error,
+            sources: vec!["http://x/brand.woff2".into()],
+        });
         let failed = |url: &str, kind: &str| FailedRequest {
             url: url.into(),
             status: Some(404),
