@@ -117,12 +117,24 @@ pub fn one_per_asset(reasons: Vec<HealthReason>, fonts: &[FontRecord]) -> Vec<He
                     && f.sources.iter().any(|s| failed_urls.contains(&s.as_str()))
             })
     };
-    let mut kept: Vec<HealthReason> = Vec::new();
-    for reason in reasons.iter().filter(|r| !said_by_network(r)) {
-        match kept.iter_mut().find(|k| k.kind == reason.kind && k.url == reason.url) {
-            Some(k) if telling(&reason.detail) < telling(&k.detail) => *k = reason.clone(),
+    let left: Vec<HealthReason> = reasons.iter().filter(|r| !said_by_network(r)).cloned().collect();
+    most_telling_each(left, |a, b| a.kind == b.kind && a.url == b.url, |r| r.detail.clone())
+}
+
+/// One of each asset among `failures` (`same` tells two of one asset apart from the rest): the
+/// one whose `detail` is the most [telling](telling), in the order the assets were first seen.
+/// The rule capture health and the live page check count failed assets by.
+pub(crate) fn most_telling_each<T>(
+    failures: Vec<T>,
+    same: impl Fn(&T, &T) -> bool,
+    detail: impl Fn(&T) -> String,
+) -> Vec<T> {
+    let mut kept: Vec<T> = Vec::new();
+    for failure in failures {
+        match kept.iter_mut().find(|k| same(k, &failure)) {
+            Some(k) if telling(&detail(&failure)) < telling(&detail(k)) => *k = failure,
             Some(_) => {}
-            None => kept.push(reason.clone()),
+            None => kept.push(failure),
         }
     }
     kept
@@ -130,7 +142,7 @@ pub fn one_per_asset(reasons: Vec<HealthReason>, fonts: &[FontRecord]) -> Vec<He
 
 /// How much a failure's detail tells, most first: the server's answer, the browser's decoder,
 /// the network, then anything else.
-pub(crate) fn telling(detail: &str) -> u8 {
+fn telling(detail: &str) -> u8 {
     if detail.starts_with("HTTP ") {
         0
     } else if detail == "decode failed" {

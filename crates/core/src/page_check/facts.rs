@@ -145,15 +145,7 @@ pub struct FailedRequest {
 /// then aborted is one failure, said by its most telling reason ([`crate::health::one_per_asset`]'s
 /// rule). The first-seen order stays.
 pub fn one_per_url(requests: Vec<FailedRequest>) -> Vec<FailedRequest> {
-    let mut kept: Vec<FailedRequest> = Vec::new();
-    for request in requests {
-        match kept.iter_mut().find(|k| k.url == request.url) {
-            Some(k) if crate::health::telling(&request.reason()) < crate::health::telling(&k.reason()) => *k = request,
-            Some(_) => {}
-            None => kept.push(request),
-        }
-    }
-    kept
+    crate::health::most_telling_each(requests, |a, b| a.url == b.url, FailedRequest::reason)
 }
 
 impl FailedRequest {
