@@ -401,6 +401,32 @@ test('mcp: approve_snapshot and approve_all never write through a symbolic link 
   assert.deepEqual(files(), before, 'nothing outside the project changed');
 });
 
+// A damaged file is its snapshot's result (issue 34): get_visual_results lists it as an error
+// with the file and the fix, a damaged capture is never approved, and the others go on.
+test('mcp: a damaged baseline or capture is listed as an error, and a damaged capture is never approved', { skip }, async () => {
+  const root = copyOfRun();
+  const cut = (file) => writeFileSync(file, readFileSync(file).subarray(0, 40));
+  cut(path.join(root, '.sightline', 'baselines', 'about', 'chromium.png'));
+  const capture = path.join(root, '.sightline', 'temp', 'catalogue', 'chromium.slcap');
+  cut(capture);
+  const damagedCapture = readFileSync(capture);
+  const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+  assert.equal(compare.status, 2, compare.stdout + compare.stderr);
+  await withClient(root, [], async (client) => {
+    const summary = (await callText(client, 'get_visual_results')).split('\n');
+    const line = (name) => summary.find((l) => l.startsWith(`- ${name} (chromium) [`)) ?? '';
+    assert.match(line('about'), /^- about \(chromium\) \[error\]: Cannot compare: the baseline \.sightline\/baselines\/about\/chromium\.png is damaged \(.+\); restore it with `git checkout -- \.sightline\/baselines\/about\/chromium\.png`, or approve this run's capture to replace it$/);
+    assert.match(line('catalogue'), /^- catalogue \(chromium\) \[error\]: Cannot compare: the capture \.sightline\/temp\/catalogue\/chromium\.slcap is damaged \(.+\); run the tests again with this sightline to capture it anew/);
+    assert.match(line('home'), /^- home \(chromium\) \[changed\]: /);
+    const refused = await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'catalogue' } }));
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /^catalogue \(chromium\) error in the last run \(.+results\.json\): nothing to approve\. Cannot compare: the capture \.sightline\/temp\/catalogue\/chromium\.slcap is damaged \(.+\); run the tests again with this sightline to capture it anew/);
+    // Approving the snapshot whose baseline is damaged replaces it, and says so.
+    assert.match(await callText(client, 'approve_snapshot', { name: 'about' }), /^approved about \(chromium\): replaced \.sightline\/baselines\/about\/chromium\.png, a damaged baseline \(/);
+  });
+  assert.ok(readFileSync(capture).equals(damagedCapture), 'the damaged capture is left as it was');
+});
+
 test('mcp: approve_all replaces the baseline of every changed snapshot and leaves the rest', { skip }, async () => {
   const root = copyOfRun();
   const baseline = (name) => path.join(root, '.sightline', 'baselines', name, 'chromium.png');

@@ -277,6 +277,30 @@ test('review: approve one snapshot, approve a group, reject one; the page says w
   });
 });
 
+// A damaged file is its snapshot's result (issue 34): the page lists both as errors; the damaged
+// baseline is replaced by approving its capture, the damaged capture offers nothing to approve.
+test('review: a damaged baseline is replaced by Approve; a damaged capture has no Approve', { skip }, async () => {
+  const root = copyOfRun();
+  const cut = (file) => writeFileSync(file, readFileSync(file).subarray(0, 40));
+  cut(baseline(root, 'about', 'chromium'));
+  const capture = path.join(root, '.sightline', 'temp', 'catalogue', 'chromium.slcap');
+  cut(capture);
+  const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+  assert.equal(compare.status, 2, compare.stdout + compare.stderr);
+  const catalogueBefore = readFileSync(baseline(root, 'catalogue', 'chromium'));
+  await withPage(root, async (page) => {
+    const broken = card(page, 'catalogue', 'chromium');
+    assert.match(await broken.textContent(), /Cannot compare: the capture \.sightline\/temp\/catalogue\/chromium\.slcap is damaged/);
+    assert.equal(await broken.getByRole('button', { name: 'Approve', exact: true }).count(), 0, 'nothing to approve');
+    const about = card(page, 'about', 'chromium');
+    assert.match(await about.textContent(), /Cannot compare: the baseline \.sightline\/baselines\/about\/chromium\.png is damaged/);
+    await about.getByRole('button', { name: 'Approve', exact: true }).click();
+    await about.locator('.decision', { hasText: 'Approved' }).waitFor();
+  });
+  assert.equal(samePixels(baseline(root, 'about', 'chromium'), path.join(root, 'visual-report', 'images', 'about', 'chromium-current.png')), true, 'the damaged baseline is now the capture');
+  assert.ok(readFileSync(baseline(root, 'catalogue', 'chromium')).equals(catalogueBefore), 'the baseline of the damaged capture is untouched');
+});
+
 /**
  * Clicks Approve on the about card (chromium) of the open review page, whose capture the run holds:
  * the page asks for a second confirmation that says `says`, and nothing is written. Returns the

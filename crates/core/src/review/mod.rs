@@ -129,8 +129,12 @@ impl ReviewRun {
         if reviewable.is_empty() {
             let statuses: Vec<String> =
                 listed.iter().map(|s| format!("{} {}", snapshot_label(&s.name, &s.project), s.status)).collect();
+            // A damaged file says which and how to mend it: "nothing to approve" alone leaves the
+            // reader with no next step.
+            let mends: String =
+                listed.iter().filter(|s| s.damaged.is_some()).map(|s| format!(". {}", s.verdict)).collect();
             return Err(Error::InvalidInput(format!(
-                "{} in the last run ({}): nothing to approve",
+                "{} in the last run ({}): nothing to approve{mends}",
                 statuses.join(", "),
                 self.path.display()
             )));
