@@ -62,6 +62,8 @@
 mod attribution;
 /// Structure, style and geometry changes between two records.
 mod comparison;
+/// The keys elements are aligned by, one per pass, and the names in a selector segment.
+mod keys;
 /// Which baseline element is which current element: a line diff over the element tree.
 mod pairing;
 /// The record, its limits and validation.
