@@ -41,13 +41,18 @@ export declare const enum Animations {
   Allow = 'allow',
 }
 
-/** An asset that failed while the page was captured. */
+/** An asset that failed while the page was captured, or a request still pending when it was shot. */
 export interface AssetFailure {
-  /** `font`, `stylesheet` or `image`. */
+  /** `font`, `stylesheet`, `image` or `request` (fetch, XHR, a script). */
   kind: string
   url: string
-  /** e.g. `HTTP 404`, `net::ERR_CONNECTION_REFUSED`, `decode failed`. */
+  /**
+   * e.g. `HTTP 404`, `net::ERR_CONNECTION_REFUSED`, `decode failed`; for a pending request,
+   * its method.
+   */
   detail: string
+  /** The request had not finished after the call waited this long for it, in ms. */
+  pendingMs?: number
 }
 
 /** One file the test attaches. */
@@ -331,6 +336,13 @@ export interface PageSettings {
   clearHover: boolean
   waitForImages: boolean
   waitForAriaBusy: boolean
+  /**
+   * Wait for the page's own requests (fetch, XHR, scripts, stylesheets, fonts, images) to
+   * finish and its DOM to stop changing.
+   */
+  waitForRequests: boolean
+  /** URL globs of requests not waited for (a long poll, a stream). */
+  ignoreRequests: Array<string>
   /** The `stylePath` files' CSS, joined, applied while capturing. */
   css: string
   /** How long to wait for the page, in ms. */

@@ -12,6 +12,7 @@ const { test: base, expect: baseExpect } = runnerPlaywright();
 const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
+const { followPageWork, pageWork } = require('./page-work.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
@@ -49,6 +50,7 @@ const newSnapshotsByTest = new WeakMap();
 const test = base.extend({
   page: async ({ page }, use) => {
     watchPage(page);
+    await followPageWork(page);
     await use(page);
   },
   _sightlineNewSnapshots: [
@@ -210,6 +212,9 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
   };
   checkSignal();
   const settings = session.page;
+  // The page's own work is waited for within the call's timeout, as the shots are.
+  const deadline = Date.now() + settings.timeout;
+  const work = settings.waitForRequests ? pageWork(page, settings.ignoreRequests) : null;
   if (settings.clearHover) await page.mouse.move(-1, -1);
   // Overlays shown with page.screencast (and Playwright's own) are not the page: hidden while it
   // is captured, as toHaveScreenshot hides them (where Playwright has page.screencast).
@@ -217,6 +222,7 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
   try {
     await prepareForCapture(page, settings);
     if (settings.animations === 'disabled') await finishAnimations(page);
+    await work?.settle(deadline);
     await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }).catch((err) => {
       throw new Error(`toMatchVisual("${session.name}"): ${err.message}`);
     });
@@ -244,6 +250,8 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
     while (step.kind !== 'done') {
       checkSignal();
       await runLocatorHandlers(page, settings.timeout);
+      // What the page started since (the images of what it rendered) is waited for too.
+      await work?.settle(deadline, { quiet: false });
       if (step.kind === 'walk') {
         step = await session.walked(await walk(step.styleProperties));
       } else {
@@ -253,7 +261,8 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
           if (err?.name !== 'TimeoutError') throw err;
           throw new Error(`toMatchVisual("${session.name}"): the element never became visible and stable within the timeout of ${settings.timeout} ms (${err.message.split('\n')[0]})`);
         });
-        step = await session.shot(shot, failuresByPage.get(page) ?? []);
+        const pending = work?.stillPending(settings.timeout) ?? [];
+        step = await session.shot(shot, [...(failuresByPage.get(page) ?? []), ...pending]);
       }
     }
   } finally {

@@ -59,6 +59,17 @@ export interface ToMatchVisualOptions {
    * element. Default true.
    */
   waitForAriaBusy?: boolean;
+  /**
+   * Wait until the requests the page started (fetch, XHR, scripts, stylesheets, fonts, images)
+   * have finished and its DOM has stopped changing; a request still pending at the timeout
+   * makes the capture unhealthy, naming it. Default true.
+   */
+  waitForRequests?: boolean;
+  /**
+   * Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
+   * `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+   */
+  ignoreRequests?: string[];
   /** Hide scrollbars while capturing. Default true. */
   hideScrollbars?: boolean;
   /**
@@ -125,6 +136,17 @@ export interface SightlineConfig {
    * element. Default true.
    */
   waitForAriaBusy?: boolean;
+  /**
+   * Wait until the requests the page started (fetch, XHR, scripts, stylesheets, fonts, images)
+   * have finished and its DOM has stopped changing; a request still pending at the timeout
+   * makes the capture unhealthy, naming it. Default true.
+   */
+  waitForRequests?: boolean;
+  /**
+   * Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
+   * `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+   */
+  ignoreRequests?: string[];
   /** Hide scrollbars while capturing. Default true. */
   hideScrollbars?: boolean;
   /**
@@ -206,6 +228,17 @@ export interface ResolvedSettings {
    * element. Default true.
    */
   waitForAriaBusy: boolean;
+  /**
+   * Wait until the requests the page started (fetch, XHR, scripts, stylesheets, fonts, images)
+   * have finished and its DOM has stopped changing; a request still pending at the timeout
+   * makes the capture unhealthy, naming it. Default true.
+   */
+  waitForRequests: boolean;
+  /**
+   * Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
+   * `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+   */
+  ignoreRequests: string[];
   /** Hide scrollbars while capturing. Default true. */
   hideScrollbars: boolean;
   /**

@@ -7,57 +7,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { repo, skip, specsOf, tempFolders } from './support/playwright-runs.mjs';
+import { freshProject, run, skip, specsOf, tempFolders } from './support/playwright-runs.mjs';
 
 const temps = tempFolders();
 
-/**
- * A fresh project holding `spec` as `visual.spec.mjs`, with a Playwright config (`config` is
- * merged in: `retries`, `expect`) and, when given, `.sightline/config.json`.
- */
-function project(spec, { config = {}, sightline } = {}) {
-  const root = temps.make('sightline-contract-');
-  mkdirSync(path.join(root, 'node_modules', '@playwright'), { recursive: true });
-  symlinkSync(path.join(repo, 'node_modules', '@playwright', 'test'), path.join(root, 'node_modules', '@playwright', 'test'));
-  for (const dep of ['playwright', 'playwright-core']) symlinkSync(path.join(repo, 'node_modules', dep), path.join(root, 'node_modules', dep));
-  symlinkSync(repo, path.join(root, 'node_modules', 'sightline'));
-  const settings = {
-    testDir: '.',
-    workers: 1,
-    reporter: [['line'], ['json', { outputFile: 'report.json' }]],
-    use: { viewport: { width: 320, height: 200 }, launchOptions: { executablePath: process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium' } },
-    projects: [{ name: 'chromium' }],
-    ...config,
-  };
-  writeFileSync(
-    path.join(root, 'playwright.config.mjs'),
-    `import { defineConfig } from '@playwright/test';\nexport default defineConfig(${JSON.stringify(settings)});\n`,
-  );
-  writeFileSync(path.join(root, 'visual.spec.mjs'), `import { test, expect } from 'sightline/playwright';\n${spec}`);
-  if (sightline) {
-    mkdirSync(path.join(root, '.sightline'), { recursive: true });
-    writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify(sightline));
-  }
-  return root;
-}
-
-/**
- * `playwright test …args` in `root`: exit code, output, each test's result statuses, its
- * attachments' names and its error messages (from the JSON report: Playwright's line reporter
- * leaves out the error of a test it expected to retry, and a test that is not retried is such a
- * test).
- */
-function run(root, args = [], env = {}) {
-  const cli = path.join(repo, 'node_modules', '@playwright', 'test', 'cli.js');
-  const child = spawnSync(process.execPath, [cli, 'test', ...args], { cwd: root, env: { ...process.env, SIGHTLINE_ROOT: '', ...env }, encoding: 'utf8' });
-  const output = `${child.stdout}\n${child.stderr}`;
-  const report = JSON.parse(readFileSync(path.join(root, 'report.json'), 'utf8'));
-  const specs = specsOf(report);
-  const results = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.map((r) => r.status)]));
-  const errors = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.flatMap((r) => r.errors.map((e) => e.message)).join('\n')]));
-  const attachments = Object.fromEntries(specs.map((s) => [s.title, s.tests[0].results.flatMap((r) => r.attachments.map((a) => a.name))]));
-  return { status: child.status, output, results, errors, attachments, stats: report.stats };
-}
+/** A fresh project of this file (see freshProject). */
+const project = (spec, options) => freshProject(temps, spec, options);
 
 /** Every file under `dir` (relative paths), or none when it is absent. */
 function filesUnder(dir) {

@@ -388,7 +388,7 @@ describe('matcher options', { skip }, () => {
     assert.ok(Math.min(r, g, b) >= 250, `at the fade's start the block is almost white: ${[r, g, b]}`);
   });
 
-  test('options: a late image is waited for by default and caught missing with waitForImages: false', () => {
+  test('options: a late image is waited for by default and caught missing with waitForImages and waitForRequests false', () => {
     assert.deepEqual(statuses(changed, ['wait-for-images', 'wait-for-images-off']), { 'wait-for-images': 'passed', 'wait-for-images-off': 'passed' });
     assert.deepEqual(readPng(baselinePng(base, 'wait-for-images')).pixel(30, 30), [22, 163, 74]);
     assert.deepEqual(readPng(baselinePng(base, 'wait-for-images-off')).pixel(30, 30), [255, 255, 255]);

@@ -216,8 +216,7 @@ fn assert_approve_holds(tag: &str, recapture: impl FnOnce(&ProjectStore), reason
 
 #[test]
 fn review_approve_holds_an_unhealthy_capture_unless_asked_for_it() {
-    let broken_font =
-        HealthReason { kind: AssetKind::Font, url: "http://127.0.0.1/inter.woff2".into(), detail: "HTTP 404".into() };
+    let broken_font = HealthReason::failed(AssetKind::Font, "http://127.0.0.1/inter.woff2", "HTTP 404");
     let data = CaptureData { device_scale_factor: 1.0, failures: vec![broken_font], ..Default::default() };
     assert_approve_holds(
         "held",

@@ -236,11 +236,11 @@ mod tests {
         let root = std::env::temp_dir().join(format!("sightline-approve-hold-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         let store = ProjectStore::new(&root);
-        let failure = crate::health::HealthReason {
-            kind: crate::health::AssetKind::Font,
-            url: "http://127.0.0.1/brand.woff2".into(),
-            detail: "HTTP 404".into(),
-        };
+        let failure = crate::health::HealthReason::failed(
+            crate::health::AssetKind::Font,
+            "http://127.0.0.1/brand.woff2",
+            "HTTP 404",
+        );
         let data = CaptureData { device_scale_factor: 1.0, failures: vec![failure.clone()], ..Default::default() };
         let image = RgbaImage::from_raw(1, 1, vec![1; 4]).unwrap();
         store.write_capture("home", "chromium", image, &data).unwrap();

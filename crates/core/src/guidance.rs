@@ -111,12 +111,8 @@ mod tests {
     #[test]
     fn guidance_names_each_failed_asset_in_a_sentence() {
         let failed = vec![
-            HealthReason {
-                kind: AssetKind::Font,
-                url: "Brand".into(),
-                detail: "font failed to load (FontFace status error)".into(),
-            },
-            HealthReason { kind: AssetKind::Image, url: "http://x/logo.png".into(), detail: "HTTP 404".into() },
+            HealthReason::failed(AssetKind::Font, "Brand", "font failed to load (FontFace status error)"),
+            HealthReason::failed(AssetKind::Image, "http://x/logo.png", "HTTP 404"),
         ];
         let mut entry = home();
         entry["captureHealth"] = serde_json::to_value(capture_health(failed, &[])).unwrap();

@@ -1,6 +1,7 @@
 //! Capture health: whether the page rendered with all its assets. Failed web fonts, stylesheets
-//! and images change pixels in ways no tolerance should absorb, so an unhealthy capture is never
-//! noise and never auto-passed (02-results.md, captureHealth).
+//! and images change pixels in ways no tolerance should absorb, and a request the page was still
+//! waiting for when it was shot (its data, a script) leaves it half rendered, so an unhealthy
+//! capture is never noise and never auto-passed (02-results.md, captureHealth).
 
 use serde::{Deserialize, Serialize};
 
@@ -13,19 +14,26 @@ pub enum AssetKind {
     Font,
     Stylesheet,
     Image,
+    /// A request of the page's own work: `fetch`, XHR, a script.
+    Request,
 }
 
 impl crate::words::Word for AssetKind {}
 
-/// One asset that failed to load or decode.
+/// One asset that failed to load or decode, or a request still pending when the page was shot.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct HealthReason {
     pub kind: AssetKind,
     /// The asset's URL, or the font family when only that is known.
     pub url: String,
     /// What went wrong: `HTTP 404`, `request failed: net::ERR_…`, `decode failed`, or a predicate
-    /// that names its kind first (`font failed to load (FontFace status error)`).
+    /// that names its kind first (`font failed to load (FontFace status error)`). For a pending
+    /// request, its method when it is not `GET`.
     pub detail: String,
+    /// The request had not finished after the call waited this long for it (its timeout), in ms:
+    /// the page was shot before its own work was done.
+    #[serde(rename = "pendingMs", default, skip_serializing_if = "Option::is_none")]
+    pub pending_ms: Option<u64>,
 }
 
 /// A [`HealthReason`]'s sentence in pieces, so a renderer can style the asset (the HTML report
@@ -42,13 +50,29 @@ pub struct ReasonSentence {
 }
 
 impl HealthReason {
+    /// An asset that failed: `detail` says how.
+    pub fn failed(kind: AssetKind, url: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self { kind, url: url.into(), detail: detail.into(), pending_ms: None }
+    }
+
+    /// A request (`method`, `url`) still pending after the call waited `waited_ms` for it.
+    pub fn pending(kind: AssetKind, url: impl Into<String>, method: &str, waited_ms: u64) -> Self {
+        let detail = if method.eq_ignore_ascii_case("GET") { String::new() } else { method.to_ascii_uppercase() };
+        Self { kind, url: url.into(), detail, pending_ms: Some(waited_ms) }
+    }
+
     /// The one sentence every front-end shows for this failure (the HTML report, the MCP
     /// guidance), e.g. `image http://x/logo.png: HTTP 404`,
-    /// `font "Brand" failed to load (FontFace status error)`.
+    /// `font "Brand" failed to load (FontFace status error)`,
+    /// `request http://x/petstore.json still pending after 5000 ms`.
     pub fn sentence(&self) -> ReasonSentence {
         let kind = crate::words::Word::word(self.kind);
         let asset = if has_scheme(&self.url) { self.url.clone() } else { format!("\"{}\"", self.url) };
         let detail = self.detail.trim();
+        if let Some(ms) = self.pending_ms {
+            let method = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+            return ReasonSentence { kind, asset, rest: format!(" still pending after {ms} ms{method}") };
+        }
         let rest = match detail.strip_prefix(kind).and_then(|d| d.strip_prefix(' ')) {
             Some(predicate) => format!(" {predicate}"),
             None if detail.is_empty() => " failed to load".into(),
@@ -88,16 +112,15 @@ pub struct CaptureHealth {
 
 /// Failures the DOM record itself shows: web fonts with status `error`, broken `<img>`s.
 pub fn reasons_from_dom(dom: &DomSnapshot) -> Vec<HealthReason> {
-    let fonts = dom.fonts.iter().filter(|f| f.status == FontStatus::Error).map(|f| HealthReason {
-        kind: AssetKind::Font,
-        url: f.family.clone(),
-        detail: "font failed to load (FontFace status error)".into(),
-    });
-    let images = dom.broken_images.iter().map(|url| HealthReason {
-        kind: AssetKind::Image,
-        url: url.clone(),
-        detail: "image did not render (naturalWidth 0)".into(),
-    });
+    let fonts = dom
+        .fonts
+        .iter()
+        .filter(|f| f.status == FontStatus::Error)
+        .map(|f| HealthReason::failed(AssetKind::Font, &f.family, "font failed to load (FontFace status error)"));
+    let images = dom
+        .broken_images
+        .iter()
+        .map(|url| HealthReason::failed(AssetKind::Image, url, "image did not render (naturalWidth 0)"));
     fonts.chain(images).collect()
 }
 
@@ -172,12 +195,12 @@ mod tests {
     use super::*;
 
     fn reason(kind: AssetKind, url: &str) -> HealthReason {
-        HealthReason { kind, url: url.into(), detail: "HTTP 404".into() }
+        HealthReason::failed(kind, url, "HTTP 404")
     }
 
     #[test]
     fn health_one_reason_per_failed_asset() {
-        let said = |kind, url: &str, detail: &str| HealthReason { kind, url: url.into(), detail: detail.into() };
+        let said = |kind, url: &str, detail: &str| HealthReason::failed(kind, url, detail);
         let woff = "http://x/fonts/brand.woff2";
         let css = "http://x/site.css";
         let fonts = [
@@ -229,8 +252,7 @@ mod tests {
 
     #[test]
     fn health_reason_sentence_names_the_asset_and_what_went_wrong() {
-        let said =
-            |kind, url: &str, detail: &str| HealthReason { kind, url: url.into(), detail: detail.into() }.to_string();
+        let said = |kind, url: &str, detail: &str| HealthReason::failed(kind, url, detail).to_string();
         // The failures the fixture's network and font listeners report, one per kind.
         assert_eq!(
             said(AssetKind::Font, "http://127.0.0.1:9/fonts/brand.woff2", "HTTP 404"),
@@ -267,7 +289,20 @@ mod tests {
             ]
         );
         // The pieces are the sentence: the report styles the asset, it does not reword.
-        let s = HealthReason { kind: AssetKind::Font, url: "Brand".into(), detail: "HTTP 404".into() }.sentence();
+        let s = HealthReason::failed(AssetKind::Font, "Brand", "HTTP 404").sentence();
         assert_eq!((s.kind, s.asset.as_str(), s.rest.as_str()), ("font", "\"Brand\"", ": HTTP 404"));
+        // A request the page still waited for when it was shot: its method only when not GET.
+        assert_eq!(
+            HealthReason::pending(AssetKind::Request, "http://x/petstore.json", "GET", 5000).to_string(),
+            "request http://x/petstore.json still pending after 5000 ms"
+        );
+        assert_eq!(
+            HealthReason::pending(AssetKind::Request, "http://x/api/search", "post", 800).to_string(),
+            "request http://x/api/search still pending after 800 ms (POST)"
+        );
+        assert_eq!(
+            HealthReason::pending(AssetKind::Stylesheet, "http://x/site.css", "GET", 5000).to_string(),
+            "stylesheet http://x/site.css still pending after 5000 ms"
+        );
     }
 }

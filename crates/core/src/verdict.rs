@@ -182,9 +182,10 @@ pub fn decide(
     };
     if health.unhealthy && !blocking_health {
         decided.line = format!(
-            "{}; also {} (the baseline failed the same way): fix the page's assets",
+            "{}; also {} (the baseline failed the same way): {}",
             decided.line,
-            failed_assets(&health.reasons)
+            failed_assets(&health.reasons),
+            health_fix(&health.reasons)
         );
     }
     // Pixels of a resized page are counted on the larger canvas: the two sizes say why so many
@@ -348,9 +349,38 @@ fn pixel_only(pixel: &ImageComparison, shift: Option<String>) -> Verdict {
 /// Also what `approve` says of such a capture when no comparison evidence was written for it.
 pub fn unhealthy_capture(reasons: &[HealthReason]) -> String {
     format!(
-        "Unhealthy capture: {}; fix the page's assets and never approve this capture as a baseline",
-        failed_assets(reasons)
+        "Unhealthy capture: {}; {} and never approve this capture as a baseline",
+        failed_assets(reasons),
+        health_fix(reasons)
     )
+}
+
+/// What mends an unhealthy capture: failed assets are fixed on the page; a request still pending
+/// is waited for, or left out when it never ends by design.
+fn health_fix(reasons: &[HealthReason]) -> String {
+    let pending = reasons.iter().find(|r| r.pending_ms.is_some());
+    let failed = reasons.iter().any(|r| r.pending_ms.is_none());
+    let wait = pending.map(|r| {
+        format!(
+            "let the page's requests finish within the timeout (a request that never ends, a long poll or a stream, \
+             is left out with ignoreRequests: [\"{}\"])",
+            ignore_glob(&r.url)
+        )
+    });
+    match (failed, wait) {
+        (true, Some(wait)) => format!("fix the page's assets, {wait}"),
+        (false, Some(wait)) => wait,
+        _ => "fix the page's assets".into(),
+    }
+}
+
+/// The `ignoreRequests` glob that leaves out requests to `url`'s path, whatever its host and
+/// query: `http://x/api/poll?since=3` → `**/api/poll*`.
+fn ignore_glob(url: &str) -> String {
+    let after_host = url.split_once("://").map_or(url, |(_, rest)| rest.find('/').map_or("/", |i| &rest[i..]));
+    let path_end = after_host.find(['?', '#']).unwrap_or(after_host.len());
+    let tail = if path_end < after_host.len() { "*" } else { "" };
+    format!("**{}{tail}", &after_host[..path_end])
 }
 
 fn failed_assets(reasons: &[HealthReason]) -> String {
@@ -405,6 +435,25 @@ mod tests {
             .map(Status::needs_review)
             .collect();
         assert_eq!(review, [false, true, true, false]);
+    }
+
+    #[test]
+    fn verdict_of_a_capture_shot_with_a_request_pending_says_how_to_leave_it_out() {
+        use crate::health::{AssetKind, HealthReason};
+        let data = HealthReason::pending(AssetKind::Request, "http://127.0.0.1:9/petstore.json", "GET", 5000);
+        assert_eq!(
+            unhealthy_capture(std::slice::from_ref(&data)),
+            "Unhealthy capture: request http://127.0.0.1:9/petstore.json still pending after 5000 ms; let the page's \
+             requests finish within the timeout (a request that never ends, a long poll or a stream, is left out with \
+             ignoreRequests: [\"**/petstore.json\"]) and never approve this capture as a baseline"
+        );
+        let font = HealthReason::failed(AssetKind::Font, "http://x/brand.woff2", "HTTP 404");
+        assert!(unhealthy_capture(&[font, data]).contains(
+            "; fix the page's assets, let the page's requests finish within the timeout (a request that never ends"
+        ));
+        assert_eq!(ignore_glob("http://x/api/poll?since=3"), "**/api/poll*");
+        assert_eq!(ignore_glob("https://x"), "**/");
+        assert_eq!(ignore_glob("http://x/a/b#top"), "**/a/b*");
     }
 
     #[test]

@@ -226,8 +226,7 @@ fn snapshot_failed_font_is_unhealthy_even_with_equal_pixels() {
 #[test]
 fn snapshot_network_failure_is_unhealthy() {
     let (img, d) = (page(), dom(&base_elements(), "loaded"));
-    let css =
-        [HealthReason { kind: AssetKind::Stylesheet, url: "http://x/site.css".into(), detail: "HTTP 404".into() }];
+    let css = [HealthReason::failed(AssetKind::Stylesheet, "http://x/site.css", "HTTP 404")];
     let e = run((&img, &d, &[]), (&img, &d, &css), Tolerance::default());
     assert_eq!(e.verdict_kind, VerdictKind::Unhealthy);
     assert_eq!(

@@ -10,14 +10,17 @@ use sightline_core::health::{AssetKind, HealthReason};
 use sightline_core::session;
 use sightline_core::verdict::Status;
 
-/// An asset that failed while the page was captured.
+/// An asset that failed while the page was captured, or a request still pending when it was shot.
 #[napi(object)]
 pub struct AssetFailure {
-    /// `font`, `stylesheet` or `image`.
+    /// `font`, `stylesheet`, `image` or `request` (fetch, XHR, a script).
     pub kind: String,
     pub url: String,
-    /// e.g. `HTTP 404`, `net::ERR_CONNECTION_REFUSED`, `decode failed`.
+    /// e.g. `HTTP 404`, `net::ERR_CONNECTION_REFUSED`, `decode failed`; for a pending request,
+    /// its method.
     pub detail: String,
+    /// The request had not finished after the call waited this long for it, in ms.
+    pub pending_ms: Option<f64>,
 }
 
 /// The page's asset failures as the core reads them; an unknown kind is refused, naming it.
@@ -29,13 +32,17 @@ pub fn health_reasons(failures: &[AssetFailure]) -> sightline_core::Result<Vec<H
                 "font" => AssetKind::Font,
                 "stylesheet" => AssetKind::Stylesheet,
                 "image" => AssetKind::Image,
+                "request" => AssetKind::Request,
                 other => {
                     return Err(sightline_core::Error::InvalidInput(format!(
-                        "failure kind {other:?} is not one of font, stylesheet, image"
+                        "failure kind {other:?} is not one of font, stylesheet, image, request"
                     )));
                 }
             };
-            Ok(HealthReason { kind, url: f.url.clone(), detail: f.detail.clone() })
+            Ok(match f.pending_ms {
+                Some(ms) => HealthReason::pending(kind, &f.url, &f.detail, ms.max(0.0).round() as u64),
+                None => HealthReason::failed(kind, &f.url, &f.detail),
+            })
         })
         .collect()
 }
@@ -146,6 +153,11 @@ pub struct PageSettings {
     pub clear_hover: bool,
     pub wait_for_images: bool,
     pub wait_for_aria_busy: bool,
+    /// Wait for the page's own requests (fetch, XHR, scripts, stylesheets, fonts, images) to
+    /// finish and its DOM to stop changing.
+    pub wait_for_requests: bool,
+    /// URL globs of requests not waited for (a long poll, a stream).
+    pub ignore_requests: Vec<String>,
     /// The `stylePath` files' CSS, joined, applied while capturing.
     pub css: String,
     /// How long to wait for the page, in ms.
@@ -179,6 +191,8 @@ impl From<session::PageSettings<'_>> for PageSettings {
             clear_hover: c.clear_hover,
             wait_for_images: c.wait_for_images,
             wait_for_aria_busy: c.wait_for_aria_busy,
+            wait_for_requests: c.wait_for_requests,
+            ignore_requests: c.ignore_requests.clone(),
             css: page.css.to_string(),
             timeout: page.timeout_ms,
             mask: c.mask.clone(),

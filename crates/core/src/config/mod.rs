@@ -94,6 +94,13 @@ declare_settings! {
     /// Wait until no element has `aria-busy="true"`; a page that stays busy fails, naming the
     /// element. Default true.
     "waitForAriaBusy" wait_for_aria_busy: bool = true, in [File, Call];
+    /// Wait until the requests the page started (fetch, XHR, scripts, stylesheets, fonts, images)
+    /// have finished and its DOM has stopped changing; a request still pending at the timeout
+    /// makes the capture unhealthy, naming it. Default true.
+    "waitForRequests" wait_for_requests: bool = true, in [File, Call];
+    /// Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
+    /// `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+    "ignoreRequests" ignore_requests: Vec<String> = Vec::new(), in [File, Call];
     /// Hide scrollbars while capturing. Default true.
     "hideScrollbars" hide_scrollbars: bool = true, in [File, Call];
     /// Move the mouse off the page first, so nothing shows its hover state (the mouse stays

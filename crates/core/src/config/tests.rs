@@ -51,8 +51,8 @@ fn settings_defaults_without_a_config_file() {
             "fullPage": true, "mask": [], "ignoreSelectors": [], "maskColor": "#FF00FF",
             "mcpApprovalPrompt": true, "writeMissingBaselines": false, "shardMode": "compare",
             "animations": "disabled", "caret": "hide", "scale": "css", "omitBackground": false,
-            "waitForImages": true, "waitForAriaBusy": true, "hideScrollbars": true, "clearHover": false,
-            "baselinePath": "{name}/{project}"
+            "waitForImages": true, "waitForAriaBusy": true, "waitForRequests": true, "ignoreRequests": [],
+            "hideScrollbars": true, "clearHover": false, "baselinePath": "{name}/{project}"
         })
     );
 }
@@ -149,14 +149,14 @@ fn settings_unknown_keys_name_the_key_and_list_the_known_ones() {
         "<config>: unknown key \"treshold\" (did you mean \"threshold\"?); known keys are reportDir, threshold, antialiasing, \
          maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, \
          mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, \
-         omitBackground, stylePath, waitForImages, waitForAriaBusy, hideScrollbars, clearHover, baselinePath"
+         omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover, baselinePath"
     );
     assert_eq!(
         call_error(json!({"reportDir": "x"})),
         "toMatchVisual options: unknown key \"reportDir\"; known keys are threshold, maxDiffPixels, \
          maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
          perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, \
-         hideScrollbars, clearHover"
+         waitForRequests, ignoreRequests, hideScrollbars, clearHover"
     );
     assert_eq!(
         call_error(json!({"clip": {"x": 0, "y": 0, "w": 1, "height": 1}})),
@@ -335,7 +335,7 @@ fn settings_each_source_may_set_only_its_own_keys() {
         "toMatchVisual options: unknown key \"mcpApprovalPrompt\"; known keys are threshold, maxDiffPixels, \
          maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
          perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, \
-         hideScrollbars, clearHover"
+         waitForRequests, ignoreRequests, hideScrollbars, clearHover"
     );
     assert_eq!(
         Source::Playwright.keys(),

@@ -433,11 +433,7 @@ mod tests {
         let dom = r#"{"version":1,"elements":[]}"#;
         let data = CaptureData {
             dom: Some(dom.into()),
-            failures: vec![HealthReason {
-                kind: crate::health::AssetKind::Font,
-                url: "x.woff2".into(),
-                detail: "HTTP 404".into(),
-            }],
+            failures: vec![HealthReason::failed(crate::health::AssetKind::Font, "x.woff2", "HTTP 404")],
             device_scale_factor: 2.0,
             project: Some("chromium".into()),
             settings: Some(crate::config::Settings {
