@@ -101,3 +101,76 @@ test('apps: data that never arrives makes the capture unhealthy, naming the requ
   const ignored = run(root, [], env({ APP_POLL: '1' }));
   assert.equal(ignored.status, 0, ignored.output);
 });
+
+// An app built with a real framework (Preact, from npm `htm`'s standalone build) that gives its
+// navigation new random ids on every render, as some component libraries do, and shows a test
+// report whose rows are classed by their state. Its data is fetched, so each render differs.
+const reportApp = `
+import path from 'node:path';
+const standalone = ${JSON.stringify(path.join(repo, 'node_modules', 'htm', 'preact', 'standalone.mjs'))};
+const appHtml = \`<!doctype html><html><head><meta charset="utf-8"><style>
+  body { font: 14px sans-serif; margin: 16px; } nav a { margin-right: 12px; } .badge { background: #eee; padding: 2px 6px; }
+  tr.passed td { color: #166534; } tr.failed td { color: #b91c1c; } td { padding: 4px 8px; }
+</style></head><body><div id="app"></div><script type="module">
+import { html, render, useEffect, useState } from '/standalone.mjs';
+const token = () => 'nav' + Array.from({ length: 5 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('') + '=';
+const query = new URLSearchParams(location.search);
+function App() {
+  const [data, setData] = useState(null);
+  useEffect(() => { fetch('/data.json').then((r) => r.json()).then(setData); }, []);
+  if (!data) return html\\\`<p>Loading…</p>\\\`;
+  return html\\\`<nav id=\\\${token()}>\\\${['Overview', 'Runs', 'Flaky', 'Settings'].map((t) => html\\\`<a id=\\\${token()} href="#">\\\${t}</a>\\\`)}<span class="badge">\\\${query.get('count')}</span></nav>
+    <table><tbody>\\\${data.tests.map((t, i) => { const state = query.get('flip') === '1' && i === 1 ? 'failed' : 'passed';
+      return html\\\`<tr class=\\\${'row ' + state}><td>\\\${t}</td><td>ok</td></tr>\\\`; })}</tbody></table>\\\`;
+}
+render(html\\\`<\\\${App} />\\\`, document.getElementById('app'));
+</script></body></html>\`;
+
+async function open(page, query) {
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.host !== 'app.test') return route.abort();
+    if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: appHtml });
+    if (url.pathname === '/standalone.mjs') return route.fulfill({ path: standalone, contentType: 'text/javascript' });
+    if (url.pathname === '/data.json') return route.fulfill({ contentType: 'application/json', body: JSON.stringify({ tests: ['login', 'checkout', 'search'] }) });
+    return route.fulfill({ status: 404, body: '' });
+  });
+  await page.goto('http://app.test/?' + query);
+}
+
+for (let k = 0; k < 10; k++) {
+  test('ids ' + k, async ({ page }) => {
+    await open(page, 'count=' + process.env.APP_COUNT);
+    await expect(page).toMatchVisual('ids-' + k);
+  });
+}
+
+test('flip', async ({ page }) => {
+  await open(page, 'flip=' + process.env.APP_FLIP);
+  await expect(page).toMatchVisual('flip');
+});
+`;
+
+test('apps: ids an app makes anew on every render are no change, so one changed word is one changed element, run after run; a class flip is a class change with its styles', { skip }, () => {
+  const root = freshProject(temps, reportApp, {
+    prefix: 'sightline-apps-',
+    config: { use: { viewport: { width: 600, height: 300 }, launchOptions: { executablePath: chromium } } },
+  });
+  const approved = run(root, ['--update-snapshots=all'], { APP_COUNT: '100', APP_FLIP: '0' });
+  assert.equal(approved.status, 0, approved.output);
+  const same = run(root, [], { APP_COUNT: '100', APP_FLIP: '0' });
+  assert.equal(same.status, 0, `new ids on every render are no change:\n${same.output}`);
+  const changed = run(root, [], { APP_COUNT: '20', APP_FLIP: '1' });
+  assert.equal(changed.status, 1, changed.output);
+  for (let k = 0; k < 10; k++) {
+    assert.match(
+      changed.errors[`ids ${k}`],
+      /^Error: toMatchVisual\("ids-\d"\): Structural change: 1 element with changed content \(#nav[a-z]{5}\\= > span\.badge\); compare with the intended change/,
+      `run ${k}: exactly the badge`,
+    );
+  }
+  assert.match(
+    changed.errors.flip,
+    /^Error: toMatchVisual\("flip"\): Style-only change: 2 elements restyled \(#app > table > tbody > tr\.row\.failed:nth-of-type\(2\) > td:nth-of-type\(1\), #app > table > tbody > tr\.row\.failed:nth-of-type\(2\) > td:nth-of-type\(2\)\); class passed → failed \(#app > table > tbody > tr\.row\.failed:nth-of-type\(2\)\); color rgb\(22, 101, 52\) → rgb\(185, 28, 28\)/,
+  );
+});

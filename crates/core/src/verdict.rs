@@ -202,6 +202,11 @@ pub fn decide(
     decided
 }
 
+/// The first class change, the likely cause of what follows it: `; class passed → failed (tr.row)`.
+fn class_note(dom: &DomComparison) -> String {
+    dom.class_changes.first_sentence().map(|s| format!("; {s}")).unwrap_or_default()
+}
+
 /// `1280×720`.
 fn dimensions(size: crate::compare::Size) -> String {
     format!("{}×{}", size.width, size.height)
@@ -242,7 +247,11 @@ fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance
         return verdict(
             Status::Changed,
             VerdictKind::Structural,
-            format!("Structural change: {}{shift}; compare with the intended change", parts.join(", ")),
+            format!(
+                "Structural change: {}{}{shift}; compare with the intended change",
+                parts.join(", "),
+                class_note(dom)
+            ),
         );
     }
     if dom.style_check == StyleCheck::Mismatch {
@@ -253,9 +262,10 @@ fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance
             Status::Changed,
             VerdictKind::StyleOnly,
             format!(
-                "Style-only change: {} restyled ({}){main}; real, not noise; confirm it was intended before approving",
+                "Style-only change: {} restyled ({}){}{main}; real, not noise; confirm it was intended before approving",
                 plural(styles.count, "element"),
-                first(&styles.elements)
+                first(&styles.elements),
+                class_note(dom)
             ),
         );
     }

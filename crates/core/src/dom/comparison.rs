@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::names::{ClassChanges, class_change};
 use super::pairing::match_elements;
 use super::record::{DomSnapshot, ElementRecord};
 use crate::regions::ElementRole;
@@ -41,6 +42,10 @@ pub struct DomComparison {
     pub style_check: StyleCheck,
     /// Elements on both sides whose computed styles differ.
     pub style_changes: StyleChanges,
+    /// Elements on both sides whose classes changed (`passed` → `failed`): the same element,
+    /// restyled by its new class; not a structural change.
+    #[serde(default, skip_serializing_if = "ClassChanges::is_empty")]
+    pub class_changes: ClassChanges,
     /// Elements on both sides whose box moved or resized.
     pub geometry_changes: GeometryChanges,
     /// What each element did, for [`attribute_regions`](super::attribute_regions).
@@ -196,7 +201,8 @@ pub(super) struct ElementRoles {
 ///
 /// Elements are paired like lines in a diff, tree-wise: an `#id` selector with its namesake
 /// wherever it is, then the children of paired elements by aligning the two lists of siblings
-/// (on subtree, then own content, then tag and classes). Inserting one element before many
+/// (on subtree, then own content, then tag and classes; then the same without the element's id
+/// or classes, then its tag alone). Inserting one element before many
 /// same-tag siblings renames them all (`:nth-of-type`) but reports one added element; the
 /// others are paired, and at most moved.
 pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparison {
@@ -217,6 +223,7 @@ pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparis
 
     let mut added = ElementList::default();
     let mut modified = ModifiedElements::default();
+    let mut class_changes = ClassChanges::default();
     let mut styles = StyleTally::default();
     let mut geometry = GeometryTally::default();
     for (c, e) in cs.iter().enumerate() {
@@ -251,6 +258,10 @@ pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparis
             }
         }
 
+        if let Some(change) = class_change(old, e) {
+            class_changes.add(change);
+        }
+
         // Equal digests are equal styles; only restyled elements pay for the value comparison.
         if styles_comparable && old.style_digest() != e.style_digest() {
             role = ElementRole::Changed;
@@ -278,6 +289,7 @@ pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparis
         modified,
         style_check,
         style_changes: styles.finish(&baseline.style_properties),
+        class_changes,
         geometry_changes: geometry.finish(cs),
         roles: ElementRoles { baseline: roles_b, current: roles_c, baseline_pair, current_pair },
     }

@@ -5,8 +5,12 @@
 
 use super::record::ElementRecord;
 
-/// Alignment passes over sibling lists, finest key first: subtree, own content, shape.
-pub(super) const PASSES: usize = 3;
+/// Alignment passes over sibling lists, finest key first: subtree, own content and shape, each
+/// with the element's name (the `#id` or classes of its selector segment); then subtree and own
+/// content without names, then the tag alone. An app that gives an element a new id or class on
+/// every render (`:r1:`, `navAcro=`, a hashed class), or flips a row's class from `passed` to
+/// `failed`, renames it; the unnamed passes still pair it where its place, tag and content agree.
+pub(super) const PASSES: usize = 6;
 
 /// One capture's elements as a tree, with the keys siblings are aligned by.
 pub(super) struct Forest {
@@ -53,15 +57,17 @@ impl Forest {
                 if e.is_excluded() { s } else { digest_option(digest_option(s, e.text.as_deref()), e.image.as_deref()) }
             })
             .collect();
-        // Children come after their parent, so walking backwards finishes every subtree first.
-        let mut tree = own.clone();
-        for i in (0..n).rev() {
-            if !es[i].is_excluded() {
-                let kids = &kids[start[i] as usize..start[i + 1] as usize];
-                tree[i] = kids.iter().fold(own[i], |h, &k| mix(h, tree[k as usize]));
-            }
-        }
-        Forest { start, kids, roots, keys: [tree, own, shape] }
+        let tag: Vec<u64> = es.iter().map(tag_key).collect();
+        let own_unnamed: Vec<u64> = es
+            .iter()
+            .zip(&tag)
+            .map(|(e, &t)| {
+                if e.is_excluded() { t } else { digest_option(digest_option(t, e.text.as_deref()), e.image.as_deref()) }
+            })
+            .collect();
+        let tree = subtree_keys(es, &start, &kids, &own);
+        let tree_unnamed = subtree_keys(es, &start, &kids, &own_unnamed);
+        Forest { start, kids, roots, keys: [tree, own, shape, tree_unnamed, own_unnamed, tag] }
     }
 
     pub(super) fn children(&self, i: u32) -> &[u32] {
@@ -69,18 +75,36 @@ impl Forest {
     }
 }
 
+/// Each element's `own` key mixed with its children's subtree keys, in order.
+fn subtree_keys(es: &[ElementRecord], start: &[u32], kids: &[u32], own: &[u64]) -> Vec<u64> {
+    // Children come after their parent, so walking backwards finishes every subtree first.
+    let mut tree = own.to_vec();
+    for i in (0..es.len()).rev() {
+        if !es[i].is_excluded() {
+            let kids = &kids[start[i] as usize..start[i + 1] as usize];
+            tree[i] = kids.iter().fold(own[i], |h, &k| mix(h, tree[k as usize]));
+        }
+    }
+    tree
+}
+
+/// The key of an element's tag, and whether its segment starts a shadow root or frame document.
+fn tag_key(e: &ElementRecord) -> u64 {
+    let (_, entered) = last_segment(&e.selector);
+    mix(digest_bytes(0, e.tag.as_bytes()), u64::from(entered))
+}
+
 /// The key of an element's kind: its tag and the last segment of its selector without
 /// `:nth-of-type(n)` (tag and classes, or `#id`), and whether that segment starts a shadow root
 /// or frame document.
 fn shape_key(e: &ElementRecord) -> u64 {
-    let (segment, entered) = last_segment(&e.selector);
-    let h = mix(digest_bytes(0, e.tag.as_bytes()), u64::from(entered));
-    digest_bytes(h, strip_nth_of_type(segment).as_bytes())
+    let (segment, _) = last_segment(&e.selector);
+    digest_bytes(tag_key(e), strip_nth_of_type(segment).as_bytes())
 }
 
 /// The selector's last segment, and whether it follows ` >>> ` (collector segments never contain
 /// ` > ` or ` >>> `).
-fn last_segment(selector: &str) -> (&str, bool) {
+pub(super) fn last_segment(selector: &str) -> (&str, bool) {
     // The last `>` followed by a space ends the last ` > ` or ` >>> `.
     let bytes = selector.as_bytes();
     let mut end = bytes.len();
@@ -99,7 +123,7 @@ fn last_segment(selector: &str) -> (&str, bool) {
 }
 
 /// `p.copy:nth-of-type(13)` → `p.copy` (an escaped class cannot hold an unescaped `(`).
-fn strip_nth_of_type(segment: &str) -> &str {
+pub(super) fn strip_nth_of_type(segment: &str) -> &str {
     const NTH: &[u8] = b":nth-of-type";
     let bytes = segment.as_bytes();
     if let Some(inner) = bytes.strip_suffix(b")")

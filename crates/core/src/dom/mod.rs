@@ -64,6 +64,8 @@ mod attribution;
 mod comparison;
 /// The keys elements are aligned by, one per pass, and the names in a selector segment.
 mod keys;
+/// The classes a selector names, and the class changes of paired elements.
+mod names;
 /// Which baseline element is which current element: a line diff over the element tree.
 mod pairing;
 /// The record, its limits and validation.
@@ -79,6 +81,7 @@ pub use comparison::{
     CommonChange, ContentChange, DomComparison, ElementList, GEOMETRY_TOLERANCE, GeometryChanges, ModifiedElement,
     ModifiedElements, MovedElements, PropertyChange, ResizedElement, StyleChanges, StyleCheck, compare_dom,
 };
+pub use names::{ClassChange, ClassChanges};
 pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
     MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom,

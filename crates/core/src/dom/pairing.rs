@@ -18,12 +18,15 @@ const LCS_CELLS: usize = 1 << 16;
 /// 1. An element whose selector is an `#id` found once on each side pairs with its namesake,
 ///    wherever either of them is.
 /// 2. The roots, then the children of every pair (those paired by id left out), are aligned as
-///    sequences in up to three passes, each confined to the gaps between the anchors the
+///    sequences in up to six passes, each confined to the gaps between the anchors the
 ///    previous one found: on a digest of the element's whole subtree, on its own content (tag
 ///    and classes, own text, image), then on its tag and classes alone — so an element whose
-///    text changed still pairs, as modified. Each pass pairs the common prefix and suffix, then
-///    a longest common subsequence of the rest (for a gap too large for that, a patience diff).
-///    Pairs never cross: reordered siblings show as removed + added, as in a line diff.
+///    text changed still pairs, as modified — then on the subtree and own content without the
+///    element's name (its `#id` or classes), then on its tag alone, so an element an app renamed
+///    (a new random id on every render, a class flipped) still pairs where it stands. Each pass
+///    pairs the common prefix and suffix, then a longest common subsequence of the rest (for a
+///    gap too large for that, a patience diff). Pairs never cross: reordered siblings show as
+///    removed + added, as in a line diff.
 ///
 /// Keys never contain a selector's `:nth-of-type(n)` nor its parent path: one inserted sibling
 /// renames every later sibling and their descendants, but pairs none of them differently.
@@ -296,8 +299,11 @@ fn greedy_subsequence(b: &[u32], c: &[u32], kb: &[u64], kc: &[u64], at: (usize, 
 mod tests {
     use serde_json::{Value, json};
 
+    use crate::dom::test_records::{BLACK, BLUE, CLEAR};
     use crate::dom::test_records::{attribute, compare, el, named, page, region};
-    use crate::dom::{ContentChange, ElementList, ModifiedElement, ModifiedElements, MovedElements, StyleCheck};
+    use crate::dom::{
+        ClassChange, ContentChange, ElementList, ModifiedElement, ModifiedElements, MovedElements, StyleCheck,
+    };
     use crate::regions::ElementRole;
     use crate::shift::PageShift;
 
@@ -407,6 +413,113 @@ mod tests {
         b["elements"][7]["text"] = json!("f6"); // paragraph 6, after the removed one
         let d = compare(&copy_page(false, None, None), &b);
         assert_eq!((d.added.count, d.removed.count, d.modified.count), (0, 1, 2));
+    }
+
+    /// An app's navigation as one render gives it: each `li` and its link carry ids the app
+    /// makes anew on every render (`navAcro…=` style, no digit, so the selectors use them), and
+    /// the badge counts `count`.
+    fn rendered_nav(render: usize, count: &str) -> Value {
+        let id = |k: usize| format!("#nav{}{k}\\=", ["Acro", "Bzuq", "Cwex"][render % 3]);
+        let mut elements = vec![
+            el(-1, "body", "body", [0.0, 0.0, 800.0, 300.0], None),
+            el(0, "nav", "body > nav", [0.0, 0.0, 800.0, 300.0], None),
+        ];
+        for k in 0..4 {
+            let li = elements.len() as i64;
+            elements.push(el(1, "li", &id(k), [0.0, k as f64 * 40.0, 800.0, 40.0], None));
+            elements.push(el(
+                li,
+                "a",
+                &format!("{} > a", id(k)),
+                [0.0, k as f64 * 40.0, 600.0, 40.0],
+                Some(&format!("t{k}")),
+            ));
+        }
+        elements.push(el(1, "span", "body > nav > span.badge", [700.0, 0.0, 29.0, 15.0], Some(count)));
+        let mut v = page();
+        v["elements"] = Value::Array(elements);
+        v
+    }
+
+    #[test]
+    fn dom_ids_an_app_makes_anew_on_every_render_are_no_change() {
+        for render in 1..11 {
+            let d = compare(&rendered_nav(0, "100"), &rendered_nav(render, if render % 2 == 0 { "100" } else { "20" }));
+            assert_eq!((d.added.count, d.removed.count, d.class_changes.count), (0, 0, 0), "render {render}");
+            let modified: Vec<&str> = d.modified.elements.iter().map(|m| m.selector.as_str()).collect();
+            let expected: &[&str] = if render % 2 == 0 { &[] } else { &["body > nav > span.badge"] };
+            assert_eq!(modified, expected, "render {render}: only the badge's word changed");
+        }
+    }
+
+    #[test]
+    fn dom_a_class_flip_is_one_element_with_a_class_change_and_its_styles() {
+        // A test report's rows; the second flips from passed to failed, turns red, and shows
+        // its error below its title.
+        let report = |flipped: bool| {
+            let mut elements = vec![
+                el(-1, "body", "body", [0.0, 0.0, 800.0, 300.0], None),
+                el(0, "table", "body > table", [0.0, 0.0, 800.0, 300.0], None),
+            ];
+            for k in 0..3 {
+                let state = if flipped && k == 1 { "failed" } else { "passed" };
+                let row = elements.len() as i64;
+                let mut tr = el(
+                    1,
+                    "tr",
+                    &format!("body > table > tr.row.{state}:nth-of-type({})", k + 1),
+                    [0.0, k as f64 * 60.0, 800.0, 60.0],
+                    None,
+                );
+                if state == "failed" {
+                    tr["styles"] = json!([BLUE, CLEAR, "16px"]);
+                }
+                let tr_selector = tr["selector"].as_str().unwrap().to_owned();
+                elements.push(tr);
+                elements.push(el(
+                    row,
+                    "td",
+                    &format!("{tr_selector} > td"),
+                    [0.0, k as f64 * 60.0, 800.0, 30.0],
+                    Some(&format!("n{k}")),
+                ));
+                if state == "failed" {
+                    elements.push(el(
+                        row,
+                        "pre",
+                        &format!("{tr_selector} > pre.error"),
+                        [0.0, k as f64 * 60.0 + 30.0, 800.0, 30.0],
+                        Some("e1"),
+                    ));
+                }
+            }
+            let mut v = page();
+            v["elements"] = Value::Array(elements);
+            v
+        };
+        let d = compare(&report(false), &report(true));
+        assert_eq!(
+            d.added,
+            ElementList { count: 1, elements: vec!["body > table > tr.row.failed:nth-of-type(2) > pre.error".into()] }
+        );
+        assert_eq!((d.removed.count, d.modified.count), (0, 0));
+        assert_eq!(
+            d.class_changes.elements,
+            [ClassChange {
+                selector: "body > table > tr.row.failed:nth-of-type(2)".into(),
+                from: vec!["passed".into()],
+                to: vec!["failed".into()]
+            }]
+        );
+        assert_eq!(
+            d.class_changes.first_sentence().unwrap(),
+            "class passed → failed (body > table > tr.row.failed:nth-of-type(2))"
+        );
+        assert_eq!(d.style_changes.elements, ["body > table > tr.row.failed:nth-of-type(2)"]);
+        assert_eq!(
+            (d.style_changes.properties[0].from.as_str(), d.style_changes.properties[0].to.as_str()),
+            (BLACK, BLUE)
+        );
     }
 
     #[test]

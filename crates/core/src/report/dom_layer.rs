@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{css_color, escape_html, num, plural};
-use crate::dom::{DomComparison, GeometryChanges, ModifiedElement, StyleChanges};
+use crate::dom::{ClassChange, DomComparison, GeometryChanges, ModifiedElement, StyleChanges};
 use crate::words::Word;
 
 /// Structural, style and geometry changes of the DOM layer, in the order verdicts rank them.
@@ -22,6 +22,7 @@ fn structure(out: &mut String, dom: &DomComparison) {
         ("Added", dom.added.count, selectors(&dom.added.elements)),
         ("Removed", dom.removed.count, selectors(&dom.removed.elements)),
         ("Modified", dom.modified.count, dom.modified.elements.iter().map(modified_item).collect()),
+        ("Class changed", dom.class_changes.count, dom.class_changes.elements.iter().map(class_item).collect()),
     ];
     if lists.iter().all(|(_, n, items)| *n == 0 && items.is_empty()) {
         return;
@@ -52,6 +53,11 @@ fn modified_item(element: &ModifiedElement) -> String {
         w!(item, " <span class=\"project\">({})</span>", changes.join(", "));
     }
     item
+}
+
+/// An element whose classes changed: `tr.row.failed (class passed → failed)`.
+fn class_item(change: &ClassChange) -> String {
+    format!("{} <span class=\"project\">({})</span>", escape_html(&change.selector), escape_html(&change.sentence()))
 }
 
 fn style_changes(out: &mut String, styles: &StyleChanges) {
