@@ -101,7 +101,7 @@ test('install: toMatchVisual in the new project writes the baseline, passes, the
 
   const same = inProject('npx', ['playwright', 'test']);
   assert.equal(same.status, 0, output(same));
-  assert.match(same.stderr, /1 snapshots — 1 passed, 0 changed/);
+  assert.match(same.stderr, /1 snapshot — 1 passed, 0 changed/);
   assert.doesNotMatch(same.stderr, /npx sightline review/, 'nothing to review, no pointer to the review page');
 
   const changed = inProject('npx', ['playwright', 'test'], { ACCENT: '#dc3c3c' });
@@ -111,7 +111,7 @@ test('install: toMatchVisual in the new project writes the baseline, passes, the
     changed.stdout,
     /^ {4}Error: toMatchVisual\("home"\): Style-only change: 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m,
   );
-  assert.match(changed.stderr, /1 snapshots — 0 passed, 1 changed/);
+  assert.match(changed.stderr, /1 snapshot — 0 passed, 1 changed/);
   assert.match(changed.stderr, /^sightline: review and approve in the browser: npx sightline review$/m);
 });
 
@@ -133,13 +133,13 @@ test('install: npm i -D <clone> into a project with its own @playwright/test run
   assert.deepEqual(readdirSync(path.join(clone, '.sightline', 'baselines', 'home')), ['default.png']);
   const same = run(['npx', 'playwright', 'test']);
   assert.equal(same.status, 0, output(same));
-  assert.match(same.stderr, /1 snapshots — 1 passed, 0 changed/);
+  assert.match(same.stderr, /1 snapshot — 1 passed, 0 changed/);
 });
 
 test('install: npx sightline compare reports the changed snapshot and exits 1', { skip }, () => {
   const compare = inProject('npx', ['sightline', 'compare']);
   assert.equal(compare.status, 1, output(compare));
-  assert.match(compare.stdout, /^1 snapshots — 0 passed, 1 changed/m);
+  assert.match(compare.stdout, /^1 snapshot — 0 passed, 1 changed/m);
   // A run without named projects prints no empty brackets; a person is told how to approve.
   assert.match(compare.stdout, /^ {2}home \[changed\]: Style-only change: 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m);
   assert.match(compare.stdout, /^If this is intended: npx sightline approve home \(or run the tests with -u\)$/m);
@@ -161,7 +161,7 @@ test('install: npx sightline mcp answers tools/list to the MCP SDK client', { sk
     const results = await client.callTool({ name: 'get_visual_results', arguments: {} });
     assert.ok(!results.isError, results.content?.[0]?.text);
     const text = results.content[0].text;
-    assert.match(text, /^Sightline results \(.+\): 1 snapshots — 1 changed, 0 new, 0 passed \(0 auto-passed\); 0 missing baselines\.$/m);
+    assert.match(text, /^Sightline results \(.+\): 1 snapshot — 1 changed, 0 new, 0 passed \(0 auto-passed\); 0 missing baselines\.$/m);
     assert.match(text, /^- home \[changed\]: Style-only change: 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m);
   } finally {
     await client.close();
@@ -204,7 +204,7 @@ test('install: npx sightline review serves the page and approves from it', { ski
   // The approved capture is the baseline: the same run now passes.
   const compare = inProject('npx', ['sightline', 'compare']);
   assert.equal(compare.status, 0, output(compare));
-  assert.match(compare.stdout, /^1 snapshots — 1 passed, 0 changed/m);
+  assert.match(compare.stdout, /^1 snapshot — 1 passed, 0 changed/m);
 });
 
 test('install: without a matching platform package both entry points name the platforms and the fix', { skip }, () => {

@@ -433,7 +433,7 @@ describe('matcher options', { skip }, () => {
   test('options: reportDir in config puts results.json and the images in that folder', () => {
     assert.equal(statuses(changed, ['report-dir'])['report-dir'], 'failed');
     const root = path.join(base, 'report-dir');
-    assert.match(changed.output, /^sightline: 1 snapshots — 0 passed, 1 changed, 0 new, 0 missing → out\/visual\/results\.json$/m);
+    assert.match(changed.output, /^sightline: 1 snapshot — 0 passed, 1 changed, 0 new, 0 missing → out\/visual\/results\.json$/m);
     const results = JSON.parse(readFileSync(path.join(root, 'out', 'visual', 'results.json'), 'utf8'));
     assert.deepEqual(results.summary, { total: 1, passed: 0, changed: 1, new: 0, missing: 0, autoPassed: 0, written: 0 });
     assert.deepEqual(results.snapshots.map((s) => [s.name, s.status]), [['report-dir', 'changed']]);

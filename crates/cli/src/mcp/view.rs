@@ -122,7 +122,7 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results, in
     let ordered = snapshots.iter().filter(pending).chain(snapshots.iter().filter(|s| !pending(s) && listed(s)));
     for snap in ordered {
         let unhealthy =
-            if snap.capture_health.unhealthy { " [unhealthy capture: fix the assets, do not approve]" } else { "" };
+            if snap.capture_health.unhealthy { " [unhealthy capture: fix the page, do not approve]" } else { "" };
         out.push(format!(
             "- {} [{}]: {}{unhealthy}",
             snapshot_label(&snap.name, &snap.project),

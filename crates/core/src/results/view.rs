@@ -16,7 +16,12 @@ impl Summary {
 
     /// [`Summary::line`] of snapshots that came `from` somewhere, e.g. ` from 2 shards`.
     pub fn line_from(&self, from: &str) -> String {
-        format!("{} snapshots{from} — {}", self.total, self.counts())
+        format!("{}{from} — {}", self.snapshots(), self.counts())
+    }
+
+    /// `1 snapshot`, `3 snapshots`.
+    fn snapshots(&self) -> String {
+        format!("{} snapshot{}", self.total, if self.total == 1 { "" } else { "s" })
     }
 
     /// `N snapshots — c changed, n new, p passed (a auto-passed)[, w written by an update run];
@@ -25,8 +30,8 @@ impl Summary {
         let written =
             if self.written > 0 { format!(", {} written by an update run", self.written) } else { String::new() };
         format!(
-            "{} snapshots — {}{} changed, {} new, {} passed ({} auto-passed){written}; {} missing {}.",
-            self.total,
+            "{} — {}{} changed, {} new, {} passed ({} auto-passed){written}; {} missing {}.",
+            self.snapshots(),
             match self.error {
                 0 => String::new(),
                 n => format!("{n} not compared (a damaged file), "),
