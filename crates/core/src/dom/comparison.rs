@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::names::{ClassChanges, class_change};
+use super::names::{ClassChanges, class_change, class_changes};
 use super::pairing::match_elements;
 use super::record::{DomSnapshot, ElementRecord};
 use crate::regions::ElementRole;
@@ -223,7 +223,7 @@ pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparis
 
     let mut added = ElementList::default();
     let mut modified = ModifiedElements::default();
-    let mut class_changes = ClassChanges::default();
+    let mut renamed = Vec::new();
     let mut styles = StyleTally::default();
     let mut geometry = GeometryTally::default();
     for (c, e) in cs.iter().enumerate() {
@@ -259,7 +259,7 @@ pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparis
         }
 
         if let Some(change) = class_change(old, e) {
-            class_changes.add(change);
+            renamed.push((c, change));
         }
 
         // Equal digests are equal styles; only restyled elements pay for the value comparison.
@@ -289,7 +289,7 @@ pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparis
         modified,
         style_check,
         style_changes: styles.finish(&baseline.style_properties),
-        class_changes,
+        class_changes: class_changes(cs, renamed, &roles_c),
         geometry_changes: geometry.finish(cs),
         roles: ElementRoles { baseline: roles_b, current: roles_c, baseline_pair, current_pair },
     }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::keys::{last_segment, strip_nth_of_type};
 use super::record::ElementRecord;
+use crate::regions::ElementRole;
 
 /// How many class changes are listed.
 const LISTED: usize = 10;
@@ -60,6 +61,35 @@ impl ClassChange {
     pub fn sentence(&self) -> String {
         format!("class {} → {}", words(&self.from), words(&self.to))
     }
+}
+
+/// The class changes that made a difference: the element, or an element inside it, was
+/// restyled, changed or added (a row turned red or grew an error message). A class an app names
+/// anew on every render (a hashed CSS-in-JS class) changes nothing else, and is no change.
+pub(super) fn class_changes(
+    cs: &[ElementRecord],
+    renamed: Vec<(usize, ClassChange)>,
+    roles: &[Option<ElementRole>],
+) -> ClassChanges {
+    let mut changes = ClassChanges::default();
+    if renamed.is_empty() {
+        return changes;
+    }
+    // Elements are in document order, so a subtree is the element and the run after it; its end
+    // is found by carrying each element's last descendant up to its parent.
+    let mut last = (0..cs.len()).collect::<Vec<_>>();
+    for i in (0..cs.len()).rev() {
+        if let Some(p) = cs[i].parent_index().filter(|&p| p < i) {
+            last[p] = last[p].max(last[i]);
+        }
+    }
+    let differs = |role: &Option<ElementRole>| matches!(role, Some(ElementRole::Changed | ElementRole::Added));
+    for (c, change) in renamed {
+        if roles[c..=last[c]].iter().any(differs) {
+            changes.add(change);
+        }
+    }
+    changes
 }
 
 /// The class change between two paired elements, if both name their classes (an `#id` segment

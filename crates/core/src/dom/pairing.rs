@@ -453,6 +453,23 @@ mod tests {
     }
 
     #[test]
+    fn dom_classes_an_app_names_anew_on_every_render_are_no_change() {
+        // CSS-in-JS classes without a digit, new on every render; nothing else differs.
+        let list = |token: &str| {
+            let mut elements = vec![el(-1, "body", "body", [0.0, 0.0, 800.0, 300.0], None)];
+            for k in 0..3 {
+                let selector = format!("body > p.sc-{token}:nth-of-type({})", k + 1);
+                elements.push(el(0, "p", &selector, [0.0, k as f64 * 40.0, 800.0, 40.0], Some(&format!("t{k}"))));
+            }
+            let mut v = page();
+            v["elements"] = Value::Array(elements);
+            v
+        };
+        let d = compare(&list("bdVaJa"), &list("kGiPQe"));
+        assert_eq!((d.added.count, d.removed.count, d.modified.count, d.class_changes.count), (0, 0, 0, 0));
+    }
+
+    #[test]
     fn dom_a_class_flip_is_one_element_with_a_class_change_and_its_styles() {
         // A test report's rows; the second flips from passed to failed, turns red, and shows
         // its error below its title.
