@@ -66,8 +66,9 @@ export interface ToMatchVisualOptions {
    */
   waitForRequests?: boolean;
   /**
-   * Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
-   * `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+   * Requests never waited for, as URL globs (`https://api.example.com/events/**`: `*` within
+   * a path segment, `**` across them, `{a,b}` either): a long poll or a stream that stays
+   * open by design.
    */
   ignoreRequests?: string[];
   /** Hide scrollbars while capturing. Default true. */
@@ -143,8 +144,9 @@ export interface SightlineConfig {
    */
   waitForRequests?: boolean;
   /**
-   * Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
-   * `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+   * Requests never waited for, as URL globs (`https://api.example.com/events/**`: `*` within
+   * a path segment, `**` across them, `{a,b}` either): a long poll or a stream that stays
+   * open by design.
    */
   ignoreRequests?: string[];
   /** Hide scrollbars while capturing. Default true. */
@@ -235,8 +237,9 @@ export interface ResolvedSettings {
    */
   waitForRequests: boolean;
   /**
-   * Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
-   * `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+   * Requests never waited for, as URL globs (`https://api.example.com/events/**`: `*` within
+   * a path segment, `**` across them, `{a,b}` either): a long poll or a stream that stays
+   * open by design.
    */
   ignoreRequests: string[];
   /** Hide scrollbars while capturing. Default true. */

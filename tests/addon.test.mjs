@@ -165,7 +165,8 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
     reportDir: 'out', threshold: 0, antialiasing: true, maxDiffPixels: 10, noiseAutoPass: false, fullPage: true, mask: [],
     ignoreSelectors: [], maskColor: '#FF00FF', mcpApprovalPrompt: true, writeMissingBaselines: false, shardMode: 'compare',
     animations: 'disabled', caret: 'hide', scale: 'css', omitBackground: false,
-    waitForImages: true, waitForAriaBusy: true, hideScrollbars: true, clearHover: false, baselinePath: '{name}/{project}',
+    waitForImages: true, waitForAriaBusy: true, waitForRequests: true, ignoreRequests: [], hideScrollbars: true, clearHover: false,
+    baselinePath: '{name}/{project}',
     clip: { x: 0, y: 0, width: 10, height: 5 }, perceptual: false,
   });
   // Playwright's expect.toHaveScreenshot sits under the config file: its threshold loses to the

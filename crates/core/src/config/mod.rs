@@ -98,8 +98,9 @@ declare_settings! {
     /// have finished and its DOM has stopped changing; a request still pending at the timeout
     /// makes the capture unhealthy, naming it. Default true.
     "waitForRequests" wait_for_requests: bool = true, in [File, Call];
-    /// Requests never waited for, as URL globs (`**/api/events*`: `*` within a path segment,
-    /// `**` across them, `{a,b}` either): a long poll or a stream that stays open by design.
+    /// Requests never waited for, as URL globs (`https://api.example.com/events/**`: `*` within
+    /// a path segment, `**` across them, `{a,b}` either): a long poll or a stream that stays
+    /// open by design.
     "ignoreRequests" ignore_requests: Vec<String> = Vec::new(), in [File, Call];
     /// Hide scrollbars while capturing. Default true.
     "hideScrollbars" hide_scrollbars: bool = true, in [File, Call];

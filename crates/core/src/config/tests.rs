@@ -370,3 +370,12 @@ fn typescript_the_committed_options_types_are_the_generated_ones() {
         path.display()
     );
 }
+
+#[test]
+fn typescript_no_option_doc_ends_its_comment_early() {
+    // A doc holding `*/` (a glob such as `**/x`) would close the JSDoc comment and break every
+    // project that type-checks the matcher.
+    for key in KEYS {
+        assert!(!key.doc.contains("*/"), "the doc of {} holds `*/`: {}", key.name, key.doc);
+    }
+}
