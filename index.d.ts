@@ -26,8 +26,11 @@ export declare class CaptureSession {
   get page(): PageSettings
   /** The first step (once). */
   start(): SessionStep
-  /** The page's DOM record (the collector's JSON) for a `walk` step; resolves to the next step. */
-  walked(dom: string): Promise<SessionStep>
+  /**
+   * The page's DOM record (the collector's JSON) for a `walk` step, and where the page is
+   * rendered; resolves to the next step.
+   */
+  walked(dom: string, environment?: CaptureEnvironment | undefined | null): Promise<SessionStep>
   /**
    * The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
    * resolves to the next step.
@@ -114,6 +117,18 @@ export interface CallOutcome {
   failAtEnd?: string
   /** What the test attaches, in order. */
   attachments: Array<Attachment>
+}
+
+/** Where the page is rendered, as the matcher tells from Playwright and, in Chromium, CDP. */
+export interface CaptureEnvironment {
+  /** `chromium`, `firefox` or `webkit`. */
+  browser: string
+  /** The browser's full version (`browser.version()`). */
+  browserVersion: string
+  /** Node's `process.platform`. */
+  platform: string
+  /** The fonts the page's text was drawn with, one entry per computed `font-family`. */
+  fonts?: Array<RenderedFont>
 }
 
 /** One `toMatchVisual` capture to record and compare. */
@@ -280,6 +295,12 @@ export declare function finishRunSync(input: RunEndInput): Array<string>
  */
 export declare function finishShardSync(input: ShardInput): ShardManifest
 
+/** One face that drew text: a platform font's family name, or a web font's (`web`). */
+export interface FontFace {
+  name: string
+  web?: boolean
+}
+
 /** The pixel layer's evidence for two images, plus the diff image when asked for. */
 export interface ImageEvidence {
   /** `diffPixels`, `totalPixels`, `diffPercent`, `match`, `sizeChanged`, `regions`, `shift`, `shape`, …. */
@@ -382,6 +403,12 @@ export declare function readBaselineSync(root: string, name: string, project: st
  * it, or is gone from the suite.
  */
 export declare function recordRunSync(input: LedgerInput): void
+
+/** The faces that drew the text of one computed `font-family`, most glyphs first. */
+export interface RenderedFont {
+  family: string
+  faces: Array<FontFace>
+}
 
 /**
  * `.sightline/config.json` (defaults for absent keys, Playwright's `expect.toHaveScreenshot`

@@ -13,6 +13,7 @@ const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
 const { followPageWork, pageWork } = require('./page-work.js');
+const { captureEnvironment } = require('./environment.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
@@ -247,13 +248,21 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
         await scope?.dispose();
       }
     };
+    let environmentTold = false;
     while (step.kind !== 'done') {
       checkSignal();
       await runLocatorHandlers(page, settings.timeout);
       // What the page started since (the images of what it rendered) is waited for too.
       await work?.settle(deadline, { quiet: false });
       if (step.kind === 'walk') {
-        step = await session.walked(await walk(step.styleProperties));
+        const dom = await walk(step.styleProperties);
+        // Once a call: the browser and the fonts do not change between its walks.
+        if (!environmentTold) {
+          environmentTold = true;
+          step = await session.walked(dom, await captureEnvironment(page));
+        } else {
+          step = await session.walked(dom);
+        }
       } else {
         if (step.afterMs > 0) await pause(step.afterMs, signal);
         checkSignal();

@@ -51,7 +51,10 @@ function normalise(text) {
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '<time>')
     .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/g, '<time>')
     .replaceAll(`"version": "${version}"`, '"version": "<version>"')
-    .replaceAll(`sightline ${version}\n`, 'sightline <version>\n');
+    .replaceAll(`sightline ${version}\n`, 'sightline <version>\n')
+    // The machine's Chromium, as the environment records it.
+    .replace(/("browserVersion": ")[^"]+/g, '$1<browser version>')
+    .replace(/Chromium \d+(\.\d+)+/g, 'Chromium <browser version>');
 }
 
 /** `actual` (normalised) equals tests/golden/`name`, or is written there under SIGHTLINE_UPDATE_GOLDEN=1. */

@@ -184,6 +184,9 @@ pub fn run_explain(root: &Path, args: &ExplainArgs) -> Result<u8> {
                     writeln!(stdout, "  {key}: {file}")?;
                 }
             }
+            if let Some(environment) = &s.environment {
+                writeln!(stdout, "  {}", environment.sides())?;
+            }
         }
     }
     let changed = matches.iter().any(|s| s.failed());

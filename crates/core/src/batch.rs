@@ -135,12 +135,17 @@ fn compare_stored(
             return Ok((evidence, None));
         }
     };
-    let current =
-        CaptureSide { image: capture.image.view(), dom: current_dom.as_ref(), failures: &capture.data.failures };
+    let current = CaptureSide {
+        image: capture.image.view(),
+        dom: current_dom.as_ref(),
+        failures: &capture.data.failures,
+        environment: capture.data.environment.as_ref(),
+    };
     let baseline_side = baseline.as_ref().map(|(dom, b)| CaptureSide {
         image: b.image.view(),
         dom: dom.as_ref(),
         failures: &b.data.failures,
+        environment: b.data.environment.as_ref(),
     });
     let options = capture_options(settings, &capture.data);
     let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;

@@ -226,15 +226,21 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     }
     // The page knows its device pixel ratio best.
     if let Some(dom) = current_dom {
-        data.device_scale_factor = dom.device_pixel_ratio as f32;
+        data.set_device_scale_factor(dom.device_pixel_ratio);
     }
     let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
     let image = &capture.image;
-    let current_side = CaptureSide { image: image.view(), dom: current_dom, failures: &data.failures };
+    let current_side = CaptureSide {
+        image: image.view(),
+        dom: current_dom,
+        failures: &data.failures,
+        environment: data.environment.as_ref(),
+    };
     let baseline_side = baseline.as_ref().map(|b| CaptureSide {
         image: b.image.view(),
         dom: baseline_dom.as_ref(),
         failures: &b.data.failures,
+        environment: b.data.environment.as_ref(),
     });
     // One comparison decides the snapshot and, when it fails, draws its diff image; the report
     // copies that image instead of comparing again. The capture artifact is compressed meanwhile
@@ -384,7 +390,7 @@ pub fn store_capture_only(
     }
     let mut image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
     if let Some(dom) = data.parsed_dom()? {
-        data.device_scale_factor = dom.device_pixel_ratio as f32;
+        data.set_device_scale_factor(dom.device_pixel_ratio);
         crate::mask::paint_capture(&mut image, &dom, mask_color);
     }
     data.project = Some(project.to_string());

@@ -37,6 +37,7 @@ pub fn guidance(snapshot: &SnapshotEvidence) -> Vec<String> {
             "Written: an update run (--update-snapshots) made this capture the baseline; nothing to approve. Review the baseline change in the commit.".into(),
         ),
     }
+    g.extend(snapshot.environment.iter().flat_map(|e| e.guidance()));
     if snapshot.status.needs_review() {
         g.push("Approve only after a human confirms (approve_snapshot).".into());
     }

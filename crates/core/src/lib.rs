@@ -25,6 +25,7 @@ pub mod damaged;
 pub mod decode;
 pub mod design;
 pub mod dom;
+pub mod environment;
 pub mod error;
 pub mod grouping;
 pub mod guidance;

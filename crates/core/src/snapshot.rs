@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::compare::{CompareOptions, DiffDrawing, ImageComparison, Size, compare_images_drawing, faded_image};
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
+use crate::environment::{Environment, EnvironmentComparison};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, one_per_asset, reasons_from_dom};
 use crate::image::{ImageRef, RgbaImage};
@@ -20,6 +21,8 @@ pub struct CaptureSide<'a> {
     pub image: ImageRef<'a>,
     pub dom: Option<&'a DomSnapshot>,
     pub failures: &'a [HealthReason],
+    /// Where the side was rendered, when recorded.
+    pub environment: Option<&'a Environment>,
 }
 
 /// Options of [`compare_snapshot`]. Their `Default` is the default settings' (the config
@@ -66,6 +69,10 @@ pub struct SnapshotEvidence {
     pub current_size: Size,
     pub layers: Layers,
     pub capture_health: CaptureHealth,
+    /// Where each side was rendered and what differs between them; absent when neither side
+    /// recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<EnvironmentComparison>,
     /// The file that could not be read, for a snapshot with the status `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damaged: Option<DamagedFile>,
@@ -107,6 +114,7 @@ impl SnapshotEvidence {
             current_size: current_size.unwrap_or(Size { width: 0, height: 0 }),
             layers: Layers { pixel: None, dom: None },
             capture_health: CaptureHealth::default(),
+            environment: None,
             damaged: Some(damaged),
         }
     }
@@ -171,6 +179,7 @@ impl SnapshotEvidence {
         for p in changed.iter().take(properties) {
             lines.push(format!("{} {}: {} → {}", p.selector, p.property, p.from, p.to));
         }
+        lines.extend(self.environment.iter().flat_map(EnvironmentComparison::notes));
         lines.extend(self.approve_hint());
         lines
     }
@@ -238,6 +247,7 @@ pub fn compare_snapshot(
 ) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
     let current_size = Size { width: current.image.width(), height: current.image.height() };
     let current_failures = failures_of(&current);
+    let environment = EnvironmentComparison::of(baseline.and_then(|b| b.environment), current.environment);
     let evidence = |verdict: Verdict, baseline_size, layers, capture_health| {
         let Verdict { status, auto_passed, kind, line } = verdict;
         SnapshotEvidence {
@@ -252,6 +262,7 @@ pub fn compare_snapshot(
             current_size,
             layers,
             capture_health,
+            environment: environment.clone(),
             damaged: None,
         }
     };

@@ -11,6 +11,12 @@ pub trait Word: Serialize + Copy {
     }
 }
 
+/// `line` with its first letter in capitals, to start a sentence with a lower-case phrase.
+pub fn capitalised(line: &str) -> String {
+    let mut chars = line.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -67,7 +67,7 @@ fn fill(img: &mut RgbaImage, x0: u32, y0: u32, w: u32, h: u32, rgba: [u8; 4]) {
 type Side<'a> = (&'a RgbaImage, &'a DomSnapshot, &'a [HealthReason]);
 
 fn side<'a>((image, dom, failures): Side<'a>) -> CaptureSide<'a> {
-    CaptureSide { image: image.view(), dom: Some(dom), failures }
+    CaptureSide { image: image.view(), dom: Some(dom), failures, environment: None }
 }
 
 fn run(base: Side<'_>, cur: Side<'_>, tolerance: Tolerance) -> SnapshotEvidence {
@@ -295,7 +295,7 @@ fn snapshot_max_diff_pixels_passes_small_changes() {
 #[test]
 fn snapshot_without_baseline_is_new_and_only_people_read_how_to_approve() {
     let (img, d) = (page(), dom(&base_elements(), "loaded"));
-    let side = CaptureSide { image: img.view(), dom: Some(&d), failures: &[] };
+    let side = CaptureSide { image: img.view(), dom: Some(&d), failures: &[], environment: None };
     let (e, diff) = compare_snapshot("home", "chromium", None, side, &SnapshotOptions::default(), true).unwrap();
     assert_eq!((e.status, e.verdict_kind), (Status::New, VerdictKind::New));
     // The verdict reaches models too: it names no command.

@@ -96,6 +96,7 @@ fn capture_data(
         project: Some(input.project.clone()),
         settings: Some(settings.clone()),
         unsettled: None,
+        environment: None,
         test: input.test_file.as_ref().map(|file| {
             sightline_core::store::ledger::TestRef::new(
                 std::path::Path::new(&input.root),

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use sightline_core::environment;
 use sightline_core::session::{self, CallRequest, CallTest};
 
 use crate::convert::{AssetFailure, Attachment, PageSettings, SnapshotStatus, health_reasons, update_mode};
@@ -52,6 +53,54 @@ pub struct CallInput {
     pub test_line: Option<u32>,
     /// `testInfo.retry`.
     pub retry: Option<u32>,
+}
+
+/// Where the page is rendered, as the matcher tells from Playwright and, in Chromium, CDP.
+#[napi(object)]
+pub struct CaptureEnvironment {
+    /// `chromium`, `firefox` or `webkit`.
+    pub browser: String,
+    /// The browser's full version (`browser.version()`).
+    pub browser_version: String,
+    /// Node's `process.platform`.
+    pub platform: String,
+    /// The fonts the page's text was drawn with, one entry per computed `font-family`.
+    pub fonts: Option<Vec<RenderedFont>>,
+}
+
+/// The faces that drew the text of one computed `font-family`, most glyphs first.
+#[napi(object)]
+pub struct RenderedFont {
+    pub family: String,
+    pub faces: Vec<FontFace>,
+}
+
+/// One face that drew text: a platform font's family name, or a web font's (`web`).
+#[napi(object)]
+pub struct FontFace {
+    pub name: String,
+    pub web: Option<bool>,
+}
+
+impl From<CaptureEnvironment> for environment::Environment {
+    fn from(input: CaptureEnvironment) -> Self {
+        let fonts = input.fonts.unwrap_or_default().into_iter().map(|font| environment::RenderedFont {
+            family: font.family,
+            faces: font
+                .faces
+                .into_iter()
+                .map(|face| environment::FontFace { name: face.name, web: face.web.unwrap_or(false) })
+                .collect(),
+        });
+        Self {
+            browser: input.browser,
+            browser_version: input.browser_version,
+            platform: input.platform,
+            // The page's DOM record says its device pixel ratio; set from it when recorded.
+            device_scale_factor: 1.0,
+            fonts: fonts.collect(),
+        }
+    }
 }
 
 /// How the matcher ends the call.
@@ -168,11 +217,13 @@ impl CaptureSession {
         self.first.take().map(Into::into).ok_or_else(|| Error::from_reason("start() was already called"))
     }
 
-    /// The page's DOM record (the collector's JSON) for a `walk` step; resolves to the next step.
+    /// The page's DOM record (the collector's JSON) for a `walk` step, and where the page is
+    /// rendered; resolves to the next step.
     #[napi(ts_return_type = "Promise<SessionStep>")]
-    pub fn walked(&self, dom: String) -> AsyncTask<Work<SessionStep>> {
+    pub fn walked(&self, dom: String, environment: Option<CaptureEnvironment>) -> AsyncTask<Work<SessionStep>> {
         let core = self.core.clone();
-        Work::run(move || step(&core, |session| session.walked(dom)))
+        let environment = environment.map(Into::into);
+        Work::run(move || step(&core, |session| session.walked(dom, environment)))
     }
 
     /// The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;

@@ -123,8 +123,16 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results, in
     for snap in ordered {
         let unhealthy =
             if snap.capture_health.unhealthy { " [unhealthy capture: fix the page, do not approve]" } else { "" };
+        // The verdict of a capture rendered elsewhere reads with that in mind (explain_snapshot
+        // says how).
+        let elsewhere = snap
+            .environment
+            .as_ref()
+            .and_then(|e| e.brief())
+            .map(|brief| format!(" [rendered elsewhere: {brief}]"))
+            .unwrap_or_default();
         out.push(format!(
-            "- {} [{}]: {}{unhealthy}",
+            "- {} [{}]: {}{unhealthy}{elsewhere}",
             snapshot_label(&snap.name, &snap.project),
             snap.status,
             snap.verdict

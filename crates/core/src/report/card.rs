@@ -49,6 +49,7 @@ pub(super) fn snapshot_card(
         card_head(out, snap, badge);
         out.push_str("</summary>\n<div class=\"body\">\n");
         health(out, &snap.capture_health);
+        environment(out, snap);
         images(out, snap, dir, true, None);
         if auto && let Some(dom) = &snap.layers.dom {
             dom_layer::dom_sections(out, dom);
@@ -58,6 +59,7 @@ pub(super) fn snapshot_card(
     }
     card_head(out, snap, badge);
     health(out, &snap.capture_health);
+    environment(out, snap);
     if let Some(command) = snap.approve_command() {
         w!(
             out,
@@ -129,6 +131,18 @@ fn sizes(snap: &SnapshotEvidence) -> (Option<Size>, Option<Size>) {
 }
 
 /// Failed assets of an unhealthy capture; returns whether the capture is unhealthy.
+/// Where the two sides were rendered; what differs stands out.
+fn environment(out: &mut String, snap: &SnapshotEvidence) {
+    let Some(environment) = &snap.environment else { return };
+    let notes = environment.notes();
+    let class = if notes.is_empty() { "environment" } else { "environment differs" };
+    w!(out, "<p class=\"{class}\">{}", escape_html(&crate::words::capitalised(&environment.sides())));
+    for note in notes {
+        w!(out, "<br><strong>{}</strong>", escape_html(&crate::words::capitalised(&note)));
+    }
+    out.push_str("</p>\n");
+}
+
 fn health(out: &mut String, health: &CaptureHealth) -> bool {
     if !health.unhealthy && health.reasons.is_empty() {
         return false;

@@ -19,6 +19,7 @@ use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, UpdateMode, reco
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
+use crate::environment::Environment;
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
@@ -192,6 +193,8 @@ pub struct CaptureSession {
     root: PathBuf,
     dom_json: Option<String>,
     dom: Option<DomSnapshot>,
+    /// Where the page is rendered, as the last walk reported it.
+    environment: Option<Environment>,
     failures: Vec<HealthReason>,
     phase: Phase,
     /// Rounds of walk and shots so far.
@@ -289,6 +292,7 @@ impl CaptureSession {
             root,
             dom_json: None,
             dom: None,
+            environment: None,
             failures: Vec::new(),
             phase: Phase::Walk,
             walks: 1,
@@ -320,8 +324,13 @@ impl CaptureSession {
     }
 
     /// The page's DOM record, as the collector returned it (JSON), for the step that asked for a
-    /// walk.
-    pub fn walked(&mut self, dom_json: String) -> Result<Step> {
+    /// walk, and where the page is rendered (its browser, platform and the fonts its text was
+    /// drawn with), when the matcher can tell.
+    pub fn walked(&mut self, dom_json: String, environment: Option<Environment>) -> Result<Step> {
+        if let Some(environment) = environment {
+            let checked = environment.checked().map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?;
+            self.environment = Some(checked);
+        }
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Walk => {
                 self.keep_dom(dom_json)?;
@@ -561,6 +570,7 @@ impl CaptureSession {
             project: Some(self.project.clone()),
             settings: Some(self.settings.clone()),
             unsettled: None,
+            environment: self.environment.clone(),
             // The baseline remembers its test: a later run that did not select it stays quiet.
             test: Some(TestRef::new(&self.root, &self.test.file, self.test.title_path.clone(), self.test.line)),
         }

@@ -68,7 +68,7 @@ fn drive(
             Step::Walk { style_properties } => {
                 asked.push(if style_properties.is_empty() { "boxes" } else { "walk" }.to_string());
                 walks += 1;
-                session.walked(walk(walks).to_string()).unwrap()
+                session.walked(walk(walks).to_string(), None).unwrap()
             }
             Step::Shoot { after_ms } => {
                 asked.push(format!("shoot after {after_ms}"));

@@ -11,6 +11,7 @@ use super::ledger::TestRef;
 use crate::config::Settings;
 use crate::decode::{decode_image, find_png_chunk};
 use crate::dom::{DomSnapshot, parse_dom};
+use crate::environment::Environment;
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
@@ -39,6 +40,8 @@ pub struct CaptureData {
     /// The test that made the capture; an approved baseline keeps it, so a later run can tell a
     /// removed `toMatchVisual` call from a test it did not select.
     pub test: Option<TestRef>,
+    /// Where the capture was rendered (browser, platform, fonts); a baseline keeps it.
+    pub environment: Option<Environment>,
 }
 
 #[derive(Serialize)]
@@ -55,6 +58,8 @@ struct MetadataOut<'a> {
     unsettled: Option<&'a UnsettledPage>,
     #[serde(skip_serializing_if = "Option::is_none")]
     test: Option<&'a TestRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    environment: Option<&'a Environment>,
     dom: Option<&'a RawValue>,
 }
 
@@ -73,6 +78,8 @@ struct MetadataIn<'a> {
     unsettled: Option<UnsettledPage>,
     #[serde(default)]
     test: Option<TestRef>,
+    #[serde(default)]
+    environment: Option<Environment>,
     #[serde(borrow)]
     dom: Option<&'a RawValue>,
 }
@@ -98,6 +105,7 @@ impl CaptureData {
             settings: self.settings.as_ref(),
             unsettled: self.unsettled.as_ref(),
             test: self.test.as_ref(),
+            environment: self.environment.as_ref(),
             dom: dom.as_deref(),
         };
         serde_json::to_vec(&out).map_err(|e| Error::InvalidInput(format!("capture metadata: {e}")))
@@ -119,6 +127,7 @@ impl CaptureData {
             settings: meta.settings,
             unsettled: meta.unsettled,
             test: meta.test,
+            environment: meta.environment,
         })
     }
 
@@ -126,6 +135,14 @@ impl CaptureData {
     /// call's settings or whether its page settled (an approved baseline did).
     pub fn for_baseline(&self) -> CaptureData {
         CaptureData { settings: None, unsettled: None, ..self.clone() }
+    }
+
+    /// The page's device pixel ratio (as its DOM record says), in the data and its environment.
+    pub fn set_device_scale_factor(&mut self, ratio: f64) {
+        self.device_scale_factor = ratio as f32;
+        if let Some(environment) = &mut self.environment {
+            environment.device_scale_factor = ratio;
+        }
     }
 
     /// The parsed DOM record, if one was collected.

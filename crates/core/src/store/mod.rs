@@ -443,11 +443,22 @@ mod tests {
             }),
             unsettled: Some(super::UnsettledPage { waited_ms: 5000, area: "62×20 at 10,10 (#clock)".into() }),
             test: Some(TestRef { file: "tests/home.spec.ts".into(), title: vec!["home".into()], line: Some(4) }),
+            environment: Some(crate::environment::Environment {
+                browser: "chromium".into(),
+                browser_version: "156.0.8078.114".into(),
+                platform: "linux".into(),
+                device_scale_factor: 2.0,
+                fonts: vec![crate::environment::RenderedFont {
+                    family: "sans-serif".into(),
+                    faces: vec![crate::environment::FontFace { name: "DejaVu Sans".into(), web: false }],
+                }],
+            }),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
         let back = store.read_baseline("home", "chromium").unwrap().unwrap();
         assert!(back.image == image);
         assert_eq!(back.data.test, data.test, "the baseline remembers its test");
+        assert_eq!(back.data.environment, data.environment, "and where it was rendered");
         let data_only = store.read_baseline_data("home", "chromium").unwrap().unwrap();
         assert_eq!(data_only.test, data.test);
         assert_eq!(back.data.dom.as_deref(), Some(dom));

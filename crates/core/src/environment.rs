@@ -1,0 +1,343 @@
+//! Where a capture was rendered ([`Environment`]): the browser and its version, the platform,
+//! the device scale factor and the fonts its text was drawn with. Every capture records it, a
+//! baseline keeps it, and a comparison names what differs between the two sides
+//! ([`EnvironmentComparison`]), because the same page drawn by another engine or on another
+//! machine differs in pixels where nothing on the page changed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::words::capitalised;
+
+/// Most entries of [`Environment::fonts`]: one per distinct `font-family` of the page's text.
+pub const MAX_RENDERED_FONTS: usize = 64;
+/// Most faces recorded for one family.
+const MAX_FACES: usize = 8;
+/// Longest name kept (a browser version, a platform, a font name), in bytes.
+const MAX_NAME_BYTES: usize = 256;
+
+/// Where one capture was rendered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Environment {
+    /// The browser engine, as Playwright names it: `chromium`, `firefox`, `webkit`.
+    pub browser: String,
+    /// The browser's full version (`156.0.8078.114`).
+    pub browser_version: String,
+    /// The operating system, as Node names it: `linux`, `darwin`, `win32`.
+    pub platform: String,
+    /// Screenshot pixels per CSS pixel.
+    #[serde(default = "one")]
+    pub device_scale_factor: f64,
+    /// The fonts the page's text was drawn with, one entry per `font-family` value; empty where
+    /// the browser cannot say (only Chromium can, through CDP).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fonts: Vec<RenderedFont>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// The fonts that drew the text of one computed `font-family` value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderedFont {
+    /// The computed `font-family` (`Inter, "Helvetica Neue", sans-serif`).
+    pub family: String,
+    /// The faces that drew it, most glyphs first: a platform font's family name
+    /// (`DejaVu Sans`), or a web font's (`web` true).
+    pub faces: Vec<FontFace>,
+}
+
+/// One face that drew text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FontFace {
+    pub name: String,
+    /// Loaded by the page (`@font-face`), not installed on the machine.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub web: bool,
+}
+
+impl Environment {
+    /// Checks what the capture reported (bounded names and lists); sorts the fonts so two
+    /// records of one page compare equal. `Err` says what is wrong.
+    pub fn checked(mut self) -> Result<Self, String> {
+        for (what, value) in
+            [("browser", &self.browser), ("browserVersion", &self.browser_version), ("platform", &self.platform)]
+        {
+            if value.is_empty() || value.len() > MAX_NAME_BYTES {
+                return Err(format!("environment {what} must be 1 to {MAX_NAME_BYTES} bytes, got {value:?}"));
+            }
+        }
+        if !(self.device_scale_factor.is_finite() && self.device_scale_factor > 0.0) {
+            return Err(format!("environment deviceScaleFactor must be above 0, got {}", self.device_scale_factor));
+        }
+        if self.fonts.len() > MAX_RENDERED_FONTS {
+            return Err(format!("environment fonts: {} families, at most {MAX_RENDERED_FONTS}", self.fonts.len()));
+        }
+        for font in &mut self.fonts {
+            font.faces.truncate(MAX_FACES);
+            let long = std::iter::once(&font.family).chain(font.faces.iter().map(|f| &f.name));
+            if let Some(name) = long.into_iter().find(|n| n.len() > MAX_NAME_BYTES) {
+                return Err(format!("environment fonts: a name longer than {MAX_NAME_BYTES} bytes ({name:.40}…)"));
+            }
+        }
+        self.fonts.sort_by(|a, b| a.family.cmp(&b.family));
+        self.fonts.dedup_by(|a, b| a.family == b.family);
+        Ok(self)
+    }
+
+    /// `Chromium 156 on Linux`: the browser's major version, as people name a browser.
+    pub fn label(&self) -> String {
+        let major = self.browser_version.split('.').next().unwrap_or(&self.browser_version);
+        format!("{} {major} on {}", browser_name(&self.browser), platform_name(&self.platform))
+    }
+
+    /// `Chromium 156.0.8078.114 on Linux, 2×`: everything but the fonts.
+    pub fn full_label(&self) -> String {
+        format!(
+            "{} {} on {}, {}×",
+            browser_name(&self.browser),
+            self.browser_version,
+            platform_name(&self.platform),
+            self.device_scale_factor
+        )
+    }
+
+    /// The face that drew most of `family`'s text, if recorded.
+    fn main_face(&self, family: &str) -> Option<&FontFace> {
+        self.fonts.iter().find(|f| f.family == family).and_then(|f| f.faces.first())
+    }
+}
+
+/// `Chromium`, `Firefox`, `WebKit`; another name as given.
+fn browser_name(browser: &str) -> String {
+    match browser {
+        "chromium" => "Chromium".into(),
+        "firefox" => "Firefox".into(),
+        "webkit" => "WebKit".into(),
+        other => other.into(),
+    }
+}
+
+/// `Linux`, `macOS`, `Windows`; another name as given.
+fn platform_name(platform: &str) -> String {
+    match platform {
+        "linux" => "Linux".into(),
+        "darwin" => "macOS".into(),
+        "win32" => "Windows".into(),
+        other => other.into(),
+    }
+}
+
+/// The two sides' environments and what differs between them (`differences` is empty when
+/// they are the same, or when a side did not record one: a baseline approved before this was
+/// recorded).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvironmentComparison {
+    pub baseline: Option<Environment>,
+    pub current: Option<Environment>,
+    /// Each difference in words: `Chromium 153.0.7390.0 → 156.0.8078.114`, `platform macOS →
+    /// Linux`, `device scale factor 1 → 2`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<String>,
+    /// Text drawn with another font than the baseline's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub font_substitutions: Vec<FontSubstitution>,
+}
+
+/// Text of one `font-family` drawn with another face than in the baseline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FontSubstitution {
+    pub family: String,
+    pub baseline: String,
+    pub current: String,
+}
+
+impl FontSubstitution {
+    /// `font "Inter, sans-serif" rendered with DejaVu Sans here, with Helvetica in the baseline`.
+    pub fn sentence(&self) -> String {
+        format!(
+            "font \"{}\" rendered with {} here, with {} in the baseline",
+            self.family, self.current, self.baseline
+        )
+    }
+}
+
+impl EnvironmentComparison {
+    /// Compares the two sides' environments; `None` when neither recorded one.
+    pub fn of(baseline: Option<&Environment>, current: Option<&Environment>) -> Option<Self> {
+        if baseline.is_none() && current.is_none() {
+            return None;
+        }
+        let mut differences = Vec::new();
+        let mut font_substitutions = Vec::new();
+        if let (Some(b), Some(c)) = (baseline, current) {
+            if b.browser != c.browser {
+                differences.push(format!("browser {} → {}", browser_name(&b.browser), browser_name(&c.browser)));
+            } else if b.browser_version != c.browser_version {
+                let name = browser_name(&c.browser);
+                differences.push(format!("{name} {} → {}", b.browser_version, c.browser_version));
+            }
+            if b.platform != c.platform {
+                differences.push(format!(
+                    "platform {} → {}",
+                    platform_name(&b.platform),
+                    platform_name(&c.platform)
+                ));
+            }
+            if b.device_scale_factor != c.device_scale_factor {
+                differences.push(format!("device scale factor {} → {}", b.device_scale_factor, c.device_scale_factor));
+            }
+            for font in &c.fonts {
+                let (Some(now), Some(then)) = (font.faces.first(), b.main_face(&font.family)) else { continue };
+                if now.name != then.name {
+                    font_substitutions.push(FontSubstitution {
+                        family: font.family.clone(),
+                        baseline: then.name.clone(),
+                        current: now.name.clone(),
+                    });
+                }
+            }
+        }
+        Some(Self { baseline: baseline.cloned(), current: current.cloned(), differences, font_substitutions })
+    }
+
+    /// True when the browser, the platform or the scale factor differ between the sides.
+    pub fn differs(&self) -> bool {
+        !self.differences.is_empty()
+    }
+
+    /// `Chromium 153 → 156` (or `Chromium 156 on macOS → Linux`): the sides named briefly,
+    /// for a verdict; `None` when they do not differ.
+    pub fn brief(&self) -> Option<String> {
+        let (Some(b), Some(c)) = (&self.baseline, &self.current) else { return None };
+        if !self.differs() {
+            return None;
+        }
+        let (from, to) = (b.label(), c.label());
+        Some(if b.browser == c.browser && b.platform == c.platform && b.browser_version != c.browser_version {
+            let major = |e: &Environment| e.browser_version.split('.').next().unwrap_or_default().to_string();
+            let (bm, cm) = (major(b), major(c));
+            if bm == cm {
+                format!("{} {} → {}", browser_name(&c.browser), b.browser_version, c.browser_version)
+            } else {
+                format!("{} {bm} → {cm}", browser_name(&c.browser))
+            }
+        } else {
+            format!("{from} → {to}")
+        })
+    }
+
+    /// `environment: baseline Chromium 153.0.1 on Linux, 1×; this capture Chromium 156.0.2 on
+    /// Linux, 1×` (a side that recorded none: `not recorded`).
+    pub fn sides(&self) -> String {
+        let side = |e: &Option<Environment>| e.as_ref().map_or("not recorded".to_string(), Environment::full_label);
+        format!("environment: baseline {}; this capture {}", side(&self.baseline), side(&self.current))
+    }
+
+    /// What differs, one line each (none when nothing does): the environments, then each font
+    /// substitution, as a failing test and `explain` print them under the verdict.
+    pub fn notes(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.differs() {
+            lines.push(format!("rendered elsewhere: {}", self.differences.join("; ")));
+        }
+        lines.extend(self.font_substitutions.iter().map(FontSubstitution::sentence));
+        lines
+    }
+
+    /// How to read the evidence when the environments differ, for `explain_snapshot`'s guidance
+    /// (none when they do not).
+    pub fn guidance(&self) -> Vec<String> {
+        let mut g = Vec::new();
+        if let Some(brief) = self.brief() {
+            g.push(format!(
+                "The baseline and this capture were rendered in different environments ({brief}): the same page can be drawn with text, borders and edges a little apart there, so read the DOM and style layers before the pixels."
+            ));
+        }
+        for substitution in &self.font_substitutions {
+            g.push(format!(
+                "{}: text set in it takes other widths and shapes. To compare like with like, install the same fonts on both machines, keep one baseline per platform (baselinePath \"{{name}}/{{project}}-{{platform}}\"), or capture in one container image.",
+                capitalised(&substitution.sentence())
+            ));
+        }
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(version: &str, platform: &str, face: &str) -> Environment {
+        Environment {
+            browser: "chromium".into(),
+            browser_version: version.into(),
+            platform: platform.into(),
+            device_scale_factor: 1.0,
+            fonts: vec![RenderedFont {
+                family: "Inter, sans-serif".into(),
+                faces: vec![FontFace { name: face.into(), web: false }],
+            }],
+        }
+    }
+
+    #[test]
+    fn the_same_environment_differs_in_nothing() {
+        let a = env("156.0.8078.114", "linux", "DejaVu Sans");
+        let same = EnvironmentComparison::of(Some(&a), Some(&a.clone())).unwrap();
+        assert!(!same.differs());
+        assert_eq!(same.brief(), None);
+        assert!(same.font_substitutions.is_empty());
+        assert_eq!(
+            same.sides(),
+            "environment: baseline Chromium 156.0.8078.114 on Linux, 1×; this capture Chromium 156.0.8078.114 on Linux, 1×"
+        );
+        assert!(same.notes().is_empty() && same.guidance().is_empty());
+        assert_eq!(EnvironmentComparison::of(None, None), None);
+        // A baseline from before environments were recorded: nothing to say differs.
+        assert!(!EnvironmentComparison::of(None, Some(&a)).unwrap().differs());
+    }
+
+    #[test]
+    fn an_upgrade_a_machine_and_a_substituted_font_are_named() {
+        let old = env("153.0.7390.0", "darwin", "Helvetica");
+        let new = env("156.0.8078.114", "linux", "DejaVu Sans");
+        let compared = EnvironmentComparison::of(Some(&old), Some(&new)).unwrap();
+        assert_eq!(compared.differences, ["Chromium 153.0.7390.0 → 156.0.8078.114", "platform macOS → Linux"]);
+        assert_eq!(compared.brief().unwrap(), "Chromium 153 on macOS → Chromium 156 on Linux");
+        assert_eq!(
+            compared.font_substitutions[0].sentence(),
+            "font \"Inter, sans-serif\" rendered with DejaVu Sans here, with Helvetica in the baseline"
+        );
+        assert_eq!(
+            compared.notes(),
+            [
+                "rendered elsewhere: Chromium 153.0.7390.0 → 156.0.8078.114; platform macOS → Linux",
+                "font \"Inter, sans-serif\" rendered with DejaVu Sans here, with Helvetica in the baseline",
+            ]
+        );
+        assert_eq!(compared.guidance().len(), 2);
+        assert!(compared.guidance()[1].starts_with("Font \"Inter, sans-serif\" rendered with DejaVu Sans here"));
+        let upgrade = EnvironmentComparison::of(Some(&env("153.0.1", "linux", "A")), Some(&env("156.0.2", "linux", "A")));
+        assert_eq!(upgrade.unwrap().brief().unwrap(), "Chromium 153 → 156");
+        let patch = EnvironmentComparison::of(Some(&env("156.0.1", "linux", "A")), Some(&env("156.0.2", "linux", "A")));
+        assert_eq!(patch.unwrap().brief().unwrap(), "Chromium 156.0.1 → 156.0.2");
+    }
+
+    #[test]
+    fn a_reported_environment_is_checked_and_its_fonts_sorted() {
+        let mut e = env("156", "linux", "A");
+        e.fonts.insert(0, RenderedFont { family: "Zed".into(), faces: vec![] });
+        assert_eq!(e.clone().checked().unwrap().fonts[0].family, "Inter, sans-serif");
+        e.browser = String::new();
+        assert_eq!(e.clone().checked().unwrap_err(), "environment browser must be 1 to 256 bytes, got \"\"");
+        e.browser = "chromium".into();
+        e.device_scale_factor = 0.0;
+        assert_eq!(e.checked().unwrap_err(), "environment deviceScaleFactor must be above 0, got 0");
+    }
+}

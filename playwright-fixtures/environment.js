@@ -1,0 +1,86 @@
+// Where a page is rendered: the browser and its version, the platform, and the fonts its text
+// was drawn with. The same page drawn by another browser build or on another machine differs in
+// pixels where nothing on the page changed; the engine reads this to tell the two apart.
+'use strict';
+
+/** Most `font-family` values whose fonts are asked for (the engine's MAX_RENDERED_FONTS). */
+const MAX_FAMILIES = 64;
+/** Most faces kept per family (the engine keeps 8). */
+const MAX_FACES = 8;
+/** The attribute that marks, for a moment, one element per family for CDP to find. */
+const MARK = 'data-sightline-font';
+
+/**
+ * `{ browser, browserVersion, platform, fonts? }` for `page`, or undefined when Playwright cannot
+ * name its browser (a persistent context). The fonts come from Chromium's DevTools protocol;
+ * other browsers cannot say, and their environment has none.
+ */
+async function captureEnvironment(page) {
+  const browser = page.context().browser();
+  if (!browser) return undefined;
+  const name = browser.browserType().name();
+  const environment = { browser: name, browserVersion: browser.version(), platform: process.platform };
+  if (name === 'chromium') environment.fonts = await renderedFonts(page);
+  return environment;
+}
+
+/**
+ * For each computed `font-family` of the page's visible text: the faces that drew it, most
+ * glyphs first (`CSS.getPlatformFontsForNode`, which names the local font that served a generic
+ * or missing family, or the web font). One element per family is asked: a family's text is drawn
+ * by the same faces wherever it is, unless its characters need another (a fallback for a script),
+ * which that family's first element may not show.
+ */
+async function renderedFonts(page) {
+  const families = await page.evaluate(markOnePerFamily, { mark: MARK, max: MAX_FAMILIES });
+  if (families.length === 0) return [];
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: `[${MARK}]` });
+    const fonts = await Promise.all(
+      nodeIds.map(async (nodeId) => {
+        const { attributes } = await cdp.send('DOM.getAttributes', { nodeId });
+        const index = Number(attributes[attributes.indexOf(MARK) + 1]);
+        const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+        const faces = used
+          .sort((a, b) => b.glyphCount - a.glyphCount)
+          .slice(0, MAX_FACES)
+          .map((font) => ({ name: font.familyName, web: font.isCustomFont }));
+        return { family: families[index], faces };
+      }),
+    );
+    return fonts.filter((font) => font.family !== undefined && font.faces.length > 0);
+  } finally {
+    await cdp.detach().catch(() => {});
+    await page.evaluate((mark) => {
+      for (const element of document.querySelectorAll(`[${mark}]`)) element.removeAttribute(mark);
+    }, MARK);
+  }
+}
+
+/**
+ * In the page: marks the first rendered element holding its own text for each distinct computed
+ * `font-family` (`mark="<index>"`), and returns the families in index order.
+ */
+function markOnePerFamily({ mark, max }) {
+  const families = [];
+  const seen = new Set();
+  const asked = new Set();
+  const walker = document.createTreeWalker(document.body ?? document.documentElement, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node && families.length < max; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!element || asked.has(element) || !node.data.trim()) continue;
+    asked.add(element);
+    const family = getComputedStyle(element).fontFamily;
+    if (seen.has(family) || element.getClientRects().length === 0) continue;
+    seen.add(family);
+    element.setAttribute(mark, String(families.length));
+    families.push(family);
+  }
+  return families;
+}
+
+module.exports = { captureEnvironment };
