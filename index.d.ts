@@ -11,7 +11,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * One `toMatchVisual` call: `new CaptureSession(input)`, then `start()` and the page's answers
- * to each step (`walked`, `shot`) until the step is `done`.
+ * to each step (`walked`, `shot`, `fonts`) until the step is `done`.
  */
 export declare class CaptureSession {
   /**
@@ -31,6 +31,11 @@ export declare class CaptureSession {
    * rendered; resolves to the next step.
    */
   walked(dom: string, environment?: CaptureEnvironment | undefined | null): Promise<SessionStep>
+  /**
+   * The fonts that drew the page's text for a `fonts` step (none where the browser cannot
+   * say); resolves to the next step.
+   */
+  fonts(fonts: Array<RenderedFont>): Promise<SessionStep>
   /**
    * The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
    * resolves to the next step.
@@ -127,8 +132,6 @@ export interface CaptureEnvironment {
   browserVersion: string
   /** Node's `process.platform`. */
   platform: string
-  /** The fonts the page's text was drawn with, one entry per computed `font-family`. */
-  fonts?: Array<RenderedFont>
 }
 
 /** One `toMatchVisual` capture to record and compare. */
@@ -480,6 +483,7 @@ export declare const enum Scale {
 export type SessionStep =
   | { kind: 'walk'; styleProperties: Array<string> }
   | { kind: 'shoot'; afterMs: number }
+  | { kind: 'fonts'; maxFamilies: number }
   | { kind: 'done'; outcome: CallOutcome }
 
 /** What `resolveSettings` needs. */

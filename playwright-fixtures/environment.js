@@ -3,25 +3,17 @@
 // pixels where nothing on the page changed; the engine reads this to tell the two apart.
 'use strict';
 
-/** Most `font-family` values whose fonts are asked for (the engine's MAX_RENDERED_FONTS). */
-const MAX_FAMILIES = 64;
-/** Most faces kept per family (the engine keeps 8). */
-const MAX_FACES = 8;
 /** The attribute that marks, for a moment, one element per family for CDP to find. */
 const MARK = 'data-sightline-font';
 
 /**
- * `{ browser, browserVersion, platform, fonts? }` for `page`, or undefined when Playwright cannot
- * name its browser (a persistent context). The fonts come from Chromium's DevTools protocol;
- * other browsers cannot say, and their environment has none.
+ * `{ browser, browserVersion, platform }` for `page`, or undefined when Playwright cannot name
+ * its browser (a persistent context).
  */
-async function captureEnvironment(page) {
+function captureEnvironment(page) {
   const browser = page.context().browser();
   if (!browser) return undefined;
-  const name = browser.browserType().name();
-  const environment = { browser: name, browserVersion: browser.version(), platform: process.platform };
-  if (name === 'chromium') environment.fonts = await renderedFonts(page);
-  return environment;
+  return { browser: browser.browserType().name(), browserVersion: browser.version(), platform: process.platform };
 }
 
 /**
@@ -29,10 +21,13 @@ async function captureEnvironment(page) {
  * glyphs first (`CSS.getPlatformFontsForNode`, which names the local font that served a generic
  * or missing family, or the web font). One element per family is asked: a family's text is drawn
  * by the same faces wherever it is, unless its characters need another (a fallback for a script),
- * which that family's first element may not show.
+ * which that family's first element may not show. Only Chromium's DevTools protocol can say; in
+ * another browser, none. The engine asks only for a capture it will store, so an unchanged page
+ * costs no lookup.
  */
-async function renderedFonts(page) {
-  const families = await page.evaluate(markOnePerFamily, { mark: MARK, max: MAX_FAMILIES });
+async function renderedFonts(page, maxFamilies) {
+  if (page.context().browser()?.browserType().name() !== 'chromium') return [];
+  const families = await page.evaluate(markOnePerFamily, { mark: MARK, max: maxFamilies });
   if (families.length === 0) return [];
   const cdp = await page.context().newCDPSession(page);
   try {
@@ -47,7 +42,6 @@ async function renderedFonts(page) {
         const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
         const faces = used
           .sort((a, b) => b.glyphCount - a.glyphCount)
-          .slice(0, MAX_FACES)
           .map((font) => ({ name: font.familyName, web: font.isCustomFont }));
         return { family: families[index], faces };
       }),
@@ -83,4 +77,4 @@ function markOnePerFamily({ mark, max }) {
   return families;
 }
 
-module.exports = { captureEnvironment };
+module.exports = { captureEnvironment, renderedFonts };

@@ -13,7 +13,7 @@ const addon = require('../addon.js');
 const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
 const { followPageWork, pageWork } = require('./page-work.js');
-const { captureEnvironment } = require('./environment.js');
+const { captureEnvironment, renderedFonts } = require('./environment.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
@@ -256,13 +256,11 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
       await work?.settle(deadline, { quiet: false });
       if (step.kind === 'walk') {
         const dom = await walk(step.styleProperties);
-        // Once a call: the browser and the fonts do not change between its walks.
-        if (!environmentTold) {
-          environmentTold = true;
-          step = await session.walked(dom, await captureEnvironment(page));
-        } else {
-          step = await session.walked(dom);
-        }
+        // Once a call: the browser does not change between its walks.
+        step = await session.walked(dom, environmentTold ? undefined : captureEnvironment(page));
+        environmentTold = true;
+      } else if (step.kind === 'fonts') {
+        step = await session.fonts(await renderedFonts(page, step.maxFamilies));
       } else {
         if (step.afterMs > 0) await pause(step.afterMs, signal);
         checkSignal();

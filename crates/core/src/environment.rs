@@ -160,10 +160,7 @@ pub struct FontSubstitution {
 impl FontSubstitution {
     /// `font "Inter, sans-serif" rendered with DejaVu Sans here, with Helvetica in the baseline`.
     pub fn sentence(&self) -> String {
-        format!(
-            "font \"{}\" rendered with {} here, with {} in the baseline",
-            self.family, self.current, self.baseline
-        )
+        format!("font \"{}\" rendered with {} here, with {} in the baseline", self.family, self.current, self.baseline)
     }
 }
 
@@ -183,11 +180,7 @@ impl EnvironmentComparison {
                 differences.push(format!("{name} {} → {}", b.browser_version, c.browser_version));
             }
             if b.platform != c.platform {
-                differences.push(format!(
-                    "platform {} → {}",
-                    platform_name(&b.platform),
-                    platform_name(&c.platform)
-                ));
+                differences.push(format!("platform {} → {}", platform_name(&b.platform), platform_name(&c.platform)));
             }
             if b.device_scale_factor != c.device_scale_factor {
                 differences.push(format!("device scale factor {} → {}", b.device_scale_factor, c.device_scale_factor));
@@ -323,7 +316,8 @@ mod tests {
         );
         assert_eq!(compared.guidance().len(), 2);
         assert!(compared.guidance()[1].starts_with("Font \"Inter, sans-serif\" rendered with DejaVu Sans here"));
-        let upgrade = EnvironmentComparison::of(Some(&env("153.0.1", "linux", "A")), Some(&env("156.0.2", "linux", "A")));
+        let upgrade =
+            EnvironmentComparison::of(Some(&env("153.0.1", "linux", "A")), Some(&env("156.0.2", "linux", "A")));
         assert_eq!(upgrade.unwrap().brief().unwrap(), "Chromium 153 → 156");
         let patch = EnvironmentComparison::of(Some(&env("156.0.1", "linux", "A")), Some(&env("156.0.2", "linux", "A")));
         assert_eq!(patch.unwrap().brief().unwrap(), "Chromium 156.0.1 → 156.0.2");

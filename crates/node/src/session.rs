@@ -64,8 +64,6 @@ pub struct CaptureEnvironment {
     pub browser_version: String,
     /// Node's `process.platform`.
     pub platform: String,
-    /// The fonts the page's text was drawn with, one entry per computed `font-family`.
-    pub fonts: Option<Vec<RenderedFont>>,
 }
 
 /// The faces that drew the text of one computed `font-family`, most glyphs first.
@@ -82,23 +80,28 @@ pub struct FontFace {
     pub web: Option<bool>,
 }
 
-impl From<CaptureEnvironment> for environment::Environment {
-    fn from(input: CaptureEnvironment) -> Self {
-        let fonts = input.fonts.unwrap_or_default().into_iter().map(|font| environment::RenderedFont {
+impl From<RenderedFont> for environment::RenderedFont {
+    fn from(font: RenderedFont) -> Self {
+        let faces = font.faces.into_iter();
+        Self {
             family: font.family,
-            faces: font
-                .faces
-                .into_iter()
+            faces: faces
                 .map(|face| environment::FontFace { name: face.name, web: face.web.unwrap_or(false) })
                 .collect(),
-        });
+        }
+    }
+}
+
+impl From<CaptureEnvironment> for environment::Environment {
+    fn from(input: CaptureEnvironment) -> Self {
         Self {
             browser: input.browser,
             browser_version: input.browser_version,
             platform: input.platform,
             // The page's DOM record says its device pixel ratio; set from it when recorded.
             device_scale_factor: 1.0,
-            fonts: fonts.collect(),
+            // Asked for later, only when the capture will be stored (a `fonts` step).
+            fonts: Vec::new(),
         }
     }
 }
@@ -126,6 +129,9 @@ pub enum SessionStep {
     Walk { style_properties: Vec<String> },
     /// Wait `afterMs`, shoot the page and give the PNG to `shot`.
     Shoot { after_ms: u32 },
+    /// Find the fonts that drew the text of at most `maxFamilies` computed `font-family` values
+    /// and give them to `fonts`.
+    Fonts { max_families: u32 },
     /// The call is decided.
     Done { outcome: CallOutcome },
 }
@@ -135,6 +141,9 @@ impl From<session::Step> for SessionStep {
         match step {
             session::Step::Walk { style_properties } => Self::Walk { style_properties },
             session::Step::Shoot { after_ms } => Self::Shoot { after_ms: after_ms.try_into().unwrap_or(u32::MAX) },
+            session::Step::Fonts { max_families } => {
+                Self::Fonts { max_families: max_families.try_into().unwrap_or(u32::MAX) }
+            }
             session::Step::Done(outcome) => {
                 let session::CallOutcome { pass, message, status, fail_at_end, attachments } = *outcome;
                 Self::Done {
@@ -152,7 +161,7 @@ impl From<session::Step> for SessionStep {
 }
 
 /// One `toMatchVisual` call: `new CaptureSession(input)`, then `start()` and the page's answers
-/// to each step (`walked`, `shot`) until the step is `done`.
+/// to each step (`walked`, `shot`, `fonts`) until the step is `done`.
 #[napi]
 pub struct CaptureSession {
     core: Arc<Mutex<session::CaptureSession>>,
@@ -224,6 +233,15 @@ impl CaptureSession {
         let core = self.core.clone();
         let environment = environment.map(Into::into);
         Work::run(move || step(&core, |session| session.walked(dom, environment)))
+    }
+
+    /// The fonts that drew the page's text for a `fonts` step (none where the browser cannot
+    /// say); resolves to the next step.
+    #[napi(ts_return_type = "Promise<SessionStep>")]
+    pub fn fonts(&self, fonts: Vec<RenderedFont>) -> AsyncTask<Work<SessionStep>> {
+        let core = self.core.clone();
+        let fonts = fonts.into_iter().map(Into::into).collect();
+        Work::run(move || step(&core, |session| session.fonts(fonts)))
     }
 
     /// The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;

@@ -19,16 +19,16 @@ use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, UpdateMode, reco
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
-use crate::environment::Environment;
+use crate::environment::{Environment, MAX_RENDERED_FONTS, RenderedFont};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
-use crate::snapshot::SnapshotEvidence;
 use crate::stability::{never_settled, set_aside_moved, shots_agree, unsettled_area};
 use crate::store::ledger::TestRef;
 use crate::store::{CaptureData, ProjectStore, call_snapshot_name};
 use crate::verdict::Status;
 use input::{call_name, read_styles, split_mask};
+use outcome::failure_message;
 
 /// Walks of the page a call makes at most while its masked or ignored elements keep moving.
 pub const MASK_WALKS: u32 = 3;
@@ -92,6 +92,8 @@ pub enum Step {
     Walk { style_properties: Vec<String> },
     /// Shoot the page after waiting this long.
     Shoot { after_ms: u64 },
+    /// Say which fonts drew the page's text, for at most this many `font-family` values.
+    Fonts { max_families: usize },
     /// The call is decided.
     Done(Box<CallOutcome>),
 }
@@ -149,6 +151,9 @@ enum Phase {
         settled: Settled,
         moved: String,
     },
+    /// The round is settled and its shot will be compared or stored: the fonts that drew the
+    /// page's text are awaited, for the environment recorded with it.
+    Fonts(Settled),
     Done,
 }
 
@@ -193,8 +198,10 @@ pub struct CaptureSession {
     root: PathBuf,
     dom_json: Option<String>,
     dom: Option<DomSnapshot>,
-    /// Where the page is rendered, as the last walk reported it.
+    /// Where the page is rendered, as the first walk reported it, with its fonts once asked for.
     environment: Option<Environment>,
+    /// The page was asked for its fonts (once a call).
+    fonts_asked: bool,
     failures: Vec<HealthReason>,
     phase: Phase,
     /// Rounds of walk and shots so far.
@@ -293,6 +300,7 @@ impl CaptureSession {
             dom_json: None,
             dom: None,
             environment: None,
+            fonts_asked: false,
             failures: Vec::new(),
             phase: Phase::Walk,
             walks: 1,
@@ -324,8 +332,7 @@ impl CaptureSession {
     }
 
     /// The page's DOM record, as the collector returned it (JSON), for the step that asked for a
-    /// walk, and where the page is rendered (its browser, platform and the fonts its text was
-    /// drawn with), when the matcher can tell.
+    /// walk, and where the page is rendered (its browser and platform), when the matcher can tell.
     pub fn walked(&mut self, dom_json: String, environment: Option<Environment>) -> Result<Step> {
         if let Some(environment) = environment {
             let checked = environment.checked().map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?;
@@ -481,8 +488,42 @@ impl CaptureSession {
         self.finish_round(settled)
     }
 
+    /// The fonts that drew the page's text (most glyphs first per family), for a
+    /// [`Step::Fonts`].
+    pub fn fonts(&mut self, fonts: Vec<RenderedFont>) -> Result<Step> {
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Fonts(settled) => {
+                // The first shot's comparison knew no fonts: the settled shot is compared with
+                // them, even when it is the same shot.
+                self.first = None;
+                if let Some(environment) = self.environment.take() {
+                    let with_fonts = Environment { fonts, ..environment }.checked();
+                    self.environment =
+                        Some(with_fonts.map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?);
+                }
+                self.finish_round(settled)
+            }
+            other => Err(self.out_of_order(other, "the page's fonts")),
+        }
+    }
+
+    /// Whether the settled shot needs the page's fonts first: it will be stored (a baseline, a
+    /// capture that differs) and the matcher can tell its environment. An unchanged page, which
+    /// its first shot decided, costs no font lookup.
+    fn wants_fonts(&self, settled: &Settled) -> bool {
+        let decided_unchanged = self.first.as_ref().is_some_and(|(first, outcome)| {
+            *first == settled.shot && !outcome.fails_test() && !outcome.would_write_baseline
+        });
+        self.environment.is_some() && !self.fonts_asked && settled.settled && !decided_unchanged
+    }
+
     /// The masked boxes are where the walk found them: the settled shot decides.
     fn finish_round(&mut self, settled: Settled) -> Result<Step> {
+        if self.wants_fonts(&settled) {
+            self.fonts_asked = true;
+            self.phase = Phase::Fonts(settled);
+            return Ok(Step::Fonts { max_families: MAX_RENDERED_FONTS });
+        }
         if self.capture_only {
             crate::capture::store_capture_only(
                 &self.store,
@@ -576,94 +617,6 @@ impl CaptureSession {
         }
     }
 
-    /// The call's end from the deciding comparison: pass or fail, the message, the attachments.
-    /// `previous` is the shot before `shot` of a page that never settled: attached as
-    /// `<name>-previous.png`, as toHaveScreenshot does, to show what kept changing.
-    fn outcome(&mut self, outcome: CaptureOutcome, shot: &[u8], previous: Option<&[u8]>) -> Result<Step> {
-        let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = &outcome;
-        let failed = outcome.fails_test();
-        let name = &self.name;
-        if self.is_not {
-            // As toHaveScreenshot's `.not`: nothing attached or left in the test's output, pass or
-            // fail (pass is inverted: a snapshot that differs passes).
-            let message = if failed {
-                format!("toMatchVisual({name:?}): differs, as expected: {}", evidence.verdict)
-            } else {
-                format!("toMatchVisual({name:?}): expected a visual change, but {}", evidence.verdict)
-            };
-            let status = Some(evidence.status);
-            return self.done(CallOutcome {
-                pass: !failed,
-                message,
-                status,
-                fail_at_end: None,
-                attachments: Vec::new(),
-            });
-        }
-        // A baseline `writeMissingBaselines` wrote with no update flag fails the test at its end.
-        let written_unreviewed = *baseline_written && self.update == UpdateMode::Default;
-        // As toHaveScreenshot: a passing call attaches nothing (each attachment is a step in the
-        // report); a failing one its evidence and its images.
-        let mut attachments = Vec::new();
-        if failed || written_unreviewed {
-            let png =
-                |what: &str, body| Attachment { name: format!("{name}-{what}.png"), content_type: "image/png", body };
-            attachments.push(Attachment {
-                name: format!("{name}-evidence.json"),
-                content_type: "application/json",
-                body: AttachmentBody::Inline(outcome.evidence_json.clone()),
-            });
-            attachments.extend(
-                evidence
-                    .files
-                    .baseline
-                    .as_ref()
-                    .map(|b| png("expected", AttachmentBody::ProjectFile(self.root.join(b)))),
-            );
-            // The capture as compared (masks painted, compressed quickly), the diff, and the shot
-            // before it of a page that never settled.
-            attachments
-                .push(png("actual", AttachmentBody::OutputFile(current_png.clone().unwrap_or_else(|| shot.to_vec()))));
-            attachments.extend(diff_png.as_ref().map(|diff| png("diff", AttachmentBody::OutputFile(diff.clone()))));
-            attachments.extend(previous.map(|shot| png("previous", AttachmentBody::OutputFile(shot.to_vec()))));
-        }
-        let status = Some(evidence.status);
-        // Nothing compared yet, so nothing the rest of the test depends on: the test runs on and
-        // its end fails with the message. A new snapshot; or one `writeMissingBaselines` wrote
-        // with no update flag, which fails as toHaveScreenshot's missing snapshot does, so an
-        // unreviewed baseline never turns a run green.
-        let at_end = if evidence.status == Status::New {
-            Some(failure_message(name, evidence))
-        } else if written_unreviewed {
-            Some(format!(
-                "toMatchVisual({name:?}): no baseline yet; this capture was written as {} (writeMissingBaselines): review it and commit it",
-                evidence.files.baseline.as_deref().unwrap_or_default()
-            ))
-        } else {
-            None
-        };
-        if let Some(message) = at_end {
-            return self.done(CallOutcome {
-                pass: true,
-                fail_at_end: Some(message.clone()),
-                message,
-                status,
-                attachments,
-            });
-        }
-        let message = if *baseline_written {
-            format!(
-                "toMatchVisual({name:?}): baseline written ({})",
-                evidence.files.baseline.as_deref().unwrap_or_default()
-            )
-        } else if failed {
-            failure_message(name, evidence)
-        } else {
-            format!("toMatchVisual({name:?}): expected a visual change, but {}", evidence.verdict)
-        };
-        self.done(CallOutcome { pass: !failed, message, status, fail_at_end: None, attachments })
-    }
-
     fn done(&mut self, outcome: CallOutcome) -> Result<Step> {
         self.phase = Phase::Done;
         Ok(Step::Done(Box::new(outcome)))
@@ -673,6 +626,7 @@ impl CaptureSession {
         let wanted = match &phase {
             Phase::Walk | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
             Phase::FirstShot | Phase::Settling(_) => "a screenshot",
+            Phase::Fonts(_) => "the page's fonts",
             Phase::Done => "nothing: the call is decided",
         };
         self.phase = phase;
@@ -686,18 +640,11 @@ impl CallOutcome {
     }
 }
 
-/// A failing call's message: the verdict, then the explanation (top regions with their
-/// elements, the restyled properties), indented.
-fn failure_message(name: &str, evidence: &SnapshotEvidence) -> String {
-    let mut lines = vec![format!("toMatchVisual({name:?}): {}", evidence.verdict)];
-    lines.extend(evidence.explanation(3, 5).into_iter().map(|line| format!("  {line}")));
-    lines.join("\n")
-}
-
 fn millis(d: Duration) -> u64 {
     d.as_millis().try_into().unwrap_or(u64::MAX)
 }
 
 mod input;
+mod outcome;
 #[cfg(test)]
 mod tests;

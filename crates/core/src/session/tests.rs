@@ -61,6 +61,17 @@ fn drive(
     walk: impl Fn(usize) -> Value,
     shoot: impl Fn(usize) -> Vec<u8>,
 ) -> (Vec<String>, CallOutcome) {
+    drive_in(None, request, walk, shoot)
+}
+
+/// [`drive`] in a browser that tells its environment (given with the first walk) and its fonts
+/// (asked by a `fonts` step; DejaVu Sans drew `sans-serif`).
+fn drive_in(
+    environment: Option<Environment>,
+    request: CallRequest,
+    walk: impl Fn(usize) -> Value,
+    shoot: impl Fn(usize) -> Vec<u8>,
+) -> (Vec<String>, CallOutcome) {
     let (mut session, mut step) = CaptureSession::open(request).unwrap();
     let (mut asked, mut walks, mut shots) = (Vec::new(), 0, 0);
     loop {
@@ -68,7 +79,12 @@ fn drive(
             Step::Walk { style_properties } => {
                 asked.push(if style_properties.is_empty() { "boxes" } else { "walk" }.to_string());
                 walks += 1;
-                session.walked(walk(walks).to_string(), None).unwrap()
+                session.walked(walk(walks).to_string(), if walks == 1 { environment.clone() } else { None }).unwrap()
+            }
+            Step::Fonts { max_families } => {
+                asked.push(format!("fonts of {max_families}"));
+                let face = crate::environment::FontFace { name: "DejaVu Sans".into(), web: false };
+                session.fonts(vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }]).unwrap()
             }
             Step::Shoot { after_ms } => {
                 asked.push(format!("shoot after {after_ms}"));
@@ -371,4 +387,35 @@ fn session_write_missing_baselines_writes_the_baseline_and_fails_the_test_at_its
     let root = Root::new("write-missing-u");
     let (_, outcome) = drive(request(&root, json!({}), UpdateMode::Missing), |_| page(), |_| shot(200));
     assert!(outcome.pass && outcome.fail_at_end.is_none(), "{}", outcome.message);
+}
+
+fn chromium() -> Environment {
+    Environment {
+        browser: "chromium".into(),
+        browser_version: "156.0.8078.114".into(),
+        platform: "linux".into(),
+        device_scale_factor: 1.0,
+        fonts: Vec::new(),
+    }
+}
+
+#[test]
+fn session_asks_for_fonts_only_for_a_capture_it_stores() {
+    let root = Root::new("fonts");
+    let in_chromium = |options: Value, update, grey: u8| {
+        drive_in(Some(chromium()), request(&root, options, update), |_| page(), move |_| shot(grey))
+    };
+    let (asked, _) = in_chromium(json!({}), UpdateMode::All, 200);
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "fonts of 64"], "a baseline written");
+    let baseline = ProjectStore::new(&root.0).read_baseline_data("home", "chromium").unwrap().unwrap();
+    let fonts = baseline.environment.expect("the baseline's environment").fonts;
+    assert_eq!(fonts[0].faces[0].name, "DejaVu Sans");
+    // An unchanged page: the first shot decides, and no fonts are looked up.
+    let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 200);
+    assert_eq!(asked, ["walk", "shoot after 0"]);
+    assert!(outcome.pass);
+    // A changed one is stored with its fonts, once, after the round settled.
+    let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 100);
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "fonts of 64"]);
+    assert!(!outcome.pass);
 }
