@@ -12,6 +12,12 @@ export interface ToMatchVisualOptions {
   maxDiffPixelRatio?: number;
   /** Pass a diff that is likely render noise. Default false. */
   noiseAutoPass?: boolean;
+  /**
+   * Fail a snapshot that another environment (a browser build, a machine) only drew
+   * differently — same DOM, styles, layout and fonts — instead of passing it, to re-approve on
+   * every browser upgrade. Default false.
+   */
+  strictRendering?: boolean;
   /** Capture the whole scrollable page. Default true. */
   fullPage?: boolean;
   /**
@@ -94,6 +100,12 @@ export interface SightlineConfig {
   maxDiffPixelRatio?: number;
   /** Pass a diff that is likely render noise. Default false. */
   noiseAutoPass?: boolean;
+  /**
+   * Fail a snapshot that another environment (a browser build, a machine) only drew
+   * differently — same DOM, styles, layout and fonts — instead of passing it, to re-approve on
+   * every browser upgrade. Default false.
+   */
+  strictRendering?: boolean;
   /** Capture the whole scrollable page. Default true. */
   fullPage?: boolean;
   /**
@@ -177,6 +189,12 @@ export interface ResolvedSettings {
   maxDiffPixelRatio?: number;
   /** Pass a diff that is likely render noise. Default false. */
   noiseAutoPass: boolean;
+  /**
+   * Fail a snapshot that another environment (a browser build, a machine) only drew
+   * differently — same DOM, styles, layout and fonts — instead of passing it, to re-approve on
+   * every browser upgrade. Default false.
+   */
+  strictRendering: boolean;
   /** Capture the whole scrollable page. Default true. */
   fullPage: boolean;
   /**

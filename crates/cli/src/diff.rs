@@ -147,6 +147,7 @@ fn describe(c: &ImageComparison) -> String {
         let kind = match r.classification {
             Classification::Change => "change",
             Classification::Shift => "shift",
+            Classification::Rendering => "rendering",
         };
         let _ = writeln!(
             s,

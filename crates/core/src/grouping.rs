@@ -180,7 +180,9 @@ fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
         | VerdictKind::Concentrated
         | VerdictKind::New
         | VerdictKind::Unstable
-        | VerdictKind::Damaged => return None,
+        | VerdictKind::Damaged
+        | VerdictKind::Rendering
+        | VerdictKind::TextReshaped => return None,
     }
     let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
     Some(Candidate { member, restyled, signals })

@@ -40,6 +40,7 @@ pub mod perceptual;
 pub mod pixel;
 pub mod prefetch;
 pub mod regions;
+pub mod rendering;
 pub mod report;
 pub mod results;
 pub mod review;

@@ -8,12 +8,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::pixel::{DiffMask, TILE};
 
-/// Whether a region's content changed or only moved with a page shift.
+/// Whether a region's content changed, only moved with a page shift, or was drawn differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Classification {
     Change,
     Shift,
+    /// The engine drew the same content differently: nothing under the region changed
+    /// (`dom::rendering_regions`).
+    Rendering,
 }
 
 impl crate::words::Word for Classification {}
@@ -23,6 +26,7 @@ impl std::fmt::Display for Classification {
         f.write_str(match self {
             Classification::Change => "change",
             Classification::Shift => "shift",
+            Classification::Rendering => "rendering",
         })
     }
 }

@@ -5,12 +5,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::{CompareOptions, DiffDrawing, ImageComparison, Size, compare_images_drawing, faded_image};
 use crate::damaged::{DamagedFile, DamagedSide};
-use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom};
+use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom, rendering_regions};
 use crate::environment::{Environment, EnvironmentComparison};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, one_per_asset, reasons_from_dom};
 use crate::image::{ImageRef, RgbaImage};
 use crate::mask::masked_pair;
+use crate::regions::Classification;
 use crate::shift::PageShift;
 use crate::verdict::{Status, Tolerance, Verdict, VerdictKind, decide, new_snapshot_verdict};
 
@@ -295,10 +296,20 @@ pub fn compare_snapshot(
         for (region, elements) in pixel.regions.iter_mut().zip(attributed) {
             region.elements = elements;
         }
+        // Where the engine drew the same content differently. Not with another font on one side:
+        // the text did change there, and the verdict names the font.
+        if crate::rendering::fonts_proven(environment.as_ref()) || environment.is_none() {
+            let rendering = rendering_regions(&pixel.regions, b, c, &comparison);
+            for (region, rendering) in pixel.regions.iter_mut().zip(rendering) {
+                if rendering {
+                    region.classification = Classification::Rendering;
+                }
+            }
+        }
         comparison
     });
     let health = capture_health(current_failures, &failures_of(&baseline));
-    let verdict = decide(&pixel, dom.as_ref(), &health, &options.tolerance);
+    let verdict = decide(&pixel, dom.as_ref(), &health, &options.tolerance, environment.as_ref());
     let diff = match (diff_image && verdict.status != Status::Passed, diff) {
         (false, _) => None,
         (true, Some(diff)) => Some(diff),

@@ -7,9 +7,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::ImageComparison;
 use crate::dom::{DomComparison, StyleCheck};
+use crate::environment::EnvironmentComparison;
 use crate::health::{CaptureHealth, HealthReason};
 use crate::regions::Region;
+use crate::rendering::{environment_note, font_note, reshaped, set_aside};
 use crate::shape::Shape;
+use crate::words::plural;
 
 /// A snapshot's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,6 +83,13 @@ pub enum VerdictKind {
     Unstable,
     /// The baseline or the capture cannot be read: nothing was compared.
     Damaged,
+    /// Another environment drew the same page differently: every differing region is a
+    /// rendering region, and the DOM, styles, layout and fonts are the same. Passes unless
+    /// `strictRendering`.
+    Rendering,
+    /// Across two environments, boxes moved or resized with the same DOM, styles and fonts: the
+    /// other engine shaped the text differently. A person decides.
+    TextReshaped,
 }
 
 impl crate::words::Word for VerdictKind {}
@@ -105,6 +115,9 @@ pub struct Tolerance {
     pub max_diff_pixel_ratio: Option<f64>,
     /// Pass a diff that is likely render noise (DOM and styles identical, scattered).
     pub noise_auto_pass: bool,
+    /// Fail a `rendering` verdict (another environment drew the same page differently) instead
+    /// of passing it.
+    pub strict_rendering: bool,
 }
 
 impl Tolerance {
@@ -145,12 +158,14 @@ pub fn unstable_verdict(waited_ms: u64, area: &str) -> Verdict {
     }
 }
 
-/// Decides a compared snapshot. `dom` is `None` when either side has no DOM data.
+/// Decides a compared snapshot. `dom` is `None` when either side has no DOM data;
+/// `environment` is where each side was rendered, when recorded.
 pub fn decide(
     pixel: &ImageComparison,
     dom: Option<&DomComparison>,
     health: &CaptureHealth,
     tolerance: &Tolerance,
+    environment: Option<&EnvironmentComparison>,
 ) -> Verdict {
     let blocking_health = health.unhealthy && !health.same_on_both_sides;
     let verdict = |status, kind, line: String| Verdict { status, auto_passed: false, kind, line };
@@ -178,8 +193,14 @@ pub fn decide(
     let mut decided = if blocking_health {
         verdict(Status::Changed, VerdictKind::Unhealthy, unhealthy_capture(&health.reasons))
     } else {
-        decide_change(pixel, dom, tolerance)
+        decide_change(pixel, dom, tolerance, environment)
     };
+    // A real change names the environment difference beside it, never hidden by it.
+    let judged_as_is = !matches!(decided.kind, VerdictKind::Rendering | VerdictKind::TextReshaped);
+    if decided.status == Status::Changed && judged_as_is {
+        let aside = set_aside(pixel).map_or(0, |r| r.set_aside);
+        decided.line = format!("{}{}{}", decided.line, environment_note(environment, aside), font_note(environment));
+    }
     if health.unhealthy && !blocking_health {
         decided.line = format!(
             "{}; also {} (the baseline failed the same way): {}",
@@ -213,7 +234,12 @@ fn dimensions(size: crate::compare::Size) -> String {
 }
 
 /// Decides a diff beyond the tolerances from the pixels and the DOM (capture health aside).
-fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance: &Tolerance) -> Verdict {
+fn decide_change(
+    pixel: &ImageComparison,
+    dom: Option<&DomComparison>,
+    tolerance: &Tolerance,
+    environment: Option<&EnvironmentComparison>,
+) -> Verdict {
     let verdict = |status, kind, line: String| Verdict { status, auto_passed: false, kind, line };
     let shift_text = pixel.shift.map(|s| {
         format!(
@@ -269,6 +295,12 @@ fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance
             ),
         );
     }
+    if let Some(rendering) = crate::rendering::rendering_verdict(pixel, dom, environment, tolerance.strict_rendering) {
+        return rendering;
+    }
+    if let Some(reshaped) = reshaped(dom, environment) {
+        return reshaped;
+    }
     if let Some(shift) = shift_text {
         let grown = dom
             .geometry_changes
@@ -292,9 +324,15 @@ fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance
             ),
         );
     }
-    match pixel.shape.unwrap_or(Shape::Scattered) {
+    // Rendering regions among real ones are set aside: the real change is judged on its own.
+    let remaining = set_aside(pixel);
+    let (diff_pixels, diff_percent, shape, regions) = match &remaining {
+        Some(r) => (r.diff_pixels, r.diff_percent, r.shape, r.regions.as_slice()),
+        None => (pixel.diff_pixels, pixel.diff_percent, pixel.shape.unwrap_or(Shape::Scattered), &pixel.regions[..]),
+    };
+    match shape {
         Shape::Concentrated => {
-            let element = named_element(&pixel.regions).map(|s| format!(" on {s}")).unwrap_or_default();
+            let element = named_element(regions).map(|s| format!(" on {s}")).unwrap_or_default();
             let geometry = dom
                 .geometry_changes
                 .resized
@@ -306,8 +344,7 @@ fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance
                 Status::Changed,
                 VerdictKind::Concentrated,
                 format!(
-                    "Not noise: {} pixels changed in one area{element}{geometry} with DOM and styles identical — a bad capture or a change the style check cannot see (max-height, overflow, transform); compare the images",
-                    pixel.diff_pixels
+                    "Not noise: {diff_pixels} pixels changed in one area{element}{geometry} with DOM and styles identical — a bad capture or a change the style check cannot see (max-height, overflow, transform); compare the images"
                 ),
             )
         }
@@ -315,14 +352,12 @@ fn decide_change(pixel: &ImageComparison, dom: Option<&DomComparison>, tolerance
             Status::Changed,
             VerdictKind::Large,
             format!(
-                "{:.2} % of pixels differ with DOM and styles identical: more than render noise usually changes (often fonts or rendering differing between machines); compare the images",
-                pixel.diff_percent
+                "{diff_percent:.2} % of pixels differ with DOM and styles identical: more than render noise usually changes (often fonts or rendering differing between machines); compare the images"
             ),
         ),
         Shape::Scattered => {
             let line = format!(
-                "Likely render noise: {} scattered pixels ({:.3} %), DOM and styles identical; mention it, don't block",
-                pixel.diff_pixels, pixel.diff_percent
+                "Likely render noise: {diff_pixels} scattered pixels ({diff_percent:.3} %), DOM and styles identical; mention it, don't block"
             );
             Verdict {
                 status: if tolerance.noise_auto_pass { Status::Passed } else { Status::Changed },
@@ -400,10 +435,6 @@ fn failed_assets(reasons: &[HealthReason]) -> String {
     format!("{}{more}", list.join(", "))
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
-}
-
 /// The first three selectors, then how many more.
 fn first(selectors: &[String]) -> String {
     let shown: Vec<&str> = selectors.iter().take(3).map(String::as_str).collect();
@@ -473,7 +504,7 @@ mod tests {
         let baseline = RgbaImage::filled(40, 20, [0, 128, 128, 255]).unwrap();
         let taller = RgbaImage::filled(40, 30, [0, 128, 128, 255]).unwrap();
         let (pixel, _) = compare_images(baseline.view(), taller.view(), &CompareOptions::default(), false).unwrap();
-        let decided = decide(&pixel, None, &CaptureHealth::default(), &Tolerance::default());
+        let decided = decide(&pixel, None, &CaptureHealth::default(), &Tolerance::default(), None);
         assert_eq!(decided.status, Status::Changed);
         assert_eq!(
             decided.line,
@@ -482,7 +513,7 @@ mod tests {
         // A passing comparison of one size says nothing of sizes.
         let (same, _) = compare_images(baseline.view(), baseline.view(), &CompareOptions::default(), false).unwrap();
         assert_eq!(
-            decide(&same, None, &CaptureHealth::default(), &Tolerance::default()).line,
+            decide(&same, None, &CaptureHealth::default(), &Tolerance::default(), None).line,
             "Passed: no pixel differs"
         );
     }

@@ -12,6 +12,17 @@ pub trait Word: Serialize + Copy {
 }
 
 /// `line` with its first letter in capitals, to start a sentence with a lower-case phrase.
+/// `1 element`, `3 elements`, `2 more families`: a count with its noun.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else if let Some(stem) = word.strip_suffix('y') {
+        format!("{n} {stem}ies")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 pub fn capitalised(line: &str) -> String {
     let mut chars = line.chars();
     chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
@@ -43,7 +54,10 @@ mod tests {
         check(&[VerdictKind::Unstable, VerdictKind::New], &["unstable", "new"]);
         check(&[AssetKind::Font, AssetKind::Stylesheet, AssetKind::Image], &["font", "stylesheet", "image"]);
         check(&[Shape::Concentrated, Shape::Scattered, Shape::Large], &["concentrated", "scattered", "large"]);
-        check(&[Classification::Change, Classification::Shift], &["change", "shift"]);
+        check(
+            &[Classification::Change, Classification::Shift, Classification::Rendering],
+            &["change", "shift", "rendering"],
+        );
         check(
             &[
                 ElementRole::Changed,

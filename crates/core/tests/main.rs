@@ -9,6 +9,7 @@
 //! - `atomic_writes`: artifact, baseline and results.json writes cut off by a full disk or a kill
 //! - `artifact_files`: capture artifacts written and read as files, against a corpus PNG
 //! - `snapshot_verdicts`: status and the one-line verdict for one planted change each
+//! - `rendering_verdicts`: the same page drawn by two browser builds, with and without a real change
 //! - `approval_holds`: approving holds a capture whose page never settled, as an unhealthy one
 //! - `prefetch`: a baseline read ahead is used only while it is still the file on disk; a damaged
 //!   one is the snapshot's `error`
@@ -25,6 +26,7 @@ mod jpeg_decode;
 mod pixelmatch_conformance;
 mod playwright_comparators;
 mod prefetch;
+mod rendering_verdicts;
 mod snapshot_verdicts;
 
 /// A fresh, empty folder for one test under the system temp dir, named by the test and this

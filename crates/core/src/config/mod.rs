@@ -49,6 +49,10 @@ declare_settings! {
         skip "Option::is_none";
     /// Pass a diff that is likely render noise. Default false.
     "noiseAutoPass" noise_auto_pass: bool = false, in [File, Call];
+    /// Fail a snapshot that another environment (a browser build, a machine) only drew
+    /// differently — same DOM, styles, layout and fonts — instead of passing it, to re-approve on
+    /// every browser upgrade. Default false.
+    "strictRendering" strict_rendering: bool = false, in [File, Call];
     /// Capture the whole scrollable page. Default true.
     "fullPage" full_page: bool = true, in [File, Call];
     /// What to hide, as toHaveScreenshot's `mask`: CSS selectors (a call may also give Locators).
@@ -323,6 +327,7 @@ impl Settings {
                 max_diff_pixels: self.max_diff_pixels,
                 max_diff_pixel_ratio: self.max_diff_pixel_ratio,
                 noise_auto_pass: self.noise_auto_pass,
+                strict_rendering: self.strict_rendering,
             },
             mask_color: parse_css_color(&self.mask_color).unwrap_or(DEFAULT_MASK_RGBA),
         }

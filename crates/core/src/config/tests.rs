@@ -47,7 +47,7 @@ fn settings_defaults_without_a_config_file() {
     assert_eq!(
         serde_json::Value::Object(settings.file_json()),
         json!({
-            "reportDir": "visual-report", "threshold": 0.1, "antialiasing": true, "noiseAutoPass": false,
+            "reportDir": "visual-report", "threshold": 0.1, "antialiasing": true, "noiseAutoPass": false, "strictRendering": false,
             "fullPage": true, "mask": [], "ignoreSelectors": [], "maskColor": "#FF00FF",
             "mcpApprovalPrompt": true, "writeMissingBaselines": false, "shardMode": "compare",
             "animations": "disabled", "caret": "hide", "scale": "css", "omitBackground": false,
@@ -147,14 +147,14 @@ fn settings_unknown_keys_name_the_key_and_list_the_known_ones() {
     assert_eq!(
         root.error(json!(null)),
         "<config>: unknown key \"treshold\" (did you mean \"threshold\"?); known keys are reportDir, threshold, antialiasing, \
-         maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, \
+         maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, \
          mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, \
          omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover, baselinePath"
     );
     assert_eq!(
         call_error(json!({"reportDir": "x"})),
         "toMatchVisual options: unknown key \"reportDir\"; known keys are threshold, maxDiffPixels, \
-         maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
+         maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
          perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, \
          waitForRequests, ignoreRequests, hideScrollbars, clearHover"
     );
@@ -333,7 +333,7 @@ fn settings_each_source_may_set_only_its_own_keys() {
     assert_eq!(
         call_error(json!({"mcpApprovalPrompt": false})),
         "toMatchVisual options: unknown key \"mcpApprovalPrompt\"; known keys are threshold, maxDiffPixels, \
-         maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
+         maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
          perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, \
          waitForRequests, ignoreRequests, hideScrollbars, clearHover"
     );

@@ -70,6 +70,7 @@ mod names;
 mod pairing;
 /// The record, its limits and validation.
 mod record;
+mod rendering;
 #[cfg(test)]
 pub(crate) mod test_records;
 /// A record's element tree: trimmed to a depth, or nested for display.
@@ -86,4 +87,5 @@ pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
     MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom,
 };
+pub use rendering::rendering_regions;
 pub use tree::{TreeNode, dom_tree, prune_depth};

@@ -1,0 +1,257 @@
+//! Rendering regions: where the engine drew the same page differently. Another browser build,
+//! another machine or another rasteriser setting draws glyphs, borders and anti-aliased edges a
+//! little apart where nothing on the page changed; [`rendering_regions`] tells those regions from
+//! the rest, from what both DOM records say about the elements under each one.
+//!
+//! A region is a rendering region when every element under it, on both sides, is paired and
+//! unchanged — same tag, text, image source and computed styles, its box within
+//! [`GEOMETRY_TOLERANCE`](super::GEOMETRY_TOLERANCE) — none of them draws content the DOM does not describe (an image, a
+//! background image, an SVG, a canvas, a video, a frame), and its pixels lie on what the engine
+//! rasterises: text, form controls, and the edges of boxes (borders, rounded corners, shadows).
+//! A fill that changed inside a box, away from its text and edges, is no rendering difference: a
+//! style the check does not collect can make it.
+
+use super::comparison::DomComparison;
+use super::record::{DomSnapshot, ElementRecord};
+use crate::regions::{Classification, ElementRole, Region};
+
+/// Elements whose pixels come from content the DOM record does not describe: they can change
+/// with nothing in the DOM changing.
+const OPAQUE_CONTENT: [&str; 10] =
+    ["img", "picture", "svg", "canvas", "video", "iframe", "frame", "embed", "object", "image"];
+
+/// Elements the engine draws whole from their own state: form controls.
+const CONTROLS: [&str; 5] = ["input", "textarea", "select", "button", "meter"];
+
+/// How far an edge's anti-aliasing and a border's rasterisation reach either side of a box's
+/// edge, in screenshot pixels per device pixel.
+const EDGE_REACH: f64 = 3.0;
+
+/// How far outside its box an element's `box-shadow` is drawn, at most, in CSS pixels (a blur
+/// radius plus spread a page commonly uses).
+const SHADOW_REACH: f64 = 24.0;
+
+/// Share of a region that must lie on text, controls or edges.
+const ON_RASTERISED: f64 = 0.9;
+
+/// Points sampled per side of a region to measure what it lies on.
+const SAMPLES: u32 = 16;
+
+/// Per region, whether it is a rendering region (see the module's description); `Shift`
+/// regions never are (their content moved).
+pub fn rendering_regions(
+    regions: &[Region],
+    baseline: &DomSnapshot,
+    current: &DomSnapshot,
+    dom: &DomComparison,
+) -> Vec<bool> {
+    let roles = &dom.roles;
+    if roles.baseline.len() != baseline.elements.len() || roles.current.len() != current.elements.len() {
+        return vec![false; regions.len()];
+    }
+    let sides = [Side::new(baseline, &roles.baseline), Side::new(current, &roles.current)];
+    regions
+        .iter()
+        .map(|region| region.classification == Classification::Change && sides.iter().all(|s| s.rendered_alike(region)))
+        .collect()
+}
+
+/// One capture's elements, as rendering classification reads them.
+struct Side<'a> {
+    elements: &'a [ElementRecord],
+    roles: &'a [Option<ElementRole>],
+    /// Border boxes `[x0, y0, x1, y1]` in screenshot pixels; `None` for an element that takes no
+    /// part (masked, ignored) or has no area.
+    edges: Vec<Option<[f64; 4]>>,
+    /// Elements with a `box-shadow`, and how far it reaches, in screenshot pixels.
+    shadows: Vec<(usize, f64)>,
+    /// [`EDGE_REACH`] in screenshot pixels.
+    edge_reach: f64,
+}
+
+impl<'a> Side<'a> {
+    fn new(snapshot: &'a DomSnapshot, roles: &'a [Option<ElementRole>]) -> Self {
+        let scale = snapshot.device_pixel_ratio;
+        let edges: Vec<Option<[f64; 4]>> = snapshot
+            .elements
+            .iter()
+            .zip(roles)
+            .map(|(e, role)| {
+                let [x, y, w, h] = e.bounds;
+                (role.is_some() && w > 0.0 && h > 0.0).then_some([
+                    x * scale,
+                    y * scale,
+                    (x + w) * scale,
+                    (y + h) * scale,
+                ])
+            })
+            .collect();
+        let shadow = snapshot.style_properties.iter().position(|p| p == "box-shadow");
+        let shadows = shadow
+            .map(|p| {
+                let cast = |e: &ElementRecord| e.styles.get(p).is_some_and(|v| v != "none");
+                let elements = snapshot.elements.iter().enumerate();
+                elements
+                    .filter(|(i, e)| edges[*i].is_some() && cast(e))
+                    .map(|(i, _)| (i, SHADOW_REACH * scale))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Side { elements: &snapshot.elements, roles, edges, shadows, edge_reach: EDGE_REACH * scale.max(1.0) }
+    }
+
+    /// Whether the elements under `region` on this side were drawn alike: unchanged, no opaque
+    /// content, and the region's area lies on their text, controls and edges.
+    fn rendered_alike(&self, region: &Region) -> bool {
+        let area = [
+            f64::from(region.x),
+            f64::from(region.y),
+            f64::from(region.x) + f64::from(region.width),
+            f64::from(region.y) + f64::from(region.height),
+        ];
+        let under: Vec<usize> =
+            (0..self.elements.len()).filter(|&i| self.edges[i].is_some_and(|e| meets(&e, &area))).collect();
+        let unchanged = |i: &usize| {
+            self.roles[*i] == Some(ElementRole::Overlaps)
+                && self.elements[*i].image.is_none()
+                && !OPAQUE_CONTENT.contains(&self.elements[*i].tag.as_str())
+        };
+        if under.is_empty() || !under.iter().all(unchanged) {
+            return false;
+        }
+        self.share_on_rasterised(&area, &under) >= ON_RASTERISED
+    }
+
+    /// The share of `area`'s sampled points that lie on text, on a control, near the edge of an
+    /// element under it, or under a shadow.
+    fn share_on_rasterised(&self, area: &[f64; 4], under: &[usize]) -> f64 {
+        let (width, height) = (area[2] - area[0], area[3] - area[1]);
+        let (nx, ny) = (SAMPLES.min(width.ceil() as u32).max(1), SAMPLES.min(height.ceil() as u32).max(1));
+        let mut on = 0u32;
+        for sy in 0..ny {
+            for sx in 0..nx {
+                let x = area[0] + (f64::from(sx) + 0.5) * width / f64::from(nx);
+                let y = area[1] + (f64::from(sy) + 0.5) * height / f64::from(ny);
+                if self.rasterised_at(x, y, under) {
+                    on += 1;
+                }
+            }
+        }
+        f64::from(on) / f64::from(nx * ny)
+    }
+
+    fn rasterised_at(&self, x: f64, y: f64, under: &[usize]) -> bool {
+        let inside =
+            |e: &[f64; 4], reach: f64| x >= e[0] - reach && x <= e[2] + reach && y >= e[1] - reach && y <= e[3] + reach;
+        let reach = self.edge_reach;
+        let on_element = under.iter().any(|&i| {
+            let Some(e) = self.edges[i] else { return false };
+            let element = &self.elements[i];
+            let drawn_whole = element.text.is_some() || CONTROLS.contains(&element.tag.as_str());
+            (drawn_whole && inside(&e, 0.0))
+                || (inside(&e, reach) && !inside(&[e[0] + reach, e[1] + reach, e[2] - reach, e[3] - reach], 0.0))
+        });
+        on_element
+            || self.shadows.iter().any(|&(i, shadow)| {
+                let e = self.edges[i].unwrap_or_default();
+                inside(&e, shadow) && !inside(&[e[0] + reach, e[1] + reach, e[2] - reach, e[3] - reach], 0.0)
+            })
+    }
+}
+
+/// Boxes meet when they share a positive area.
+fn meets(a: &[f64; 4], b: &[f64; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::dom::test_records::{el, page, parse, region};
+
+    fn classify(baseline: &serde_json::Value, current: &serde_json::Value, regions: &[Region]) -> Vec<bool> {
+        let (b, c) = (parse(baseline), parse(current));
+        let dom = crate::dom::compare_dom(&b, &c);
+        rendering_regions(regions, &b, &c, &dom)
+    }
+
+    #[test]
+    fn rendering_text_drawn_apart_on_an_unchanged_page_is_rendering() {
+        // Glyphs of #card-a's paragraph, and the heading's.
+        let regions = [region(32, 92, 150, 30), region(22, 12, 200, 30)];
+        assert_eq!(classify(&page(), &page(), &regions), [true, true]);
+    }
+
+    #[test]
+    fn rendering_edges_count_and_fills_do_not() {
+        // The left border of #card-a (20..23), and a block inside it away from text and edges.
+        let regions = [region(19, 150, 4, 100), region(100, 180, 60, 60)];
+        assert_eq!(classify(&page(), &page(), &regions), [true, false]);
+    }
+
+    #[test]
+    fn rendering_any_change_under_the_region_makes_it_real() {
+        let region = [region(32, 92, 150, 30)];
+        let restyled = {
+            let mut p = page();
+            p["elements"][5]["styles"][0] = json!("rgb(220, 38, 38)");
+            p
+        };
+        let moved = {
+            let mut p = page();
+            p["elements"][5]["box"] = json!([30.0, 91.0, 220.0, 40.0]);
+            p
+        };
+        let nudged = {
+            let mut p = page();
+            p["elements"][5]["box"] = json!([30.0, 90.3, 220.0, 40.0]);
+            p
+        };
+        let reworded = {
+            let mut p = page();
+            p["elements"][5]["text"] = json!("zz");
+            p
+        };
+        assert_eq!(classify(&page(), &restyled, &region), [false]);
+        assert_eq!(classify(&page(), &moved, &region), [false]);
+        assert_eq!(classify(&page(), &nudged, &region), [true], "within the sub-pixel tolerance");
+        assert_eq!(classify(&page(), &reworded, &region), [false]);
+    }
+
+    #[test]
+    fn rendering_never_inside_images_canvases_or_videos() {
+        for tag in ["img", "canvas", "video", "svg", "iframe"] {
+            let mut p = page();
+            p["elements"].as_array_mut().unwrap().push(el(4, tag, "#card-a > x", [40.0, 140.0, 100.0, 100.0], None));
+            // The element's own edge, where an engine difference would also be drawn.
+            assert_eq!(classify(&p, &p, &[region(40, 140, 100, 3)]), [false], "{tag}");
+        }
+        let mut p = page();
+        p["elements"][5]["image"] = json!("background");
+        assert_eq!(classify(&p, &p, &[region(32, 92, 150, 30)]), [false], "a background image");
+    }
+
+    #[test]
+    fn rendering_shift_regions_are_never_rendering() {
+        let mut r = region(32, 92, 150, 30);
+        r.classification = Classification::Shift;
+        assert_eq!(classify(&page(), &page(), &[r]), [false]);
+    }
+
+    #[test]
+    fn rendering_a_shadow_outside_the_box_counts_as_an_edge() {
+        let mut p = page();
+        p["styleProperties"] = json!(["color", "background-color", "box-shadow"]);
+        for e in p["elements"].as_array_mut().unwrap() {
+            e["styles"][2] = json!("none");
+        }
+        let plain = p.clone();
+        p["elements"][6]["styles"][2] = json!("rgba(0, 0, 0, 0.2) 0px 4px 12px 0px");
+        // Below #card-b (280,80 240 × 200): its shadow.
+        let below = [region(300, 282, 200, 10)];
+        assert_eq!(classify(&p, &p, &below), [true]);
+        assert_eq!(classify(&plain, &plain, &below), [false]);
+    }
+}

@@ -1,0 +1,159 @@
+//! Environment-aware verdicts (issue 37): what a comparison across two environments — another
+//! browser build, another machine — may conclude from its rendering regions
+//! ([`dom::rendering_regions`](crate::dom::rendering_regions)).
+//!
+//! - Every differing region a rendering region, the environments different, the DOM, styles,
+//!   layout and fonts the same: the verdict is `rendering`, and it passes unless
+//!   `strictRendering` is set. A browser upgrade does not fail a suite whose pages did not change.
+//! - Some regions real: the rendering regions are set aside before the shape rules and
+//!   `noiseAutoPass` look at what remains ([`set_aside`]), so a real change among engine
+//!   differences is judged on its own, and the environment difference is named beside it.
+//! - Boxes that moved with the same DOM, styles and fonts across environments: text shaped
+//!   differently by the other engine, decided by a person ([`reshaped`]).
+//! - A font drawn by another face on this side: named, with what fixes it ([`font_note`]).
+
+use crate::compare::ImageComparison;
+use crate::dom::{DomComparison, StyleCheck};
+use crate::environment::EnvironmentComparison;
+use crate::regions::{Classification, Region};
+use crate::shape::{Shape, classify_shape};
+use crate::verdict::{Status, Verdict, VerdictKind};
+use crate::words::plural;
+
+/// Whether the fonts are known to be the same on both sides: no family was drawn by another
+/// face, and across environments both sides recorded their fonts (a baseline approved before
+/// fonts were recorded proves nothing).
+pub fn fonts_proven(environment: Option<&EnvironmentComparison>) -> bool {
+    let Some(env) = environment else { return false };
+    let recorded = |side: &Option<crate::environment::Environment>| side.as_ref().is_some_and(|e| !e.fonts.is_empty());
+    env.font_substitutions.is_empty() && (!env.differs() || (recorded(&env.baseline) && recorded(&env.current)))
+}
+
+/// The pixels a verdict judges once rendering regions are set aside: the diff outside them, its
+/// share of the canvas and its shape. `None` when nothing is set aside (no rendering region, or
+/// nothing else).
+pub struct Remaining {
+    pub diff_pixels: u64,
+    pub diff_percent: f64,
+    pub shape: Shape,
+    pub regions: Vec<Region>,
+    /// The rendering regions set aside, and the elements under them.
+    pub set_aside: usize,
+}
+
+/// What remains of `pixel` once its rendering regions are set aside, when some are and some
+/// other region remains.
+pub fn set_aside(pixel: &ImageComparison) -> Option<Remaining> {
+    let (rendering, real): (Vec<&Region>, Vec<&Region>) =
+        pixel.regions.iter().partition(|r| r.classification == Classification::Rendering);
+    if rendering.is_empty() || real.is_empty() {
+        return None;
+    }
+    let aside: u64 = rendering.iter().map(|r| r.diff_pixels).sum();
+    let diff_pixels = pixel.diff_pixels.saturating_sub(aside);
+    let diff_percent =
+        if pixel.total_pixels == 0 { 0.0 } else { diff_pixels as f64 * 100.0 / pixel.total_pixels as f64 };
+    let regions: Vec<Region> = real.into_iter().cloned().collect();
+    let shape = classify_shape(&regions, diff_percent, pixel.total_pixels);
+    Some(Remaining { diff_pixels, diff_percent, shape, regions, set_aside: rendering.len() })
+}
+
+/// The `rendering` verdict, when it applies: the environments differ, the fonts are proven the
+/// same, the DOM, styles and layout are the same, and every region is a rendering region.
+pub fn rendering_verdict(
+    pixel: &ImageComparison,
+    dom: &DomComparison,
+    environment: Option<&EnvironmentComparison>,
+    strict: bool,
+) -> Option<Verdict> {
+    let brief = environment.and_then(EnvironmentComparison::brief)?;
+    let same_page = !dom.changed && dom.style_check == StyleCheck::Match && dom.geometry_changes.count == 0;
+    let all_rendering =
+        !pixel.regions.is_empty() && pixel.regions.iter().all(|r| r.classification == Classification::Rendering);
+    if !(same_page && all_rendering && fonts_proven(environment) && pixel.shift.is_none()) {
+        return None;
+    }
+    let elements = drawn_elements(&pixel.regions);
+    let line = format!(
+        "Rendering differs ({brief}): same DOM, styles and layout; text and edges drawn differently on {}{}",
+        plural(elements, "element"),
+        if strict {
+            "; strictRendering fails it: approve it to take this environment's rendering as the baseline"
+        } else {
+            ""
+        }
+    );
+    Some(Verdict {
+        status: if strict { Status::Changed } else { Status::Passed },
+        auto_passed: false,
+        kind: VerdictKind::Rendering,
+        line,
+    })
+}
+
+/// The verdict of boxes that moved or resized while the DOM, styles and fonts stayed the same
+/// across two environments: the other engine shaped the same text differently (advance widths,
+/// line breaks). Never passed silently: a person decides.
+pub fn reshaped(dom: &DomComparison, environment: Option<&EnvironmentComparison>) -> Option<Verdict> {
+    let env = environment.filter(|e| e.differs())?;
+    let same_content = !dom.changed && dom.style_check == StyleCheck::Match;
+    if !(same_content && dom.geometry_changes.count > 0 && fonts_proven(environment)) {
+        return None;
+    }
+    let current = env.current.as_ref().map(|c| c.label()).unwrap_or_default();
+    let geometry = &dom.geometry_changes;
+    let example = geometry
+        .resized
+        .iter()
+        .find(|r| r.innermost)
+        .or(geometry.resized.first())
+        .map(|r| format!(" ({} {} → {})", r.selector, box_size(r.from), box_size(r.to)))
+        .unwrap_or_default();
+    let line = format!(
+        "Text shaped differently by {current}: {} moved or resized{example} with the same DOM, styles and fonts ({}); compare the images, then approve this environment's layout or keep per-environment baselines",
+        plural(geometry.count, "element"),
+        env.brief().unwrap_or_default()
+    );
+    Some(Verdict { status: Status::Changed, auto_passed: false, kind: VerdictKind::TextReshaped, line })
+}
+
+/// `; rendered elsewhere (Chromium 153 → 156), 12 regions drawn differently set aside`: what a
+/// verdict of a real change says of the environments, so the difference is named and never
+/// hides the change.
+pub fn environment_note(environment: Option<&EnvironmentComparison>, set_aside: usize) -> String {
+    let Some(brief) = environment.and_then(EnvironmentComparison::brief) else {
+        return String::new();
+    };
+    if set_aside == 0 {
+        format!("; also rendered elsewhere ({brief})")
+    } else {
+        format!("; also rendered elsewhere ({brief}): {} drawn differently set aside", plural(set_aside, "region"))
+    }
+}
+
+/// `; font "Inter" rendered with DejaVu Sans here, with Helvetica in the baseline: …`: the
+/// first substitution, with what fixes it.
+pub fn font_note(environment: Option<&EnvironmentComparison>) -> String {
+    let Some(first) = environment.and_then(|e| e.font_substitutions.first()) else {
+        return String::new();
+    };
+    let more = environment.map_or(0, |e| e.font_substitutions.len() - 1);
+    let others = if more > 0 { format!(" (and {})", plural(more, "more family")) } else { String::new() };
+    format!(
+        "; {}{others}: install the same fonts, keep baselines per platform (\"baselinePath\": \"{{name}}/{{project}}-{{platform}}\") or capture in a container",
+        first.sentence()
+    )
+}
+
+/// Distinct elements named under `regions`.
+fn drawn_elements(regions: &[Region]) -> usize {
+    let mut selectors: Vec<&str> =
+        regions.iter().flat_map(|r| r.elements.iter().map(|e| e.selector.as_str())).collect();
+    selectors.sort_unstable();
+    selectors.dedup();
+    selectors.len()
+}
+
+fn box_size(b: [f64; 4]) -> String {
+    format!("{}×{}", b[2].round(), b[3].round())
+}
