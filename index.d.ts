@@ -132,6 +132,11 @@ export interface CaptureEnvironment {
   browserVersion: string
   /** Node's `process.platform`. */
   platform: string
+  /**
+   * The browser's launch arguments (the project's `launchOptions.args`): the engine keeps
+   * those that change rasterisation.
+   */
+  launchArgs?: Array<string>
 }
 
 /** One `toMatchVisual` capture to record and compare. */

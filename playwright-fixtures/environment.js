@@ -7,13 +7,19 @@
 const MARK = 'data-sightline-font';
 
 /**
- * `{ browser, browserVersion, platform }` for `page`, or undefined when Playwright cannot name
- * its browser (a persistent context).
+ * `{ browser, browserVersion, platform, launchArgs }` for `page`, or undefined when Playwright
+ * cannot name its browser (a persistent context). `launchArgs` are the project's
+ * `launchOptions.args`: the engine keeps those that change how text and edges are rasterised.
  */
-function captureEnvironment(page) {
+function captureEnvironment(page, launchArgs) {
   const browser = page.context().browser();
   if (!browser) return undefined;
-  return { browser: browser.browserType().name(), browserVersion: browser.version(), platform: process.platform };
+  return {
+    browser: browser.browserType().name(),
+    browserVersion: browser.version(),
+    platform: process.platform,
+    launchArgs: Array.isArray(launchArgs) ? launchArgs.filter((arg) => typeof arg === 'string') : [],
+  };
 }
 
 /**

@@ -162,7 +162,7 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       try {
         // The page work is one step named after the snapshot, as toHaveScreenshot's step names
         // it: the report and the trace tell calls apart, and the page calls it makes sit inside.
-        const outcome = await test.step(`toMatchVisual(${session.name})`, () => capture(page, target, session, step, { maskLocators, signal }), { box: true });
+        const outcome = await test.step(`toMatchVisual(${session.name})`, () => capture(page, target, session, step, { maskLocators, signal, launchArgs: testInfo.project.use?.launchOptions?.args }), { box: true });
         return finish(testInfo, session, outcome);
       } catch (err) {
         // The page navigated while it was captured (a `page.goto` still in flight, a redirect):
@@ -203,7 +203,7 @@ function navigatedAway(err) {
  * One capture of the page for `session`, from its first `step`: prepare the page, walk and shoot
  * it as the session asks, and put it back. Returns the session's outcome.
  */
-async function capture(page, target, session, step, { maskLocators, signal }) {
+async function capture(page, target, session, step, { maskLocators, signal, launchArgs }) {
   // As toHaveScreenshot's `signal`: an abort fails the call like its timeout, between the page's
   // steps and during a pause before a shot.
   const checkSignal = () => {
@@ -257,7 +257,7 @@ async function capture(page, target, session, step, { maskLocators, signal }) {
       if (step.kind === 'walk') {
         const dom = await walk(step.styleProperties);
         // Once a call: the browser does not change between its walks.
-        step = await session.walked(dom, environmentTold ? undefined : captureEnvironment(page));
+        step = await session.walked(dom, environmentTold ? undefined : captureEnvironment(page, launchArgs));
         environmentTold = true;
       } else if (step.kind === 'fonts') {
         step = await session.fonts(await renderedFonts(page, step.maxFamilies));

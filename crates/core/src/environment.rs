@@ -14,6 +14,39 @@ pub const MAX_RENDERED_FONTS: usize = 64;
 const MAX_FACES: usize = 8;
 /// Longest name kept (a browser version, a platform, a font name), in bytes.
 const MAX_NAME_BYTES: usize = 256;
+/// Most rendering switches recorded.
+const MAX_SWITCHES: usize = 16;
+
+/// Browser switches that change how the same page is rasterised: two captures launched with
+/// different ones are two environments, as two machines are. Matched as the switch alone or
+/// with a value (`--font-render-hinting=none`).
+const RENDERING_SWITCHES: [&str; 12] = [
+    "--font-render-hinting",
+    "--disable-font-subpixel-positioning",
+    "--enable-font-antialiasing",
+    "--disable-lcd-text",
+    "--enable-lcd-text",
+    "--force-device-scale-factor",
+    "--force-color-profile",
+    "--disable-gpu",
+    "--use-gl",
+    "--use-angle",
+    "--disable-skia-runtime-opts",
+    "--force-raster-color-profile",
+];
+
+/// The switches of `launch_args` that change rasterisation ([`RENDERING_SWITCHES`]), sorted.
+pub fn rendering_switches(launch_args: &[String]) -> Vec<String> {
+    let renders = |arg: &&String| {
+        RENDERING_SWITCHES
+            .iter()
+            .any(|s| arg.strip_prefix(s).is_some_and(|rest| rest.is_empty() || rest.starts_with('=')))
+    };
+    let mut switches: Vec<String> = launch_args.iter().filter(renders).cloned().collect();
+    switches.sort();
+    switches.dedup();
+    switches
+}
 
 /// Where one capture was rendered.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,6 +65,9 @@ pub struct Environment {
     /// the browser cannot say (only Chromium can, through CDP).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fonts: Vec<RenderedFont>,
+    /// The browser's launch switches that change rasterisation (`--disable-lcd-text`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rendering_switches: Vec<String>,
 }
 
 fn one() -> f64 {
@@ -73,6 +109,15 @@ impl Environment {
         if !(self.device_scale_factor.is_finite() && self.device_scale_factor > 0.0) {
             return Err(format!("environment deviceScaleFactor must be above 0, got {}", self.device_scale_factor));
         }
+        if self.rendering_switches.len() > MAX_SWITCHES
+            || self.rendering_switches.iter().any(|s| s.len() > MAX_NAME_BYTES)
+        {
+            return Err(format!(
+                "environment renderingSwitches: at most {MAX_SWITCHES}, each at most {MAX_NAME_BYTES} bytes"
+            ));
+        }
+        self.rendering_switches.sort();
+        self.rendering_switches.dedup();
         if self.fonts.len() > MAX_RENDERED_FONTS {
             return Err(format!("environment fonts: {} families, at most {MAX_RENDERED_FONTS}", self.fonts.len()));
         }
@@ -88,10 +133,22 @@ impl Environment {
         Ok(self)
     }
 
-    /// `Chromium 156 on Linux`: the browser's major version, as people name a browser.
+    /// `Chromium 156 on Linux` (`…, --disable-lcd-text`): the browser's major version, as people
+    /// name a browser, and its rendering switches.
     pub fn label(&self) -> String {
         let major = self.browser_version.split('.').next().unwrap_or(&self.browser_version);
-        format!("{} {major} on {}", browser_name(&self.browser), platform_name(&self.platform))
+        let switches =
+            if self.rendering_switches.is_empty() { String::new() } else { format!(", {}", self.switches()) };
+        format!("{} {major} on {}{switches}", browser_name(&self.browser), platform_name(&self.platform))
+    }
+
+    /// The rendering switches, or `default rendering`.
+    fn switches(&self) -> String {
+        if self.rendering_switches.is_empty() {
+            "default rendering".to_string()
+        } else {
+            self.rendering_switches.join(" ")
+        }
     }
 
     /// `Chromium 156.0.8078.114 on Linux, 2×`: everything but the fonts.
@@ -109,6 +166,11 @@ impl Environment {
     fn main_face(&self, family: &str) -> Option<&FontFace> {
         self.fonts.iter().find(|f| f.family == family).and_then(|f| f.faces.first())
     }
+}
+
+/// The browser's major version: `156`.
+fn major(e: &Environment) -> &str {
+    e.browser_version.split('.').next().unwrap_or_default()
 }
 
 /// `Chromium`, `Firefox`, `WebKit`; another name as given.
@@ -182,6 +244,9 @@ impl EnvironmentComparison {
             if b.platform != c.platform {
                 differences.push(format!("platform {} → {}", platform_name(&b.platform), platform_name(&c.platform)));
             }
+            if b.rendering_switches != c.rendering_switches {
+                differences.push(format!("rendering switches {} → {}", b.switches(), c.switches()));
+            }
             if b.device_scale_factor != c.device_scale_factor {
                 differences.push(format!("device scale factor {} → {}", b.device_scale_factor, c.device_scale_factor));
             }
@@ -212,8 +277,12 @@ impl EnvironmentComparison {
             return None;
         }
         let (from, to) = (b.label(), c.label());
+        let same_browser = b.browser == c.browser && b.browser_version == c.browser_version;
+        if same_browser && b.platform == c.platform && b.device_scale_factor == c.device_scale_factor {
+            // Only the rendering switches differ.
+            return Some(format!("{} {}: {} → {}", browser_name(&c.browser), major(c), b.switches(), c.switches()));
+        }
         Some(if b.browser == c.browser && b.platform == c.platform && b.browser_version != c.browser_version {
-            let major = |e: &Environment| e.browser_version.split('.').next().unwrap_or_default().to_string();
             let (bm, cm) = (major(b), major(c));
             if bm == cm {
                 format!("{} {} → {}", browser_name(&c.browser), b.browser_version, c.browser_version)
@@ -276,7 +345,27 @@ mod tests {
                 family: "Inter, sans-serif".into(),
                 faces: vec![FontFace { name: face.into(), web: false }],
             }],
+            rendering_switches: Vec::new(),
         }
+    }
+
+    #[test]
+    fn rendering_switches_make_another_environment() {
+        let args = ["--no-sandbox", "--disable-lcd-text", "--font-render-hinting=none", "--disable-lcd-textual"];
+        let switches = rendering_switches(&args.map(String::from));
+        assert_eq!(switches, ["--disable-lcd-text", "--font-render-hinting=none"]);
+        let plain = env("156.0.8078.114", "linux", "A");
+        let flagged = Environment { rendering_switches: switches, ..plain.clone() };
+        let compared = EnvironmentComparison::of(Some(&plain), Some(&flagged)).unwrap();
+        assert_eq!(
+            compared.differences,
+            ["rendering switches default rendering → --disable-lcd-text --font-render-hinting=none"]
+        );
+        assert_eq!(
+            compared.brief().unwrap(),
+            "Chromium 156: default rendering → --disable-lcd-text --font-render-hinting=none"
+        );
+        assert_eq!(flagged.label(), "Chromium 156 on Linux, --disable-lcd-text --font-render-hinting=none");
     }
 
     #[test]

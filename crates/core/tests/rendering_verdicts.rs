@@ -74,6 +74,7 @@ fn chromium(version: &str, sans: &str) -> Environment {
         platform: "linux".into(),
         device_scale_factor: 1.0,
         fonts: vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }],
+        rendering_switches: Vec::new(),
     }
 }
 

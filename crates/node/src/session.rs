@@ -64,6 +64,9 @@ pub struct CaptureEnvironment {
     pub browser_version: String,
     /// Node's `process.platform`.
     pub platform: String,
+    /// The browser's launch arguments (the project's `launchOptions.args`): the engine keeps
+    /// those that change rasterisation.
+    pub launch_args: Option<Vec<String>>,
 }
 
 /// The faces that drew the text of one computed `font-family`, most glyphs first.
@@ -102,6 +105,7 @@ impl From<CaptureEnvironment> for environment::Environment {
             device_scale_factor: 1.0,
             // Asked for later, only when the capture will be stored (a `fonts` step).
             fonts: Vec::new(),
+            rendering_switches: environment::rendering_switches(&input.launch_args.unwrap_or_default()),
         }
     }
 }

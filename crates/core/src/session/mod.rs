@@ -19,7 +19,7 @@ use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, UpdateMode, reco
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
-use crate::environment::{Environment, MAX_RENDERED_FONTS, RenderedFont};
+use crate::environment::{Environment, EnvironmentComparison, MAX_RENDERED_FONTS, RenderedFont};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
@@ -493,13 +493,21 @@ impl CaptureSession {
     pub fn fonts(&mut self, fonts: Vec<RenderedFont>) -> Result<Step> {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Fonts(settled) => {
-                // The first shot's comparison knew no fonts: the settled shot is compared with
-                // them, even when it is the same shot.
-                self.first = None;
                 if let Some(environment) = self.environment.take() {
                     let with_fonts = Environment { fonts, ..environment }.checked();
                     self.environment =
                         Some(with_fonts.map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?);
+                }
+                // The first shot's comparison knew no fonts. Where they can change the verdict —
+                // another environment than the baseline's, or a font drawn by another face —
+                // the settled shot is compared with them, even when it is the same shot.
+                let first_env = self.first.as_ref().and_then(|(_, outcome)| outcome.evidence.environment.as_ref());
+                let matters = first_env.is_some_and(|compared| {
+                    let now = EnvironmentComparison::of(compared.baseline.as_ref(), self.environment.as_ref());
+                    now.is_some_and(|now| now.differs() || !now.font_substitutions.is_empty())
+                });
+                if matters {
+                    self.first = None;
                 }
                 self.finish_round(settled)
             }

@@ -396,6 +396,7 @@ fn chromium() -> Environment {
         platform: "linux".into(),
         device_scale_factor: 1.0,
         fonts: Vec::new(),
+        rendering_switches: Vec::new(),
     }
 }
 

@@ -452,6 +452,7 @@ mod tests {
                     family: "sans-serif".into(),
                     faces: vec![crate::environment::FontFace { name: "DejaVu Sans".into(), web: false }],
                 }],
+                rendering_switches: vec!["--disable-lcd-text".into()],
             }),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
