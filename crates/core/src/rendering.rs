@@ -9,15 +9,14 @@
 //!   `noiseAutoPass` look at what remains ([`set_aside`]), so a real change among engine
 //!   differences is judged on its own, and the environment difference is named beside it.
 //! - Boxes that moved with the same DOM, styles and fonts across environments: text shaped
-//!   differently by the other engine, decided by a person ([`reshaped`]).
+//!   differently by the other engine, decided by a person ([`reshaped_line`]).
 //! - A font drawn by another face on this side: named, with what fixes it ([`font_note`]).
 
 use crate::compare::ImageComparison;
 use crate::dom::{DomComparison, StyleCheck};
 use crate::environment::EnvironmentComparison;
-use crate::regions::{Classification, Region};
+use crate::regions::{Classification, ElementRole, Region};
 use crate::shape::{Shape, classify_shape};
-use crate::verdict::{Status, Verdict, VerdictKind};
 use crate::words::plural;
 
 /// Whether the fonts are known to be the same on both sides: no family was drawn by another
@@ -58,14 +57,15 @@ pub fn set_aside(pixel: &ImageComparison) -> Option<Remaining> {
     Some(Remaining { diff_pixels, diff_percent, shape, regions, set_aside: rendering.len() })
 }
 
-/// The `rendering` verdict, when it applies: the environments differ, the fonts are proven the
-/// same, the DOM, styles and layout are the same, and every region is a rendering region.
-pub fn rendering_verdict(
+/// The line of the `rendering` verdict, when it applies: the environments differ, the fonts are
+/// proven the same, the DOM, styles and layout are the same, and every region is a rendering
+/// region. `strict`: it fails, and says how to take the new rendering.
+pub fn rendering_line(
     pixel: &ImageComparison,
     dom: &DomComparison,
     environment: Option<&EnvironmentComparison>,
     strict: bool,
-) -> Option<Verdict> {
+) -> Option<String> {
     let brief = environment.and_then(EnvironmentComparison::brief)?;
     let same_page = !dom.changed && dom.style_check == StyleCheck::Match && dom.geometry_changes.count == 0;
     let all_rendering =
@@ -74,7 +74,7 @@ pub fn rendering_verdict(
         return None;
     }
     let elements = drawn_elements(&pixel.regions);
-    let line = format!(
+    Some(format!(
         "Rendering differs ({brief}): same DOM, styles and layout; text and edges drawn differently on {}{}",
         plural(elements, "element"),
         if strict {
@@ -82,22 +82,25 @@ pub fn rendering_verdict(
         } else {
             ""
         }
-    );
-    Some(Verdict {
-        status: if strict { Status::Changed } else { Status::Passed },
-        auto_passed: false,
-        kind: VerdictKind::Rendering,
-        line,
-    })
+    ))
 }
 
-/// The verdict of boxes that moved or resized while the DOM, styles and fonts stayed the same
-/// across two environments: the other engine shaped the same text differently (advance widths,
-/// line breaks). Never passed silently: a person decides.
-pub fn reshaped(dom: &DomComparison, environment: Option<&EnvironmentComparison>) -> Option<Verdict> {
+/// The line of the `textReshaped` verdict: boxes moved or resized while the DOM, styles and
+/// fonts stayed the same across two environments, so the other engine shaped the same text
+/// differently (advance widths, line breaks). Never passed silently: a person decides. Only when
+/// every region that is not a rendering region has a moved element under it: a region where
+/// nothing moved (an image replaced under the same URL) is a change of its own, judged by the
+/// shape rules.
+pub fn reshaped_line(
+    pixel: &ImageComparison,
+    dom: &DomComparison,
+    environment: Option<&EnvironmentComparison>,
+) -> Option<String> {
     let env = environment.filter(|e| e.differs())?;
     let same_content = !dom.changed && dom.style_check == StyleCheck::Match;
-    if !(same_content && dom.geometry_changes.count > 0 && fonts_proven(environment)) {
+    let moved = |r: &Region| r.elements.iter().any(|e| e.role == ElementRole::Moved);
+    let explained = pixel.regions.iter().filter(|r| r.classification != Classification::Rendering).all(moved);
+    if !(same_content && explained && dom.geometry_changes.count > 0 && fonts_proven(environment)) {
         return None;
     }
     let current = env.current.as_ref().map(|c| c.label()).unwrap_or_default();
@@ -109,12 +112,11 @@ pub fn reshaped(dom: &DomComparison, environment: Option<&EnvironmentComparison>
         .or(geometry.resized.first())
         .map(|r| format!(" ({} {} → {})", r.selector, box_size(r.from), box_size(r.to)))
         .unwrap_or_default();
-    let line = format!(
+    Some(format!(
         "Text shaped differently by {current}: {} moved or resized{example} with the same DOM, styles and fonts ({}); compare the images, then approve this environment's layout or keep per-environment baselines",
         plural(geometry.count, "element"),
         env.brief().unwrap_or_default()
-    );
-    Some(Verdict { status: Status::Changed, auto_passed: false, kind: VerdictKind::TextReshaped, line })
+    ))
 }
 
 /// `; rendered elsewhere (Chromium 153 → 156), 12 regions drawn differently set aside`: what a

@@ -10,7 +10,7 @@ use crate::dom::{DomComparison, StyleCheck};
 use crate::environment::EnvironmentComparison;
 use crate::health::{CaptureHealth, HealthReason};
 use crate::regions::Region;
-use crate::rendering::{environment_note, font_note, reshaped, set_aside};
+use crate::rendering::{environment_note, font_note, rendering_line, reshaped_line, set_aside};
 use crate::shape::Shape;
 use crate::words::plural;
 
@@ -295,11 +295,12 @@ fn decide_change(
             ),
         );
     }
-    if let Some(rendering) = crate::rendering::rendering_verdict(pixel, dom, environment, tolerance.strict_rendering) {
-        return rendering;
+    if let Some(line) = rendering_line(pixel, dom, environment, tolerance.strict_rendering) {
+        let status = if tolerance.strict_rendering { Status::Changed } else { Status::Passed };
+        return verdict(status, VerdictKind::Rendering, line);
     }
-    if let Some(reshaped) = reshaped(dom, environment) {
-        return reshaped;
+    if let Some(line) = reshaped_line(pixel, dom, environment) {
+        return verdict(Status::Changed, VerdictKind::TextReshaped, line);
     }
     if let Some(shift) = shift_text {
         let grown = dom

@@ -219,3 +219,21 @@ fn rendering_text_reshaped_by_another_engine_is_said_so_and_decided_by_a_person(
         "Text shaped differently by Chromium 156 on Linux: 1 element moved or resized (#intro 360×40 → 362×40) with the same DOM, styles and fonts (Chromium 153 → 156); compare the images, then approve this environment's layout or keep per-environment baselines"
     );
 }
+
+#[test]
+fn rendering_a_replaced_image_beside_reshaped_text_is_not_called_reshaping() {
+    let (old, new) = (chromium("153.0.8010.0", "DejaVu Sans"), chromium("156.0.8078.114", "DejaVu Sans"));
+    let mut wider = elements();
+    wider[2].2 = [20.0, 80.0, 362.0, 40.0];
+    let a = page(3);
+    let mut b = page(4);
+    fill(&mut b, 60, 240, 60, 40, [10, 160, 90, 255]);
+    let e = compare(
+        Side { image: &a, dom: &dom(&elements()), environment: &old },
+        Side { image: &b, dom: &dom(&wider), environment: &new },
+        Tolerance::default(),
+    );
+    assert_ne!(e.verdict_kind, VerdictKind::TextReshaped, "{}", e.verdict);
+    assert_eq!(e.status, Status::Changed);
+    assert!(e.verdict.contains("#hero"), "{}", e.verdict);
+}

@@ -1,0 +1,157 @@
+// Another machine, another browser (issue 37), with real renderings: a page approved in one
+// environment and compared in another — Debian's Chromium launched with a rasteriser switch that
+// machines differ in (subpixel positioning), and an older Chromium build from npm
+// (`@sparticuz/chromium` 153) against Debian's — by real `playwright test` runs in a fresh
+// project. Unchanged pages must not fail on the engine's differences; each planted change must
+// still be caught with its usual verdict and the environment named beside it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, freshProject, repo, run, skip, tempFolders } from './support/playwright-runs.mjs';
+
+const temps = tempFolders();
+const SWITCH = '--disable-font-subpixel-positioning';
+
+/** A `width` × `height` PNG of one colour with a `square` of another at 20,20 (40 × 40). */
+function png(width, height, [r, g, b], square) {
+  const rows = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const inside = square && x >= 20 && x < 60 && y >= 20 && y < 60;
+      row.set(inside ? square : [r, g, b], 1 + x * 3);
+    }
+    rows.push(row);
+  }
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+// The page: text at sizes whose glyphs land between pixels, cards with rounded borders and a
+// shadow, a button, an image served under one URL, and a canvas. Each planted change comes from
+// an environment variable of the run.
+const spec = `
+const hero = { a: ${JSON.stringify(png(200, 100, [200, 120, 40]).toString('base64'))}, b: ${JSON.stringify(png(200, 100, [200, 120, 40], [10, 160, 90]).toString('base64'))} };
+const v = (name, fallback) => process.env[name] || fallback;
+const html = () => \`<!doctype html><html><head><meta charset="utf-8"><style>
+  body { font: 15.5px sans-serif; margin: 24px; color: \${v('COLOR', '#1e293b')}; }
+  h1 { font-size: 27.3px; margin: 0 0 12px; }
+  .card { display: inline-block; vertical-align: top; width: 240px; margin: \${v('MARGIN', '0')}px 12px 0 0; padding: 12px;
+          border: 1px solid #cbd5e1; border-radius: 10px; box-shadow: 0 4px 12px rgba(0, 0, 0, 0.15); }
+  .card p { margin: 6px 0 0; line-height: 1.4; }
+</style></head><body>
+<h1>Quarterly figures, revised</h1>
+<p>Shipping times fell by a fifth across \${v('WORD', 'northern')} regions while returns stayed flat, says the ledger.</p>
+<div class="card"><h3>Northern depot</h3><p>Orders dispatched within 24 hours of payment: 91 %.</p></div>
+<div class="card"><h3>Southern depot</h3><p>Orders dispatched within 24 hours of payment: 87 %.</p></div>
+<p><img id="hero" src="/hero.png" width="200" height="100" alt=""> <canvas id="chart" width="200" height="100"></canvas></p>
+<script>const g = document.getElementById('chart').getContext('2d'); g.fillStyle = '\${v('CANVAS', '#0e7490')}'; g.fillRect(20, 20, 120, 60);</script>
+</body></html>\`;
+
+test('figures', async ({ page }) => {
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: html() });
+    if (url.pathname === '/hero.png') return route.fulfill({ contentType: 'image/png', body: Buffer.from(hero[v('HERO', 'a')], 'base64') });
+    return route.abort();
+  });
+  await page.goto('http://figures.test/');
+  await expect(page).toMatchVisual('figures');
+});
+`;
+
+/** A project whose browser and launch switches come from the run's BROWSER and SWITCHES. */
+function project() {
+  const root = freshProject(temps, spec, { prefix: 'sightline-environments-' });
+  writeFileSync(
+    path.join(root, 'playwright.config.mjs'),
+    `import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  testDir: '.', workers: 1, reporter: [['line'], ['json', { outputFile: 'report.json' }]],
+  use: { viewport: { width: 700, height: 500 }, launchOptions: {
+    executablePath: process.env.BROWSER, args: (process.env.SWITCHES ?? '').split(' ').filter(Boolean) } },
+  projects: [{ name: 'chromium' }],
+});
+`,
+  );
+  return root;
+}
+
+/** The evidence the last run wrote for the snapshot. */
+const evidence = (root) => JSON.parse(readFileSync(path.join(root, '.sightline', 'temp', 'figures', 'chromium.json'), 'utf8'));
+
+test('environments: another rasteriser switch draws the unchanged page differently, and it passes as rendering; every planted change is still caught with the switch named', { skip }, () => {
+  const root = project();
+  const approved = run(root, ['--update-snapshots=all'], { BROWSER: chromium });
+  assert.equal(approved.status, 0, approved.output);
+  const switched = { BROWSER: chromium, SWITCHES: SWITCH };
+  const unchanged = run(root, [], switched);
+  assert.equal(unchanged.status, 0, unchanged.output);
+  const e = evidence(root);
+  assert.equal(e.verdictKind, 'rendering', e.verdict);
+  assert.match(e.verdict, new RegExp(`^Rendering differs \\(Chromium \\d+: default rendering → ${SWITCH}\\): same DOM, styles and layout; text and edges drawn differently on \\d+ elements$`));
+  assert.ok(e.layers.pixel.regions.length > 0 && e.layers.pixel.regions.every((r) => r.classification === 'rendering'));
+  assert.deepEqual(e.environment.current.renderingSwitches, [SWITCH]);
+  assert.ok(e.environment.current.fonts.some((f) => f.faces.length > 0), 'the fonts that drew the text are recorded');
+
+  const named = new RegExp(`; also rendered elsewhere \\(Chromium \\d+: default rendering → ${SWITCH}\\)`);
+  const planted = [
+    [{ COLOR: '#b91c1c' }, /Style-only change: .*color rgb\(30, 41, 59\) → rgb\(185, 28, 28\)/],
+    [{ WORD: 'southern' }, /Structural change: 1 element with changed content \(body > p:nth-of-type\(1\)\)/],
+    [{ MARGIN: '6' }, /Style-only change: 2 elements restyled .*margin-top 0px → 6px/],
+    [{ HERO: 'b' }, /Not noise: \d+ pixels changed in one area on #hero with DOM and styles identical/],
+    [{ CANVAS: '#b91c1c' }, /Not noise: \d+ pixels changed in one area on #chart with DOM and styles identical/],
+  ];
+  for (const [change, verdict] of planted) {
+    const changed = run(root, [], { ...switched, ...change });
+    assert.equal(changed.status, 1, `${JSON.stringify(change)}: ${changed.output}`);
+    assert.match(changed.errors.figures, verdict, JSON.stringify(change));
+    assert.match(evidence(root).verdict, named, JSON.stringify(change));
+  }
+
+  // strictRendering: the unchanged page fails, to be approved in this environment.
+  writeFileSync(path.join(root, '.sightline', 'config.json'), JSON.stringify({ strictRendering: true }));
+  const strict = run(root, [], switched);
+  assert.equal(strict.status, 1, strict.output);
+  assert.match(strict.errors.figures, /^Error: toMatchVisual\("figures"\): Rendering differs \(.*; strictRendering fails it: approve it/);
+});
+
+test('environments: an older Chromium build shapes button text differently — said so, decided by a person — and a replaced image beside it is still its own change', { skip }, async () => {
+  const sparticuz = createRequire(path.join(repo, 'package.json'))('@sparticuz/chromium');
+  const older = await (sparticuz.default ?? sparticuz).executablePath();
+  const root = project();
+  // The baseline from Chromium 153, with a button: 153 draws its label 2 px narrower than 156.
+  writeFileSync(path.join(root, 'visual.spec.mjs'), readFileSync(path.join(root, 'visual.spec.mjs'), 'utf8').replace('<h1>', '<button>Add to cart</button><h1>'));
+  const approved = run(root, ['--update-snapshots=all'], { BROWSER: older });
+  assert.equal(approved.status, 0, approved.output);
+  const upgraded = run(root, [], { BROWSER: chromium });
+  assert.equal(upgraded.status, 1, upgraded.output);
+  const e = evidence(root);
+  assert.equal(e.verdictKind, 'textReshaped', e.verdict);
+  assert.match(e.verdict, /^Text shaped differently by Chromium \d+ on Linux: \d+ elements? moved or resized \(body > button .*\) with the same DOM, styles and fonts \(Chromium 153 → \d+\)/);
+  assert.deepEqual(e.environment.differences.length, 1);
+  const replaced = run(root, [], { BROWSER: chromium, HERO: 'b' });
+  assert.equal(replaced.status, 1, replaced.output);
+  assert.notEqual(evidence(root).verdictKind, 'textReshaped', evidence(root).verdict);
+  assert.match(replaced.errors.figures, /#hero/);
+  assert.match(evidence(root).verdict, /also rendered elsewhere \(Chromium 153 → \d+\)/);
+});
