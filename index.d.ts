@@ -11,7 +11,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * One `toMatchVisual` call: `new CaptureSession(input)`, then `start()` and the page's answers
- * to each step (`walked`, `shot`, `fonts`) until the step is `done`.
+ * to each step (`walked`, `shot`, `rendered`) until the step is `done`.
  */
 export declare class CaptureSession {
   /**
@@ -32,10 +32,10 @@ export declare class CaptureSession {
    */
   walked(dom: string, environment?: CaptureEnvironment | undefined | null): Promise<SessionStep>
   /**
-   * The fonts that drew the page's text for a `fonts` step (none where the browser cannot
-   * say); resolves to the next step.
+   * What the page was drawn with, for a `rendered` step: the fonts that drew its text (none
+   * where the browser cannot say) and the assets it loaded; resolves to the next step.
    */
-  fonts(fonts: Array<RenderedFont>): Promise<SessionStep>
+  rendered(fonts: Array<RenderedFont>, assets: Array<LoadedAsset>): Promise<SessionStep>
   /**
    * The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
    * resolves to the next step.
@@ -349,6 +349,15 @@ export interface LedgerTestInput {
   finished: boolean
 }
 
+/** A web font, an image or a stylesheet the page loaded, and a digest of its bytes. */
+export interface LoadedAsset {
+  /** `font`, `image` or `stylesheet`. */
+  kind: string
+  url: string
+  /** A digest of the response body (hex). */
+  digest: string
+}
+
 /** How a call prepares, walks and shoots its page: its resolved options. */
 export interface PageSettings {
   /** Capture the whole scrollable page. */
@@ -488,7 +497,7 @@ export declare const enum Scale {
 export type SessionStep =
   | { kind: 'walk'; styleProperties: Array<string> }
   | { kind: 'shoot'; afterMs: number }
-  | { kind: 'fonts'; maxFamilies: number }
+  | { kind: 'rendered'; maxFamilies: number; maxAssets: number }
   | { kind: 'done'; outcome: CallOutcome }
 
 /** What `resolveSettings` needs. */

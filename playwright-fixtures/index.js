@@ -14,6 +14,7 @@ const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
 const { followPageWork, pageWork } = require('./page-work.js');
 const { captureEnvironment, renderedFonts } = require('./environment.js');
+const { watchAssets, assetDigests } = require('./assets.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
@@ -51,6 +52,7 @@ const newSnapshotsByTest = new WeakMap();
 const test = base.extend({
   page: async ({ page }, use) => {
     watchPage(page);
+    watchAssets(page);
     await followPageWork(page);
     await use(page);
   },
@@ -259,8 +261,9 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
         // Once a call: the browser does not change between its walks.
         step = await session.walked(dom, environmentTold ? undefined : captureEnvironment(page, launchArgs));
         environmentTold = true;
-      } else if (step.kind === 'fonts') {
-        step = await session.fonts(await renderedFonts(page, step.maxFamilies));
+      } else if (step.kind === 'rendered') {
+        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies), assetDigests(page, step.maxAssets)]);
+        step = await session.rendered(fonts, assets);
       } else {
         if (step.afterMs > 0) await pause(step.afterMs, signal);
         checkSignal();

@@ -162,7 +162,7 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   const resolved = addon.resolveSettings({ root, overrides: { threshold: 0, clip: { x: 0, y: 0, width: 10, height: 5 }, timeout: undefined } });
   const { styleProperties, ...rest } = resolved;
   assert.deepEqual(rest, {
-    reportDir: 'out', threshold: 0, antialiasing: true, maxDiffPixels: 10, noiseAutoPass: false, fullPage: true, mask: [],
+    reportDir: 'out', threshold: 0, antialiasing: true, maxDiffPixels: 10, noiseAutoPass: false, strictRendering: false, fullPage: true, mask: [],
     ignoreSelectors: [], maskColor: '#FF00FF', mcpApprovalPrompt: true, writeMissingBaselines: false, shardMode: 'compare',
     animations: 'disabled', caret: 'hide', scale: 'css', omitBackground: false,
     waitForImages: true, waitForAriaBusy: true, waitForRequests: true, ignoreRequests: [], hideScrollbars: true, clearHover: false,
@@ -182,7 +182,7 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   assert.deepEqual(addon.resolveSettings({ root, overrides: { styleProperties: ['color'] } }).styleProperties, ['color']);
   assert.throws(() => addon.resolveSettings({ root, overrides: { treshold: 0 } }), {
     code: 'InvalidArg',
-    message: 'toMatchVisual options: unknown key "treshold" (did you mean "threshold"?); known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover',
+    message: 'toMatchVisual options: unknown key "treshold" (did you mean "threshold"?); known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover',
   });
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   assert.throws(() => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, overrides: { maxDiffPixelRatio: 2 } }), {

@@ -14,6 +14,9 @@ import { chromium, freshProject, repo, run, skip, tempFolders } from './support/
 
 const temps = tempFolders();
 const SWITCH = '--disable-font-subpixel-positioning';
+// Two font files served in turn under one URL (Debian's fonts-dejavu-core, which Chromium's
+// fontconfig brings).
+const FONTS = { regular: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', condensed: '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf' };
 
 /** A `width` × `height` PNG of one colour with a `square` of another at 20,20 (40 × 40). */
 function png(width, height, [r, g, b], square) {
@@ -54,7 +57,8 @@ const hero = { a: ${JSON.stringify(png(200, 100, [200, 120, 40]).toString('base6
 const v = (name, fallback) => process.env[name] || fallback;
 const html = () => \`<!doctype html><html><head><meta charset="utf-8"><style>
   body { font: 15.5px sans-serif; margin: 24px; color: \${v('COLOR', '#1e293b')}; }
-  h1 { font-size: 27.3px; margin: 0 0 12px; }
+  @font-face { font-family: Brand; src: url(/brand.ttf); }
+  h1 { font: 27.3px Brand, sans-serif; margin: 0 0 12px; }
   .card { display: inline-block; vertical-align: top; width: 240px; margin: \${v('MARGIN', '0')}px 12px 0 0; padding: 12px;
           border: 1px solid #cbd5e1; border-radius: 10px; box-shadow: 0 4px 12px rgba(0, 0, 0, 0.15); }
   .card p { margin: 6px 0 0; line-height: 1.4; }
@@ -72,6 +76,7 @@ test('figures', async ({ page }) => {
     const url = new URL(route.request().url());
     if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: html() });
     if (url.pathname === '/hero.png') return route.fulfill({ contentType: 'image/png', body: Buffer.from(hero[v('HERO', 'a')], 'base64') });
+    if (url.pathname === '/brand.ttf') return route.fulfill({ contentType: 'font/ttf', path: v('FONT', ${JSON.stringify(FONTS.regular)}) });
     return route.abort();
   });
   await page.goto('http://figures.test/');
@@ -118,7 +123,8 @@ test('environments: another rasteriser switch draws the unchanged page different
     [{ COLOR: '#b91c1c' }, /Style-only change: .*color rgb\(30, 41, 59\) → rgb\(185, 28, 28\)/],
     [{ WORD: 'southern' }, /Structural change: 1 element with changed content \(body > p:nth-of-type\(1\)\)/],
     [{ MARGIN: '6' }, /Style-only change: 2 elements restyled .*margin-top 0px → 6px/],
-    [{ HERO: 'b' }, /Not noise: \d+ pixels changed in one area on #hero with DOM and styles identical/],
+    [{ HERO: 'b' }, /Asset replaced under its URL: image http:\/\/figures\.test\/hero\.png has other bytes than in the baseline; \d+ pixels differ on #hero with DOM and styles identical — a real change, not noise/],
+    [{ FONT: FONTS.condensed }, /Asset replaced under its URL: font http:\/\/figures\.test\/brand\.ttf has other bytes than in the baseline/],
     [{ CANVAS: '#b91c1c' }, /Not noise: \d+ pixels changed in one area on #chart with DOM and styles identical/],
   ];
   for (const [change, verdict] of planted) {
@@ -126,6 +132,14 @@ test('environments: another rasteriser switch draws the unchanged page different
     assert.equal(changed.status, 1, `${JSON.stringify(change)}: ${changed.output}`);
     assert.match(changed.errors.figures, verdict, JSON.stringify(change));
     assert.match(evidence(root).verdict, named, JSON.stringify(change));
+  }
+
+  // In the baseline's own environment, a file replaced under its URL is named the same way.
+  for (const change of [{ HERO: 'b' }, { FONT: FONTS.condensed }]) {
+    const replaced = run(root, [], { BROWSER: chromium, ...change });
+    assert.equal(replaced.status, 1, replaced.output);
+    assert.equal(evidence(root).verdictKind, 'assetReplaced', evidence(root).verdict);
+    assert.doesNotMatch(evidence(root).verdict, /rendered elsewhere/);
   }
 
   // strictRendering: the unchanged page fails, to be approved in this environment.
@@ -151,7 +165,7 @@ test('environments: an older Chromium build shapes button text differently — s
   assert.deepEqual(e.environment.differences.length, 1);
   const replaced = run(root, [], { BROWSER: chromium, HERO: 'b' });
   assert.equal(replaced.status, 1, replaced.output);
-  assert.notEqual(evidence(root).verdictKind, 'textReshaped', evidence(root).verdict);
-  assert.match(replaced.errors.figures, /#hero/);
+  assert.equal(evidence(root).verdictKind, 'assetReplaced', evidence(root).verdict);
+  assert.match(replaced.errors.figures, /Asset replaced under its URL: image http:\/\/figures\.test\/hero\.png .* on #hero/);
   assert.match(evidence(root).verdict, /also rendered elsewhere \(Chromium 153 → \d+\)/);
 });

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::health::AssetKind;
 use crate::words::capitalised;
 
 /// Most entries of [`Environment::fonts`]: one per distinct `font-family` of the page's text.
@@ -16,6 +17,10 @@ const MAX_FACES: usize = 8;
 const MAX_NAME_BYTES: usize = 256;
 /// Most rendering switches recorded.
 const MAX_SWITCHES: usize = 16;
+/// Most assets whose bytes are recorded ([`Environment::assets`]).
+pub const MAX_ASSETS: usize = 128;
+/// Longest asset URL kept, in bytes (a longer one is not recorded: data URLs carry their bytes).
+const MAX_URL_BYTES: usize = 2048;
 
 /// Browser switches that change how the same page is rasterised: two captures launched with
 /// different ones are two environments, as two machines are. Matched as the switch alone or
@@ -68,6 +73,33 @@ pub struct Environment {
     /// The browser's launch switches that change rasterisation (`--disable-lcd-text`), sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rendering_switches: Vec<String>,
+    /// The web fonts, images and stylesheets the page loaded, with a digest of their bytes:
+    /// a file replaced under the same URL draws differently with nothing in the DOM changing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assets: Vec<Asset>,
+}
+
+/// A file the page loaded and drew with, and a digest of its bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Asset {
+    pub kind: AssetKind,
+    pub url: String,
+    /// A digest of the response body (hex), the same for the same bytes.
+    pub digest: String,
+}
+
+/// An asset loaded under the same URL on both sides, with other bytes in this capture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplacedAsset {
+    pub kind: AssetKind,
+    pub url: String,
+}
+
+impl ReplacedAsset {
+    /// `font http://x/brand.woff2`.
+    pub fn label(&self) -> String {
+        format!("{} {}", crate::words::Word::word(self.kind), self.url)
+    }
 }
 
 fn one() -> f64 {
@@ -118,6 +150,12 @@ impl Environment {
         }
         self.rendering_switches.sort();
         self.rendering_switches.dedup();
+        if self.assets.len() > MAX_ASSETS {
+            return Err(format!("environment assets: {} files, at most {MAX_ASSETS}", self.assets.len()));
+        }
+        self.assets.retain(|a| a.url.len() <= MAX_URL_BYTES && a.digest.len() <= MAX_NAME_BYTES);
+        self.assets.sort_by(|a, b| a.url.cmp(&b.url));
+        self.assets.dedup_by(|a, b| a.url == b.url);
         if self.fonts.len() > MAX_RENDERED_FONTS {
             return Err(format!("environment fonts: {} families, at most {MAX_RENDERED_FONTS}", self.fonts.len()));
         }
@@ -168,6 +206,15 @@ impl Environment {
     }
 }
 
+/// The assets of `current` whose URL `baseline` also loaded, with other bytes.
+fn replaced_assets(baseline: &[Asset], current: &[Asset]) -> Vec<ReplacedAsset> {
+    current
+        .iter()
+        .filter(|c| baseline.iter().any(|b| b.url == c.url && b.digest != c.digest))
+        .map(|c| ReplacedAsset { kind: c.kind, url: c.url.clone() })
+        .collect()
+}
+
 /// The browser's major version: `156`.
 fn major(e: &Environment) -> &str {
     e.browser_version.split('.').next().unwrap_or_default()
@@ -208,6 +255,9 @@ pub struct EnvironmentComparison {
     /// Text drawn with another font than the baseline's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub font_substitutions: Vec<FontSubstitution>,
+    /// Files loaded under the same URL on both sides whose bytes differ.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced_assets: Vec<ReplacedAsset>,
 }
 
 /// Text of one `font-family` drawn with another face than in the baseline.
@@ -261,7 +311,17 @@ impl EnvironmentComparison {
                 }
             }
         }
-        Some(Self { baseline: baseline.cloned(), current: current.cloned(), differences, font_substitutions })
+        let replaced_assets = match (baseline, current) {
+            (Some(b), Some(c)) => replaced_assets(&b.assets, &c.assets),
+            _ => Vec::new(),
+        };
+        Some(Self {
+            baseline: baseline.cloned(),
+            current: current.cloned(),
+            differences,
+            font_substitutions,
+            replaced_assets,
+        })
     }
 
     /// True when the browser, the platform or the scale factor differ between the sides.
@@ -309,6 +369,7 @@ impl EnvironmentComparison {
             lines.push(format!("rendered elsewhere: {}", self.differences.join("; ")));
         }
         lines.extend(self.font_substitutions.iter().map(FontSubstitution::sentence));
+        lines.extend(self.replaced_assets.iter().map(|a| format!("replaced under its URL: {}", a.label())));
         lines
     }
 
@@ -346,7 +407,24 @@ mod tests {
                 faces: vec![FontFace { name: face.into(), web: false }],
             }],
             rendering_switches: Vec::new(),
+            assets: Vec::new(),
         }
+    }
+
+    #[test]
+    fn an_asset_replaced_under_its_url_is_named() {
+        let asset = |url: &str, digest: &str| Asset { kind: AssetKind::Font, url: url.into(), digest: digest.into() };
+        let mut before = env("156.0.1", "linux", "A");
+        before.assets = vec![asset("http://x/brand.woff2", "aa"), asset("http://x/old.woff2", "bb")];
+        let mut after = before.clone();
+        after.assets = vec![asset("http://x/brand.woff2", "cc"), asset("http://x/new.woff2", "dd")];
+        let compared = EnvironmentComparison::of(Some(&before), Some(&after)).unwrap();
+        assert_eq!(
+            compared.replaced_assets,
+            [ReplacedAsset { kind: AssetKind::Font, url: "http://x/brand.woff2".into() }]
+        );
+        assert!(!compared.differs(), "the same environment");
+        assert_eq!(compared.notes(), ["replaced under its URL: font http://x/brand.woff2"]);
     }
 
     #[test]

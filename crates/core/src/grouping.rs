@@ -182,7 +182,8 @@ fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
         | VerdictKind::Unstable
         | VerdictKind::Damaged
         | VerdictKind::Rendering
-        | VerdictKind::TextReshaped => return None,
+        | VerdictKind::TextReshaped
+        | VerdictKind::AssetReplaced => return None,
     }
     let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
     Some(Candidate { member, restyled, signals })

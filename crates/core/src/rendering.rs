@@ -15,6 +15,7 @@
 use crate::compare::ImageComparison;
 use crate::dom::{DomComparison, StyleCheck};
 use crate::environment::EnvironmentComparison;
+use crate::health::AssetKind;
 use crate::regions::{Classification, ElementRole, Region};
 use crate::shape::{Shape, classify_shape};
 use crate::words::plural;
@@ -25,7 +26,36 @@ use crate::words::plural;
 pub fn fonts_proven(environment: Option<&EnvironmentComparison>) -> bool {
     let Some(env) = environment else { return false };
     let recorded = |side: &Option<crate::environment::Environment>| side.as_ref().is_some_and(|e| !e.fonts.is_empty());
-    env.font_substitutions.is_empty() && (!env.differs() || (recorded(&env.baseline) && recorded(&env.current)))
+    let font_replaced = env.replaced_assets.iter().any(|a| a.kind == AssetKind::Font);
+    env.font_substitutions.is_empty()
+        && !font_replaced
+        && (!env.differs() || (recorded(&env.baseline) && recorded(&env.current)))
+}
+
+/// The line of the `assetReplaced` verdict: a web font, an image or a stylesheet loaded under
+/// the same URL on both sides with other bytes in this capture — a real change the DOM cannot
+/// show, never noise. `element` names where most pixels changed.
+pub fn asset_line(
+    pixel: &ImageComparison,
+    environment: Option<&EnvironmentComparison>,
+    element: Option<&str>,
+) -> Option<String> {
+    let replaced = &environment?.replaced_assets;
+    let first = replaced.first()?;
+    let more = if replaced.len() > 1 { format!(" (and {} more)", replaced.len() - 1) } else { String::new() };
+    let on = element.map(|e| format!(" on {e}")).unwrap_or_default();
+    Some(format!(
+        "Asset replaced under its URL: {}{more} has other bytes than in the baseline; {} pixels differ{on} with DOM and styles identical — a real change, not noise; compare the images",
+        first.label(),
+        pixel.diff_pixels
+    ))
+}
+
+/// `; also replaced under its URL: image http://x/hero.png`, for a verdict that names another
+/// change first.
+pub fn asset_note(environment: Option<&EnvironmentComparison>) -> String {
+    let Some(first) = environment.and_then(|e| e.replaced_assets.first()) else { return String::new() };
+    format!("; also replaced under its URL: {}", first.label())
 }
 
 /// The pixels a verdict judges once rendering regions are set aside: the diff outside them, its

@@ -10,7 +10,7 @@ use crate::dom::{DomComparison, StyleCheck};
 use crate::environment::EnvironmentComparison;
 use crate::health::{CaptureHealth, HealthReason};
 use crate::regions::Region;
-use crate::rendering::{environment_note, font_note, rendering_line, reshaped_line, set_aside};
+use crate::rendering::{asset_line, asset_note, environment_note, font_note, rendering_line, reshaped_line, set_aside};
 use crate::shape::Shape;
 use crate::words::plural;
 
@@ -90,6 +90,9 @@ pub enum VerdictKind {
     /// Across two environments, boxes moved or resized with the same DOM, styles and fonts: the
     /// other engine shaped the text differently. A person decides.
     TextReshaped,
+    /// A web font, an image or a stylesheet has other bytes under the same URL, with the DOM and
+    /// styles the same: a real change, never noise.
+    AssetReplaced,
 }
 
 impl crate::words::Word for VerdictKind {}
@@ -199,7 +202,9 @@ pub fn decide(
     let judged_as_is = !matches!(decided.kind, VerdictKind::Rendering | VerdictKind::TextReshaped);
     if decided.status == Status::Changed && judged_as_is {
         let aside = set_aside(pixel).map_or(0, |r| r.set_aside);
-        decided.line = format!("{}{}{}", decided.line, environment_note(environment, aside), font_note(environment));
+        let assets = if decided.kind == VerdictKind::AssetReplaced { String::new() } else { asset_note(environment) };
+        decided.line =
+            format!("{}{assets}{}{}", decided.line, environment_note(environment, aside), font_note(environment));
     }
     if health.unhealthy && !blocking_health {
         decided.line = format!(
@@ -294,6 +299,9 @@ fn decide_change(
                 class_note(dom)
             ),
         );
+    }
+    if let Some(line) = asset_line(pixel, environment, named_element(&pixel.regions)) {
+        return verdict(Status::Changed, VerdictKind::AssetReplaced, line);
     }
     if let Some(line) = rendering_line(pixel, dom, environment, tolerance.strict_rendering) {
         let status = if tolerance.strict_rendering { Status::Changed } else { Status::Passed };

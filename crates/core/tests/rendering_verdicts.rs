@@ -75,6 +75,7 @@ fn chromium(version: &str, sans: &str) -> Environment {
         device_scale_factor: 1.0,
         fonts: vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }],
         rendering_switches: Vec::new(),
+        assets: Vec::new(),
     }
 }
 
@@ -236,4 +237,32 @@ fn rendering_a_replaced_image_beside_reshaped_text_is_not_called_reshaping() {
     assert_ne!(e.verdict_kind, VerdictKind::TextReshaped, "{}", e.verdict);
     assert_eq!(e.status, Status::Changed);
     assert!(e.verdict.contains("#hero"), "{}", e.verdict);
+}
+
+#[test]
+fn rendering_a_font_file_replaced_under_its_url_is_a_named_change_never_noise() {
+    use sightline_core::environment::Asset;
+    use sightline_core::health::AssetKind;
+    let brand =
+        |digest: &str| Asset { kind: AssetKind::Font, url: "http://x/brand.woff2".into(), digest: digest.into() };
+    let mut before = chromium("156.0.8078.114", "DejaVu Sans");
+    before.assets = vec![brand("aa")];
+    let mut after = before.clone();
+    after.assets = vec![brand("bb")];
+    let (a, b, d) = (page(3), page(4), dom(&elements()));
+    let e = compare(
+        Side { image: &a, dom: &d, environment: &before },
+        Side { image: &b, dom: &d, environment: &after },
+        Tolerance { noise_auto_pass: true, ..Tolerance::default() },
+    );
+    assert_eq!((e.status, e.verdict_kind), (Status::Changed, VerdictKind::AssetReplaced), "{}", e.verdict);
+    assert!(
+        e.verdict.starts_with(
+            "Asset replaced under its URL: font http://x/brand.woff2 has other bytes than in the baseline; "
+        ),
+        "{}",
+        e.verdict
+    );
+    // Its text is not drawn by the engine alone: no region is set aside as rendering.
+    assert_eq!(classifications(&e), [Classification::Change; 3]);
 }

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sightline_core::environment;
+use sightline_core::health::AssetKind;
 use sightline_core::session::{self, CallRequest, CallTest};
 
 use crate::convert::{AssetFailure, Attachment, PageSettings, SnapshotStatus, health_reasons, update_mode};
@@ -76,6 +77,34 @@ pub struct RenderedFont {
     pub faces: Vec<FontFace>,
 }
 
+/// A web font, an image or a stylesheet the page loaded, and a digest of its bytes.
+#[napi(object)]
+pub struct LoadedAsset {
+    /// `font`, `image` or `stylesheet`.
+    pub kind: String,
+    pub url: String,
+    /// A digest of the response body (hex).
+    pub digest: String,
+}
+
+impl TryFrom<LoadedAsset> for environment::Asset {
+    type Error = sightline_core::Error;
+
+    fn try_from(asset: LoadedAsset) -> sightline_core::Result<Self> {
+        let kind = match asset.kind.as_str() {
+            "font" => AssetKind::Font,
+            "image" => AssetKind::Image,
+            "stylesheet" => AssetKind::Stylesheet,
+            other => {
+                return Err(sightline_core::Error::InvalidInput(format!(
+                    "toMatchVisual: asset kind must be font, image or stylesheet, got {other:?}"
+                )));
+            }
+        };
+        Ok(Self { kind, url: asset.url, digest: asset.digest })
+    }
+}
+
 /// One face that drew text: a platform font's family name, or a web font's (`web`).
 #[napi(object)]
 pub struct FontFace {
@@ -103,9 +132,10 @@ impl From<CaptureEnvironment> for environment::Environment {
             platform: input.platform,
             // The page's DOM record says its device pixel ratio; set from it when recorded.
             device_scale_factor: 1.0,
-            // Asked for later, only when the capture will be stored (a `fonts` step).
+            // Asked for later, only when the capture will be stored (a `rendered` step).
             fonts: Vec::new(),
             rendering_switches: environment::rendering_switches(&input.launch_args.unwrap_or_default()),
+            assets: Vec::new(),
         }
     }
 }
@@ -134,8 +164,9 @@ pub enum SessionStep {
     /// Wait `afterMs`, shoot the page and give the PNG to `shot`.
     Shoot { after_ms: u32 },
     /// Find the fonts that drew the text of at most `maxFamilies` computed `font-family` values
-    /// and give them to `fonts`.
-    Fonts { max_families: u32 },
+    /// and digests of at most `maxAssets` fonts, images and stylesheets the page loaded, and give
+    /// them to `rendered`.
+    Rendered { max_families: u32, max_assets: u32 },
     /// The call is decided.
     Done { outcome: CallOutcome },
 }
@@ -145,9 +176,10 @@ impl From<session::Step> for SessionStep {
         match step {
             session::Step::Walk { style_properties } => Self::Walk { style_properties },
             session::Step::Shoot { after_ms } => Self::Shoot { after_ms: after_ms.try_into().unwrap_or(u32::MAX) },
-            session::Step::Fonts { max_families } => {
-                Self::Fonts { max_families: max_families.try_into().unwrap_or(u32::MAX) }
-            }
+            session::Step::Rendered { max_families, max_assets } => Self::Rendered {
+                max_families: max_families.try_into().unwrap_or(u32::MAX),
+                max_assets: max_assets.try_into().unwrap_or(u32::MAX),
+            },
             session::Step::Done(outcome) => {
                 let session::CallOutcome { pass, message, status, fail_at_end, attachments } = *outcome;
                 Self::Done {
@@ -165,7 +197,7 @@ impl From<session::Step> for SessionStep {
 }
 
 /// One `toMatchVisual` call: `new CaptureSession(input)`, then `start()` and the page's answers
-/// to each step (`walked`, `shot`, `fonts`) until the step is `done`.
+/// to each step (`walked`, `shot`, `rendered`) until the step is `done`.
 #[napi]
 pub struct CaptureSession {
     core: Arc<Mutex<session::CaptureSession>>,
@@ -239,13 +271,16 @@ impl CaptureSession {
         Work::run(move || step(&core, |session| session.walked(dom, environment)))
     }
 
-    /// The fonts that drew the page's text for a `fonts` step (none where the browser cannot
-    /// say); resolves to the next step.
+    /// What the page was drawn with, for a `rendered` step: the fonts that drew its text (none
+    /// where the browser cannot say) and the assets it loaded; resolves to the next step.
     #[napi(ts_return_type = "Promise<SessionStep>")]
-    pub fn fonts(&self, fonts: Vec<RenderedFont>) -> AsyncTask<Work<SessionStep>> {
+    pub fn rendered(&self, fonts: Vec<RenderedFont>, assets: Vec<LoadedAsset>) -> AsyncTask<Work<SessionStep>> {
         let core = self.core.clone();
         let fonts = fonts.into_iter().map(Into::into).collect();
-        Work::run(move || step(&core, |session| session.fonts(fonts)))
+        Work::run(move || {
+            let assets = guarded(|| assets.into_iter().map(TryInto::try_into).collect())?;
+            step(&core, |session| session.rendered(fonts, assets))
+        })
     }
 
     /// The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;

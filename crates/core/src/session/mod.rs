@@ -19,7 +19,7 @@ use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, UpdateMode, reco
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
-use crate::environment::{Environment, EnvironmentComparison, MAX_RENDERED_FONTS, RenderedFont};
+use crate::environment::{Asset, Environment, EnvironmentComparison, MAX_ASSETS, MAX_RENDERED_FONTS, RenderedFont};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
@@ -92,8 +92,10 @@ pub enum Step {
     Walk { style_properties: Vec<String> },
     /// Shoot the page after waiting this long.
     Shoot { after_ms: u64 },
-    /// Say which fonts drew the page's text, for at most this many `font-family` values.
-    Fonts { max_families: usize },
+    /// Say what the page was drawn with: the fonts that drew its text (at most `max_families`
+    /// `font-family` values) and digests of the fonts, images and stylesheets it loaded (at most
+    /// `max_assets`).
+    Rendered { max_families: usize, max_assets: usize },
     /// The call is decided.
     Done(Box<CallOutcome>),
 }
@@ -151,9 +153,9 @@ enum Phase {
         settled: Settled,
         moved: String,
     },
-    /// The round is settled and its shot will be compared or stored: the fonts that drew the
-    /// page's text are awaited, for the environment recorded with it.
-    Fonts(Settled),
+    /// The round is settled and its shot will be compared or stored: what the page was drawn with
+    /// (fonts, asset digests) is awaited, for the environment recorded with it.
+    Rendered(Settled),
     Done,
 }
 
@@ -200,8 +202,8 @@ pub struct CaptureSession {
     dom: Option<DomSnapshot>,
     /// Where the page is rendered, as the first walk reported it, with its fonts once asked for.
     environment: Option<Environment>,
-    /// The page was asked for its fonts (once a call).
-    fonts_asked: bool,
+    /// The page was asked what it was drawn with (once a call).
+    rendered_asked: bool,
     failures: Vec<HealthReason>,
     phase: Phase,
     /// Rounds of walk and shots so far.
@@ -300,7 +302,7 @@ impl CaptureSession {
             dom_json: None,
             dom: None,
             environment: None,
-            fonts_asked: false,
+            rendered_asked: false,
             failures: Vec::new(),
             phase: Phase::Walk,
             walks: 1,
@@ -488,49 +490,52 @@ impl CaptureSession {
         self.finish_round(settled)
     }
 
-    /// The fonts that drew the page's text (most glyphs first per family), for a
-    /// [`Step::Fonts`].
-    pub fn fonts(&mut self, fonts: Vec<RenderedFont>) -> Result<Step> {
+    /// What the page was drawn with, for a [`Step::Rendered`]: the fonts that drew its text (most
+    /// glyphs first per family) and the assets it loaded, with digests of their bytes.
+    pub fn rendered(&mut self, fonts: Vec<RenderedFont>, assets: Vec<Asset>) -> Result<Step> {
         match std::mem::replace(&mut self.phase, Phase::Done) {
-            Phase::Fonts(settled) => {
+            Phase::Rendered(settled) => {
                 if let Some(environment) = self.environment.take() {
-                    let with_fonts = Environment { fonts, ..environment }.checked();
+                    let with_fonts = Environment { fonts, assets, ..environment }.checked();
                     self.environment =
                         Some(with_fonts.map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?);
                 }
-                // The first shot's comparison knew no fonts. Where they can change the verdict —
-                // another environment than the baseline's, or a font drawn by another face —
-                // the settled shot is compared with them, even when it is the same shot.
+                // The first shot's comparison knew neither fonts nor assets. Where they can change
+                // the verdict — another environment than the baseline's, a font drawn by another
+                // face, a file replaced under its URL — the settled shot is compared with them,
+                // even when it is the same shot.
                 let first_env = self.first.as_ref().and_then(|(_, outcome)| outcome.evidence.environment.as_ref());
                 let matters = first_env.is_some_and(|compared| {
                     let now = EnvironmentComparison::of(compared.baseline.as_ref(), self.environment.as_ref());
-                    now.is_some_and(|now| now.differs() || !now.font_substitutions.is_empty())
+                    now.is_some_and(|now| {
+                        now.differs() || !now.font_substitutions.is_empty() || !now.replaced_assets.is_empty()
+                    })
                 });
                 if matters {
                     self.first = None;
                 }
                 self.finish_round(settled)
             }
-            other => Err(self.out_of_order(other, "the page's fonts")),
+            other => Err(self.out_of_order(other, "what the page was drawn with")),
         }
     }
 
-    /// Whether the settled shot needs the page's fonts first: it will be stored (a baseline, a
-    /// capture that differs) and the matcher can tell its environment. An unchanged page, which
-    /// its first shot decided, costs no font lookup.
-    fn wants_fonts(&self, settled: &Settled) -> bool {
+    /// Whether the settled shot needs what the page was drawn with first: it will be stored (a
+    /// baseline, a capture that differs) and the matcher can tell its environment. An unchanged
+    /// page, which its first shot decided, costs no lookup.
+    fn wants_rendered(&self, settled: &Settled) -> bool {
         let decided_unchanged = self.first.as_ref().is_some_and(|(first, outcome)| {
             *first == settled.shot && !outcome.fails_test() && !outcome.would_write_baseline
         });
-        self.environment.is_some() && !self.fonts_asked && settled.settled && !decided_unchanged
+        self.environment.is_some() && !self.rendered_asked && settled.settled && !decided_unchanged
     }
 
     /// The masked boxes are where the walk found them: the settled shot decides.
     fn finish_round(&mut self, settled: Settled) -> Result<Step> {
-        if self.wants_fonts(&settled) {
-            self.fonts_asked = true;
-            self.phase = Phase::Fonts(settled);
-            return Ok(Step::Fonts { max_families: MAX_RENDERED_FONTS });
+        if self.wants_rendered(&settled) {
+            self.rendered_asked = true;
+            self.phase = Phase::Rendered(settled);
+            return Ok(Step::Rendered { max_families: MAX_RENDERED_FONTS, max_assets: MAX_ASSETS });
         }
         if self.capture_only {
             crate::capture::store_capture_only(
@@ -634,7 +639,7 @@ impl CaptureSession {
         let wanted = match &phase {
             Phase::Walk | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
             Phase::FirstShot | Phase::Settling(_) => "a screenshot",
-            Phase::Fonts(_) => "the page's fonts",
+            Phase::Rendered(_) => "what the page was drawn with",
             Phase::Done => "nothing: the call is decided",
         };
         self.phase = phase;

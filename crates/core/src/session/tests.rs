@@ -81,10 +81,12 @@ fn drive_in(
                 walks += 1;
                 session.walked(walk(walks).to_string(), if walks == 1 { environment.clone() } else { None }).unwrap()
             }
-            Step::Fonts { max_families } => {
-                asked.push(format!("fonts of {max_families}"));
+            Step::Rendered { max_families, max_assets } => {
+                asked.push(format!("rendered with {max_families} fonts, {max_assets} assets"));
                 let face = crate::environment::FontFace { name: "DejaVu Sans".into(), web: false };
-                session.fonts(vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }]).unwrap()
+                session
+                    .rendered(vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }], Vec::new())
+                    .unwrap()
             }
             Step::Shoot { after_ms } => {
                 asked.push(format!("shoot after {after_ms}"));
@@ -397,6 +399,7 @@ fn chromium() -> Environment {
         device_scale_factor: 1.0,
         fonts: Vec::new(),
         rendering_switches: Vec::new(),
+        assets: Vec::new(),
     }
 }
 
@@ -407,7 +410,11 @@ fn session_asks_for_fonts_only_for_a_capture_it_stores() {
         drive_in(Some(chromium()), request(&root, options, update), |_| page(), move |_| shot(grey))
     };
     let (asked, _) = in_chromium(json!({}), UpdateMode::All, 200);
-    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "fonts of 64"], "a baseline written");
+    assert_eq!(
+        asked,
+        ["walk", "shoot after 0", "shoot after 0", "rendered with 64 fonts, 128 assets"],
+        "a baseline written"
+    );
     let baseline = ProjectStore::new(&root.0).read_baseline_data("home", "chromium").unwrap().unwrap();
     let fonts = baseline.environment.expect("the baseline's environment").fonts;
     assert_eq!(fonts[0].faces[0].name, "DejaVu Sans");
@@ -417,6 +424,6 @@ fn session_asks_for_fonts_only_for_a_capture_it_stores() {
     assert!(outcome.pass);
     // A changed one is stored with its fonts, once, after the round settled.
     let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 100);
-    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "fonts of 64"]);
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "rendered with 64 fonts, 128 assets"]);
     assert!(!outcome.pass);
 }

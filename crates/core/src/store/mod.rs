@@ -453,6 +453,11 @@ mod tests {
                     faces: vec![crate::environment::FontFace { name: "DejaVu Sans".into(), web: false }],
                 }],
                 rendering_switches: vec!["--disable-lcd-text".into()],
+                assets: vec![crate::environment::Asset {
+                    kind: crate::health::AssetKind::Image,
+                    url: "http://x/hero.png".into(),
+                    digest: "0f1e".into(),
+                }],
             }),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
