@@ -6,6 +6,9 @@
 //!
 //! Among changed snapshots (not auto-passed), a group forms when at least two share one signal.
 //! The signals are tried in order and each snapshot joins at most one group:
+//! 0. the engine only: drawn (`rendering`, failed by `strictRendering`) or shaped
+//!    (`textReshaped`) differently in another environment, with the same two environments —
+//!    after a browser upgrade, the group a person approves in one step;
 //! 1. style-only change with exactly the same set of restyled elements (≤ 10 restyled);
 //! 2. page shift with the same `dy` and `belowY`;
 //! 3. styles not compared, DOM identical;
@@ -32,6 +35,9 @@ const MAX_GROUPED_RESTYLED: usize = 10;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum GroupSignal {
+    /// Another environment drew or shaped the same page differently (`rendering`,
+    /// `textReshaped`), the same two environments on every member.
+    Engine,
     /// The same set of restyled elements, DOM otherwise identical.
     StyleOnly,
     /// The same page shift (`dy`, `belowY`), DOM not structurally changed.
@@ -44,7 +50,8 @@ pub enum GroupSignal {
     LikelyNoise,
 }
 
-const SIGNAL_ORDER: [GroupSignal; 5] = [
+const SIGNAL_ORDER: [GroupSignal; 6] = [
+    GroupSignal::Engine,
     GroupSignal::StyleOnly,
     GroupSignal::PageShift,
     GroupSignal::StylesNotCompared,
@@ -86,11 +93,16 @@ pub struct GroupDetail {
     pub below_y: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style_check: Option<StyleCheck>,
+    /// The two environments, briefly (`Chromium 153 → 156`), of an engine-only group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environments: Option<String>,
 }
 
 /// What a group's members share exactly, per signal.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Key {
+    /// The two environments, briefly.
+    Engine(String),
     /// The restyled elements as a sorted set.
     StyleOnly(BTreeSet<String>),
     PageShift {
@@ -181,9 +193,11 @@ fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
         | VerdictKind::New
         | VerdictKind::Unstable
         | VerdictKind::Damaged
-        | VerdictKind::Rendering
-        | VerdictKind::TextReshaped
         | VerdictKind::AssetReplaced => return None,
+        VerdictKind::Rendering | VerdictKind::TextReshaped => {
+            let brief = snapshot.environment.as_ref().and_then(crate::environment::EnvironmentComparison::brief)?;
+            signals.push((GroupSignal::Engine, Key::Engine(brief)));
+        }
     }
     let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
     Some(Candidate { member, restyled, signals })
@@ -260,6 +274,10 @@ pub fn group_snapshots(snapshots: &[SnapshotEvidence]) -> Vec<Group> {
 /// The group's human line and its shared signal.
 fn describe(key: &Key, restyled: &[String]) -> (String, GroupDetail) {
     match key {
+        Key::Engine(brief) => (
+            format!("the engine only ({brief}): the same DOM, styles and fonts, drawn or text shaped differently"),
+            GroupDetail { environments: Some(brief.clone()), ..GroupDetail::default() },
+        ),
         Key::StyleOnly(_) => {
             let shown: Vec<&str> = restyled.iter().take(3).map(String::as_str).collect();
             let rest = restyled.len().saturating_sub(shown.len());
@@ -378,6 +396,32 @@ mod tests {
         let v = serde_json::to_value(g).unwrap();
         assert_eq!(v["signal"], "styleOnly");
         assert_eq!(v["members"][0], json!({ "name": "a", "project": "chromium" }));
+    }
+
+    /// A snapshot another environment only reshaped: `from` and `to` are Chromium versions.
+    fn reshaped(name: &str, from: &str, to: &str) -> Value {
+        let mut v = base(name, "textReshaped");
+        let env = |version: &str| json!({ "browser": "chromium", "browserVersion": version, "platform": "linux" });
+        v["environment"] =
+            json!({ "baseline": env(from), "current": env(to), "differences": [format!("Chromium {from} → {to}")] });
+        v
+    }
+
+    #[test]
+    fn grouping_the_engine_only_snapshots_of_one_upgrade_group_apart() {
+        let groups = group(&[
+            reshaped("a", "153.0.1", "156.0.2"),
+            reshaped("b", "153.0.1", "156.0.2"),
+            reshaped("c", "150.0.1", "156.0.2"),
+            style_only("d", &["#x"]),
+        ]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!((groups[0].signal, members(&groups[0])), (GroupSignal::Engine, vec!["a", "b"]));
+        assert_eq!(
+            groups[0].label,
+            "the engine only (Chromium 153 → 156): the same DOM, styles and fonts, drawn or text shaped differently"
+        );
+        assert_eq!(detail(&groups[0]), json!({ "environments": "Chromium 153 → 156" }));
     }
 
     #[test]

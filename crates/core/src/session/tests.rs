@@ -426,4 +426,11 @@ fn session_asks_for_fonts_only_for_a_capture_it_stores() {
     let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 100);
     assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "rendered with 64 fonts, 128 assets"]);
     assert!(!outcome.pass);
+    // Its first shot's comparison stood; the stored capture and its evidence were given the fonts.
+    let stored = ProjectStore::new(&root.0).read_capture("home", "chromium").unwrap();
+    assert_eq!(stored.data.environment.expect("the capture's environment").fonts[0].faces[0].name, "DejaVu Sans");
+    let evidence: crate::snapshot::SnapshotEvidence =
+        serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
+    let current = evidence.environment.and_then(|e| e.current).expect("the evidence's environment");
+    assert_eq!(current.fonts[0].faces[0].name, "DejaVu Sans");
 }

@@ -278,6 +278,24 @@ impl ProjectStore {
         self.write(&self.capture_path(name, project)?, artifact)
     }
 
+    /// Records `environment` with this run's capture of `name`, its pixels kept as written: what
+    /// the page was drawn with (its fonts, its assets) is learnt after the capture was stored.
+    pub fn amend_capture_environment(
+        &self,
+        name: &str,
+        project: &str,
+        environment: &crate::environment::Environment,
+    ) -> Result<()> {
+        let path = self.capture_path(name, project)?;
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let amended = crate::artifact::replace_metadata(&bytes, &path, |metadata| {
+            let mut data = CaptureData::from_json(&metadata, &path)?;
+            data.environment = Some(environment.clone());
+            data.to_json()
+        })?;
+        self.write(&path, &amended)
+    }
+
     /// Reads this run's capture back.
     pub fn read_capture(&self, name: &str, project: &str) -> Result<StoredCapture> {
         let path = self.capture_path(name, project)?;
