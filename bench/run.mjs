@@ -17,12 +17,13 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH_DIR);
 const WORK_DIR = path.join(BENCH_DIR, '.work');
 
-const GROUPS = ['memory', 'files', 'artifact', 'batch', 'dom', 'capture', 'realpage', 'mcp'];
+const GROUPS = ['memory', 'files', 'artifact', 'batch', 'dom', 'capture', 'realpage', 'rendering', 'mcp'];
 
-const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|dom|capture|realpage|mcp] [--fresh] [--build]
+const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|dom|capture|realpage|rendering|mcp] [--fresh] [--build]
   --runs N    timed runs per tool and case; the median is reported (default 7; at most 3 on the real page)
   --only G    run one group: memory, files, artifact, batch (sightline compare), dom, capture,
-              realpage (Python's stdtypes.html from python3-doc), mcp
+              realpage (Python's stdtypes.html from python3-doc), rendering (its classification
+              across a rasteriser switch), mcp
   --fresh     render the screenshots again even if cached
   --build     run the repo's build scripts first so "ours" is the current code
 env: SIGHTLINE_CHROMIUM  Chromium executable (default /usr/bin/chromium)`;
@@ -101,6 +102,7 @@ async function main() {
   const { ARTIFACT_TITLE, artifactGroup } = await import('./lib/artifact.mjs');
   const { BATCH_TITLE, batchGroup } = await import('./lib/batch.mjs');
   const { DOM_TITLE, domGroup } = await import('./lib/dom.mjs');
+  const { RENDERING_TITLE, printRenderingGroup, renderingGroup } = await import('./lib/rendering.mjs');
   const report = await import('./lib/report.mjs');
   const { captureTarget, evaluateTargets, mcpTargets, printCaptureGroup, printGroup, printMcpGroup, printTargets } = report;
 
@@ -162,6 +164,10 @@ async function main() {
     ? captureGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: Math.min(opts.runs, 3), addon, realPage: true })
     : null;
   if (realPage) printCaptureGroup(`${REAL_PAGE_TITLE}${realPage.height ? `, 1280×${realPage.height}` : ''}`, realPage);
+  const rendering = runs('rendering')
+    ? renderingGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: Math.min(opts.runs, 3), addon })
+    : null;
+  if (rendering) printRenderingGroup(RENDERING_TITLE, rendering);
   const mcp = runs('mcp') ? await mcpGroup({ workDir: WORK_DIR, shots: shots.files, addon, cli, runs: opts.runs }) : null;
   if (mcp) printMcpGroup(MCP_TITLE, mcp);
 
@@ -196,6 +202,7 @@ async function main() {
       ...(artifact ? [{ key: 'artifact', title: ARTIFACT_TITLE, results: artifact }] : []),
       ...(batch ? [{ key: 'batch', title: BATCH_TITLE, results: batch }] : []),
       ...(dom ? [{ key: 'dom', title: DOM_TITLE, results: dom }] : []),
+      ...(rendering ? [{ key: 'rendering', title: RENDERING_TITLE, results: rendering }] : []),
       ...(mcp ? [{ key: 'mcp', title: MCP_TITLE, results: mcp }] : []),
     ],
     targets,

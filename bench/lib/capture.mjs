@@ -32,7 +32,7 @@ export const REAL_PAGE_TITLE = 'capture in a Playwright test, a real docs page (
  * makes the import resolve as it does in a user's project, to the same files (Node follows the
  * link to the real path, so the matcher and the addon load once).
  */
-function linkSightline(projectDir, root) {
+export function linkSightline(projectDir, root) {
   const modules = path.join(projectDir, 'node_modules');
   const link = path.join(modules, 'sightline');
   mkdirSync(modules, { recursive: true });
