@@ -266,3 +266,36 @@ fn rendering_a_font_file_replaced_under_its_url_is_a_named_change_never_noise() 
     // Its text is not drawn by the engine alone: no region is set aside as rendering.
     assert_eq!(classifications(&e), [Classification::Change; 3]);
 }
+
+#[test]
+fn rendering_an_image_proven_the_same_may_be_drawn_differently() {
+    use sightline_core::environment::Asset;
+    use sightline_core::health::AssetKind;
+    // The DOM record's image digest is the collector's digest of the source URL.
+    let url = "http://figures.test/hero.png";
+    let mut with_source = elements();
+    let digest: &'static str = Box::leak(sightline_core::dom::image_source_digest(url).into_boxed_str());
+    with_source[3].4 = Some(digest);
+    let hero = |bytes: &str| Asset { kind: AssetKind::Image, url: url.into(), digest: bytes.into() };
+    let mut old = chromium("153.0.8010.0", "DejaVu Sans");
+    old.assets = vec![hero("aa")];
+    let mut new = chromium("156.0.8078.114", "DejaVu Sans");
+    new.assets = vec![hero("aa")];
+    // The other engine scales the same picture with another filter: a band of its pixels differs.
+    let (a, mut b, d) = (page(3), page(4), dom(&with_source));
+    fill(&mut b, 30, 210, 180, 6, [205, 125, 45, 255]);
+    let e = compare(
+        Side { image: &a, dom: &d, environment: &old },
+        Side { image: &b, dom: &d, environment: &new },
+        Tolerance::default(),
+    );
+    assert_eq!((e.status, e.verdict_kind), (Status::Passed, VerdictKind::Rendering), "{}", e.verdict);
+    // Other bytes under the same URL: a named change.
+    new.assets = vec![hero("bb")];
+    let e = compare(
+        Side { image: &a, dom: &d, environment: &old },
+        Side { image: &b, dom: &d, environment: &new },
+        Tolerance::default(),
+    );
+    assert_eq!(e.verdict_kind, VerdictKind::AssetReplaced, "{}", e.verdict);
+}

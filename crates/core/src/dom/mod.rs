@@ -87,5 +87,5 @@ pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
     MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom,
 };
-pub use rendering::rendering_regions;
+pub use rendering::{image_source_digest, rendering_regions};
 pub use tree::{TreeNode, dom_tree, prune_depth};

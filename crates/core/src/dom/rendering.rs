@@ -5,9 +5,11 @@
 //!
 //! A region is a rendering region when every element under it, on both sides, is paired and
 //! unchanged — same tag, text, image source and computed styles, its box within
-//! [`GEOMETRY_TOLERANCE`](super::GEOMETRY_TOLERANCE) — none of them draws content the DOM does not describe (an image, a
-//! background image, an SVG, a canvas, a video, a frame), and its pixels lie on what the engine
-//! rasterises: text, form controls, and the edges of boxes (borders, rounded corners, shadows).
+//! [`GEOMETRY_TOLERANCE`](super::GEOMETRY_TOLERANCE) — none of them draws content the DOM does
+//! not describe (a background image, an SVG, a canvas, a video, a frame, or an image whose bytes
+//! are not known to be the same on both sides), and its pixels lie on what the engine
+//! rasterises: text, form controls, images proven the same, and the edges of boxes (borders,
+//! rounded corners, shadows).
 //! A fill that changed inside a box, away from its text and edges, is no rendering difference: a
 //! style the check does not collect can make it.
 
@@ -39,17 +41,21 @@ const SAMPLES: u32 = 16;
 
 /// Per region, whether it is a rendering region (see the module's description); `Shift`
 /// regions never are (their content moved).
+/// `proven_images` are the image digests of the DOM record ([`ElementRecord::image`]) of `<img>`
+/// sources whose bytes are the same on both sides ([`image_source_digest`] of their URLs).
 pub fn rendering_regions(
     regions: &[Region],
     baseline: &DomSnapshot,
     current: &DomSnapshot,
     dom: &DomComparison,
+    proven_images: &[String],
 ) -> Vec<bool> {
     let roles = &dom.roles;
     if roles.baseline.len() != baseline.elements.len() || roles.current.len() != current.elements.len() {
         return vec![false; regions.len()];
     }
-    let sides = [Side::new(baseline, &roles.baseline), Side::new(current, &roles.current)];
+    let sides =
+        [Side::new(baseline, &roles.baseline, proven_images), Side::new(current, &roles.current, proven_images)];
     regions
         .iter()
         .map(|region| region.classification == Classification::Change && sides.iter().all(|s| s.rendered_alike(region)))
@@ -67,10 +73,11 @@ struct Side<'a> {
     shadows: Vec<(usize, f64)>,
     /// [`EDGE_REACH`] in screenshot pixels.
     edge_reach: f64,
+    proven_images: &'a [String],
 }
 
 impl<'a> Side<'a> {
-    fn new(snapshot: &'a DomSnapshot, roles: &'a [Option<ElementRole>]) -> Self {
+    fn new(snapshot: &'a DomSnapshot, roles: &'a [Option<ElementRole>], proven_images: &'a [String]) -> Self {
         let scale = snapshot.device_pixel_ratio;
         let edges: Vec<Option<[f64; 4]>> = snapshot
             .elements
@@ -97,7 +104,19 @@ impl<'a> Side<'a> {
                     .collect()
             })
             .unwrap_or_default();
-        Side { elements: &snapshot.elements, roles, edges, shadows, edge_reach: EDGE_REACH * scale.max(1.0) }
+        Side {
+            elements: &snapshot.elements,
+            roles,
+            edges,
+            shadows,
+            edge_reach: EDGE_REACH * scale.max(1.0),
+            proven_images,
+        }
+    }
+
+    /// An `<img>` whose source's bytes are the same on both sides: the engine alone draws it.
+    fn proven_image(&self, element: &ElementRecord) -> bool {
+        element.tag == "img" && element.image.as_ref().is_some_and(|d| self.proven_images.contains(d))
     }
 
     /// Whether the elements under `region` on this side were drawn alike: unchanged, no opaque
@@ -112,9 +131,9 @@ impl<'a> Side<'a> {
         let under: Vec<usize> =
             (0..self.elements.len()).filter(|&i| self.edges[i].is_some_and(|e| meets(&e, &area))).collect();
         let unchanged = |i: &usize| {
-            self.roles[*i] == Some(ElementRole::Overlaps)
-                && self.elements[*i].image.is_none()
-                && !OPAQUE_CONTENT.contains(&self.elements[*i].tag.as_str())
+            let element = &self.elements[*i];
+            let drawn_from_the_dom = element.image.is_none() && !OPAQUE_CONTENT.contains(&element.tag.as_str());
+            self.roles[*i] == Some(ElementRole::Overlaps) && (drawn_from_the_dom || self.proven_image(element))
         };
         if under.is_empty() || !under.iter().all(unchanged) {
             return false;
@@ -147,7 +166,8 @@ impl<'a> Side<'a> {
         let on_element = under.iter().any(|&i| {
             let Some(e) = self.edges[i] else { return false };
             let element = &self.elements[i];
-            let drawn_whole = element.text.is_some() || CONTROLS.contains(&element.tag.as_str());
+            let drawn_whole =
+                element.text.is_some() || CONTROLS.contains(&element.tag.as_str()) || self.proven_image(element);
             (drawn_whole && inside(&e, 0.0))
                 || (inside(&e, reach) && !inside(&[e[0] + reach, e[1] + reach, e[2] - reach, e[3] - reach], 0.0))
         });
@@ -157,6 +177,13 @@ impl<'a> Side<'a> {
                 inside(&e, shadow) && !inside(&[e[0] + reach, e[1] + reach, e[2] - reach, e[3] - reach], 0.0)
             })
     }
+}
+
+/// The DOM record's digest of an image source (`ElementRecord::image` of an `<img>`): FNV-1a
+/// 64 of the URL's UTF-8, in hex, as the collector writes it.
+pub fn image_source_digest(url: &str) -> String {
+    let hash = url.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{hash:016x}")
 }
 
 /// Boxes meet when they share a positive area.
@@ -174,7 +201,27 @@ mod tests {
     fn classify(baseline: &serde_json::Value, current: &serde_json::Value, regions: &[Region]) -> Vec<bool> {
         let (b, c) = (parse(baseline), parse(current));
         let dom = crate::dom::compare_dom(&b, &c);
-        rendering_regions(regions, &b, &c, &dom)
+        rendering_regions(regions, &b, &c, &dom, &[])
+    }
+
+    #[test]
+    fn rendering_inside_an_image_only_when_its_bytes_are_the_same() {
+        let url = "http://figures.test/hero.png";
+        let mut p = page();
+        let mut hero = el(4, "img", "#hero", [40.0, 140.0, 100.0, 100.0], None);
+        hero["image"] = json!(image_source_digest(url));
+        p["elements"].as_array_mut().unwrap().push(hero);
+        let (b, c) = (parse(&p), parse(&p));
+        let dom = crate::dom::compare_dom(&b, &c);
+        let inside = [region(60, 160, 40, 40)];
+        assert_eq!(rendering_regions(&inside, &b, &c, &dom, &[]), [false], "bytes not known");
+        assert_eq!(rendering_regions(&inside, &b, &c, &dom, &[image_source_digest(url)]), [true]);
+    }
+
+    #[test]
+    fn rendering_image_digests_are_the_collectors() {
+        // What collectDom recorded for <img src="http://figures.test/hero.png"> in Chromium.
+        assert_eq!(image_source_digest("http://figures.test/hero.png"), "3cf0fb63a8912292");
     }
 
     #[test]
