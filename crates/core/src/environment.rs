@@ -324,6 +324,16 @@ impl EnvironmentComparison {
         })
     }
 
+    /// The DOM record's digests of the `<img>` sources whose files have the same bytes on both
+    /// sides: the engine alone draws them ([`rendering_regions`](crate::dom::rendering_regions)).
+    pub fn proven_images(&self) -> Vec<String> {
+        let (Some(baseline), Some(current)) = (&self.baseline, &self.current) else { return Vec::new() };
+        let same = |a: &&Asset| {
+            a.kind == AssetKind::Image && baseline.assets.iter().any(|b| b.url == a.url && b.digest == a.digest)
+        };
+        current.assets.iter().filter(same).map(|a| crate::dom::image_source_digest(&a.url)).collect()
+    }
+
     /// True when the browser, the platform or the scale factor differ between the sides.
     pub fn differs(&self) -> bool {
         !self.differences.is_empty()

@@ -234,16 +234,6 @@ fn shift_hints(dom: &DomComparison, dpr: f64) -> Vec<PageShift> {
         .collect()
 }
 
-/// The DOM record's digests of the `<img>` sources whose bytes are the same on both sides.
-fn proven_images(environment: &EnvironmentComparison) -> Vec<String> {
-    let (Some(baseline), Some(current)) = (&environment.baseline, &environment.current) else { return Vec::new() };
-    let same = |a: &&crate::environment::Asset| {
-        a.kind == crate::health::AssetKind::Image
-            && baseline.assets.iter().any(|b| b.url == a.url && b.digest == a.digest)
-    };
-    current.assets.iter().filter(same).map(|a| crate::dom::image_source_digest(&a.url)).collect()
-}
-
 /// Compares a capture with its baseline (`None`: a new snapshot). Returns the evidence and,
 /// when `diff_image` is set and the snapshot fails against a baseline, the diff image that same
 /// comparison drew: a failing snapshot costs one comparison, and its diff image comes from the
@@ -309,7 +299,7 @@ pub fn compare_snapshot(
         // Where the engine drew the same content differently. Not with another font on one side:
         // the text did change there, and the verdict names the font.
         if crate::rendering::fonts_proven(environment.as_ref()) || environment.is_none() {
-            let proven = environment.as_ref().map(proven_images).unwrap_or_default();
+            let proven = environment.as_ref().map(EnvironmentComparison::proven_images).unwrap_or_default();
             let rendering = rendering_regions(&pixel.regions, b, c, &comparison, &proven);
             for (region, rendering) in pixel.regions.iter_mut().zip(rendering) {
                 if rendering {
