@@ -56,27 +56,27 @@ const spec = `
 const hero = { a: ${JSON.stringify(png(200, 100, [200, 120, 40]).toString('base64'))}, b: ${JSON.stringify(png(200, 100, [200, 120, 40], [10, 160, 90]).toString('base64'))} };
 const v = (name, fallback) => process.env[name] || fallback;
 const html = () => \`<!doctype html><html><head><meta charset="utf-8"><style>
-  body { font: 15.5px sans-serif; margin: 24px; color: \${v('COLOR', '#1e293b')}; }
+  body { font: 15.5px sans-serif; margin: 24px; color: \${v('FIGURES_COLOR', '#1e293b')}; }
   @font-face { font-family: Brand; src: url(/brand.ttf); }
   h1 { font: 27.3px Brand, sans-serif; margin: 0 0 12px; }
-  .card { display: inline-block; vertical-align: top; width: 240px; margin: \${v('MARGIN', '0')}px 12px 0 0; padding: 12px;
+  .card { display: inline-block; vertical-align: top; width: 240px; margin: \${v('FIGURES_MARGIN', '0')}px 12px 0 0; padding: 12px;
           border: 1px solid #cbd5e1; border-radius: 10px; box-shadow: 0 4px 12px rgba(0, 0, 0, 0.15); }
   .card p { margin: 6px 0 0; line-height: 1.4; }
 </style></head><body>
 <h1>Quarterly figures, revised</h1>
-<p>Shipping times fell by a fifth across \${v('WORD', 'northern')} regions while returns stayed flat, says the ledger.</p>
+<p>Shipping times fell by a fifth across \${v('FIGURES_WORD', 'northern')} regions while returns stayed flat, says the ledger.</p>
 <div class="card"><h3>Northern depot</h3><p>Orders dispatched within 24 hours of payment: 91 %.</p></div>
 <div class="card"><h3>Southern depot</h3><p>Orders dispatched within 24 hours of payment: 87 %.</p></div>
 <p><img id="hero" src="/hero.png" width="200" height="100" alt=""> <canvas id="chart" width="200" height="100"></canvas></p>
-<script>const g = document.getElementById('chart').getContext('2d'); g.fillStyle = '\${v('CANVAS', '#0e7490')}'; g.fillRect(20, 20, 120, 60);</script>
+<script>const g = document.getElementById('chart').getContext('2d'); g.fillStyle = '\${v('FIGURES_CANVAS', '#0e7490')}'; g.fillRect(20, 20, 120, 60);</script>
 </body></html>\`;
 
 test('figures', async ({ page }) => {
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url());
     if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: html() });
-    if (url.pathname === '/hero.png') return route.fulfill({ contentType: 'image/png', body: Buffer.from(hero[v('HERO', 'a')], 'base64') });
-    if (url.pathname === '/brand.ttf') return route.fulfill({ contentType: 'font/ttf', path: v('FONT', ${JSON.stringify(FONTS.regular)}) });
+    if (url.pathname === '/hero.png') return route.fulfill({ contentType: 'image/png', body: Buffer.from(hero[v('FIGURES_HERO', 'a')], 'base64') });
+    if (url.pathname === '/brand.ttf') return route.fulfill({ contentType: 'font/ttf', path: v('FIGURES_FONT', ${JSON.stringify(FONTS.regular)}) });
     return route.abort();
   });
   await page.goto('http://figures.test/');
@@ -84,7 +84,10 @@ test('figures', async ({ page }) => {
 });
 `;
 
-/** A project whose browser and launch switches come from the run's BROWSER and SWITCHES. */
+/**
+ * A project whose browser and launch switches come from the run's FIGURES_BROWSER and
+ * FIGURES_SWITCHES (names of their own: npm sets COLOR for the scripts it runs, a desktop BROWSER).
+ */
 function project() {
   const root = freshProject(temps, spec, { prefix: 'sightline-environments-' });
   writeFileSync(
@@ -93,7 +96,7 @@ function project() {
 export default defineConfig({
   testDir: '.', workers: 1, reporter: [['line'], ['json', { outputFile: 'report.json' }]],
   use: { viewport: { width: 700, height: 500 }, launchOptions: {
-    executablePath: process.env.BROWSER, args: (process.env.SWITCHES ?? '').split(' ').filter(Boolean) } },
+    executablePath: process.env.FIGURES_BROWSER, args: (process.env.FIGURES_SWITCHES ?? '').split(' ').filter(Boolean) } },
   projects: [{ name: 'chromium' }],
 });
 `,
@@ -106,9 +109,9 @@ const evidence = (root) => JSON.parse(readFileSync(path.join(root, '.sightline',
 
 test('environments: another rasteriser switch draws the unchanged page differently, and it passes as rendering; every planted change is still caught with the switch named', { skip }, () => {
   const root = project();
-  const approved = run(root, ['--update-snapshots=all'], { BROWSER: chromium });
+  const approved = run(root, ['--update-snapshots=all'], { FIGURES_BROWSER: chromium });
   assert.equal(approved.status, 0, approved.output);
-  const switched = { BROWSER: chromium, SWITCHES: SWITCH };
+  const switched = { FIGURES_BROWSER: chromium, FIGURES_SWITCHES: SWITCH };
   const unchanged = run(root, [], switched);
   assert.equal(unchanged.status, 0, unchanged.output);
   const e = evidence(root);
@@ -120,12 +123,12 @@ test('environments: another rasteriser switch draws the unchanged page different
 
   const named = new RegExp(`; also rendered elsewhere \\(Chromium \\d+: default rendering → ${SWITCH}\\)`);
   const planted = [
-    [{ COLOR: '#b91c1c' }, /Style-only change: .*color rgb\(30, 41, 59\) → rgb\(185, 28, 28\)/],
-    [{ WORD: 'southern' }, /Structural change: 1 element with changed content \(body > p:nth-of-type\(1\)\)/],
-    [{ MARGIN: '6' }, /Style-only change: 2 elements restyled .*margin-top 0px → 6px/],
-    [{ HERO: 'b' }, /Asset replaced under its URL: image http:\/\/figures\.test\/hero\.png has other bytes than in the baseline; \d+ pixels differ on #hero with DOM and styles identical — a real change, not noise/],
-    [{ FONT: FONTS.condensed }, /Asset replaced under its URL: font http:\/\/figures\.test\/brand\.ttf has other bytes than in the baseline/],
-    [{ CANVAS: '#b91c1c' }, /Not noise: \d+ pixels changed in one area on #chart with DOM and styles identical/],
+    [{ FIGURES_COLOR: '#b91c1c' }, /Style-only change: .*color rgb\(30, 41, 59\) → rgb\(185, 28, 28\)/],
+    [{ FIGURES_WORD: 'southern' }, /Structural change: 1 element with changed content \(body > p:nth-of-type\(1\)\)/],
+    [{ FIGURES_MARGIN: '6' }, /Style-only change: 2 elements restyled .*margin-top 0px → 6px/],
+    [{ FIGURES_HERO: 'b' }, /Asset replaced under its URL: image http:\/\/figures\.test\/hero\.png has other bytes than in the baseline; \d+ pixels differ on #hero with DOM and styles identical — a real change, not noise/],
+    [{ FIGURES_FONT: FONTS.condensed }, /Asset replaced under its URL: font http:\/\/figures\.test\/brand\.ttf has other bytes than in the baseline/],
+    [{ FIGURES_CANVAS: '#b91c1c' }, /Not noise: \d+ pixels changed in one area on #chart with DOM and styles identical/],
   ];
   for (const [change, verdict] of planted) {
     const changed = run(root, [], { ...switched, ...change });
@@ -135,8 +138,8 @@ test('environments: another rasteriser switch draws the unchanged page different
   }
 
   // In the baseline's own environment, a file replaced under its URL is named the same way.
-  for (const change of [{ HERO: 'b' }, { FONT: FONTS.condensed }]) {
-    const replaced = run(root, [], { BROWSER: chromium, ...change });
+  for (const change of [{ FIGURES_HERO: 'b' }, { FIGURES_FONT: FONTS.condensed }]) {
+    const replaced = run(root, [], { FIGURES_BROWSER: chromium, ...change });
     assert.equal(replaced.status, 1, replaced.output);
     assert.equal(evidence(root).verdictKind, 'assetReplaced', evidence(root).verdict);
     assert.doesNotMatch(evidence(root).verdict, /rendered elsewhere/);
@@ -155,15 +158,15 @@ test('environments: an older Chromium build shapes button text differently — s
   const root = project();
   // The baseline from Chromium 153, with a button: 153 draws its label 2 px narrower than 156.
   writeFileSync(path.join(root, 'visual.spec.mjs'), readFileSync(path.join(root, 'visual.spec.mjs'), 'utf8').replace('<h1>', '<button>Add to cart</button><h1>'));
-  const approved = run(root, ['--update-snapshots=all'], { BROWSER: older });
+  const approved = run(root, ['--update-snapshots=all'], { FIGURES_BROWSER: older });
   assert.equal(approved.status, 0, approved.output);
-  const upgraded = run(root, [], { BROWSER: chromium });
+  const upgraded = run(root, [], { FIGURES_BROWSER: chromium });
   assert.equal(upgraded.status, 1, upgraded.output);
   const e = evidence(root);
   assert.equal(e.verdictKind, 'textReshaped', e.verdict);
   assert.match(e.verdict, /^Text shaped differently by Chromium \d+ on Linux: \d+ elements? moved or resized \(body > button .*\) with the same DOM, styles and fonts \(Chromium 153 → \d+\)/);
   assert.deepEqual(e.environment.differences.length, 1);
-  const replaced = run(root, [], { BROWSER: chromium, HERO: 'b' });
+  const replaced = run(root, [], { FIGURES_BROWSER: chromium, FIGURES_HERO: 'b' });
   assert.equal(replaced.status, 1, replaced.output);
   assert.equal(evidence(root).verdictKind, 'assetReplaced', evidence(root).verdict);
   assert.match(replaced.errors.figures, /Asset replaced under its URL: image http:\/\/figures\.test\/hero\.png .* on #hero/);
