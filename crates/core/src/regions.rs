@@ -86,6 +86,12 @@ pub struct Region {
 }
 
 impl Region {
+    /// The region's box as `[x0, y0, x1, y1]`, as element boxes are tested against it.
+    pub fn corners(&self) -> [f64; 4] {
+        let (x, y) = (f64::from(self.x), f64::from(self.y));
+        [x, y, x + f64::from(self.width), y + f64::from(self.height)]
+    }
+
     /// `x=… y=… w×h, classification[, first element's selector]`: the region in one line, as
     /// region lists name it.
     pub fn describe(&self) -> String {

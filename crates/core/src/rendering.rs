@@ -18,7 +18,7 @@ use crate::environment::EnvironmentComparison;
 use crate::health::AssetKind;
 use crate::regions::{Classification, ElementRole, Region};
 use crate::shape::{Shape, classify_shape};
-use crate::words::plural;
+use crate::words::{box_size, plural};
 
 /// Whether the fonts are known to be the same on both sides: no family was drawn by another
 /// face, and across environments both sides recorded their fonts (a baseline approved before
@@ -184,8 +184,4 @@ fn drawn_elements(regions: &[Region]) -> usize {
     selectors.sort_unstable();
     selectors.dedup();
     selectors.len()
-}
-
-fn box_size(b: [f64; 4]) -> String {
-    format!("{}×{}", b[2].round(), b[3].round())
 }

@@ -10,9 +10,11 @@ use crate::dom::{DomComparison, StyleCheck};
 use crate::environment::EnvironmentComparison;
 use crate::health::{CaptureHealth, HealthReason};
 use crate::regions::Region;
-use crate::rendering::{asset_line, asset_note, environment_note, font_note, rendering_line, reshaped_line, set_aside};
+use crate::rendering::{
+    Remaining, asset_line, asset_note, environment_note, font_note, rendering_line, reshaped_line, set_aside,
+};
 use crate::shape::Shape;
-use crate::words::plural;
+use crate::words::{box_size, plural};
 
 /// A snapshot's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,15 +195,18 @@ pub fn decide(
         return verdict(Status::Passed, VerdictKind::WithinTolerance, line);
     }
 
+    // Rendering regions among real ones, set aside once: the shape rules judge what remains, and
+    // the line says how many were set aside.
+    let remaining = set_aside(pixel);
     let mut decided = if blocking_health {
         verdict(Status::Changed, VerdictKind::Unhealthy, unhealthy_capture(&health.reasons))
     } else {
-        decide_change(pixel, dom, tolerance, environment)
+        decide_change(pixel, dom, tolerance, environment, remaining.as_ref())
     };
     // A real change names the environment difference beside it, never hidden by it.
     let judged_as_is = !matches!(decided.kind, VerdictKind::Rendering | VerdictKind::TextReshaped);
     if decided.status == Status::Changed && judged_as_is {
-        let aside = set_aside(pixel).map_or(0, |r| r.set_aside);
+        let aside = remaining.as_ref().map_or(0, |r| r.set_aside);
         let assets = if decided.kind == VerdictKind::AssetReplaced { String::new() } else { asset_note(environment) };
         decided.line =
             format!("{}{assets}{}{}", decided.line, environment_note(environment, aside), font_note(environment));
@@ -244,6 +249,7 @@ fn decide_change(
     dom: Option<&DomComparison>,
     tolerance: &Tolerance,
     environment: Option<&EnvironmentComparison>,
+    remaining: Option<&Remaining>,
 ) -> Verdict {
     let verdict = |status, kind, line: String| Verdict { status, auto_passed: false, kind, line };
     let shift_text = pixel.shift.map(|s| {
@@ -333,9 +339,8 @@ fn decide_change(
             ),
         );
     }
-    // Rendering regions among real ones are set aside: the real change is judged on its own.
-    let remaining = set_aside(pixel);
-    let (diff_pixels, diff_percent, shape, regions) = match &remaining {
+    // The real change is judged on its own, without the rendering regions set aside.
+    let (diff_pixels, diff_percent, shape, regions) = match remaining {
         Some(r) => (r.diff_pixels, r.diff_percent, r.shape, r.regions.as_slice()),
         None => (pixel.diff_pixels, pixel.diff_percent, pixel.shape.unwrap_or(Shape::Scattered), &pixel.regions[..]),
     };
@@ -347,7 +352,7 @@ fn decide_change(
                 .resized
                 .iter()
                 .find(|r| r.innermost)
-                .map(|r| format!("; {} resized {} → {}", r.selector, size(r.from), size(r.to)))
+                .map(|r| format!("; {} resized {} → {}", r.selector, box_size(r.from), box_size(r.to)))
                 .unwrap_or_default();
             verdict(
                 Status::Changed,
@@ -465,10 +470,6 @@ fn named_element(regions: &[Region]) -> Option<&str> {
     }
     let most = totals.iter().map(|&(_, pixels)| pixels).max()?;
     totals.into_iter().find(|&(_, pixels)| pixels == most).map(|(selector, _)| selector)
-}
-
-fn size(b: [f64; 4]) -> String {
-    format!("{}×{}", b[2].round(), b[3].round())
 }
 
 #[cfg(test)]

@@ -11,6 +11,11 @@ pub trait Word: Serialize + Copy {
     }
 }
 
+/// `118×35`: the size of a box `[x, y, width, height]`, rounded to whole pixels.
+pub fn box_size(b: [f64; 4]) -> String {
+    format!("{}×{}", b[2].round(), b[3].round())
+}
+
 /// `line` with its first letter in capitals, to start a sentence with a lower-case phrase.
 /// `1 element`, `3 elements`, `2 more families`: a count with its noun.
 pub fn plural(n: usize, word: &str) -> String {

@@ -61,12 +61,7 @@ pub fn attribute_regions(
     for (n, region) in regions.iter().enumerate() {
         // Marks carry the region's number instead of being cleared for every region.
         let stamp = n as u32 + 1;
-        let area = [
-            f64::from(region.x),
-            f64::from(region.y),
-            f64::from(region.x) + f64::from(region.width),
-            f64::from(region.y) + f64::from(region.height),
-        ];
+        let area = region.corners();
         candidates.clear();
         for (s, side) in sides.iter().enumerate() {
             candidates.extend(
@@ -133,28 +128,7 @@ impl<'a> Side<'a> {
         pair: &'a [Option<u32>],
         shift: Option<&PageShift>,
     ) -> Self {
-        let scale = snapshot.device_pixel_ratio;
-        let edges = snapshot
-            .elements
-            .iter()
-            .zip(roles)
-            .map(|(e, role)| {
-                let [x, y, w, h] = e.bounds;
-                if role.is_none() || w <= 0.0 || h <= 0.0 {
-                    return None;
-                }
-                let (x0, x1) = (x * scale, (x + w) * scale);
-                let (mut y0, mut y1) = (y * scale, (y + h) * scale);
-                if let Some(shift) = shift {
-                    (y0, y1) = (current_row(shift, y0), current_row(shift, y1));
-                    // Content in a removed band has no rows left; keep it one row tall at the
-                    // seam, where its disappearance shows.
-                    y1 = y1.max(y0 + 1.0);
-                }
-                Some([x0, y0, x1, y1])
-            })
-            .collect();
-        Side { elements: &snapshot.elements, roles, pair, edges }
+        Side { elements: &snapshot.elements, roles, pair, edges: screen_boxes(snapshot, roles, shift) }
     }
 
     /// The role of an element that has a box (masked elements have none).
@@ -176,8 +150,39 @@ fn current_row(shift: &PageShift, y: f64) -> f64 {
     }
 }
 
+/// Each element's border box as `[x0, y0, x1, y1]` in screenshot pixels (scaled by the
+/// capture's device pixel ratio, moved as `shift` moved the page); `None` for an element with no
+/// role (masked, ignored) or no area, which can meet no region.
+pub(super) fn screen_boxes(
+    snapshot: &DomSnapshot,
+    roles: &[Option<ElementRole>],
+    shift: Option<&PageShift>,
+) -> Vec<Option<[f64; 4]>> {
+    let scale = snapshot.device_pixel_ratio;
+    snapshot
+        .elements
+        .iter()
+        .zip(roles)
+        .map(|(e, role)| {
+            let [x, y, w, h] = e.bounds;
+            if role.is_none() || w <= 0.0 || h <= 0.0 {
+                return None;
+            }
+            let (x0, x1) = (x * scale, (x + w) * scale);
+            let (mut y0, mut y1) = (y * scale, (y + h) * scale);
+            if let Some(shift) = shift {
+                (y0, y1) = (current_row(shift, y0), current_row(shift, y1));
+                // Content in a removed band has no rows left; keep it one row tall at the
+                // seam, where its disappearance shows.
+                y1 = y1.max(y0 + 1.0);
+            }
+            Some([x0, y0, x1, y1])
+        })
+        .collect()
+}
+
 /// Boxes meet when they share a positive area.
-fn meets(a: &[f64; 4], b: &[f64; 4]) -> bool {
+pub(super) fn meets(a: &[f64; 4], b: &[f64; 4]) -> bool {
     a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 

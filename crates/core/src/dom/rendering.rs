@@ -13,6 +13,7 @@
 //! A fill that changed inside a box, away from its text and edges, is no rendering difference: a
 //! style the check does not collect can make it.
 
+use super::attribution::{meets, screen_boxes};
 use super::comparison::DomComparison;
 use super::record::{DomSnapshot, ElementRecord};
 use crate::regions::{Classification, ElementRole, Region};
@@ -79,20 +80,7 @@ struct Side<'a> {
 impl<'a> Side<'a> {
     fn new(snapshot: &'a DomSnapshot, roles: &'a [Option<ElementRole>], proven_images: &'a [String]) -> Self {
         let scale = snapshot.device_pixel_ratio;
-        let edges: Vec<Option<[f64; 4]>> = snapshot
-            .elements
-            .iter()
-            .zip(roles)
-            .map(|(e, role)| {
-                let [x, y, w, h] = e.bounds;
-                (role.is_some() && w > 0.0 && h > 0.0).then_some([
-                    x * scale,
-                    y * scale,
-                    (x + w) * scale,
-                    (y + h) * scale,
-                ])
-            })
-            .collect();
+        let edges = screen_boxes(snapshot, roles, None);
         let shadow = snapshot.style_properties.iter().position(|p| p == "box-shadow");
         let shadows = shadow
             .map(|p| {
@@ -122,12 +110,7 @@ impl<'a> Side<'a> {
     /// Whether the elements under `region` on this side were drawn alike: unchanged, no opaque
     /// content, and the region's area lies on their text, controls and edges.
     fn rendered_alike(&self, region: &Region) -> bool {
-        let area = [
-            f64::from(region.x),
-            f64::from(region.y),
-            f64::from(region.x) + f64::from(region.width),
-            f64::from(region.y) + f64::from(region.height),
-        ];
+        let area = region.corners();
         let under: Vec<usize> =
             (0..self.elements.len()).filter(|&i| self.edges[i].is_some_and(|e| meets(&e, &area))).collect();
         let unchanged = |i: &usize| {
@@ -184,11 +167,6 @@ impl<'a> Side<'a> {
 pub fn image_source_digest(url: &str) -> String {
     let hash = url.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
     format!("{hash:016x}")
-}
-
-/// Boxes meet when they share a positive area.
-fn meets(a: &[f64; 4], b: &[f64; 4]) -> bool {
-    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
 #[cfg(test)]
