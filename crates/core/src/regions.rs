@@ -83,6 +83,11 @@ pub struct Region {
     pub classification: Classification,
     /// The elements under the region and what they did (filled in when DOM data exists).
     pub elements: Vec<AttributedElement>,
+    /// Up to [`SAMPLES`] of the region's differing pixels `[x, y]`, spread evenly over them:
+    /// where inside its box the difference lies, for what asks what is drawn there
+    /// (`dom::rendering_regions`). Not part of the evidence; empty for a region made elsewhere.
+    #[serde(skip)]
+    pub samples: Vec<[u32; 2]>,
 }
 
 impl Region {
@@ -115,14 +120,19 @@ impl Default for RegionOptions {
     }
 }
 
+/// Differing pixels a region keeps as [`Region::samples`].
+pub const SAMPLES: usize = 256;
+
 /// Pixel-exact box and count of one cluster, built tile by tile.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Cluster {
     x0: usize,
     y0: usize,
     x1: usize,
     y1: usize,
     pixels: u64,
+    /// The mask's tiles the cluster's pixels are in.
+    tiles: Vec<usize>,
 }
 
 impl Cluster {
@@ -130,12 +140,34 @@ impl Cluster {
         self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
     }
 
-    fn absorb(&mut self, o: &Cluster) {
+    fn absorb(&mut self, o: Cluster) {
         self.x0 = self.x0.min(o.x0);
         self.y0 = self.y0.min(o.y0);
         self.x1 = self.x1.max(o.x1);
         self.y1 = self.y1.max(o.y1);
         self.pixels += o.pixels;
+        self.tiles.extend(o.tiles);
+    }
+
+    /// Every `pixels / SAMPLES`-th set pixel of the cluster's tiles, top to bottom.
+    fn samples(&mut self, mask: &DiffMask) -> Vec<[u32; 2]> {
+        self.tiles.sort_unstable();
+        let stride = (self.pixels as usize).div_ceil(SAMPLES).max(1);
+        let mut samples = Vec::with_capacity(SAMPLES.min(self.pixels as usize));
+        let mut seen = 0usize;
+        for &t in &self.tiles {
+            let (ox, oy) = ((t % mask.tiles_x) * TILE, (t / mask.tiles_x) * TILE);
+            let mut bits = mask.bits[t];
+            while bits != 0 {
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if seen.is_multiple_of(stride) {
+                    samples.push([(ox + bit % TILE) as u32, (oy + bit / TILE) as u32]);
+                }
+                seen += 1;
+            }
+        }
+        samples
     }
 }
 
@@ -157,7 +189,7 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
         while let Some(t) = stack.pop() {
             let tile = tile_extent(mask, t);
             match &mut cluster {
-                Some(c) => c.absorb(&tile),
+                Some(c) => c.absorb(tile),
                 None => cluster = Some(tile),
             }
             let (cx, cy) = ((t % mask.tiles_x) as isize, (t / mask.tiles_x) as isize);
@@ -185,7 +217,7 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
             while j < clusters.len() {
                 if clusters[i].overlaps(&clusters[j]) {
                     let other = clusters.swap_remove(j);
-                    clusters[i].absorb(&other);
+                    clusters[i].absorb(other);
                     merged = true;
                 } else {
                     j += 1;
@@ -198,7 +230,7 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
     let mut regions: Vec<Region> = clusters
         .into_iter()
         .filter(|c| c.pixels >= options.min_pixels)
-        .map(|c| {
+        .map(|mut c| {
             let (width, height) = ((c.x1 - c.x0) as u32, (c.y1 - c.y0) as u32);
             Region {
                 x: c.x0 as u32,
@@ -209,6 +241,7 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
                 diff_percent: 100.0 * c.pixels as f64 / (f64::from(width) * f64::from(height)),
                 classification,
                 elements: Vec::new(),
+                samples: c.samples(mask),
             }
         })
         .collect();
@@ -236,6 +269,7 @@ fn tile_extent(mask: &DiffMask, t: usize) -> Cluster {
         y0: oy + top,
         y1: oy + bottom,
         pixels: u64::from(bits.count_ones()),
+        tiles: vec![t],
     }
 }
 
@@ -263,6 +297,7 @@ mod tests {
             diff_percent: 0.0125,
             classification: Classification::Shift,
             elements: Vec::new(),
+            samples: Vec::new(),
         };
         assert_eq!(region.describe(), "x=4 y=280 1200×60, shift");
         region.elements.push(AttributedElement { selector: "#hero".into(), role: ElementRole::Moved });
@@ -312,6 +347,22 @@ mod tests {
             let boxes: Vec<_> = r.iter().map(|r| (r.x, r.y, r.width, r.height, r.diff_pixels)).collect();
             assert_eq!(boxes, [(8, 10, 8, 4, 32), (16 + gap as u32, 10, 8, 4, 32)], "{gap} px apart");
         }
+    }
+
+    #[test]
+    fn regions_keep_differing_pixels_spread_over_the_whole_region_as_samples() {
+        // Two blocks merged into one region: 640 + 64 pixels, every third one kept.
+        let mut px = block(10, 10, 32, 20);
+        px.extend(block(50, 10, 8, 8));
+        let mask = mask_with(100, 40, &px);
+        let r = find_regions(&mask, Classification::Change, &RegionOptions::default());
+        assert_eq!((r.len(), r[0].diff_pixels), (1, 704));
+        assert_eq!(r[0].samples.len(), 704usize.div_ceil(704usize.div_ceil(SAMPLES)));
+        assert!(r[0].samples.iter().all(|&[x, y]| mask.get(x as usize, y as usize)));
+        assert!(r[0].samples.iter().any(|&[x, _]| x >= 50), "the second block is sampled too");
+        let few =
+            find_regions(&mask_with(100, 40, &block(0, 0, 3, 3)), Classification::Change, &RegionOptions::default());
+        assert_eq!(few[0].samples.len(), 9, "a small region keeps every pixel");
     }
 
     #[test]

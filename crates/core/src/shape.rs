@@ -52,6 +52,7 @@ mod tests {
             diff_percent: 1.0,
             classification: Classification::Change,
             elements: Vec::new(),
+            samples: Vec::new(),
         }
     }
 

@@ -541,6 +541,7 @@ mod tests {
             diff_percent: 0.0,
             classification: Classification::Change,
             elements: vec![AttributedElement { selector: selector.into(), role: ElementRole::Changed }],
+            samples: Vec::new(),
         };
         // A small change above a large one: the large one's element, not the first region's.
         let regions = [region(0, 20, "#badge"), region(50, 45, "#chart"), region(90, 35, "#chart")];

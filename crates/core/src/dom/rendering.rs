@@ -34,11 +34,11 @@ const EDGE_REACH: f64 = 3.0;
 /// radius plus spread a page commonly uses).
 const SHADOW_REACH: f64 = 24.0;
 
-/// Share of a region that must lie on text, controls or edges.
+/// Share of a region's differing pixels that must lie on text, controls or edges.
 const ON_RASTERISED: f64 = 0.9;
 
-/// Points sampled per side of a region to measure what it lies on.
-const SAMPLES: u32 = 16;
+/// Points per side of a region's box sampled when the region keeps no differing pixels.
+const GRID: u32 = 16;
 
 /// Per region, whether it is a rendering region (see the module's description); `Shift`
 /// regions never are (their content moved).
@@ -108,7 +108,7 @@ impl<'a> Side<'a> {
     }
 
     /// Whether the elements under `region` on this side were drawn alike: unchanged, no opaque
-    /// content, and the region's area lies on their text, controls and edges.
+    /// content, and the region's differing pixels lie on their text, controls and edges.
     fn rendered_alike(&self, region: &Region) -> bool {
         let area = region.corners();
         let under: Vec<usize> =
@@ -121,25 +121,25 @@ impl<'a> Side<'a> {
         if under.is_empty() || !under.iter().all(unchanged) {
             return false;
         }
-        self.share_on_rasterised(&area, &under) >= ON_RASTERISED
+        self.share_on_rasterised(region, &under) >= ON_RASTERISED
     }
 
-    /// The share of `area`'s sampled points that lie on text, on a control, near the edge of an
-    /// element under it, or under a shadow.
-    fn share_on_rasterised(&self, area: &[f64; 4], under: &[usize]) -> f64 {
-        let (width, height) = (area[2] - area[0], area[3] - area[1]);
-        let (nx, ny) = (SAMPLES.min(width.ceil() as u32).max(1), SAMPLES.min(height.ceil() as u32).max(1));
-        let mut on = 0u32;
-        for sy in 0..ny {
-            for sx in 0..nx {
-                let x = area[0] + (f64::from(sx) + 0.5) * width / f64::from(nx);
-                let y = area[1] + (f64::from(sy) + 0.5) * height / f64::from(ny);
-                if self.rasterised_at(x, y, under) {
-                    on += 1;
-                }
-            }
-        }
-        f64::from(on) / f64::from(nx * ny)
+    /// The share of the region's differing pixels ([`Region::samples`]) that lie on text, on a
+    /// control, near the edge of an element under it, or under a shadow; for a region that keeps
+    /// no samples, the share of points spread over its box.
+    fn share_on_rasterised(&self, region: &Region, under: &[usize]) -> f64 {
+        let points: Vec<(f64, f64)> = if region.samples.is_empty() {
+            let area = region.corners();
+            let (width, height) = (area[2] - area[0], area[3] - area[1]);
+            let (nx, ny) = (GRID.min(width.ceil() as u32).max(1), GRID.min(height.ceil() as u32).max(1));
+            let column = |sx: u32| area[0] + (f64::from(sx) + 0.5) * width / f64::from(nx);
+            let row = |sy: u32| area[1] + (f64::from(sy) + 0.5) * height / f64::from(ny);
+            (0..ny).flat_map(|sy| (0..nx).map(move |sx| (column(sx), row(sy)))).collect()
+        } else {
+            region.samples.iter().map(|&[x, y]| (f64::from(x) + 0.5, f64::from(y) + 0.5)).collect()
+        };
+        let on = points.iter().filter(|&&(x, y)| self.rasterised_at(x, y, under)).count();
+        on as f64 / points.len() as f64
     }
 
     fn rasterised_at(&self, x: f64, y: f64, under: &[usize]) -> bool {
@@ -214,6 +214,18 @@ mod tests {
         // The left border of #card-a (20..23), and a block inside it away from text and edges.
         let regions = [region(19, 150, 4, 100), region(100, 180, 60, 60)];
         assert_eq!(classify(&page(), &page(), &regions), [true, false]);
+    }
+
+    #[test]
+    fn rendering_is_judged_where_the_pixels_differ_not_over_the_whole_box() {
+        // A box over #card-a's paragraph and the fill below it, as a region of two lines of
+        // text with a gap between them spans: its differing pixels lie on the glyphs.
+        let mut on_text = region(30, 92, 160, 150);
+        on_text.samples = (0..40).map(|i| [34 + 3 * i, 95 + i % 20]).collect();
+        let mut on_fill = on_text.clone();
+        on_fill.samples = (0..40).map(|i| [100 + i, 180 + i]).collect();
+        let boxed = region(30, 92, 160, 150);
+        assert_eq!(classify(&page(), &page(), &[on_text, on_fill, boxed]), [true, false, false]);
     }
 
     #[test]

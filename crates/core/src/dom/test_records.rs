@@ -57,6 +57,7 @@ pub(crate) fn region(x: u32, y: u32, width: u32, height: u32) -> Region {
         diff_percent: 1.0,
         classification: Classification::Change,
         elements: Vec::new(),
+        samples: Vec::new(),
     }
 }
 
