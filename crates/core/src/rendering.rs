@@ -129,7 +129,14 @@ pub fn reshaped_line(
     let env = environment.filter(|e| e.differs())?;
     let same_content = !dom.changed && dom.style_check == StyleCheck::Match;
     let moved = |r: &Region| r.elements.iter().any(|e| e.role == ElementRole::Moved);
-    let explained = pixel.regions.iter().filter(|r| r.classification != Classification::Rendering).all(moved);
+    // Rows past the shorter capture's end: the page grew or shrank with the re-wrapped text.
+    let shorter = pixel.baseline_size.height.min(pixel.current_size.height);
+    let past_the_end = |r: &Region| pixel.size_changed && r.y >= shorter && !dom.geometry_changes.resized.is_empty();
+    let explained = pixel
+        .regions
+        .iter()
+        .filter(|r| r.classification != Classification::Rendering)
+        .all(|r| moved(r) || past_the_end(r));
     if !(same_content && explained && dom.geometry_changes.count > 0 && fonts_proven(environment)) {
         return None;
     }

@@ -222,6 +222,35 @@ fn rendering_text_reshaped_by_another_engine_is_said_so_and_decided_by_a_person(
 }
 
 #[test]
+fn rendering_text_re_wrapped_one_row_shorter_by_another_engine_is_reshaping_not_a_page_shift() {
+    let (old, new) = (chromium("153.0.8010.0", "DejaVu Sans"), chromium("156.0.8078.114", "DejaVu Sans"));
+    // #intro's lines set one pixel tighter: everything below it one row higher, the page one
+    // row shorter; the body ends above the page's margin, so no element lies on its last row.
+    let mut taller = elements();
+    taller[0].2[3] = 560.0;
+    let mut shorter = taller.clone();
+    shorter[0].2[3] -= 1.0;
+    shorter[2].2[3] -= 1.0;
+    for element in &mut shorter[3..] {
+        element.2[1] -= 1.0;
+    }
+    let (a, drawn) = (page(3), page(4));
+    let mut b = RgbaImage::filled(W, H - 1, [255, 255, 255, 255]).unwrap();
+    let row = (W * 4) as usize;
+    for y in 0..(H - 1) as usize {
+        let from = if y < 125 { y } else { y + 1 };
+        b.as_bytes_mut()[y * row..(y + 1) * row].copy_from_slice(&drawn.as_bytes()[from * row..(from + 1) * row]);
+    }
+    let e = compare(
+        Side { image: &a, dom: &dom(&taller), environment: &old },
+        Side { image: &b, dom: &dom(&shorter), environment: &new },
+        Tolerance::default(),
+    );
+    assert_eq!((e.status, e.verdict_kind), (Status::Changed, VerdictKind::TextReshaped), "{}", e.verdict);
+    assert!(e.verdict.contains("(#intro 360×40 → 360×39)"), "{}", e.verdict);
+}
+
+#[test]
 fn rendering_a_replaced_image_beside_reshaped_text_is_not_called_reshaping() {
     let (old, new) = (chromium("153.0.8010.0", "DejaVu Sans"), chromium("156.0.8078.114", "DejaVu Sans"));
     let mut wider = elements();
