@@ -137,7 +137,10 @@ pub fn reshaped_line(
         .iter()
         .filter(|r| r.classification != Classification::Rendering)
         .all(|r| moved(r) || past_the_end(r));
-    if !(same_content && explained && dom.geometry_changes.count > 0 && fonts_proven(environment)) {
+    // The sizes changed where text is: a box that grew with no text of its own (a taller hero)
+    // is a layout change, whatever drew it.
+    let from_text = dom.geometry_changes.resized_without_text == 0;
+    if !(same_content && explained && from_text && dom.geometry_changes.count > 0 && fonts_proven(environment)) {
         return None;
     }
     let current = env.current.as_ref().map(|c| c.label()).unwrap_or_default();

@@ -251,6 +251,29 @@ fn rendering_text_re_wrapped_one_row_shorter_by_another_engine_is_reshaping_not_
 }
 
 #[test]
+fn rendering_a_box_grown_with_no_text_of_its_own_is_a_layout_change_not_reshaping() {
+    // The example shop's taller catalogue hero, seen in another environment: #banner (no text)
+    // grew by 60 px, pushing #outro down; nothing else differs.
+    let (old, new) = (chromium("153.0.8010.0", "DejaVu Sans"), chromium("156.0.8078.114", "DejaVu Sans"));
+    let mut before = elements();
+    before.insert(5, ("div", "#banner", [20.0, 360.0, 360.0, 20.0], None, None));
+    let mut after = before.clone();
+    after[5].2[3] = 80.0;
+    after[6].2[1] += 60.0;
+    let a = page(3);
+    let mut b = page(3);
+    fill(&mut b, 20, 360, 360, 240, [255, 255, 255, 255]);
+    fill(&mut b, 20, 380, 360, 60, [226, 232, 240, 255]);
+    let e = compare(
+        Side { image: &a, dom: &dom(&before), environment: &old },
+        Side { image: &b, dom: &dom(&after), environment: &new },
+        Tolerance::default(),
+    );
+    assert_eq!(e.status, Status::Changed);
+    assert_ne!(e.verdict_kind, VerdictKind::TextReshaped, "{}", e.verdict);
+}
+
+#[test]
 fn rendering_a_replaced_image_beside_reshaped_text_is_not_called_reshaping() {
     let (old, new) = (chromium("153.0.8010.0", "DejaVu Sans"), chromium("156.0.8078.114", "DejaVu Sans"));
     let mut wider = elements();

@@ -158,6 +158,11 @@ pub struct GeometryChanges {
     /// The first 20 runs of moved elements: consecutive elements (document order) moved by the
     /// same offset form one entry, so a page shift reads as one line.
     pub moved: Vec<MovedElements>,
+    /// Innermost resized elements (of all, not only the listed) with no text of their own: a
+    /// size change that did not start in text, as a re-shaping engine's does
+    /// (`rendering::reshaped_line`). Known when the comparison is made; not part of the evidence.
+    #[serde(skip)]
+    pub resized_without_text: usize,
 }
 
 /// An element whose size changed; boxes are `[x, y, width, height]` in CSS pixels.
@@ -407,6 +412,8 @@ impl GeometryTally {
             }
         }
         let resized_count = self.resized.len();
+        let resized_without_text =
+            self.resized.iter().filter(|&&(c, _, _)| !has_resized_descendant[c] && cs[c].text.is_none()).count();
         let mut resized: Vec<ResizedElement> = self
             .resized
             .into_iter()
@@ -419,7 +426,14 @@ impl GeometryTally {
             .collect();
         resized.sort_by_key(|r| !r.innermost); // stable: document order within each group
         resized.truncate(LISTED_GEOMETRY);
-        GeometryChanges { count: self.count, resized_count, resized, moved_count: self.moved_count, moved: self.moved }
+        GeometryChanges {
+            count: self.count,
+            resized_count,
+            resized,
+            moved_count: self.moved_count,
+            moved: self.moved,
+            resized_without_text,
+        }
     }
 }
 

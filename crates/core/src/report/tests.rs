@@ -265,6 +265,7 @@ fn report_structure_and_geometry_tables() {
             dy: 60.0,
             count: 2,
         }],
+        ..GeometryChanges::default()
     };
     let html = render_report(&results, "visual-report");
     let home = card(&html, "home");
