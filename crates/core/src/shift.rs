@@ -1,8 +1,8 @@
 //! Page shift: a band of rows inserted into (or removed from) the page pushes everything below
 //! it. Rows are hashed; rows of the current image that moved vote for the offset `dy` at which
-//! an identical baseline row sits. For the best offsets, every row is tested for equality at
-//! offset 0 and at `dy` *within the pixel tolerance* (content that moved re-rasterises slightly),
-//! and the split row `belowY` that explains the most rows wins.
+//! an identical baseline row sits. For the best offsets and those the DOM suggests, every row is
+//! tested for equality at offset 0 and at `dy` *within the pixel tolerance* (content that moved
+//! re-rasterises slightly), and the split row `belowY` that explains the most rows wins.
 
 use std::collections::HashMap;
 
@@ -84,6 +84,14 @@ pub fn detect_shift(
     let mut ranked: Vec<(i64, usize)> = votes.into_iter().filter(|&(dy, n)| dy != 0 && n >= 2).collect();
     ranked.sort_by_key(|&(dy, n)| (std::cmp::Reverse(n), dy.abs(), dy));
     ranked.truncate(CANDIDATES);
+    // The DOM's offsets are tried too: where another engine or colour profile drew every row a
+    // little differently, no row hashes alike and only the tolerant test below can find them.
+    for hint in hints {
+        let dy = i64::from(hint.dy);
+        if dy != 0 && !ranked.iter().any(|&(d, _)| d == dy) {
+            ranked.push((dy, 0));
+        }
+    }
     if ranked.is_empty() {
         return None;
     }
@@ -240,6 +248,23 @@ mod tests {
         }
         let b = RgbaImage::from_raw(64, 200, data).unwrap();
         assert_eq!(detect_shift(a.view(), b.view(), 35215.0 * 0.01, &[]), Some(PageShift { dy: 20, below_y: 60 }));
+    }
+
+    #[test]
+    fn shift_the_doms_offset_is_tried_where_no_row_hashes_alike() {
+        // Another colour profile: every row of the current page a shade off (within the
+        // tolerance), 24 rows inserted at 100. No row votes; the DOM's hint finds it.
+        let a = striped(64, 300);
+        let mut b = insert_rows(&a, 100, 24, [200, 30, 30, 255]);
+        for px in b.as_bytes_mut().chunks_exact_mut(4) {
+            px[2] = px[2].saturating_sub(1);
+        }
+        let tolerance = 35215.0 * 0.01;
+        assert_eq!(detect_shift(a.view(), b.view(), tolerance, &[]), None);
+        let hint = PageShift { dy: 24, below_y: 100 };
+        assert_eq!(detect_shift(a.view(), b.view(), tolerance, &[hint]), Some(hint));
+        let wrong = PageShift { dy: 7, below_y: 100 };
+        assert_eq!(detect_shift(a.view(), b.view(), tolerance, &[wrong]), None, "a hint no rows bear out");
     }
 
     #[test]
