@@ -6,7 +6,7 @@
 // still be caught with its usual verdict and the environment named beside it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -171,4 +171,136 @@ test('environments: an older Chromium build shapes button text differently — s
   assert.equal(evidence(root).verdictKind, 'assetReplaced', evidence(root).verdict);
   assert.match(replaced.errors.figures, /Asset replaced under its URL: image http:\/\/figures\.test\/hero\.png .* on #hero/);
   assert.match(evidence(root).verdict, /also rendered elsewhere \(Chromium 153 → \d+\)/);
+});
+
+// Real pages no one here wrote: the example shop (examples/shop) and a page of Python's
+// documentation (Debian's python3-doc) with its class diagram, served under http names of their
+// own so a file can be replaced under its URL. Each planted change comes from an environment
+// variable of the run.
+const DOCS = '/usr/share/doc/python3/html';
+const DIAGRAM = `${DOCS}/_images/pathlib-inheritance.png`;
+const docsMissing = !existsSync(DIAGRAM) && `Python's documentation not found at ${DOCS} (Debian's python3-doc; npm test installs it)`;
+if (docsMissing && process.env.CI) throw new Error(`${docsMissing}; CI must have it`);
+
+/** The PNG's width and height, from its header. */
+const pngSize = (file) => {
+  const bytes = readFileSync(file);
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+};
+
+function realPagesProject() {
+  const [width, height] = docsMissing ? [1, 1] : pngSize(DIAGRAM);
+  // Another diagram of the same size, served under the same URL when FIGURES_DIAGRAM is set.
+  const other = png(width, height, [255, 255, 255], [10, 160, 90]).toString('base64');
+  const pages = new URL('../examples/shop/site/pages.mjs', import.meta.url).href;
+  const styles = new URL('../examples/shop/site/styles.css', import.meta.url).pathname;
+  const spec = `
+import { readFileSync } from 'node:fs';
+import { render } from ${JSON.stringify(pages)};
+const v = (name, fallback) => process.env[name] || fallback;
+
+async function shop(page, path) {
+  await page.route('http://shop.test/**', (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/styles.css') return route.fulfill({ contentType: 'text/css', path: ${JSON.stringify(styles)} });
+    const html = render(url.pathname, v('FIGURES_VARIANT', 'original'));
+    return html === undefined ? route.abort() : route.fulfill({ contentType: 'text/html', body: html });
+  });
+  await page.goto('http://shop.test' + path);
+}
+
+test('shop home', async ({ page }) => {
+  await shop(page, '/');
+  await expect(page).toMatchVisual('shop-home');
+});
+
+test('shop catalogue', async ({ page }) => {
+  await shop(page, '/catalogue');
+  await expect(page).toMatchVisual('shop-catalogue');
+});
+
+test('pathlib', async ({ page }) => {
+  await page.route('http://docs.test/**', (route) => {
+    const file = ${JSON.stringify(DOCS)} + new URL(route.request().url()).pathname;
+    if (file.endsWith('/pathlib-inheritance.png') && process.env.FIGURES_DIAGRAM) {
+      return route.fulfill({ contentType: 'image/png', body: Buffer.from(${JSON.stringify(other)}, 'base64') });
+    }
+    const types = { html: 'text/html', css: 'text/css', js: 'text/javascript', png: 'image/png', svg: 'image/svg+xml' };
+    const type = types[file.split('.').pop()] ?? 'application/octet-stream';
+    try { return route.fulfill({ contentType: type, body: readFileSync(file) }); } catch { return route.abort(); }
+  });
+  await page.goto('http://docs.test/library/pathlib.html');
+  if (process.env.FIGURES_DOCS_COLOR) await page.addStyleTag({ content: 'h1 { color: ' + process.env.FIGURES_DOCS_COLOR + ' !important; }' });
+  if (process.env.FIGURES_DOCS_WORD) await page.locator('#module-pathlib > p').first().evaluate((p, word) => { p.firstChild.textContent = word + ' ' + p.firstChild.textContent; }, process.env.FIGURES_DOCS_WORD);
+  await expect(page).toMatchVisual('pathlib', { fullPage: true, timeout: 30000 });
+});
+`;
+  const root = freshProject(temps, spec, { prefix: 'sightline-environments-real-' });
+  writeFileSync(
+    path.join(root, 'playwright.config.mjs'),
+    `import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  testDir: '.', workers: 1, timeout: 60000, reporter: [['line'], ['json', { outputFile: 'report.json' }]],
+  use: { viewport: { width: 1280, height: 800 }, launchOptions: {
+    executablePath: process.env.FIGURES_BROWSER, args: (process.env.FIGURES_SWITCHES ?? '').split(' ').filter(Boolean) } },
+  projects: [{ name: 'chromium' }],
+});
+`,
+  );
+  return root;
+}
+
+/** The evidence the last run wrote for `snapshot`. */
+const evidenceOf = (root, snapshot) => JSON.parse(readFileSync(path.join(root, '.sightline', 'temp', snapshot, 'chromium.json'), 'utf8'));
+
+test('environments: the example shop and a page of Python\'s documentation, approved in Debian\'s Chromium, pass unchanged under another colour profile, another rasteriser switch and an older build; planted changes are caught with the environment named', { skip: skip || docsMissing }, async () => {
+  const sparticuz = createRequire(path.join(repo, 'package.json'))('@sparticuz/chromium');
+  const older = await (sparticuz.default ?? sparticuz).executablePath();
+  const root = realPagesProject();
+  const approved = run(root, ['--update-snapshots=all'], { FIGURES_BROWSER: chromium });
+  assert.equal(approved.status, 0, approved.output);
+  const kinds = () => Object.fromEntries(['shop-home', 'shop-catalogue', 'pathlib'].map((s) => [s, evidenceOf(root, s).verdictKind]));
+
+  // A display's colour profile converts every colour the page draws: the documentation's glyphs
+  // and code all differ, and every region is a rendering region.
+  const profile = { FIGURES_BROWSER: chromium, FIGURES_SWITCHES: '--force-color-profile=display-p3-d65' };
+  const profiled = run(root, [], profile);
+  assert.equal(profiled.status, 0, profiled.output);
+  const docs = evidenceOf(root, 'pathlib');
+  assert.equal(docs.verdictKind, 'rendering', docs.verdict);
+  assert.ok(docs.layers.pixel.diffPixels > 1000 && docs.layers.pixel.regions.every((r) => r.classification === 'rendering'), docs.verdict);
+
+  // Subpixel positioning off: the shop's glyphs land elsewhere in the same boxes (rendering);
+  // the documentation's inline text boxes move by whole pixels — the engine re-shaped its text,
+  // which a person decides.
+  const whole = run(root, [], { FIGURES_BROWSER: chromium, FIGURES_SWITCHES: SWITCH });
+  assert.deepEqual(kinds(), { 'shop-home': 'rendering', 'shop-catalogue': 'rendering', pathlib: 'textReshaped' }, whole.output);
+  assert.match(whole.errors.pathlib, /Text shaped differently by Chromium \d+ on Linux, --disable-font-subpixel-positioning: \d+ elements moved or resized (.* )?with the same DOM, styles and fonts/);
+  assert.deepEqual(whole.results['shop home'], ['passed']);
+
+  // Chromium 153 from npm: the documentation page is drawn alike; the shop's button labels are
+  // shaped 2 px wider by 156, said so.
+  const upgraded = run(root, [], { FIGURES_BROWSER: older });
+  assert.deepEqual(upgraded.results.pathlib, ['passed'], upgraded.output);
+  assert.equal(evidenceOf(root, 'shop-home').verdictKind, 'textReshaped', evidenceOf(root, 'shop-home').verdict);
+  // The diagram replaced under its URL, across the two builds: its own change, on its img.
+  const diagram = run(root, [], { FIGURES_BROWSER: older, FIGURES_DIAGRAM: '1' });
+  assert.equal(evidenceOf(root, 'pathlib').verdictKind, 'assetReplaced', diagram.output);
+  assert.match(diagram.errors.pathlib, /Asset replaced under its URL: image http:\/\/docs\.test\/_images\/pathlib-inheritance\.png has other bytes than in the baseline; \d+ pixels differ on #module-pathlib > img\.align-center with DOM and styles identical — a real change, not noise; compare the images; also rendered elsewhere \(Chromium \d+ → 153\)/);
+
+  // Under the other colour profile, each planted change keeps its verdict, the switch named.
+  const named = /; also rendered elsewhere \(Chromium \d+: default rendering → --force-color-profile=display-p3-d65\)/;
+  const planted = [
+    ['pathlib', { FIGURES_DOCS_COLOR: '#b91c1c' }, /Style-only change: \d+ elements? restyled \(.*h1.*color rgb\(\d+, \d+, \d+\) → rgb\(185, 28, 28\)/],
+    ['pathlib', { FIGURES_DOCS_WORD: 'Portable' }, /Structural change: 1 element with changed content \(#module-pathlib > p/],
+    ['pathlib', { FIGURES_DIAGRAM: '1' }, /Asset replaced under its URL: image http:\/\/docs\.test\/_images\/pathlib-inheritance\.png/],
+    ['shop home', { FIGURES_VARIANT: 'changed' }, /Style-only change: .*background-color rgb\(37, 99, 235\) → rgb\(220, 38, 38\)/],
+    ['shop catalogue', { FIGURES_VARIANT: 'changed' }, /Page shift: content below y=\d+ moved down \d+ px/],
+  ];
+  for (const [title, change, verdict] of planted) {
+    const changed = run(root, [], { ...profile, ...change });
+    assert.deepEqual(changed.results[title], ['failed'], `${JSON.stringify(change)}: ${changed.output}`);
+    assert.match(changed.errors[title], verdict, JSON.stringify(change));
+    assert.match(changed.errors[title], named, JSON.stringify(change));
+  }
 });
