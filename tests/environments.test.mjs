@@ -304,3 +304,27 @@ test('environments: the example shop and a page of Python\'s documentation, appr
     assert.match(changed.errors[title], named, JSON.stringify(change));
   }
 });
+
+test('environments: a machine whose fonts differ — sans-serif served by DejaVu Serif through fontconfig — is named with both fonts and what fixes it, and fails', { skip }, () => {
+  const root = project();
+  const approved = run(root, ['--update-snapshots=all'], { FIGURES_BROWSER: chromium });
+  assert.equal(approved.status, 0, approved.output);
+  // Every family this machine is asked for, served by DejaVu Serif first.
+  const fonts = path.join(root, 'fonts.conf');
+  writeFileSync(
+    fonts,
+    `<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <match target="pattern"><edit name="family" mode="prepend" binding="strong"><string>DejaVu Serif</string></edit></match>
+</fontconfig>`,
+  );
+  const serif = run(root, [], { FIGURES_BROWSER: chromium, FONTCONFIG_FILE: fonts });
+  assert.equal(serif.status, 1, serif.output);
+  const e = evidence(root);
+  assert.equal(e.verdictKind, 'fontSubstituted', e.verdict);
+  assert.match(
+    serif.errors.figures,
+    /^Error: toMatchVisual\("figures"\): Font substituted: font "sans-serif" rendered with DejaVu Serif here, with DejaVu Sans in the baseline; \d+ pixels differ in \d+ regions, the most on .*, with DOM and styles identical: install the same fonts, keep baselines per platform \("baselinePath": "\{name\}\/\{project\}-\{platform\}"\) or capture in a container, and compare the images for anything else/,
+  );
+  assert.deepEqual(e.environment.fontSubstitutions, [{ family: 'sans-serif', baseline: 'DejaVu Sans', current: 'DejaVu Serif' }]);
+});

@@ -36,7 +36,8 @@ const MAX_GROUPED_RESTYLED: usize = 10;
 #[serde(rename_all = "camelCase")]
 pub enum GroupSignal {
     /// Another environment drew or shaped the same page differently (`rendering`,
-    /// `textReshaped`), the same two environments on every member.
+    /// `textReshaped`), the same two environments on every member; or drew its text with another
+    /// font (`fontSubstituted`), the same substitution on every member.
     Engine,
     /// The same set of restyled elements, DOM otherwise identical.
     StyleOnly,
@@ -103,6 +104,8 @@ pub struct GroupDetail {
 enum Key {
     /// The two environments, briefly.
     Engine(String),
+    /// The first font substitution's sentence.
+    Fonts(String),
     /// The restyled elements as a sorted set.
     StyleOnly(BTreeSet<String>),
     PageShift {
@@ -198,6 +201,11 @@ fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
             let brief = snapshot.environment.as_ref().and_then(crate::environment::EnvironmentComparison::brief)?;
             signals.push((GroupSignal::Engine, Key::Engine(brief)));
         }
+        // One machine's fonts, on every page that uses the family.
+        VerdictKind::FontSubstituted => {
+            let first = snapshot.environment.as_ref()?.font_substitutions.first()?.sentence();
+            signals.push((GroupSignal::Engine, Key::Fonts(first)));
+        }
     }
     let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
     Some(Candidate { member, restyled, signals })
@@ -277,6 +285,10 @@ fn describe(key: &Key, restyled: &[String]) -> (String, GroupDetail) {
         Key::Engine(brief) => (
             format!("the engine only ({brief}): the same DOM, styles and fonts, drawn or text shaped differently"),
             GroupDetail { environments: Some(brief.clone()), ..GroupDetail::default() },
+        ),
+        Key::Fonts(substitution) => (
+            format!("the fonts only ({substitution}): the same DOM and styles, text drawn by another font"),
+            GroupDetail { environments: Some(substitution.clone()), ..GroupDetail::default() },
         ),
         Key::StyleOnly(_) => {
             let shown: Vec<&str> = restyled.iter().take(3).map(String::as_str).collect();
@@ -422,6 +434,31 @@ mod tests {
             "the engine only (Chromium 153 → 156): the same DOM, styles and fonts, drawn or text shaped differently"
         );
         assert_eq!(detail(&groups[0]), json!({ "environments": "Chromium 153 → 156" }));
+    }
+
+    #[test]
+    fn grouping_the_pages_one_substituted_font_drew_group_apart() {
+        let substituted = |name: &str, here: &str| {
+            let mut v = base(name, "fontSubstituted");
+            let env = json!({ "browser": "chromium", "browserVersion": "156.0.2", "platform": "linux" });
+            let substitution = json!({ "family": "Inter, sans-serif", "baseline": "DejaVu Sans", "current": here });
+            v["environment"] =
+                json!({ "baseline": env, "current": env, "differences": [], "fontSubstitutions": [substitution] });
+            v
+        };
+        let groups = group(&[
+            substituted("a", "DejaVu Serif"),
+            substituted("b", "DejaVu Serif"),
+            substituted("c", "Liberation"),
+        ]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!((groups[0].signal, members(&groups[0])), (GroupSignal::Engine, vec!["a", "b"]));
+        let sentence = "font \"Inter, sans-serif\" rendered with DejaVu Serif here, with DejaVu Sans in the baseline";
+        assert_eq!(
+            groups[0].label,
+            format!("the fonts only ({sentence}): the same DOM and styles, text drawn by another font")
+        );
+        assert_eq!(detail(&groups[0]), json!({ "environments": sentence }));
     }
 
     #[test]

@@ -159,6 +159,45 @@ pub fn reshaped_line(
     ))
 }
 
+/// The line of the `fontSubstituted` verdict: the DOM and styles are the same, and a family was
+/// drawn by another local font than in the baseline, so its text differs wherever it is. Fails:
+/// the fonts differ, and what else differs beside them is for a person to see in the images.
+/// `named` is the element the verdict names (the largest region's).
+pub fn font_line(
+    pixel: &ImageComparison,
+    dom: &DomComparison,
+    environment: Option<&EnvironmentComparison>,
+    named: Option<&str>,
+) -> Option<String> {
+    let substitutions = &environment?.font_substitutions;
+    let first = substitutions.first()?;
+    if dom.changed || dom.style_check != StyleCheck::Match {
+        return None;
+    }
+    let others = match substitutions.len() - 1 {
+        0 => String::new(),
+        more => format!(" (and {})", plural(more, "more family")),
+    };
+    let on = match (named, pixel.regions.len()) {
+        (None, _) => String::new(),
+        (Some(e), 1) => format!(" on {e}"),
+        (Some(e), _) => format!(", the most on {e}"),
+    };
+    let resized = dom
+        .geometry_changes
+        .resized
+        .iter()
+        .find(|r| r.innermost)
+        .map(|r| format!("; {} resized {} → {}", r.selector, box_size(r.from), box_size(r.to)))
+        .unwrap_or_default();
+    Some(format!(
+        "Font substituted: {}{others}; {} pixels differ in {}{on}{resized}, with DOM and styles identical: install the same fonts, keep baselines per platform (\"baselinePath\": \"{{name}}/{{project}}-{{platform}}\") or capture in a container, and compare the images for anything else",
+        first.sentence(),
+        pixel.diff_pixels,
+        plural(pixel.regions.len(), "region"),
+    ))
+}
+
 /// `; rendered elsewhere (Chromium 153 → 156), 12 regions drawn differently set aside`: what a
 /// verdict of a real change says of the environments, so the difference is named and never
 /// hides the change.

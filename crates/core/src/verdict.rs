@@ -11,7 +11,7 @@ use crate::environment::EnvironmentComparison;
 use crate::health::{CaptureHealth, HealthReason};
 use crate::regions::Region;
 use crate::rendering::{
-    Remaining, asset_line, asset_note, environment_note, font_note, rendering_line, reshaped_line, set_aside,
+    Remaining, asset_line, asset_note, environment_note, font_line, font_note, rendering_line, reshaped_line, set_aside,
 };
 use crate::shape::Shape;
 use crate::words::{box_size, plural};
@@ -95,6 +95,9 @@ pub enum VerdictKind {
     /// A web font, an image or a stylesheet has other bytes under the same URL, with the DOM and
     /// styles the same: a real change, never noise.
     AssetReplaced,
+    /// The DOM and styles are the same and a font family was drawn by another local font than in
+    /// the baseline: named with both fonts and what fixes it. A person decides.
+    FontSubstituted,
 }
 
 impl crate::words::Word for VerdictKind {}
@@ -208,8 +211,8 @@ pub fn decide(
     if decided.status == Status::Changed && judged_as_is {
         let aside = remaining.as_ref().map_or(0, |r| r.set_aside);
         let assets = if decided.kind == VerdictKind::AssetReplaced { String::new() } else { asset_note(environment) };
-        decided.line =
-            format!("{}{assets}{}{}", decided.line, environment_note(environment, aside), font_note(environment));
+        let font = if decided.kind == VerdictKind::FontSubstituted { String::new() } else { font_note(environment) };
+        decided.line = format!("{}{assets}{}{font}", decided.line, environment_note(environment, aside));
     }
     if health.unhealthy && !blocking_health {
         decided.line = format!(
@@ -308,6 +311,9 @@ fn decide_change(
     }
     if let Some(line) = asset_line(pixel, environment, named_element(&pixel.regions)) {
         return verdict(Status::Changed, VerdictKind::AssetReplaced, line);
+    }
+    if let Some(line) = font_line(pixel, dom, environment, named_element(&pixel.regions)) {
+        return verdict(Status::Changed, VerdictKind::FontSubstituted, line);
     }
     if let Some(line) = rendering_line(pixel, dom, environment, tolerance.strict_rendering) {
         let status = if tolerance.strict_rendering { Status::Changed } else { Status::Passed };

@@ -28,6 +28,11 @@ fn elements() -> Vec<El> {
 }
 
 fn dom(elements: &[El]) -> DomSnapshot {
+    parse_dom(&record(elements).to_string()).unwrap()
+}
+
+/// The DOM record of `elements`, as the collector writes it.
+fn record(elements: &[El]) -> Value {
     let els: Vec<Value> = elements
         .iter()
         .enumerate()
@@ -39,7 +44,7 @@ fn dom(elements: &[El]) -> DomSnapshot {
     let record = json!({ "version": 1, "url": "http://127.0.0.1/", "viewport": {"width": W, "height": H},
         "devicePixelRatio": 1, "document": {"width": W, "height": H}, "styleProperties": ["color"],
         "elements": els, "fonts": [], "brokenImages": [] });
-    parse_dom(&record.to_string()).unwrap()
+    record
 }
 
 /// The page: a glyph stem every 10 px along each text line, `stem` px wide (another engine
@@ -195,12 +200,22 @@ fn rendering_a_substituted_font_is_named_and_never_rendering() {
         Tolerance::default(),
     );
     assert_eq!(classifications(&e), [Classification::Change; 3]);
-    assert_eq!(e.status, Status::Changed);
-    assert!(
-        e.verdict.ends_with("; font \"sans-serif\" rendered with DejaVu Sans here, with Helvetica in the baseline: install the same fonts, keep baselines per platform (\"baselinePath\": \"{name}/{project}-{platform}\") or capture in a container"),
-        "{}",
-        e.verdict
+    assert_eq!((e.status, e.verdict_kind), (Status::Changed, VerdictKind::FontSubstituted));
+    assert_eq!(
+        e.verdict,
+        "Font substituted: font \"sans-serif\" rendered with DejaVu Sans here, with Helvetica in the baseline; 1344 pixels differ in 3 regions, the most on #intro, with DOM and styles identical: install the same fonts, keep baselines per platform (\"baselinePath\": \"{name}/{project}-{platform}\") or capture in a container, and compare the images for anything else"
     );
+    // A real change beside the substitution keeps its own verdict, the font named after it.
+    let mut restyled = record(&elements());
+    restyled["elements"][2]["styles"][0] = json!("rgb(185, 28, 28)");
+    let restyled = parse_dom(&restyled.to_string()).unwrap();
+    let e = compare(
+        Side { image: &a, dom: &d, environment: &mac },
+        Side { image: &b, dom: &restyled, environment: &linux },
+        Tolerance::default(),
+    );
+    assert_eq!(e.verdict_kind, VerdictKind::StyleOnly, "{}", e.verdict);
+    assert!(e.verdict.ends_with("; font \"sans-serif\" rendered with DejaVu Sans here, with Helvetica in the baseline: install the same fonts, keep baselines per platform (\"baselinePath\": \"{name}/{project}-{platform}\") or capture in a container"), "{}", e.verdict);
 }
 
 #[test]
