@@ -183,13 +183,7 @@ pub fn font_line(
         (Some(e), 1) => format!(" on {e}"),
         (Some(e), _) => format!(", the most on {e}"),
     };
-    let resized = dom
-        .geometry_changes
-        .resized
-        .iter()
-        .find(|r| r.innermost)
-        .map(|r| format!("; {} resized {} → {}", r.selector, box_size(r.from), box_size(r.to)))
-        .unwrap_or_default();
+    let resized = dom.geometry_changes.resized_note();
     Some(format!(
         "Font substituted: {}{others}; {} pixels differ in {}{on}{resized}, with DOM and styles identical: install the same fonts, keep baselines per platform (\"baselinePath\": \"{{name}}/{{project}}-{{platform}}\") or capture in a container, and compare the images for anything else",
         first.sentence(),

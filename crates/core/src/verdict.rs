@@ -14,7 +14,7 @@ use crate::rendering::{
     Remaining, asset_line, asset_note, environment_note, font_line, font_note, rendering_line, reshaped_line, set_aside,
 };
 use crate::shape::Shape;
-use crate::words::{box_size, plural};
+use crate::words::plural;
 
 /// A snapshot's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -353,13 +353,7 @@ fn decide_change(
     match shape {
         Shape::Concentrated => {
             let element = named_element(regions).map(|s| format!(" on {s}")).unwrap_or_default();
-            let geometry = dom
-                .geometry_changes
-                .resized
-                .iter()
-                .find(|r| r.innermost)
-                .map(|r| format!("; {} resized {} → {}", r.selector, box_size(r.from), box_size(r.to)))
-                .unwrap_or_default();
+            let geometry = dom.geometry_changes.resized_note();
             verdict(
                 Status::Changed,
                 VerdictKind::Concentrated,

@@ -165,6 +165,16 @@ pub struct GeometryChanges {
     pub resized_without_text: usize,
 }
 
+impl GeometryChanges {
+    /// `; #card resized 240×180 → 240×220`: the first innermost resized element, where a size
+    /// change starts, as verdicts add it; empty when none resized.
+    pub fn resized_note(&self) -> String {
+        let size = crate::words::box_size;
+        let innermost = self.resized.iter().find(|r| r.innermost);
+        innermost.map(|r| format!("; {} resized {} → {}", r.selector, size(r.from), size(r.to))).unwrap_or_default()
+    }
+}
+
 /// An element whose size changed; boxes are `[x, y, width, height]` in CSS pixels.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResizedElement {
