@@ -88,6 +88,14 @@ impl SnapshotEvidence {
         self.auto_passed = false;
     }
 
+    /// The two environments, briefly (`Chromium 153 → 156`), when the capture was rendered
+    /// elsewhere than its baseline and the verdict does not already say so (a pass, an unhealthy
+    /// capture): what a list of verdicts marks beside one.
+    pub fn unsaid_environment(&self) -> Option<String> {
+        let brief = self.environment.as_ref()?.brief()?;
+        (!self.verdict.contains(&brief)).then_some(brief)
+    }
+
     /// Whether the test should fail.
     pub fn failed(&self) -> bool {
         matches!(self.status, Status::Changed | Status::New | Status::Missing | Status::Error)

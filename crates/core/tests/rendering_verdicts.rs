@@ -366,3 +366,29 @@ fn rendering_an_image_proven_the_same_may_be_drawn_differently() {
     );
     assert_eq!(e.verdict_kind, VerdictKind::AssetReplaced, "{}", e.verdict);
 }
+
+#[test]
+fn rendering_a_list_marks_the_environments_only_where_the_verdict_does_not_say_them() {
+    let (old, new) = (chromium("153.0.8010.0", "DejaVu Sans"), chromium("156.0.8078.114", "DejaVu Sans"));
+    let (a, b, d) = (page(3), page(4), dom(&elements()));
+    let identical = compare(
+        Side { image: &a, dom: &d, environment: &old },
+        Side { image: &a, dom: &d, environment: &new },
+        Tolerance::default(),
+    );
+    assert_eq!(identical.verdict, "Passed: no pixel differs");
+    assert_eq!(identical.unsaid_environment().as_deref(), Some("Chromium 153 → 156"));
+    let drawn = compare(
+        Side { image: &a, dom: &d, environment: &old },
+        Side { image: &b, dom: &d, environment: &new },
+        Tolerance::default(),
+    );
+    assert_eq!(drawn.verdict_kind, VerdictKind::Rendering);
+    assert_eq!(drawn.unsaid_environment(), None, "{}", drawn.verdict);
+    let same = compare(
+        Side { image: &a, dom: &d, environment: &new },
+        Side { image: &b, dom: &d, environment: &new },
+        Tolerance::default(),
+    );
+    assert_eq!(same.unsaid_environment(), None, "one environment: nothing to mark");
+}

@@ -124,13 +124,9 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results, in
         let unhealthy =
             if snap.capture_health.unhealthy { " [unhealthy capture: fix the page, do not approve]" } else { "" };
         // The verdict of a capture rendered elsewhere reads with that in mind (explain_snapshot
-        // says how).
-        let elsewhere = snap
-            .environment
-            .as_ref()
-            .and_then(|e| e.brief())
-            .map(|brief| format!(" [rendered elsewhere: {brief}]"))
-            .unwrap_or_default();
+        // says how); a verdict that names the environments already needs no mark.
+        let elsewhere =
+            snap.unsaid_environment().map(|brief| format!(" [rendered elsewhere: {brief}]")).unwrap_or_default();
         out.push(format!(
             "- {} [{}]: {}{unhealthy}{elsewhere}",
             snapshot_label(&snap.name, &snap.project),
