@@ -32,6 +32,13 @@ pub fn fonts_proven(environment: Option<&EnvironmentComparison>) -> bool {
         && (!env.differs() || (recorded(&env.baseline) && recorded(&env.current)))
 }
 
+/// Whether regions may be labelled `rendering`: the fonts are proven the same, or no environment
+/// was recorded at all (captures made before environments were), where the label informs the
+/// evidence and the verdict rules stay as they were ([`fonts_proven`] gates every verdict).
+pub fn no_font_differs(environment: Option<&EnvironmentComparison>) -> bool {
+    environment.is_none() || fonts_proven(environment)
+}
+
 /// The line of the `assetReplaced` verdict: a web font, an image or a stylesheet loaded under
 /// the same URL on both sides with other bytes in this capture — a real change the DOM cannot
 /// show, never noise. `element` names where most pixels changed.

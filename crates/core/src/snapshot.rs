@@ -306,7 +306,7 @@ pub fn compare_snapshot(
         }
         // Where the engine drew the same content differently. Not with another font on one side:
         // the text did change there, and the verdict names the font.
-        if crate::rendering::fonts_proven(environment.as_ref()) || environment.is_none() {
+        if crate::rendering::no_font_differs(environment.as_ref()) {
             let proven = environment.as_ref().map(EnvironmentComparison::proven_images).unwrap_or_default();
             let rendering = rendering_regions(&pixel.regions, b, c, &comparison, &proven);
             for (region, rendering) in pixel.regions.iter_mut().zip(rendering) {
