@@ -7,10 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, freshProject, repo, run, skip, tempFolders } from './support/playwright-runs.mjs';
+import { binary } from './support/mcp.mjs';
 
 const temps = tempFolders();
 const SWITCH = '--disable-font-subpixel-positioning';
@@ -283,6 +285,13 @@ test('environments: the example shop and a page of Python\'s documentation, appr
   const upgraded = run(root, [], { FIGURES_BROWSER: older });
   assert.deepEqual(upgraded.results.pathlib, ['passed'], upgraded.output);
   assert.equal(evidenceOf(root, 'shop-home').verdictKind, 'textReshaped', evidenceOf(root, 'shop-home').verdict);
+  // Upgrade triage: `sightline compare` groups the two engine-only pages, to approve at once.
+  const compared = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+  assert.equal(compared.status, 1, compared.stdout + compared.stderr);
+  assert.match(
+    compared.stdout,
+    /^ {2}group: the engine only \(Chromium \d+ → 153\): the same DOM, styles and fonts, drawn or text shaped differently: shop-catalogue \(chromium\), shop-home \(chromium\) — together: npx sightline approve shop-catalogue shop-home$/m,
+  );
   // The diagram replaced under its URL, across the two builds: its own change, on its img.
   const diagram = run(root, [], { FIGURES_BROWSER: older, FIGURES_DIAGRAM: '1' });
   assert.equal(evidenceOf(root, 'pathlib').verdictKind, 'assetReplaced', diagram.output);

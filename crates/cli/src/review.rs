@@ -60,9 +60,16 @@ fn snapshot_line(snapshot: &SnapshotEvidence) -> String {
     format!("{} [{}]: {}", snapshot_label(&snapshot.name, &snapshot.project), snapshot.status, snapshot.verdict)
 }
 
-/// One line per snapshot that needs a person: changed, new, and baselines with no capture; then
-/// how to approve the healthy ones.
+/// One line per group of snapshots sharing a signal, then one per snapshot that needs a person:
+/// changed, new, and baselines with no capture; then how to approve the healthy ones.
 fn write_attention_lines(out: &mut impl Write, results: &Results) -> std::io::Result<()> {
+    // Snapshots that share one signal (one upgrade's engine differences, one page shift) are
+    // decided together.
+    for group in &results.groups {
+        let mut names: Vec<&str> = group.members.iter().map(|m| m.name.as_str()).collect();
+        names.dedup();
+        writeln!(out, "  group: {} — together: npx sightline approve {}", group.line(), names.join(" "))?;
+    }
     for snap in results.snapshots.iter().filter(|s| s.failed()) {
         writeln!(out, "  {}", snapshot_line(snap))?;
     }

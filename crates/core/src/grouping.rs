@@ -80,6 +80,15 @@ pub struct Group {
     pub detail: GroupDetail,
 }
 
+impl Group {
+    /// `label: home (chromium), catalogue (chromium)`: the group in one line, as lists name it.
+    pub fn line(&self) -> String {
+        let members: Vec<String> =
+            self.members.iter().map(|m| crate::snapshot::snapshot_label(&m.name, &m.project)).collect();
+        format!("{}: {}", self.label, members.join(", "))
+    }
+}
+
 /// What a group's members share: `{elements}` (style-only), `{dy, belowY}` (page shift),
 /// `{styleCheck}` (styles not compared) or `{}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

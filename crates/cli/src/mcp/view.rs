@@ -99,10 +99,7 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results, in
     if !results.groups.is_empty() || !wide.is_empty() {
         out.push(String::new());
         out.push("Groups (snapshots sharing one signal; each still has its own line below):".into());
-        for g in &results.groups {
-            let members: Vec<String> = g.members.iter().map(|m| snapshot_label(&m.name, &m.project)).collect();
-            out.push(format!("- {}: {}", g.label, members.join(", ")));
-        }
+        out.extend(results.groups.iter().map(|g| format!("- {}", g.line())));
         if !wide.is_empty() {
             let members: Vec<String> = wide
                 .iter()
