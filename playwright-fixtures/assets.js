@@ -10,6 +10,12 @@ const KINDS = { font: 'font', image: 'image', stylesheet: 'stylesheet' };
 /** The last successful response for each asset URL of each page, kept from the page's start. */
 const responsesByPage = new WeakMap();
 
+/**
+ * Responses kept per page, the latest ones: a page that loads images for hours must not hold
+ * every response it ever had. The core asks for far fewer (its MAX_ASSETS, 128).
+ */
+const KEPT = 512;
+
 /** Starts keeping `page`'s asset responses (their bodies are read only when asked for). */
 function watchAssets(page) {
   const responses = new Map();
@@ -20,6 +26,7 @@ function watchAssets(page) {
     if (!kind || url.startsWith('data:') || response.status() >= 300) return;
     responses.delete(url); // the latest response last
     responses.set(url, { kind, response });
+    if (responses.size > KEPT) responses.delete(responses.keys().next().value);
   });
 }
 
