@@ -6,7 +6,7 @@
 // comparison of the two and the classification alone, on the stored baseline and capture.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -25,14 +25,35 @@ export default defineConfig({
 });
 `;
 
-const spec = (url) => `import { test, expect } from 'sightline/playwright';
+// The matcher call is timed, and with the page still open, the two lookups a stored capture
+// adds (the fonts that drew each family, the digests of the files the page loaded) are timed
+// again on their own: what a failing snapshot pays for its environment.
+const spec = (url, fixtures, out) => `import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test, expect } from 'sightline/playwright';
+const require = createRequire(import.meta.url);
+const { renderedFonts } = require(${JSON.stringify(path.join(fixtures, 'environment.js'))});
+const { assetDigests } = require(${JSON.stringify(path.join(fixtures, 'assets.js'))});
 test('stdtypes', async ({ page }) => {
   await page.goto(${JSON.stringify(url)});
-  await expect(page).toMatchVisual('stdtypes', { timeout: 120000 });
+  const started = performance.now();
+  await expect(page).toMatchVisual('stdtypes', { timeout: 120000 }).catch(() => {});
+  const matcherMs = performance.now() - started;
+  let at = performance.now();
+  const fonts = await renderedFonts(page, 64);
+  const fontsMs = performance.now() - at;
+  at = performance.now();
+  const assets = await assetDigests(page, 128);
+  const assetsMs = performance.now() - at;
+  writeFileSync(${JSON.stringify(out)}, JSON.stringify({ matcherMs, fontsMs, assetsMs, families: fonts.length, assets: assets.length }));
 });
 `;
 
-/** `{ width, height, elements, regions, rendering, compareMs, classifyMs }`, `{ missing }` or `{ error }`. */
+/**
+ * `{ width, height, elements, regions, rendering, compareMs, classifyMs, rendered }` (`rendered`:
+ * the environment lookups' `{ matcherMs, fontsMs, assetsMs, families, assets }`), `{ missing }`
+ * or `{ error }`.
+ */
 export function renderingGroup({ root, workDir, chromiumPath, runs, addon }) {
   if (addon.missing) return { missing: addon.missing };
   if (!existsSync(REAL_PAGE_FILE)) return { missing: `no ${REAL_PAGE_FILE}: apt-get install -y --no-install-recommends python3-doc (scripts/setup.sh does)` };
@@ -41,7 +62,9 @@ export function renderingGroup({ root, workDir, chromiumPath, runs, addon }) {
   mkdirSync(projectDir, { recursive: true });
   rmSync(sightlineRoot, { recursive: true, force: true });
   writeFileSync(path.join(projectDir, 'playwright.config.mjs'), CONFIG);
-  writeFileSync(path.join(projectDir, 'rendering.spec.mjs'), spec(pathToFileURL(REAL_PAGE_FILE).href));
+  const lookups = path.join(projectDir, 'lookups.json');
+  rmSync(lookups, { force: true });
+  writeFileSync(path.join(projectDir, 'rendering.spec.mjs'), spec(pathToFileURL(REAL_PAGE_FILE).href, path.join(root, 'playwright-fixtures'), lookups));
   linkSightline(projectDir, root);
   const cli = path.join(root, 'node_modules', '@playwright', 'test', 'cli.js');
   const env = { ...process.env, SIGHTLINE_CHROMIUM: chromiumPath, SIGHTLINE_ROOT: sightlineRoot };
@@ -58,7 +81,8 @@ export function renderingGroup({ root, workDir, chromiumPath, runs, addon }) {
     cwd: root, encoding: 'utf8',
   });
   if (timed.status !== 0) return { error: `rendering_cost failed: ${timed.stderr.trim().split('\n').slice(-3).join(' | ')}` };
-  return JSON.parse(timed.stdout.trim().split('\n').pop());
+  const rendered = existsSync(lookups) ? JSON.parse(readFileSync(lookups, 'utf8')) : undefined;
+  return { ...JSON.parse(timed.stdout.trim().split('\n').pop()), rendered };
 }
 
 /** Prints the group's line: the classification's cost and its share of the comparison. */
@@ -73,4 +97,12 @@ export function printRenderingGroup(title, result) {
     `  ${result.width}×${result.height}, ${result.elements} elements, ${result.regions} regions (${result.rendering} rendering): ` +
       `classification ${result.classifyMs.toFixed(1)} ms = ${share.toFixed(1)} % of the whole comparison (${result.compareMs.toFixed(0)} ms)`,
   );
+  const r = result.rendered;
+  if (r) {
+    const lookups = r.fontsMs + r.assetsMs;
+    console.log(
+      `  a stored capture's environment: fonts of ${r.families} families ${r.fontsMs.toFixed(0)} ms + digests of ${r.assets} files ${r.assetsMs.toFixed(0)} ms = ` +
+        `${lookups.toFixed(0)} ms, ${((lookups / r.matcherMs) * 100).toFixed(1)} % of the matcher call (${r.matcherMs.toFixed(0)} ms, a failing snapshot)`,
+    );
+  }
 }

@@ -86,10 +86,13 @@ pub fn detect_shift(
     ranked.truncate(CANDIDATES);
     // The DOM's offsets are tried too: where another engine or colour profile drew every row a
     // little differently, no row hashes alike and only the tolerant test below can find them.
+    // Each is a pass over every row: the first few distinct ones only.
+    let mut hinted = 0;
     for hint in hints {
         let dy = i64::from(hint.dy);
-        if dy != 0 && !ranked.iter().any(|&(d, _)| d == dy) {
+        if hinted < CANDIDATES && dy != 0 && !ranked.iter().any(|&(d, _)| d == dy) {
             ranked.push((dy, 0));
+            hinted += 1;
         }
     }
     if ranked.is_empty() {
