@@ -176,15 +176,10 @@ pub fn font_line(
     environment: Option<&EnvironmentComparison>,
     named: Option<&str>,
 ) -> Option<String> {
-    let substitutions = &environment?.font_substitutions;
-    let first = substitutions.first()?;
+    let substituted = substitution(environment?)?;
     if dom.changed || dom.style_check != StyleCheck::Match {
         return None;
     }
-    let others = match substitutions.len() - 1 {
-        0 => String::new(),
-        more => format!(" (and {})", plural(more, "more family")),
-    };
     let on = match (named, pixel.regions.len()) {
         (None, _) => String::new(),
         (Some(e), 1) => format!(" on {e}"),
@@ -192,8 +187,7 @@ pub fn font_line(
     };
     let resized = dom.geometry_changes.resized_note();
     Some(format!(
-        "Font substituted: {}{others}; {} pixels differ in {}{on}{resized}, with DOM and styles identical: install the same fonts, keep baselines per platform (\"baselinePath\": \"{{name}}/{{project}}-{{platform}}\") or capture in a container, and compare the images for anything else",
-        first.sentence(),
+        "Font substituted: {substituted}; {} pixels differ in {}{on}{resized}, with DOM and styles identical: {FONT_FIXES}, and compare the images for anything else",
         pixel.diff_pixels,
         plural(pixel.regions.len(), "region"),
     ))
@@ -216,15 +210,20 @@ pub fn environment_note(environment: Option<&EnvironmentComparison>, set_aside: 
 /// `; font "Inter" rendered with DejaVu Sans here, with Helvetica in the baseline: …`: the
 /// first substitution, with what fixes it.
 pub fn font_note(environment: Option<&EnvironmentComparison>) -> String {
-    let Some(first) = environment.and_then(|e| e.font_substitutions.first()) else {
-        return String::new();
+    environment.and_then(substitution).map(|s| format!("; {s}: {FONT_FIXES}")).unwrap_or_default()
+}
+
+/// What fixes a substituted font, as [`font_line`] and [`font_note`] say it.
+const FONT_FIXES: &str = "install the same fonts, keep baselines per platform (\"baselinePath\": \"{name}/{project}-{platform}\") or capture in a container";
+
+/// The first font substitution's sentence, with how many more families were substituted.
+fn substitution(environment: &EnvironmentComparison) -> Option<String> {
+    let substitutions = &environment.font_substitutions;
+    let others = match substitutions.len().checked_sub(1)? {
+        0 => String::new(),
+        more => format!(" (and {})", plural(more, "more family")),
     };
-    let more = environment.map_or(0, |e| e.font_substitutions.len() - 1);
-    let others = if more > 0 { format!(" (and {})", plural(more, "more family")) } else { String::new() };
-    format!(
-        "; {}{others}: install the same fonts, keep baselines per platform (\"baselinePath\": \"{{name}}/{{project}}-{{platform}}\") or capture in a container",
-        first.sentence()
-    )
+    Some(format!("{}{others}", substitutions.first()?.sentence()))
 }
 
 /// Distinct elements named under `regions`.
