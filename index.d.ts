@@ -11,7 +11,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * One `toMatchVisual` call: `new CaptureSession(input)`, then `start()` and the page's answers
- * to each step (`walked`, `shot`, `rendered`) until the step is `done`.
+ * to each step (`walked`, `shot`, `rendered`, `traced`) until the step is `done`.
  */
 export declare class CaptureSession {
   /**
@@ -36,6 +36,11 @@ export declare class CaptureSession {
    * where the browser cannot say) and the assets it loaded; resolves to the next step.
    */
   rendered(fonts: Array<RenderedFont>, assets: Array<LoadedAsset>): Promise<SessionStep>
+  /**
+   * The rules the restyled elements of a `trace` step matched, as JSON (`{ sheets, elements,
+   * sourceMaps }`), or none where the browser cannot say; resolves to the next step.
+   */
+  traced(rules?: string | undefined | null): Promise<SessionStep>
   /**
    * The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
    * resolves to the next step.
@@ -498,6 +503,7 @@ export type SessionStep =
   | { kind: 'walk'; styleProperties: Array<string> }
   | { kind: 'shoot'; afterMs: number }
   | { kind: 'rendered'; maxFamilies: number; maxAssets: number }
+  | { kind: 'trace'; elements: Array<TraceTarget>; names: Array<string> }
   | { kind: 'done'; outcome: CallOutcome }
 
 /** What `resolveSettings` needs. */
@@ -557,6 +563,12 @@ export declare function storeCapture(input: CaptureInput): Promise<void>
  * merge job compares (`sightline compare --captures`).
  */
 export declare function storeCaptureSync(input: CaptureInput): void
+
+/** A restyled element (its selector in the DOM record) and its changed properties. */
+export interface TraceTarget {
+  selector: string
+  properties: Array<string>
+}
 
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the

@@ -17,13 +17,13 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH_DIR);
 const WORK_DIR = path.join(BENCH_DIR, '.work');
 
-const GROUPS = ['memory', 'files', 'artifact', 'batch', 'dom', 'capture', 'realpage', 'rendering', 'mcp'];
+const GROUPS = ['memory', 'files', 'artifact', 'batch', 'dom', 'capture', 'realpage', 'rendering', 'trace', 'mcp'];
 
-const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|dom|capture|realpage|rendering|mcp] [--fresh] [--build]
+const USAGE = `usage: npm run bench -- [--runs N] [--only memory|files|artifact|batch|dom|capture|realpage|rendering|trace|mcp] [--fresh] [--build]
   --runs N    timed runs per tool and case; the median is reported (default 7; at most 3 on the real page)
   --only G    run one group: memory, files, artifact, batch (sightline compare), dom, capture,
               realpage (Python's stdtypes.html from python3-doc), rendering (its classification
-              across a rasteriser switch), mcp
+              across a rasteriser switch), trace (restyled elements traced to their CSS), mcp
   --fresh     render the screenshots again even if cached
   --build     run the repo's build scripts first so "ours" is the current code
 env: SIGHTLINE_CHROMIUM  Chromium executable (default /usr/bin/chromium)`;
@@ -103,6 +103,7 @@ async function main() {
   const { BATCH_TITLE, batchGroup } = await import('./lib/batch.mjs');
   const { DOM_TITLE, domGroup } = await import('./lib/dom.mjs');
   const { RENDERING_TITLE, printRenderingGroup, renderingGroup } = await import('./lib/rendering.mjs');
+  const { TRACE_TITLE, printTraceGroup, traceGroup } = await import('./lib/trace.mjs');
   const report = await import('./lib/report.mjs');
   const { captureTarget, evaluateTargets, mcpTargets, printCaptureGroup, printGroup, printMcpGroup, printTargets } = report;
 
@@ -168,6 +169,8 @@ async function main() {
     ? renderingGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), runs: Math.min(opts.runs, 3), addon })
     : null;
   if (rendering) printRenderingGroup(RENDERING_TITLE, rendering);
+  const trace = runs('trace') ? traceGroup({ root: ROOT, workDir: WORK_DIR, chromiumPath: chromiumPath(), addon }) : null;
+  if (trace) printTraceGroup(TRACE_TITLE, trace);
   const mcp = runs('mcp') ? await mcpGroup({ workDir: WORK_DIR, shots: shots.files, addon, cli, runs: opts.runs }) : null;
   if (mcp) printMcpGroup(MCP_TITLE, mcp);
 
@@ -203,6 +206,7 @@ async function main() {
       ...(batch ? [{ key: 'batch', title: BATCH_TITLE, results: batch }] : []),
       ...(dom ? [{ key: 'dom', title: DOM_TITLE, results: dom }] : []),
       ...(rendering ? [{ key: 'rendering', title: RENDERING_TITLE, results: rendering }] : []),
+      ...(trace ? [{ key: 'trace', title: TRACE_TITLE, results: trace }] : []),
       ...(mcp ? [{ key: 'mcp', title: MCP_TITLE, results: mcp }] : []),
     ],
     targets,

@@ -10,7 +10,10 @@
 //   { version: 2, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
 //     styleProperties: [..], styleRows: [[..]], elements: [{parent, tag, selector,
 //     box: [x, y, w, h], text, image, style, masked, ignored?}], fonts: [{family, status}],
-//     brokenImages: [url] }
+//     brokenImages: [url], tokens: [[name, value]] }
+//
+// `tokens`: the custom properties (`--brand`) the root element has, as computed (their value as
+// written, trimmed), at most 512: a design token changed is named from the two records alone.
 //
 // `styleRows`: each distinct list of computed values (aligned with `styleProperties`) once;
 // `style`: the element's index into it. A page has thousands of elements and a few hundred
@@ -500,6 +503,17 @@ function collectInPage(args) {
   for (const d of fontDocs) addFontFaces(d);
   const root = doc.documentElement;
   const body = doc.body;
+  // Custom properties come last in a computed style's list; only those of the root are recorded.
+  const tokens = [];
+  if (root) {
+    const computed = getComputedStyle(root);
+    for (let i = computed.length - 1; i >= 0 && tokens.length < 512; i--) {
+      const name = computed[i];
+      if (!name.startsWith('--')) break;
+      tokens.push([name, computed.getPropertyValue(name).trim()]);
+    }
+    tokens.reverse();
+  }
   return JSON.stringify({
     version: 2,
     url: location.href,
@@ -517,6 +531,7 @@ function collectInPage(args) {
     elements,
     fonts,
     brokenImages,
+    tokens,
   });
 }
 

@@ -14,6 +14,7 @@ const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
 const { followPageWork, pageWork } = require('./page-work.js');
 const { captureEnvironment, renderedFonts } = require('./environment.js');
+const { styleRules } = require('./trace.js');
 const { watchAssets, assetDigests } = require('./assets.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
@@ -261,6 +262,11 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
         // Once a call: the browser does not change between its walks.
         step = await session.walked(dom, environmentTold ? undefined : captureEnvironment(page, launchArgs));
         environmentTold = true;
+      } else if (step.kind === 'trace') {
+        // What restyled the elements is told where the browser can say; a page that cannot
+        // answer (it navigated, the protocol refused) leaves the verdict as it is.
+        const rules = await styleRules(page, step.elements, step.names).catch(() => undefined);
+        step = await session.traced(rules);
       } else if (step.kind === 'rendered') {
         const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies), assetDigests(page, step.maxAssets)]);
         step = await session.rendered(fonts, assets);

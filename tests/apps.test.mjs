@@ -78,7 +78,7 @@ test('apps: data served late is waited for, so the capture is the rendered app, 
   assert.equal(late.status, 0, late.output);
   const recoloured = run(root, [], env({ APP_DELAY: '1500', APP_CSS: '.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #8e44ad }' }));
   assert.equal(recoloured.status, 1, recoloured.output);
-  assert.match(recoloured.errors['api explorer'], /^Error: toMatchVisual\("api"\): Style-only change: 3 elements restyled \(#operations-default-get_pets > .+\); background-color rgb\(97, 175, 254\) → rgb\(142, 68, 173\)/);
+  assert.match(recoloured.errors['api explorer'], /^Error: toMatchVisual\("api"\): Style-only change: set by \.swagger-ui \.opblock\.opblock-get \.opblock-summary-method in <style> in \/, line 1; 3 elements restyled \(#operations-default-get_pets > .+\); background-color rgb\(97, 175, 254\) → rgb\(142, 68, 173\)/);
   assert.equal(healthOf(root).unhealthy, false, 'nothing was pending');
 });
 
@@ -171,6 +171,6 @@ test('apps: ids an app makes anew on every render are no change, so one changed 
   }
   assert.match(
     changed.errors.flip,
-    /^Error: toMatchVisual\("flip"\): Style-only change: 2 elements restyled \(#app > table > tbody > tr\.row\.failed:nth-of-type\(2\) > td:nth-of-type\(1\), #app > table > tbody > tr\.row\.failed:nth-of-type\(2\) > td:nth-of-type\(2\)\); class passed → failed \(#app > table > tbody > tr\.row\.failed:nth-of-type\(2\)\); color rgb\(22, 101, 52\) → rgb\(185, 28, 28\)/,
+    /^Error: toMatchVisual\("flip"\): Style-only change: set by tr\.failed td in <style> in \/, line 3; 2 elements restyled \(#app > table > tbody > tr\.row\.failed:nth-of-type\(2\) > td:nth-of-type\(1\), #app > table > tbody > tr\.row\.failed:nth-of-type\(2\) > td:nth-of-type\(2\)\); class passed → failed \(#app > table > tbody > tr\.row\.failed:nth-of-type\(2\)\); color rgb\(22, 101, 52\) → rgb\(185, 28, 28\)/,
   );
 });

@@ -149,7 +149,7 @@ if (missing) {
       assert.equal(typeof raw, 'string');
       const dom = JSON.parse(raw);
       assert.deepEqual(Object.keys(dom), [
-        'version', 'url', 'viewport', 'devicePixelRatio', 'document', 'styleProperties', 'styleRows', 'elements', 'fonts', 'brokenImages',
+        'version', 'url', 'viewport', 'devicePixelRatio', 'document', 'styleProperties', 'styleRows', 'elements', 'fonts', 'brokenImages', 'tokens',
       ]);
       assert.equal(dom.version, 2);
       assert.equal(dom.url, 'about:blank');

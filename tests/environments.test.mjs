@@ -127,7 +127,7 @@ test('environments: another rasteriser switch draws the unchanged page different
   const planted = [
     [{ FIGURES_COLOR: '#b91c1c' }, /Style-only change: .*color rgb\(30, 41, 59\) → rgb\(185, 28, 28\)/],
     [{ FIGURES_WORD: 'southern' }, /Structural change: 1 element with changed content \(body > p:nth-of-type\(1\)\)/],
-    [{ FIGURES_MARGIN: '6' }, /Style-only change: 2 elements restyled .*margin-top 0px → 6px/],
+    [{ FIGURES_MARGIN: '6' }, /Style-only change: set by \.card in <style> in \/, line 5; 2 elements restyled .*margin-top 0px → 6px/],
     [{ FIGURES_HERO: 'b' }, /Asset replaced under its URL: image http:\/\/figures\.test\/hero\.png has other bytes than in the baseline; \d+ pixels differ on #hero with DOM and styles identical — a real change, not noise/],
     [{ FIGURES_FONT: FONTS.condensed }, /Asset replaced under its URL: font http:\/\/figures\.test\/brand\.ttf has other bytes than in the baseline/],
     [{ FIGURES_CANVAS: '#b91c1c' }, /Not noise: \d+ pixels changed in one area on #chart with DOM and styles identical/],
@@ -300,7 +300,7 @@ test('environments: the example shop and a page of Python\'s documentation, appr
   // Under the other colour profile, each planted change keeps its verdict, the switch named.
   const named = /; also rendered elsewhere \(Chromium \d+: default rendering → --force-color-profile=display-p3-d65\)/;
   const planted = [
-    ['pathlib', { FIGURES_DOCS_COLOR: '#b91c1c' }, /Style-only change: \d+ elements? restyled \(.*h1.*color rgb\(\d+, \d+, \d+\) → rgb\(185, 28, 28\)/],
+    ['pathlib', { FIGURES_DOCS_COLOR: '#b91c1c' }, /Style-only change: set by h1 in <style> added by script:1; .*\d+ elements? restyled \(.*h1.*color rgb\(\d+, \d+, \d+\) → rgb\(185, 28, 28\)/],
     ['pathlib', { FIGURES_DOCS_WORD: 'Portable' }, /Structural change: 1 element with changed content \(#module-pathlib > p/],
     ['pathlib', { FIGURES_DIAGRAM: '1' }, /Asset replaced under its URL: image http:\/\/docs\.test\/_images\/pathlib-inheritance\.png/],
     ['shop home', { FIGURES_VARIANT: 'changed' }, /Style-only change: .*background-color rgb\(37, 99, 235\) → rgb\(220, 38, 38\)/],

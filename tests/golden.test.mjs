@@ -125,7 +125,7 @@ test('report: the example report opens from file:// and shows the changes it fou
     // The style-only change: its verdict and its style table, old → new colour.
     const home = page.locator('article.card[data-name="home"]');
     assert.equal(await home.getAttribute('data-status'), 'changed');
-    assert.match(await home.locator('.verdict').innerText(), /^Style-only change: 13 elements restyled/);
+    assert.match(await home.locator('.verdict').innerText(), /^Style-only change: token --brand #2563eb → #dc2626 \(<style> in \/, line 2\), used by 13 restyled elements; 13 elements restyled/);
     const styles = await home.locator('section.styles table').innerText();
     assert.match(styles, /body > section\.hero > a\.btn\s+background-color\s+rgb\(37, 99, 235\)\s*→\s*rgb\(220, 38, 38\)/);
     // One swatch per colour on each side of the 43 changed properties.

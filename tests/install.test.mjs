@@ -109,7 +109,7 @@ test('install: toMatchVisual in the new project writes the baseline, passes, the
   // the failure is the matcher's verdict on the snapshot named in the spec, not the test's title
   assert.match(
     changed.stdout,
-    /^ {4}Error: toMatchVisual\("home"\): Style-only change: 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m,
+    /^ {4}Error: toMatchVisual\("home"\): Style-only change: set by \.buy in <style> added by script:2; 1 element restyled \(body > main > a\.buy\); background-color rgb\(40, 120, 220\) → rgb\(220, 60, 60\); real, not noise; confirm it was intended before approving$/m,
   );
   assert.match(changed.stderr, /1 snapshot — 0 passed, 1 changed/);
   assert.match(changed.stderr, /^sightline: review and approve in the browser: npx sightline review$/m);

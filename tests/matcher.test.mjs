@@ -59,7 +59,7 @@ test('matcher: the changed run fails with one-line verdicts', { skip }, () => {
   assert.equal(changedRun.status, 1, changedRun.output);
   // the verdict line, then the top three regions and a count of the rest
   const message = [
-    '    Error: toMatchVisual("style-token"): Style-only change: 6 elements restyled (#card-lamp > h2, #card-lamp > button, #card-chair > h2, …); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+    '    Error: toMatchVisual("style-token"): Style-only change: token --accent #2563eb → #dc2626 (<style> in /style-token, line 4), used by 6 restyled elements; 6 elements restyled (#card-lamp > h2, #card-lamp > button, #card-chair > h2, …); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
     '      change 103×18 at 39,98: 405 px — #card-lamp > h2 (changed)',
     '      change 52×14 at 294,98: 194 px — #card-chair > h2 (changed)',
     '      change 50×14 at 551,98: 222 px — #card-plant > h2 (changed)',
@@ -108,7 +108,7 @@ test('scenario: a CSS custom-property colour change is style-only and names ever
   assert.deepEqual(e.layers.dom.styleChanges.elements, cards.flatMap((card) => [`${card} > h2`, `${card} > button`]));
   assert.equal(
     e.verdict,
-    'Style-only change: 6 elements restyled (#card-lamp > h2, #card-lamp > button, #card-chair > h2, …); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+    'Style-only change: token --accent #2563eb → #dc2626 (<style> in /style-token, line 4), used by 6 restyled elements; 6 elements restyled (#card-lamp > h2, #card-lamp > button, #card-chair > h2, …); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
   );
   assert.equal(e.layers.dom.changed, false);
   // one region per heading, then per button, each naming its restyled element
@@ -253,7 +253,7 @@ test('scenario: a locator capture sees only its element: an accent change is sty
   assert.deepEqual([...new Set(properties.map((p) => p.selector))], ['#card-plant > h2', '#card-plant > button']);
   assert.equal(
     e.verdict,
-    'Style-only change: 2 elements restyled (#card-plant > h2, #card-plant > button); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+    'Style-only change: token --accent #2563eb → #dc2626 (<style> in /element-style, line 4), used by 2 restyled elements; 2 elements restyled (#card-plant > h2, #card-plant > button); color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
   );
   // Regions are in the element image's pixels (the heading 15 px from the card's left edge,
   // not the page's 551 px), each naming the restyled element it covers.

@@ -171,6 +171,7 @@ test('mcp: get_visual_results, explain_snapshot, get_report and list_baselines r
     });
     assert.deepEqual(home.guidance, [
       'Style-only change: the DOM is identical and only computed styles changed (dom.styleChanges lists each from → to). It is real, not noise: confirm with a human that the restyle was intended before approving.',
+      'dom.styleTrace names, for each restyled element, the rule its new value comes from (selector, stylesheet line, and the source file and line through a source map): open /styles.css:8, /styles.css:13. One token explains it: token --brand #2563eb → #dc2626 (<style> in /, line 2), used by 13 restyled elements.',
       'Approve only after a human confirms (approve_snapshot).',
     ]);
     const catalogue = JSON.parse(await callText(client, 'explain_snapshot', { name: 'catalogue', project: 'chromium' }));
@@ -599,7 +600,7 @@ test('mcp: a comparing shard says its results are partial, and its upload alone 
       '',
       'Snapshots:',
       '- catalogue (chromium) [changed]: Page shift: content below y=284 moved down 60 px (#catalogue-hero grew by 60 px)',
-      '- home (chromium) [changed]: Style-only change: 13 elements restyled (body > section.hero > a.btn, body > div.grid > div.card:nth-of-type(1) > p.price, body > div.grid > div.card:nth-of-type(1) > button.btn, …); background-color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
+      '- home (chromium) [changed]: Style-only change: token --brand #2563eb → #dc2626 (<style> in /, line 2), used by 13 restyled elements; 13 elements restyled (body > section.hero > a.btn, body > div.grid > div.card:nth-of-type(1) > p.price, body > div.grid > div.card:nth-of-type(1) > button.btn, …); background-color rgb(37, 99, 235) → rgb(220, 38, 38); real, not noise; confirm it was intended before approving',
     ]);
     // Only its slice: the passed `about` ran on shard 2.
     assert.equal(summary.some((line) => line.startsWith('- about')), false);
@@ -630,7 +631,8 @@ test('mcp: captures without the sightline reporter say how many and how to compa
 test('mcp: get_visual_results lists the snapshots that share one signal as a group', { skip }, async () => {
   // The shop's suite under two projects with the same settings: each change happens twice. The
   // two catalogue page shifts (same dy and belowY) group; the two home restyles touch 13
-  // elements, more than the 10 a style-only group allows, so they stay apart.
+  // elements, more than the 10 a style-only group allows, but one changed token made both: they
+  // group by it.
   const root = tempDir();
   const config = twoProjectConfig(root);
   const approve = playwright(root, { variant: 'original', port, config, args: ['--update-snapshots=all'] });
@@ -641,6 +643,15 @@ test('mcp: get_visual_results lists the snapshots that share one signal as a gro
   const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
   assert.deepEqual(results.summary, { total: 6, passed: 2, changed: 4, new: 0, missing: 0, autoPassed: 0, written: 0 });
   assert.deepEqual(results.groups, [
+    {
+      signal: 'token',
+      label: 'changed by token --brand #2563eb → #dc2626',
+      members: [
+        { name: 'home', project: 'chromium' },
+        { name: 'home', project: 'chromium-copy' },
+      ],
+      detail: { token: '--brand #2563eb → #dc2626' },
+    },
     {
       signal: 'pageShift',
       label: 'page shift: content below y=284 moved down 60 px',
@@ -653,13 +664,12 @@ test('mcp: get_visual_results lists the snapshots that share one signal as a gro
   ]);
   await withClient(root, [], async (client) => {
     const summary = (await callText(client, 'get_visual_results', { includePassed: true })).split('\n');
-    // The groups come first, then the restyles too wide to group; every snapshot still has its
-    // own line below them.
+    // The groups come first; every snapshot still has its own line below them.
     assert.deepEqual(summary.slice(1, 7), [
       '',
       'Groups (snapshots sharing one signal; each still has its own line below):',
+      '- changed by token --brand #2563eb → #dc2626: home (chromium), home (chromium-copy)',
       '- page shift: content below y=284 moved down 60 px: catalogue (chromium), catalogue (chromium-copy)',
-      '- style-only changes to more than 10 elements, not grouped (each restyled its own set of elements): home (chromium): 13 elements; home (chromium-copy): 13 elements',
       '',
       'Snapshots:',
     ]);

@@ -44,6 +44,24 @@ pub fn guidance(snapshot: &SnapshotEvidence) -> Vec<String> {
     g
 }
 
+/// Where to look for what restyled the page: the files and lines the trace found.
+fn trace_guidance(trace: &crate::dom::StyleTrace) -> String {
+    let files = trace.files();
+    let open = if files.is_empty() {
+        "no stylesheet line (a style attribute, a browser default or an unset value)".to_string()
+    } else {
+        let places: Vec<String> = trace.rules.iter().filter_map(|r| r.source.place()).map(|p| p.short()).collect();
+        let more = places.len().saturating_sub(5);
+        let more = if more > 0 { format!(" and {more} more (dom.styleTrace.rules)") } else { String::new() };
+        format!("open {}{more}", places[..places.len().min(5)].join(", "))
+    };
+    let token = trace.tokens.iter().find(|t| t.changed()).map(|t| format!(" One token explains it: {}.", t.describe()));
+    format!(
+        "dom.styleTrace names, for each restyled element, the rule its new value comes from (selector, stylesheet line, and the source file and line through a source map): {open}.{}",
+        token.unwrap_or_default()
+    )
+}
+
 fn changed_guidance(snapshot: &SnapshotEvidence, g: &mut Vec<String>) {
     let shift = snapshot.layers.pixel.as_ref().and_then(|p| p.shift.map(|s| (s, p.diff_pixels_after_shift)));
     match &snapshot.layers.dom {
@@ -54,6 +72,14 @@ fn changed_guidance(snapshot: &SnapshotEvidence, g: &mut Vec<String>) {
                 g.push("The DOM changed (elements added, removed or modified): a real structural change; check it was intended.".into());
             } else if style_count > 0 {
                 g.push("Style-only change: the DOM is identical and only computed styles changed (dom.styleChanges lists each from → to). It is real, not noise: confirm with a human that the restyle was intended before approving.".into());
+            }
+            if let Some(trace) = &dom.style_trace {
+                g.push(trace_guidance(trace));
+            } else if let Some(token) = dom.token_changes.first() {
+                g.push(format!(
+                    "The root's design token {} changed (dom.tokenChanges): values that read it changed with it.",
+                    token.describe()
+                ));
             }
             if dom.style_check == StyleCheck::Unavailable {
                 g.push("Styles were not compared: an identical DOM does not rule out a stylesheet change, so look at the images.".into());
@@ -104,8 +130,16 @@ mod tests {
             guide(home()),
             [
                 "Style-only change: the DOM is identical and only computed styles changed (dom.styleChanges lists each from → to). It is real, not noise: confirm with a human that the restyle was intended before approving.",
+                "dom.styleTrace names, for each restyled element, the rule its new value comes from (selector, stylesheet line, and the source file and line through a source map): open /styles.css:8, /styles.css:13. One token explains it: token --brand #2563eb → #dc2626 (<style> in /, line 2), used by 13 restyled elements.",
                 "Approve only after a human confirms (approve_snapshot).",
             ]
+        );
+        // Untraced (`sightline compare`), the root's changed token is still named.
+        let mut untraced = home();
+        untraced["layers"]["dom"].as_object_mut().unwrap().remove("styleTrace");
+        assert_eq!(
+            guide(untraced)[1],
+            "The root's design token --brand #2563eb → #dc2626 changed (dom.tokenChanges): values that read it changed with it."
         );
     }
 

@@ -96,6 +96,18 @@ impl SnapshotEvidence {
         (!self.verdict.contains(&brief)).then_some(brief)
     }
 
+    /// Decides the verdict's line again from the evidence, after something was added to it that
+    /// the line says (the rules behind restyled elements); the status and kind stay.
+    pub fn decide_line_again(&mut self, tolerance: &crate::verdict::Tolerance) {
+        if let Some(pixel) = &self.layers.pixel {
+            let health = &self.capture_health;
+            let verdict = decide(pixel, self.layers.dom.as_ref(), health, tolerance, self.environment.as_ref());
+            if verdict.status == self.status && verdict.kind == self.verdict_kind {
+                self.verdict = verdict.line;
+            }
+        }
+    }
+
     /// Whether the test should fail.
     pub fn failed(&self) -> bool {
         matches!(self.status, Status::Changed | Status::New | Status::Missing | Status::Error)
@@ -184,9 +196,17 @@ impl SnapshotEvidence {
         if found.len() > regions {
             lines.push(format!("… {} more regions", found.len() - regions));
         }
-        let changed = self.layers.dom.as_ref().map_or(&[][..], |d| &d.style_changes.properties[..]);
-        for p in changed.iter().take(properties) {
-            lines.push(format!("{} {}: {} → {}", p.selector, p.property, p.from, p.to));
+        // A traced change says where its value comes from; an untraced one, what changed.
+        let dom = self.layers.dom.as_ref();
+        match dom.and_then(|d| d.style_trace.as_ref()) {
+            Some(trace) => lines.extend(trace.lines(properties)),
+            None => {
+                lines.extend(dom.iter().flat_map(|d| &d.token_changes).map(|t| format!("token {}", t.describe())));
+                let changed = dom.map_or(&[][..], |d| &d.style_changes.properties[..]);
+                for p in changed.iter().take(properties) {
+                    lines.push(format!("{} {}: {} → {}", p.selector, p.property, p.from, p.to));
+                }
+            }
         }
         lines.extend(self.environment.iter().flat_map(EnvironmentComparison::notes));
         lines.extend(self.approve_hint());
@@ -344,8 +364,24 @@ mod tests {
                 "change 124×44 at 32,208: 4691 px — body > section.hero > a.btn (changed)",
                 "change 30×14 at 51,513: 118 px — body > div.grid > div.card:nth-of-type(1) > p.price (changed)",
                 "… 11 more regions",
+                "token --brand #2563eb → #dc2626 (<style> in /, line 2), used by 13 restyled elements",
+                "body > section.hero > a.btn background-color: rgb(37, 99, 235) → rgb(220, 38, 38) — .btn in /styles.css:8 (background: var(--brand))",
+                "body > div.grid > div.card:nth-of-type(1) > p.price color: rgb(37, 99, 235) → rgb(220, 38, 38) — .price in /styles.css:13 (color: var(--brand))",
+                "30 changed values follow others (no rule sets them, as border colours follow color)",
+                "If this is intended: npx sightline approve home (or run the tests with -u)",
+            ]
+        );
+        // Untraced (`sightline compare`): the changed token, then each property as it changed.
+        let mut untraced = home.clone();
+        if let Some(dom) = untraced.layers.dom.as_mut() {
+            dom.style_trace = None;
+        }
+        assert_eq!(
+            untraced.explanation(0, 1),
+            [
+                "… 13 more regions",
+                "token --brand #2563eb → #dc2626",
                 "body > section.hero > a.btn background-color: rgb(37, 99, 235) → rgb(220, 38, 38)",
-                "body > div.grid > div.card:nth-of-type(1) > p.price color: rgb(37, 99, 235) → rgb(220, 38, 38)",
                 "If this is intended: npx sightline approve home (or run the tests with -u)",
             ]
         );

@@ -298,11 +298,20 @@ fn decide_change(
         let styles = &dom.style_changes;
         let main =
             styles.most_common.first().map(|c| format!("; {} {} → {}", c.property, c.from, c.to)).unwrap_or_default();
+        // What made the change leads: the token or rule the live page traced it to, or a token
+        // of the root that changed.
+        let cause = match dom.style_trace.as_ref().and_then(|trace| trace.verdict_note()) {
+            Some(note) => format!("{note}; "),
+            None => match dom.token_changes.first() {
+                Some(token) => format!("token {}; ", token.describe()),
+                None => String::new(),
+            },
+        };
         return verdict(
             Status::Changed,
             VerdictKind::StyleOnly,
             format!(
-                "Style-only change: {} restyled ({}){}{main}; real, not noise; confirm it was intended before approving",
+                "Style-only change: {cause}{} restyled ({}){}{main}; real, not noise; confirm it was intended before approving",
                 plural(styles.count, "element"),
                 first(&styles.elements),
                 class_note(dom)

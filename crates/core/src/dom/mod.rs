@@ -62,6 +62,7 @@
 mod attribution;
 /// Structure, style and geometry changes between two records.
 mod comparison;
+mod geometry;
 /// The keys elements are aligned by, one per pass, and the names in a selector segment.
 mod keys;
 /// The classes a selector names, and the class changes of paired elements.
@@ -74,6 +75,8 @@ mod rendering;
 #[cfg(test)]
 pub(crate) mod test_records;
 /// A record's element tree: trimmed to a depth, or nested for display.
+mod tokens;
+mod trace;
 mod tree;
 
 pub use attribution::attribute_regions;
@@ -85,7 +88,12 @@ pub use comparison::{
 pub use names::{ClassChange, ClassChanges};
 pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
-    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, parse_dom,
+    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, MAX_TOKENS, parse_dom,
 };
 pub use rendering::{image_source_digest, rendering_regions};
+pub use tokens::{TokenChange, token_changes};
+pub use trace::{
+    MAX_SOURCE_MAP_BYTES, MAX_SOURCE_MAPS, MAX_TRACED_ELEMENTS, PageRules, Source, StyleTrace, TraceRequest,
+    TraceTarget, TracedChange, TracedToken, trace_styles,
+};
 pub use tree::{TreeNode, dom_tree, prune_depth};

@@ -20,6 +20,8 @@ pub const MAX_ELEMENTS: usize = 200_000;
 pub const MAX_STYLE_PROPERTIES: usize = 1024;
 /// Most entries of `fonts` and of `brokenImages`.
 pub const MAX_LIST_ENTRIES: usize = 100_000;
+/// Most custom properties of the root a record keeps (`tokens`).
+pub const MAX_TOKENS: usize = 512;
 /// Longest string anywhere in a record, in bytes.
 pub const MAX_STRING_BYTES: usize = 16 << 10;
 
@@ -50,6 +52,11 @@ pub struct DomSnapshot {
     pub fonts: Vec<FontRecord>,
     /// URLs of images that failed to load (`complete && naturalWidth === 0`).
     pub broken_images: Vec<String>,
+    /// The root element's custom properties (`--brand`, `#2563eb`), as computed, at most
+    /// [`MAX_TOKENS`]: the design tokens a change of one is named by. Absent from records made
+    /// before they were collected.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens: Vec<(String, String)>,
 }
 
 /// A width and height in CSS pixels.
@@ -313,6 +320,12 @@ fn validate(s: &DomSnapshot, limits: &Limits) -> Result<()> {
     check_count("brokenImages", s.broken_images.len(), limits.list_entries)?;
     for (i, url) in s.broken_images.iter().enumerate() {
         check_string(&|| format!("brokenImages[{i}]"), url)?;
+    }
+
+    check_count("tokens", s.tokens.len(), MAX_TOKENS)?;
+    for (i, (name, value)) in s.tokens.iter().enumerate() {
+        check_string(&|| format!("tokens[{i}] name"), name)?;
+        check_string(&|| format!("tokens[{i}] value"), value)?;
     }
 
     check_count("elements", s.elements.len(), limits.elements)?;

@@ -4,13 +4,13 @@
 use std::fmt::Write as _;
 
 use super::{css_color, escape_html, num, plural};
-use crate::dom::{ClassChange, DomComparison, GeometryChanges, ModifiedElement, StyleChanges};
+use crate::dom::{ClassChange, DomComparison, GeometryChanges, ModifiedElement, StyleChanges, StyleTrace};
 use crate::words::Word;
 
 /// Structural, style and geometry changes of the DOM layer, in the order verdicts rank them.
 pub(super) fn dom_sections(out: &mut String, dom: &DomComparison) {
     structure(out, dom);
-    style_changes(out, &dom.style_changes);
+    style_changes(out, &dom.style_changes, dom.style_trace.as_ref());
     geometry_changes(out, &dom.geometry_changes);
 }
 
@@ -60,7 +60,9 @@ fn class_item(change: &ClassChange) -> String {
     format!("{} <span class=\"project\">({})</span>", escape_html(&change.selector), escape_html(&change.sentence()))
 }
 
-fn style_changes(out: &mut String, styles: &StyleChanges) {
+/// The style table; with a trace, each row says which rule its value comes from (and where it is
+/// written), and the changed tokens lead.
+fn style_changes(out: &mut String, styles: &StyleChanges, trace: Option<&StyleTrace>) {
     let properties = &styles.properties;
     if properties.is_empty() {
         return;
@@ -72,22 +74,42 @@ fn style_changes(out: &mut String, styles: &StyleChanges) {
         plural(total, "property", "properties"),
         plural(styles.count, "element", "elements")
     );
-    out.push_str(
-        "<div class=\"tablewrap\"><table><thead><tr><th>Element</th><th>Property</th><th>Baseline → current</th></tr></thead><tbody>\n",
+    for token in trace.iter().flat_map(|t| &t.tokens).filter(|t| t.changed()) {
+        w!(out, "<p class=\"token\">{}</p>\n", escape_html(&token.describe()));
+    }
+    let source_column = if trace.is_some() { "<th>Set by</th>" } else { "" };
+    w!(
+        out,
+        "<div class=\"tablewrap\"><table><thead><tr><th>Element</th><th>Property</th><th>Baseline → current</th>{source_column}</tr></thead><tbody>\n"
     );
     for p in properties {
+        let source = trace.map(|t| {
+            let traced = t.changes.iter().find(|c| c.selector == p.selector && c.property == p.property);
+            let text = traced.map_or_else(
+                || "not traced".to_string(),
+                |c| match &c.declaration {
+                    Some(declaration) => format!("{} ({declaration})", c.source.describe()),
+                    None => c.source.describe(),
+                },
+            );
+            format!("<td class=\"val\">{}</td>", escape_html(&text))
+        });
         w!(
             out,
-            "<tr><td class=\"sel\">{}</td><td class=\"val\">{}</td><td class=\"val\">{}<span class=\"arrow\">→</span>{}</td></tr>\n",
+            "<tr><td class=\"sel\">{}</td><td class=\"val\">{}</td><td class=\"val\">{}<span class=\"arrow\">→</span>{}</td>{}</tr>\n",
             escape_html(&p.selector),
             escape_html(&p.property),
             style_value(&p.from),
-            style_value(&p.to)
+            style_value(&p.to),
+            source.unwrap_or_default()
         );
     }
     out.push_str("</tbody></table></div>");
     if total > properties.len() {
         w!(out, "<p class=\"more\">The first {} of {total} changed properties.</p>", properties.len());
+    }
+    if let Some(reach) = trace.and_then(StyleTrace::reach) {
+        w!(out, "<p class=\"more\">The change comes through {}.</p>", escape_html(&reach));
     }
     out.push_str("</section>\n");
 }

@@ -379,3 +379,42 @@ fn report_review_page_embeds_its_state_safely_and_an_aligned_diff_for_a_shift() 
         assert!(!report.contains(review_only), "{review_only}");
     }
 }
+
+#[test]
+fn report_a_traced_restyle_says_which_rule_set_each_value() {
+    let mut results = results();
+    let home = results.snapshots.iter_mut().find(|s| s.name == "home").unwrap();
+    let dom = home.layers.dom.as_mut().unwrap();
+    let selector = dom.style_changes.properties[0].selector.clone();
+    dom.style_trace = Some(
+        serde_json::from_value(json!({
+            "traced": 1, "untraced": 0,
+            "changes": [{
+                "selector": selector, "property": "background-color", "from": "rgb(37, 99, 235)", "to": "rgb(220, 38, 38)",
+                "source": { "kind": "rule", "selector": ".btn<b>", "at": { "file": "/dist/app.css", "line": 9, "column": 3 },
+                            "original": { "file": "src/button.css", "line": 4, "column": 3 } },
+                "declaration": "background: var(--brand)", "token": "--brand"
+            }],
+            "tokens": [{ "name": "--brand", "from": "#2563eb", "to": "#dc2626",
+                         "declared": { "kind": "rule", "selector": ":root", "at": { "file": "src/tokens.css", "line": 2, "column": 3 } },
+                         "usedBy": 1 }],
+            "rules": [{ "source": { "kind": "rule", "selector": ".btn<b>", "at": { "file": "/dist/app.css", "line": 9, "column": 3 } }, "elements": 1 }]
+        }))
+        .unwrap(),
+    );
+    let html = render_report(&results, "visual-report");
+    let home = card(&html, "home");
+    assert!(home.contains("<th>Set by</th>"), "{home}");
+    assert!(
+        home.contains(
+            "<p class=\"token\">token --brand #2563eb → #dc2626 (src/tokens.css:2), used by 1 restyled element</p>"
+        ),
+        "{home}"
+    );
+    assert!(
+        home.contains(
+            "<td class=\"val\">.btn&lt;b&gt; in src/button.css:4 (/dist/app.css:9) (background: var(--brand))</td>"
+        ),
+        "{home}"
+    );
+}

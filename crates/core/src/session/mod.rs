@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, UpdateMode, record_capture};
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
-use crate::dom::{DomSnapshot, parse_dom};
+use crate::dom::{DomSnapshot, TraceRequest, parse_dom};
 use crate::environment::{Asset, Environment, EnvironmentComparison, MAX_ASSETS, MAX_RENDERED_FONTS, RenderedFont};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
@@ -29,6 +29,7 @@ use crate::store::{CaptureData, ProjectStore, call_snapshot_name};
 use crate::verdict::Status;
 use input::{call_name, read_styles, split_mask};
 use outcome::failure_message;
+use trace::Tracing;
 
 /// Walks of the page a call makes at most while its masked or ignored elements keep moving.
 pub const MASK_WALKS: u32 = 3;
@@ -96,6 +97,9 @@ pub enum Step {
     /// `font-family` values) and digests of the fonts, images and stylesheets it loaded (at most
     /// `max_assets`).
     Rendered { max_families: usize, max_assets: usize },
+    /// Say which rules these restyled elements matched (a failing snapshot, once): the answer
+    /// goes to [`CaptureSession::traced`].
+    Trace(TraceRequest),
     /// The call is decided.
     Done(Box<CallOutcome>),
 }
@@ -156,6 +160,8 @@ enum Phase {
     /// The round is settled and its shot will be compared or stored: what the page was drawn with
     /// (fonts, asset digests) is awaited, for the environment recorded with it.
     Rendered(Settled),
+    /// The snapshot fails with restyled elements: the rules behind them are awaited.
+    Trace(Box<Tracing>),
     Done,
 }
 
@@ -587,8 +593,13 @@ impl CaptureSession {
             Some((first, outcome)) if first == settled.shot && !outcome.would_write_baseline => outcome,
             _ => self.compare(&settled.shot, false, None)?,
         };
-        let previous = (!settled.settled).then_some(settled.previous.as_slice());
-        self.outcome(outcome, &settled.shot, previous)
+        let previous = (!settled.settled).then_some(settled.previous);
+        if let Some(request) = self.trace_request(&outcome) {
+            self.phase =
+                Phase::Trace(Box::new(Tracing { request: request.clone(), outcome, shot: settled.shot, previous }));
+            return Ok(Step::Trace(request));
+        }
+        self.outcome(outcome, &settled.shot, previous.as_deref())
     }
 
     /// A masked element moved on every walk: a page that does not settle.
@@ -661,6 +672,7 @@ impl CaptureSession {
             Phase::Walk | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
             Phase::FirstShot | Phase::Settling(_) => "a screenshot",
             Phase::Rendered(_) => "what the page was drawn with",
+            Phase::Trace(_) => "the rules of restyled elements",
             Phase::Done => "nothing: the call is decided",
         };
         self.phase = phase;
@@ -682,3 +694,4 @@ mod input;
 mod outcome;
 #[cfg(test)]
 mod tests;
+mod trace;

@@ -93,6 +93,12 @@ fn drive_in(
                 shots += 1;
                 session.shot(shoot(shots), Vec::new()).unwrap()
             }
+            Step::Trace(request) => {
+                let selectors: Vec<&str> = request.elements.iter().map(|e| e.selector.as_str()).collect();
+                asked.push(format!("trace {}", selectors.join(", ")));
+                // A browser that cannot say what restyled them: the outcome is as it was.
+                session.traced(None).unwrap()
+            }
             Step::Done(outcome) => return (asked, *outcome),
         }
     }
@@ -433,4 +439,63 @@ fn session_asks_for_fonts_only_for_a_capture_it_stores() {
         serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
     let current = evidence.environment.and_then(|e| e.current).expect("the evidence's environment");
     assert_eq!(current.fonts[0].faces[0].name, "DejaVu Sans");
+}
+
+/// The page with `#card-a > p` recoloured.
+fn restyled_page() -> Value {
+    let mut record = page();
+    record["elements"][5]["styles"][0] = json!("rgb(220, 38, 38)");
+    record
+}
+
+#[test]
+fn session_traces_a_failing_restyle_once_and_an_unchanged_page_never() {
+    let root = Root::new("trace");
+    approve(&root);
+    let restyled = |_| restyled_page();
+    let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), restyled, |_| shot(100));
+    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "trace #card-a > p"]);
+    assert_eq!(outcome.status, Some(Status::Changed));
+    // A browser that could not say leaves the verdict as the comparison made it.
+    assert!(outcome.message.contains("Style-only change: 1 element restyled (#card-a > p)"), "{}", outcome.message);
+    let (asked, _) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
+    assert_eq!(asked, ["walk", "shoot after 0"]);
+}
+
+#[test]
+fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
+    let root = Root::new("traced");
+    approve(&root);
+    let restyled = restyled_page();
+    let (mut session, mut step) = CaptureSession::open(request(&root, json!({}), UpdateMode::None)).unwrap();
+    let outcome = loop {
+        step = match step {
+            Step::Walk { .. } => session.walked(restyled.to_string(), None).unwrap(),
+            Step::Shoot { .. } => session.shot(shot(100), Vec::new()).unwrap(),
+            Step::Trace(request) => {
+                assert_eq!(request.names, ["color"]);
+                let rules = json!({
+                    "sheets": [{ "id": "s", "url": "http://localhost:3000/app.css", "inline": false, "startLine": 0, "startColumn": 0 }],
+                    "elements": [{ "found": true, "inherited": [], "own": [{ "origin": "regular", "selector": ".card p", "sheet": "s",
+                        "declarations": [{ "name": "color", "value": "#dc2626", "line": 4, "column": 2 }] }] }],
+                });
+                session.traced(Some(rules.to_string())).unwrap()
+            }
+            Step::Done(outcome) => break *outcome,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    let verdict = "Style-only change: set by .card p in /app.css:5; 1 element restyled (#card-a > p)";
+    assert!(outcome.message.contains(verdict), "{}", outcome.message);
+    assert!(
+        outcome
+            .message
+            .contains("#card-a > p color: rgb(0, 0, 0) → rgb(220, 38, 38) — .card p in /app.css:5 (color: #dc2626)"),
+        "{}",
+        outcome.message
+    );
+    let written: crate::snapshot::SnapshotEvidence =
+        serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
+    assert!(written.verdict.starts_with(verdict));
+    assert_eq!(written.layers.dom.and_then(|d| d.style_trace).map(|t| t.traced), Some(1));
 }

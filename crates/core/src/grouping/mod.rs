@@ -9,11 +9,13 @@
 //! 0. the engine only: drawn (`rendering`, failed by `strictRendering`) or shaped
 //!    (`textReshaped`) differently in another environment, with the same two environments —
 //!    after a browser upgrade, the group a person approves in one step;
-//! 1. style-only change with exactly the same set of restyled elements (≤ 10 restyled);
-//! 2. page shift with the same `dy` and `belowY`;
-//! 3. styles not compared, DOM identical;
-//! 4. large diff, DOM and styles identical;
-//! 5. likely render noise (DOM identical, styles match, scattered).
+//! 1. style-only change led by the same changed design token (`--brand #2563eb → #dc2626`),
+//!    however many elements it restyled: one edit of one token;
+//! 2. style-only change with exactly the same set of restyled elements (≤ 10 restyled);
+//! 3. page shift with the same `dy` and `belowY`;
+//! 4. styles not compared, DOM identical;
+//! 5. large diff, DOM and styles identical;
+//! 6. likely render noise (DOM identical, styles match, scattered).
 //!
 //! Never grouped: structural DOM changes, snapshots without DOM data, concentrated diffs,
 //! unhealthy captures, style-only changes touching more than 10 elements. Grouping is
@@ -24,9 +26,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::dom::StyleCheck;
-use crate::shape::Shape;
 use crate::snapshot::SnapshotEvidence;
 use crate::verdict::{Status, VerdictKind};
+use signals::{Candidate, Key, candidate};
+
+mod signals;
 
 /// Style-only changes touching more elements than this are never grouped.
 const MAX_GROUPED_RESTYLED: usize = 10;
@@ -39,6 +43,9 @@ pub enum GroupSignal {
     /// `textReshaped`), the same two environments on every member; or drew its text with another
     /// font (`fontSubstituted`), the same substitution on every member.
     Engine,
+    /// Restyled by the same changed design token (its name and both values), DOM otherwise
+    /// identical.
+    Token,
     /// The same set of restyled elements, DOM otherwise identical.
     StyleOnly,
     /// The same page shift (`dy`, `belowY`), DOM not structurally changed.
@@ -51,8 +58,9 @@ pub enum GroupSignal {
     LikelyNoise,
 }
 
-const SIGNAL_ORDER: [GroupSignal; 6] = [
+const SIGNAL_ORDER: [GroupSignal; 7] = [
     GroupSignal::Engine,
+    GroupSignal::Token,
     GroupSignal::StyleOnly,
     GroupSignal::PageShift,
     GroupSignal::StylesNotCompared,
@@ -103,121 +111,12 @@ pub struct GroupDetail {
     pub below_y: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style_check: Option<StyleCheck>,
+    /// The design token and its two values (`--brand #2563eb → #dc2626`) of a token group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The two environments, briefly (`Chromium 153 → 156`), of an engine-only group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environments: Option<String>,
-}
-
-/// What a group's members share exactly, per signal.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
-    /// The two environments, briefly.
-    Engine(String),
-    /// The first font substitution's sentence.
-    Fonts(String),
-    /// The restyled elements as a sorted set.
-    StyleOnly(BTreeSet<String>),
-    PageShift {
-        dy: i32,
-        below_y: u32,
-    },
-    StylesNotCompared,
-    Large,
-    LikelyNoise,
-}
-
-/// A groupable snapshot: who it is and the signals it carries, in signal order.
-struct Candidate {
-    member: GroupMember,
-    /// The restyled elements in document order (for the label), when style-only.
-    restyled: Vec<String>,
-    signals: Vec<(GroupSignal, Key)>,
-}
-
-/// The signals one snapshot carries; `None` when it can never be grouped.
-fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
-    if snapshot.status != Status::Changed || snapshot.auto_passed || snapshot.capture_health.unhealthy {
-        return None;
-    }
-    // Snapshots without DOM data and structural changes are never grouped.
-    let dom = snapshot.layers.dom.as_ref()?;
-    let pixel = snapshot.layers.pixel.as_ref()?;
-    if dom.changed {
-        return None;
-    }
-    let (style_check, shape) = (dom.style_check, pixel.shape);
-    let mut restyled = Vec::new();
-    let mut signals = Vec::new();
-    match snapshot.verdict_kind {
-        VerdictKind::StyleOnly => {
-            let changes = &dom.style_changes;
-            let complete = changes.elements.len() == changes.count;
-            if style_check != StyleCheck::Mismatch
-                || changes.count == 0
-                || changes.count > MAX_GROUPED_RESTYLED
-                || !complete
-            {
-                // Named in the section instead: not even grouped by a shift it also carries.
-                return None;
-            }
-            let set: BTreeSet<String> = changes.elements.iter().cloned().collect();
-            for element in &changes.elements {
-                if !restyled.contains(element) {
-                    restyled.push(element.clone());
-                }
-            }
-            signals.push((GroupSignal::StyleOnly, Key::StyleOnly(set)));
-            // A restyle that also pushed content down can still share its shift with others.
-            if let Some(shift) = &pixel.shift {
-                signals.push((GroupSignal::PageShift, Key::PageShift { dy: shift.dy, below_y: shift.below_y }));
-            }
-        }
-        VerdictKind::PageShift => {
-            let shift = pixel.shift?;
-            signals.push((GroupSignal::PageShift, Key::PageShift { dy: shift.dy, below_y: shift.below_y }));
-        }
-        VerdictKind::StylesNotCompared => {
-            // A concentrated diff is never noise, so it never joins a group whose label names
-            // render noise as a possibility.
-            if style_check != StyleCheck::Unavailable || pixel.shift.is_some() || shape == Some(Shape::Concentrated) {
-                return None;
-            }
-            signals.push((GroupSignal::StylesNotCompared, Key::StylesNotCompared));
-        }
-        VerdictKind::Large => {
-            if style_check != StyleCheck::Match || shape != Some(Shape::Large) || pixel.shift.is_some() {
-                return None;
-            }
-            signals.push((GroupSignal::Large, Key::Large));
-        }
-        VerdictKind::LikelyNoise => {
-            let scattered = matches!(shape, None | Some(Shape::Scattered));
-            if style_check != StyleCheck::Match || !scattered || pixel.shift.is_some() {
-                return None;
-            }
-            signals.push((GroupSignal::LikelyNoise, Key::LikelyNoise));
-        }
-        VerdictKind::Identical
-        | VerdictKind::WithinTolerance
-        | VerdictKind::Unhealthy
-        | VerdictKind::Structural
-        | VerdictKind::Concentrated
-        | VerdictKind::New
-        | VerdictKind::Unstable
-        | VerdictKind::Damaged
-        | VerdictKind::AssetReplaced => return None,
-        VerdictKind::Rendering | VerdictKind::TextReshaped => {
-            let brief = snapshot.environment.as_ref().and_then(crate::environment::EnvironmentComparison::brief)?;
-            signals.push((GroupSignal::Engine, Key::Engine(brief)));
-        }
-        // One machine's fonts, on every page that uses the family.
-        VerdictKind::FontSubstituted => {
-            let first = snapshot.environment.as_ref()?.font_substitutions.first()?.sentence();
-            signals.push((GroupSignal::Engine, Key::Fonts(first)));
-        }
-    }
-    let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
-    Some(Candidate { member, restyled, signals })
 }
 
 /// A style-only change too wide to group (more than 10 restyled elements, or a list cut short).
@@ -230,9 +129,12 @@ pub struct WideRestyle {
 
 /// The style-only changes never grouped because they restyle more than 10 elements: the groups
 /// section names them beside the groups (02-results.md), so a reader meets every restyle there.
+/// One in a token group is grouped.
 pub fn wide_restyles(snapshots: &[SnapshotEvidence]) -> Vec<WideRestyle> {
+    let grouped: BTreeSet<GroupMember> = group_snapshots(snapshots).into_iter().flat_map(|g| g.members).collect();
     let mut wide: Vec<WideRestyle> = snapshots
         .iter()
+        .filter(|s| !grouped.contains(&GroupMember { name: s.name.clone(), project: s.project.clone() }))
         .filter(|s| s.status == Status::Changed && !s.auto_passed && !s.capture_health.unhealthy)
         .filter(|s| s.verdict_kind == VerdictKind::StyleOnly)
         .filter_map(|s| {
@@ -298,6 +200,10 @@ fn describe(key: &Key, restyled: &[String]) -> (String, GroupDetail) {
         Key::Fonts(substitution) => (
             format!("the fonts only ({substitution}): the same DOM and styles, text drawn by another font"),
             GroupDetail { environments: Some(substitution.clone()), ..GroupDetail::default() },
+        ),
+        Key::Token(token) => (
+            format!("changed by token {token}"),
+            GroupDetail { token: Some(token.clone()), ..GroupDetail::default() },
         ),
         Key::StyleOnly(_) => {
             let shown: Vec<&str> = restyled.iter().take(3).map(String::as_str).collect();
@@ -417,6 +323,31 @@ mod tests {
         let v = serde_json::to_value(g).unwrap();
         assert_eq!(v["signal"], "styleOnly");
         assert_eq!(v["members"][0], json!({ "name": "a", "project": "chromium" }));
+    }
+
+    #[test]
+    fn grouping_restyles_by_one_changed_token_group_whatever_their_size() {
+        let token = json!([{ "name": "--brand", "from": "#2563eb", "to": "#dc2626" }]);
+        let wide: Vec<String> = (0..13).map(|i| format!("#e{i}")).collect();
+        let wide: Vec<&str> = wide.iter().map(String::as_str).collect();
+        let mut home = style_only("home", &wide);
+        home["layers"]["dom"]["tokenChanges"] = token.clone();
+        let mut cart = style_only("cart", &["#buy"]);
+        cart["layers"]["dom"]["tokenChanges"] = token;
+        // Another token's change is its own.
+        let mut about = style_only("about", &["#x"]);
+        about["layers"]["dom"]["tokenChanges"] = json!([{ "name": "--ink", "from": "#000", "to": "#111" }]);
+        let entries = [home, cart, about];
+        let groups = group(&entries);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].signal, GroupSignal::Token);
+        assert_eq!(members(&groups[0]), ["cart", "home"]);
+        assert_eq!(groups[0].label, "changed by token --brand #2563eb → #dc2626");
+        assert_eq!(detail(&groups[0]), json!({ "token": "--brand #2563eb → #dc2626" }));
+        // The wide restyle is grouped: not listed as too wide to group.
+        let snapshots: Vec<SnapshotEvidence> =
+            entries.iter().map(|e| serde_json::from_value(e.clone()).unwrap()).collect();
+        assert!(wide_restyles(&snapshots).is_empty());
     }
 
     /// A snapshot another environment only reshaped: `from` and `to` are Chromium versions.

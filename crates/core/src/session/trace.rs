@@ -1,0 +1,54 @@
+//! The trace step of a call: a snapshot that fails with restyled elements asks the live page
+//! which rules restyled them, once, before the call ends (see [`crate::dom::trace_styles`]).
+
+use super::{CaptureSession, Phase, Step};
+use crate::capture::CaptureOutcome;
+use crate::dom::{PageRules, TraceRequest, trace_styles};
+use crate::error::{Error, Result};
+use crate::verdict::Status;
+
+/// A decided round whose restyled elements are traced on the page before the call ends.
+#[derive(Debug)]
+pub(super) struct Tracing {
+    pub(super) request: TraceRequest,
+    pub(super) outcome: CaptureOutcome,
+    pub(super) shot: Vec<u8>,
+    pub(super) previous: Option<Vec<u8>>,
+}
+
+impl CaptureSession {
+    /// What to ask the page about a snapshot that fails with restyled elements: a passing one,
+    /// or one changed otherwise, asks nothing.
+    pub(super) fn trace_request(&self, outcome: &CaptureOutcome) -> Option<TraceRequest> {
+        let traceable = !self.is_not && outcome.fails_test() && outcome.evidence.status == Status::Changed;
+        let dom = outcome.evidence.layers.dom.as_ref().filter(|_| traceable)?;
+        TraceRequest::for_changes(dom)
+    }
+
+    /// The rules the page matched for a [`Step::Trace`] (the matcher's JSON, see
+    /// [`PageRules`]), or `None` where the browser cannot say: the evidence names where each
+    /// restyled value comes from, and the verdict leads with it.
+    pub fn traced(&mut self, rules: Option<String>) -> Result<Step> {
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Trace(tracing) => {
+                let Tracing { request, mut outcome, shot, previous } = *tracing;
+                if let Some(rules) = rules {
+                    let rules: PageRules = serde_json::from_str(&rules)
+                        .map_err(|e| Error::Internal(format!("toMatchVisual: the page's style rules: {e}")))?;
+                    let page_url = self.dom.as_ref().map_or("", |d| d.url.as_str());
+                    let evidence = &mut outcome.evidence;
+                    if let Some(dom) = evidence.layers.dom.as_mut() {
+                        dom.style_trace = Some(trace_styles(dom, &request, &rules, page_url)?);
+                        evidence.decide_line_again(&self.settings.snapshot_options().tolerance);
+                        outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
+                            .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+                        self.store
+                            .write(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)?;
+                    }
+                }
+                self.outcome(outcome, &shot, previous.as_deref())
+            }
+            other => Err(self.out_of_order(other, "the rules of restyled elements")),
+        }
+    }
+}
