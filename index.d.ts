@@ -38,9 +38,10 @@ export declare class CaptureSession {
   rendered(fonts: Array<RenderedFont>, assets: Array<LoadedAsset>): Promise<SessionStep>
   /**
    * The rules the restyled elements of a `trace` step matched, as JSON (`{ sheets, elements,
-   * sourceMaps }`), or none where the browser cannot say; resolves to the next step.
+   * sourceMaps }`), or none where the browser cannot say, and the first line of the error
+   * where asking the page failed; resolves to the next step.
    */
-  traced(rules?: string | undefined | null): Promise<SessionStep>
+  traced(rules?: string | undefined | null, error?: string | undefined | null): Promise<SessionStep>
   /**
    * The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
    * resolves to the next step.
@@ -503,7 +504,7 @@ export type SessionStep =
   | { kind: 'walk'; styleProperties: Array<string> }
   | { kind: 'shoot'; afterMs: number }
   | { kind: 'rendered'; maxFamilies: number; maxAssets: number }
-  | { kind: 'trace'; elements: Array<TraceTarget>; names: Array<string> }
+  | { kind: 'trace'; selectors: Array<string>; names: Array<string> }
   | { kind: 'done'; outcome: CallOutcome }
 
 /** What `resolveSettings` needs. */
@@ -563,12 +564,6 @@ export declare function storeCapture(input: CaptureInput): Promise<void>
  * merge job compares (`sightline compare --captures`).
  */
 export declare function storeCaptureSync(input: CaptureInput): void
-
-/** A restyled element (its selector in the DOM record) and its changed properties. */
-export interface TraceTarget {
-  selector: string
-  properties: Array<string>
-}
 
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the

@@ -10,10 +10,14 @@
 //   { version: 2, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
 //     styleProperties: [..], styleRows: [[..]], elements: [{parent, tag, selector,
 //     box: [x, y, w, h], text, image, style, masked, ignored?}], fonts: [{family, status}],
-//     brokenImages: [url], tokens: [[name, value]] }
+//     brokenImages: [url], tokens: [[name, value]], elementTokens: [[element, name, value]] }
 //
 // `tokens`: the custom properties (`--brand`) the root element has, as computed (their value as
 // written, trimmed), at most 512: a design token changed is named from the two records alone.
+// `elementTokens`: the custom properties declared on recorded elements (`.card { --accent: … }`
+// or a style attribute's `--accent`), by element index, as computed, at most 2,000, sorted by
+// element then name. Rules are read from the document's own stylesheets (a cross-origin sheet
+// cannot be read; frames and shadow roots are not looked into).
 //
 // `styleRows`: each distinct list of computed values (aligned with `styleProperties`) once;
 // `style`: the element's index into it. A page has thousands of elements and a few hundred
@@ -83,6 +87,7 @@ function collectInPage(args) {
   const brokenSeen = new Set();
   const escapedTags = new Map();
   const declarations = []; // the live computed style of elements[i]
+  const nodes = []; // the DOM element of elements[i]
   const displays = []; // its display, read during the walk
 
   // FNV-1a 64 over the UTF-8 bytes, in two 32-bit halves (BigInt would allocate per byte).
@@ -426,6 +431,7 @@ function collectInPage(args) {
     if (ignored) record.ignored = true;
     elements.push(record);
     declarations.push(cs);
+    nodes.push(el);
     displays.push(display);
 
     if (tag === 'iframe' || tag === 'frame') {
@@ -514,6 +520,7 @@ function collectInPage(args) {
     }
     tokens.reverse();
   }
+  const elementTokens = declaredTokens(doc);
   return JSON.stringify({
     version: 2,
     url: location.href,
@@ -532,7 +539,74 @@ function collectInPage(args) {
     fonts,
     brokenImages,
     tokens,
+    elementTokens,
   });
+
+  /** `elementTokens` (see the top of this file). */
+  function declaredTokens(document) {
+    const MAX = 2000;
+    const MAX_SELECTORS = 256;
+    const declared = new Map(); // selector -> custom property names its rules declare
+    const visit = (rules) => {
+      for (const rule of rules) {
+        if (declared.size >= MAX_SELECTORS) return;
+        if (rule.selectorText !== undefined && rule.style) {
+          for (let i = 0; i < rule.style.length; i++) {
+            const name = rule.style[i];
+            if (!name.startsWith('--')) continue;
+            const names = declared.get(rule.selectorText) ?? new Set();
+            names.add(name);
+            declared.set(rule.selectorText, names);
+          }
+        }
+        // @media, @supports, @layer, @container and nested rules hold rules of their own.
+        if (rule.cssRules) visit(rule.cssRules);
+      }
+    };
+    for (const sheet of document.styleSheets) {
+      let rules;
+      try {
+        rules = sheet.cssRules;
+      } catch (_) {
+        continue; // cross-origin
+      }
+      visit(rules);
+    }
+    const found = new Map(); // element index -> names
+    const add = (index, name) => {
+      const names = found.get(index) ?? new Set();
+      names.add(name);
+      found.set(index, names);
+    };
+    if (declared.size > 0) {
+      const indexOf = new Map(nodes.map((node, i) => [node, i]));
+      for (const [selector, names] of declared) {
+        let matched;
+        try {
+          matched = document.querySelectorAll(selector);
+        } catch (_) {
+          continue; // a nested rule's relative selector, a pseudo-element
+        }
+        for (const el of matched) {
+          const index = indexOf.get(el);
+          if (index !== undefined) for (const name of names) add(index, name);
+        }
+      }
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const style = nodes[i].style;
+      if (!style || !style.length || !nodes[i].getAttribute('style').includes('--')) continue;
+      for (let p = 0; p < style.length; p++) if (style[p].startsWith('--')) add(i, style[p]);
+    }
+    const out = [];
+    for (const index of [...found.keys()].sort((a, b) => a - b)) {
+      for (const name of [...found.get(index)].sort()) {
+        if (out.length >= MAX) return out;
+        out.push([index, name, declarations[index].getPropertyValue(name).trim()]);
+      }
+    }
+    return out;
+  }
 }
 
 /**

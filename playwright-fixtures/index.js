@@ -264,9 +264,16 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
         environmentTold = true;
       } else if (step.kind === 'trace') {
         // What restyled the elements is told where the browser can say; a page that cannot
-        // answer (it navigated, the protocol refused) leaves the verdict as it is.
-        const rules = await styleRules(page, step.elements, step.names).catch(() => undefined);
-        step = await session.traced(rules);
+        // answer (it navigated, the protocol refused) leaves the verdict as it is, and the
+        // evidence says why.
+        let rules;
+        let error;
+        try {
+          rules = await styleRules(page, step.selectors, step.names);
+        } catch (e) {
+          error = String(e?.message ?? e).split('\n')[0];
+        }
+        step = await session.traced(rules, error);
       } else if (step.kind === 'rendered') {
         const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies), assetDigests(page, step.maxAssets)]);
         step = await session.rendered(fonts, assets);

@@ -13,11 +13,11 @@ const MAX_MAPS = 16;
 const ORIGINS = { regular: 'regular', 'user-agent': 'userAgent' };
 
 /**
- * `{ sheets, elements, sourceMaps }` as JSON for the engine, for `elements` (`[{ selector }]`,
- * selectors of the DOM record) and the declarations named in `names` (and every custom property);
+ * `{ sheets, elements, sourceMaps }` as JSON for the engine, for the elements of `selectors`
+ * (selectors of the DOM record) and the declarations named in `names` (and every custom property);
  * undefined where the browser cannot say.
  */
-async function styleRules(page, elements, names) {
+async function styleRules(page, selectors, names) {
   if (page.context().browser()?.browserType().name() !== 'chromium') return undefined;
   const cdp = await page.context().newCDPSession(page);
   const headers = new Map();
@@ -56,7 +56,7 @@ async function styleRules(page, elements, names) {
     };
     // Asked all at once: the protocol answers in order, without a round trip per element.
     const answers = await Promise.all(
-      elements.map(async ({ selector }) => {
+      selectors.map(async (selector) => {
         const found = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector }).catch(() => ({ nodeId: 0 }));
         if (!found.nodeId) return { found: false, own: [], inherited: [] };
         const matched = await cdp.send('CSS.getMatchedStylesForNode', { nodeId: found.nodeId });

@@ -149,7 +149,7 @@ if (missing) {
       assert.equal(typeof raw, 'string');
       const dom = JSON.parse(raw);
       assert.deepEqual(Object.keys(dom), [
-        'version', 'url', 'viewport', 'devicePixelRatio', 'document', 'styleProperties', 'styleRows', 'elements', 'fonts', 'brokenImages', 'tokens',
+        'version', 'url', 'viewport', 'devicePixelRatio', 'document', 'styleProperties', 'styleRows', 'elements', 'fonts', 'brokenImages', 'tokens', 'elementTokens',
       ]);
       assert.equal(dom.version, 2);
       assert.equal(dom.url, 'about:blank');
@@ -176,6 +176,29 @@ if (missing) {
       }
       assert.deepEqual(dom.elements[0], { ...dom.elements[0], parent: -1, tag: 'body', selector: 'body', box: [0, 0, 800, 20], text: null });
       assert.deepEqual(dom.elements[2], { ...dom.elements[2], parent: 1, tag: 'p', selector: 'body > main > p', text: fnv1a64('Hi') });
+    });
+  });
+
+  test('collector: the root\'s tokens and those declared on elements, by rule (in @media too) or style attribute', async () => {
+    const html = `<style>:root { --brand: #2563eb; --ink:#0f172a }
+      .card { --accent: #0e7490; color: var(--accent) }
+      @media (min-width: 10px) { .card.wide { --gap: 8px } }
+      .hidden { --never: 1px; display: none }
+      .card .x::before { --pseudo: 2px }</style>
+      <main><div class="card" id="a"><p>A</p></div><div class="card wide" id="b">B</div>
+      <p style="--lead: 1.5; color: red">C</p><div class="hidden">D</div></main>`;
+    await withPage(html, async (page) => {
+      const dom = JSON.parse(await collectDom(page));
+      assert.deepEqual(dom.tokens, [['--brand', '#2563eb'], ['--ink', '#0f172a']]);
+      const named = dom.elementTokens.map(([i, name, value]) => [dom.elements[i].selector, name, value]);
+      // A hidden element is not recorded, so neither is its token; a pseudo-element's rule
+      // matches no element; inherited values (the card's <p>) are not declarations.
+      assert.deepEqual(named, [
+        ['#a', '--accent', '#0e7490'],
+        ['#b', '--accent', '#0e7490'],
+        ['#b', '--gap', '8px'],
+        ['body > main > p', '--lead', '1.5'],
+      ]);
     });
   });
 

@@ -21,8 +21,9 @@ const SOURCES = {
   'src/tokens.css': ':root {\n  --brand: #2563eb;\n  --ink: #0f172a;\n}\n',
   'src/components/button.css':
     '.btn {\n  display: inline-block;\n  padding: 8px 14px;\n  background: var(--brand);\n  color: white;\n  border-radius: 6px;\n}\n',
-  'src/components/card.css': '.card {\n  margin: 12px 0;\n  color: var(--ink);\n}\n\n.price {\n  color: var(--brand);\n  font-weight: 700;\n}\n',
-  'src/widgets.css': '/* widgets */\n.badge {\n  border: 2px solid var(--brand);\n}\n',
+  'src/components/card.css':
+    '.card {\n  --accent: #0e7490;\n  margin: 12px 0;\n  color: var(--ink);\n  border-left: 4px solid var(--accent);\n}\n\n.price {\n  color: var(--brand);\n  font-weight: 700;\n}\n',
+  'src/widgets.css': '/* widgets */\n.badge {\n  border: 2px solid var(--brand);\n  background: var(--accent, transparent);\n}\n',
   'public/plain.css': '.lead {\n  font-size: 16px;\n}\n\n.note {\n  margin: 0;\n}\n',
 };
 
@@ -117,7 +118,7 @@ test('each restyle is traced to its token, rule, source file and line', { skip }
   assert.equal(btn.token, '--brand');
   const price = trace.changes.find((c) => c.selector.includes('span.price'));
   assert.equal(price.source.original.file, 'src/components/card.css');
-  assert.equal(price.source.original.line, 7);
+  assert.equal(price.source.original.line, 9);
   // A map inline in its stylesheet (a data: URL) maps as one in a file does: the badge's border
   // comes from the `border` shorthand of src/widgets.css line 3.
   const badge = trace.changes.find((c) => c.selector.includes('span.badge') && c.property === 'border-top-color');
@@ -151,7 +152,21 @@ test('each restyle is traced to its token, rule, source file and line', { skip }
   home = evidence(root);
   assert.match(home.verdict, /^Style-only change: set by the element's style attribute; 1 element restyled \(body > p\.note\)/);
 
+  // A token a component declares (`.card { --accent }`), read by the card and by the badge inside
+  // it: the change is recorded on the declaring element, and the verdict leads with it and the
+  // component file that declares it.
+  build(root, { 'src/components/card.css': ['--accent: #0e7490', '--accent: #7c3aed'] });
+  r = run(root);
+  home = evidence(root);
+  const card = home.layers.dom.styleTrace.changes.find((c) => c.property === 'border-left-color').selector;
+  assert.deepEqual(home.layers.dom.tokenChanges, [{ name: '--accent', from: '#0e7490', to: '#7c3aed', elements: [card], elementCount: 1 }]);
+  assert.match(
+    home.verdict,
+    /^Style-only change: token --accent #0e7490 → #7c3aed \(src\/components\/card\.css:2\), used by 2 restyled elements; through 2 rules in 2 files \(src\/components\/card\.css, src\/widgets\.css\); 2 elements restyled/,
+  );
+
   // The same page unchanged passes, and nothing was traced for it.
+  build(root);
   r = run(root);
   assert.equal(r.status, 0, r.output);
   assert.equal(evidence(root).layers.dom?.styleTrace, undefined);

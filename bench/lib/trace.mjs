@@ -53,10 +53,10 @@ async function timed(page, name) {
   const evidence = JSON.parse(readFileSync(path.join(${JSON.stringify(root)}, '.sightline', 'temp', name, 'chromium.json'), 'utf8'));
   const trace = evidence.layers.dom?.styleTrace;
   if (!trace) return { matcherMs, traced: 0, restyled: evidence.layers.dom?.styleChanges?.count ?? 0 };
-  const elements = [...new Set(trace.changes.map((c) => c.selector))].map((selector) => ({ selector }));
+  const selectors = [...new Set(trace.changes.map((c) => c.selector))];
   const names = [...new Set(trace.changes.map((c) => c.property))];
   const at = performance.now();
-  await styleRules(page, elements, names);
+  await styleRules(page, selectors, names);
   return { matcherMs, traceMs: performance.now() - at, traced: trace.traced, restyled: evidence.layers.dom.styleChanges.count };
 }
 

@@ -73,7 +73,9 @@ fn changed_guidance(snapshot: &SnapshotEvidence, g: &mut Vec<String>) {
             } else if style_count > 0 {
                 g.push("Style-only change: the DOM is identical and only computed styles changed (dom.styleChanges lists each from → to). It is real, not noise: confirm with a human that the restyle was intended before approving.".into());
             }
-            if let Some(trace) = &dom.style_trace {
+            if let Some(error) = dom.style_trace.as_ref().and_then(|t| t.error.as_ref()) {
+                g.push(format!("The rules behind the restyle could not be traced ({error}): search the stylesheets for the changed properties in dom.styleChanges."));
+            } else if let Some(trace) = &dom.style_trace {
                 g.push(trace_guidance(trace));
             } else if let Some(token) = dom.token_changes.first() {
                 g.push(format!(

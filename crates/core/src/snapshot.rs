@@ -198,7 +198,8 @@ impl SnapshotEvidence {
         }
         // A traced change says where its value comes from; an untraced one, what changed.
         let dom = self.layers.dom.as_ref();
-        match dom.and_then(|d| d.style_trace.as_ref()) {
+        let trace = dom.and_then(|d| d.style_trace.as_ref());
+        match trace.filter(|t| t.error.is_none()) {
             Some(trace) => lines.extend(trace.lines(properties)),
             None => {
                 lines.extend(dom.iter().flat_map(|d| &d.token_changes).map(|t| format!("token {}", t.describe())));
@@ -206,6 +207,7 @@ impl SnapshotEvidence {
                 for p in changed.iter().take(properties) {
                     lines.push(format!("{} {}: {} → {}", p.selector, p.property, p.from, p.to));
                 }
+                lines.extend(trace.and_then(|t| t.error.as_ref()).map(|e| format!("the rules were not traced: {e}")));
             }
         }
         lines.extend(self.environment.iter().flat_map(EnvironmentComparison::notes));

@@ -298,14 +298,11 @@ fn decide_change(
         let styles = &dom.style_changes;
         let main =
             styles.most_common.first().map(|c| format!("; {} {} → {}", c.property, c.from, c.to)).unwrap_or_default();
-        // What made the change leads: the token or rule the live page traced it to, or a token
-        // of the root that changed.
+        // What made the change leads: the token or rule the live page traced it to, or the one
+        // token of the root that changed.
         let cause = match dom.style_trace.as_ref().and_then(|trace| trace.verdict_note()) {
             Some(note) => format!("{note}; "),
-            None => match dom.token_changes.first() {
-                Some(token) => format!("token {}; ", token.describe()),
-                None => String::new(),
-            },
+            None => dom.leading_token().map(|token| format!("token {}; ", token.describe())).unwrap_or_default(),
         };
         return verdict(
             Status::Changed,

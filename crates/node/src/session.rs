@@ -167,18 +167,12 @@ pub enum SessionStep {
     /// and digests of at most `maxAssets` fonts, images and stylesheets the page loaded, and give
     /// them to `rendered`.
     Rendered { max_families: u32, max_assets: u32 },
-    /// Find which rules these restyled elements matched, with the declarations of these names
-    /// (and every custom property), and give them to `traced`.
-    Trace { elements: Vec<TraceTarget>, names: Vec<String> },
+    /// Find which rules the restyled elements (by their selectors in the DOM record) matched,
+    /// with the declarations of these names (and every custom property), and give them to
+    /// `traced`.
+    Trace { selectors: Vec<String>, names: Vec<String> },
     /// The call is decided.
     Done { outcome: CallOutcome },
-}
-
-/// A restyled element (its selector in the DOM record) and its changed properties.
-#[napi(object)]
-pub struct TraceTarget {
-    pub selector: String,
-    pub properties: Vec<String>,
 }
 
 impl From<session::Step> for SessionStep {
@@ -190,14 +184,7 @@ impl From<session::Step> for SessionStep {
                 max_families: max_families.try_into().unwrap_or(u32::MAX),
                 max_assets: max_assets.try_into().unwrap_or(u32::MAX),
             },
-            session::Step::Trace(request) => Self::Trace {
-                elements: request
-                    .elements
-                    .into_iter()
-                    .map(|t| TraceTarget { selector: t.selector, properties: t.properties })
-                    .collect(),
-                names: request.names,
-            },
+            session::Step::Trace(request) => Self::Trace { selectors: request.selectors, names: request.names },
             session::Step::Done(outcome) => {
                 let session::CallOutcome { pass, message, status, fail_at_end, attachments } = *outcome;
                 Self::Done {
@@ -302,11 +289,12 @@ impl CaptureSession {
     }
 
     /// The rules the restyled elements of a `trace` step matched, as JSON (`{ sheets, elements,
-    /// sourceMaps }`), or none where the browser cannot say; resolves to the next step.
+    /// sourceMaps }`), or none where the browser cannot say, and the first line of the error
+    /// where asking the page failed; resolves to the next step.
     #[napi(ts_return_type = "Promise<SessionStep>")]
-    pub fn traced(&self, rules: Option<String>) -> AsyncTask<Work<SessionStep>> {
+    pub fn traced(&self, rules: Option<String>, error: Option<String>) -> AsyncTask<Work<SessionStep>> {
         let core = self.core.clone();
-        Work::run(move || step(&core, |session| session.traced(rules)))
+        Work::run(move || step(&core, |session| session.traced(rules, error)))
     }
 
     /// The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;

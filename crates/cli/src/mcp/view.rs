@@ -95,7 +95,7 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results, in
     out.push(format!("Sightline results ({}): {}", results.created_at, results.summary.attention_line()));
     let snapshots = &results.snapshots;
     out.extend(results.scope_note());
-    let wide = wide_restyles(snapshots);
+    let wide = wide_restyles(snapshots, &results.groups);
     if !results.groups.is_empty() || !wide.is_empty() {
         out.push(String::new());
         out.push("Groups (snapshots sharing one signal; each still has its own line below):".into());

@@ -63,6 +63,19 @@ pub struct DomComparison {
     pub(super) roles: ElementRoles,
 }
 
+impl DomComparison {
+    /// The changed design token a style-only change is led by: the first changed token its
+    /// trace found, else the root's one changed token (of several, none leads).
+    pub fn leading_token(&self) -> Option<&TokenChange> {
+        let traced = self.style_trace.as_ref().and_then(|t| t.tokens.iter().find(|t| t.changed()));
+        match traced {
+            Some(token) => self.token_changes.iter().find(|c| c.name == token.name),
+            None if self.token_changes.len() == 1 => self.token_changes.first(),
+            None => None,
+        }
+    }
+}
+
 /// A count of elements and the selectors of the first ones.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ElementList {

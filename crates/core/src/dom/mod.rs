@@ -87,13 +87,13 @@ pub use comparison::{
 };
 pub use names::{ClassChange, ClassChanges};
 pub use record::{
-    CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENTS,
-    MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, MAX_TOKENS, parse_dom,
+    CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENT_TOKENS,
+    MAX_ELEMENTS, MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, MAX_TOKENS, parse_dom,
 };
 pub use rendering::{image_source_digest, rendering_regions};
 pub use tokens::{TokenChange, token_changes};
 pub use trace::{
     MAX_SOURCE_MAP_BYTES, MAX_SOURCE_MAPS, MAX_TRACED_ELEMENTS, PageRules, Source, StyleTrace, TraceRequest,
-    TraceTarget, TracedChange, TracedToken, trace_styles,
+    TracedChange, TracedToken, trace_styles,
 };
 pub use tree::{TreeNode, dom_tree, prune_depth};

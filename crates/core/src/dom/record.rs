@@ -22,6 +22,8 @@ pub const MAX_STYLE_PROPERTIES: usize = 1024;
 pub const MAX_LIST_ENTRIES: usize = 100_000;
 /// Most custom properties of the root a record keeps (`tokens`).
 pub const MAX_TOKENS: usize = 512;
+/// Most custom properties declared on elements a record keeps (`elementTokens`).
+pub const MAX_ELEMENT_TOKENS: usize = 2_000;
 /// Longest string anywhere in a record, in bytes.
 pub const MAX_STRING_BYTES: usize = 16 << 10;
 
@@ -57,6 +59,11 @@ pub struct DomSnapshot {
     /// before they were collected.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tokens: Vec<(String, String)>,
+    /// The custom properties declared on elements other than the root (`.card { --accent: … }`
+    /// or a style attribute), as (element index, name, computed value), sorted by element, at
+    /// most [`MAX_ELEMENT_TOKENS`]: a token a component sets is named like one of the root.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub element_tokens: Vec<(usize, String, String)>,
 }
 
 /// A width and height in CSS pixels.
@@ -326,6 +333,17 @@ fn validate(s: &DomSnapshot, limits: &Limits) -> Result<()> {
     for (i, (name, value)) in s.tokens.iter().enumerate() {
         check_string(&|| format!("tokens[{i}] name"), name)?;
         check_string(&|| format!("tokens[{i}] value"), value)?;
+    }
+    check_count("elementTokens", s.element_tokens.len(), MAX_ELEMENT_TOKENS)?;
+    for (i, (element, name, value)) in s.element_tokens.iter().enumerate() {
+        if *element >= s.elements.len() {
+            return Err(bad(format!(
+                "elementTokens[{i}]: element {element} is not one of the {} elements",
+                s.elements.len()
+            )));
+        }
+        check_string(&|| format!("elementTokens[{i}] name"), name)?;
+        check_string(&|| format!("elementTokens[{i}] value"), value)?;
     }
 
     check_count("elements", s.elements.len(), limits.elements)?;

@@ -129,9 +129,9 @@ pub struct WideRestyle {
 
 /// The style-only changes never grouped because they restyle more than 10 elements: the groups
 /// section names them beside the groups (02-results.md), so a reader meets every restyle there.
-/// One in a token group is grouped.
-pub fn wide_restyles(snapshots: &[SnapshotEvidence]) -> Vec<WideRestyle> {
-    let grouped: BTreeSet<GroupMember> = group_snapshots(snapshots).into_iter().flat_map(|g| g.members).collect();
+/// One in a token group is grouped: `groups` are the run's groups ([`group_snapshots`]).
+pub fn wide_restyles(snapshots: &[SnapshotEvidence], groups: &[Group]) -> Vec<WideRestyle> {
+    let grouped: BTreeSet<&GroupMember> = groups.iter().flat_map(|g| &g.members).collect();
     let mut wide: Vec<WideRestyle> = snapshots
         .iter()
         .filter(|s| !grouped.contains(&GroupMember { name: s.name.clone(), project: s.project.clone() }))
@@ -347,7 +347,7 @@ mod tests {
         // The wide restyle is grouped: not listed as too wide to group.
         let snapshots: Vec<SnapshotEvidence> =
             entries.iter().map(|e| serde_json::from_value(e.clone()).unwrap()).collect();
-        assert!(wide_restyles(&snapshots).is_empty());
+        assert!(wide_restyles(&snapshots, &group_snapshots(&snapshots)).is_empty());
     }
 
     /// A snapshot another environment only reshaped: `from` and `to` are Chromium versions.
@@ -422,7 +422,7 @@ mod tests {
         // They are named beside the groups instead, with their counts.
         let entries: Vec<SnapshotEvidence> =
             [&b, &a].iter().map(|e| serde_json::from_value((*e).clone()).unwrap()).collect();
-        let wide = wide_restyles(&entries);
+        let wide = wide_restyles(&entries, &group_snapshots(&entries));
         let named: Vec<(&str, usize)> = wide.iter().map(|w| (w.member.name.as_str(), w.count)).collect();
         assert_eq!(named, [("a", 11), ("b", 11)]);
         // Not even by a shift they share.
@@ -434,7 +434,8 @@ mod tests {
         assert_eq!(groups.len(), 1);
         assert!(groups[0].label.ends_with("(#e0, #e1, #e2 and 7 more)"), "{}", groups[0].label);
         let ten: SnapshotEvidence = serde_json::from_value(style_only("a", &many[..10])).unwrap();
-        assert!(wide_restyles(&[ten]).is_empty(), "ten group, so they are not named apart");
+        let ten = [ten];
+        assert!(wide_restyles(&ten, &group_snapshots(&ten)).is_empty(), "ten group, so they are not named apart");
     }
 
     #[test]

@@ -54,8 +54,8 @@ pub(super) fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
     match snapshot.verdict_kind {
         VerdictKind::StyleOnly => {
             // One token explains a restyle of any size.
-            if let Some(token) = leading_token(dom) {
-                signals.push((GroupSignal::Token, Key::Token(token)));
+            if let Some(token) = dom.leading_token() {
+                signals.push((GroupSignal::Token, Key::Token(token.values())));
             }
             let changes = &dom.style_changes;
             let complete = changes.elements.len() == changes.count;
@@ -129,15 +129,4 @@ pub(super) fn candidate(snapshot: &SnapshotEvidence) -> Option<Candidate> {
     }
     let member = GroupMember { name: snapshot.name.clone(), project: snapshot.project.clone() };
     Some(Candidate { member, restyled, signals })
-}
-
-/// The changed design token a style-only change is led by (`--brand #2563eb → #dc2626`): the
-/// first changed token its trace found, else the root's one changed token.
-fn leading_token(dom: &crate::dom::DomComparison) -> Option<String> {
-    let traced = dom.style_trace.as_ref().and_then(|t| t.tokens.iter().find(|t| t.changed()));
-    match traced {
-        Some(token) => dom.token_changes.iter().find(|c| c.name == token.name).map(|c| c.describe()),
-        None if dom.token_changes.len() == 1 => Some(dom.token_changes[0].describe()),
-        None => None,
-    }
 }

@@ -10,7 +10,8 @@ use crate::words::Word;
 /// Structural, style and geometry changes of the DOM layer, in the order verdicts rank them.
 pub(super) fn dom_sections(out: &mut String, dom: &DomComparison) {
     structure(out, dom);
-    style_changes(out, &dom.style_changes, dom.style_trace.as_ref());
+    // A trace that failed names no rule: the table shows the changes alone.
+    style_changes(out, &dom.style_changes, dom.style_trace.as_ref().filter(|t| t.error.is_none()));
     geometry_changes(out, &dom.geometry_changes);
 }
 

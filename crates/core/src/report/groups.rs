@@ -11,7 +11,7 @@ use crate::words::Word;
 /// Snapshots that changed the same way, then the style-only changes too wide to group; nothing
 /// when there are neither.
 pub(super) fn groups(out: &mut String, groups: &[Group], snapshots: &[SnapshotEvidence]) {
-    let wide = wide_restyles(snapshots);
+    let wide = wide_restyles(snapshots, groups);
     if groups.is_empty() && wide.is_empty() {
         return;
     }

@@ -94,10 +94,10 @@ fn drive_in(
                 session.shot(shoot(shots), Vec::new()).unwrap()
             }
             Step::Trace(request) => {
-                let selectors: Vec<&str> = request.elements.iter().map(|e| e.selector.as_str()).collect();
+                let selectors: Vec<&str> = request.selectors.iter().map(String::as_str).collect();
                 asked.push(format!("trace {}", selectors.join(", ")));
                 // A browser that cannot say what restyled them: the outcome is as it was.
-                session.traced(None).unwrap()
+                session.traced(None, None).unwrap()
             }
             Step::Done(outcome) => return (asked, *outcome),
         }
@@ -479,7 +479,7 @@ fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
                     "elements": [{ "found": true, "inherited": [], "own": [{ "origin": "regular", "selector": ".card p", "sheet": "s",
                         "declarations": [{ "name": "color", "value": "#dc2626", "line": 4, "column": 2 }] }] }],
                 });
-                session.traced(Some(rules.to_string())).unwrap()
+                session.traced(Some(rules.to_string()), None).unwrap()
             }
             Step::Done(outcome) => break *outcome,
             other => panic!("unexpected {other:?}"),
@@ -498,4 +498,42 @@ fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
         serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
     assert!(written.verdict.starts_with(verdict));
     assert_eq!(written.layers.dom.and_then(|d| d.style_trace).map(|t| t.traced), Some(1));
+}
+
+#[test]
+fn session_a_trace_that_fails_is_told_in_the_evidence_and_never_fails_the_call() {
+    let root = Root::new("trace-failed");
+    approve(&root);
+    let restyled = restyled_page();
+    // The page navigated away while asked; then an answer beyond what the page was asked for.
+    for (rules, error) in [
+        (None, Some("Protocol error (DOM.getDocument): Target closed".to_string())),
+        (Some(json!({ "sheets": [], "elements": [] }).to_string()), None),
+        (Some("{ not json".to_string()), None),
+    ] {
+        let (mut session, mut step) = CaptureSession::open(request(&root, json!({}), UpdateMode::None)).unwrap();
+        let outcome = loop {
+            step = match step {
+                Step::Walk { .. } => session.walked(restyled.to_string(), None).unwrap(),
+                Step::Shoot { .. } => session.shot(shot(100), Vec::new()).unwrap(),
+                Step::Trace(_) => session.traced(rules.clone(), error.clone()).unwrap(),
+                Step::Done(outcome) => break *outcome,
+                other => panic!("unexpected {other:?}"),
+            }
+        };
+        assert_eq!(outcome.status, Some(Status::Changed));
+        assert!(outcome.message.contains("Style-only change: 1 element restyled (#card-a > p)"), "{}", outcome.message);
+        let written: crate::snapshot::SnapshotEvidence =
+            serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
+        let trace = written.layers.dom.and_then(|d| d.style_trace).expect("the failed trace");
+        assert_eq!((trace.traced, trace.untraced), (0, 1));
+        let reason = trace.error.expect("why");
+        match (&rules, &error) {
+            (None, Some(error)) => assert_eq!(&reason, error),
+            (Some(r), _) if r.starts_with('{') && r.contains("sheets") => {
+                assert!(reason.contains("0 elements answered for 1 asked"), "{reason}")
+            }
+            _ => assert!(reason.starts_with("the page's answer is not valid"), "{reason}"),
+        }
+    }
 }

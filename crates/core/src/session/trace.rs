@@ -3,7 +3,7 @@
 
 use super::{CaptureSession, Phase, Step};
 use crate::capture::CaptureOutcome;
-use crate::dom::{PageRules, TraceRequest, trace_styles};
+use crate::dom::{PageRules, StyleTrace, TraceRequest, trace_styles};
 use crate::error::{Error, Result};
 use crate::verdict::Status;
 
@@ -26,25 +26,32 @@ impl CaptureSession {
     }
 
     /// The rules the page matched for a [`Step::Trace`] (the matcher's JSON, see
-    /// [`PageRules`]), or `None` where the browser cannot say: the evidence names where each
-    /// restyled value comes from, and the verdict leads with it.
-    pub fn traced(&mut self, rules: Option<String>) -> Result<Step> {
+    /// [`PageRules`]), or `None` where the browser cannot say, and why asking failed if it did:
+    /// the evidence names where each restyled value comes from, and the verdict leads with it.
+    /// A trace that fails is told in the evidence and never fails the call.
+    pub fn traced(&mut self, rules: Option<String>, error: Option<String>) -> Result<Step> {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Trace(tracing) => {
                 let Tracing { request, mut outcome, shot, previous } = *tracing;
-                if let Some(rules) = rules {
-                    let rules: PageRules = serde_json::from_str(&rules)
-                        .map_err(|e| Error::Internal(format!("toMatchVisual: the page's style rules: {e}")))?;
-                    let page_url = self.dom.as_ref().map_or("", |d| d.url.as_str());
-                    let evidence = &mut outcome.evidence;
-                    if let Some(dom) = evidence.layers.dom.as_mut() {
-                        dom.style_trace = Some(trace_styles(dom, &request, &rules, page_url)?);
+                let page_url = self.dom.as_ref().map_or("", |d| d.url.as_str());
+                let evidence = &mut outcome.evidence;
+                if let Some(dom) = evidence.layers.dom.as_mut()
+                    && (rules.is_some() || error.is_some())
+                {
+                    let trace = match (rules, error) {
+                        (Some(rules), _) => serde_json::from_str::<PageRules>(&rules)
+                            .map_err(|e| format!("the page's answer is not valid: {e}"))
+                            .and_then(|rules| trace_styles(dom, &request, &rules, page_url).map_err(|e| e.to_string())),
+                        (None, error) => Err(error.unwrap_or_default()),
+                    };
+                    let traced = trace.is_ok();
+                    dom.style_trace = Some(trace.unwrap_or_else(|reason| StyleTrace::failed(dom, reason)));
+                    if traced {
                         evidence.decide_line_again(&self.settings.snapshot_options().tolerance);
-                        outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
-                            .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-                        self.store
-                            .write(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)?;
                     }
+                    outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
+                        .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+                    self.store.write(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)?;
                 }
                 self.outcome(outcome, &shot, previous.as_deref())
             }

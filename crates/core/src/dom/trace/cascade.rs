@@ -2,6 +2,8 @@
 //! for the element (and its ancestors, for a property that inherits), in cascade order, and the
 //! shorthands that set a longhand (`background` sets `background-color`).
 
+use std::sync::LazyLock;
+
 use super::{Declaration, ElementRules, RuleRecord};
 
 /// Shorthands and the longhands each sets, as computed styles list them. Sides and corners are
@@ -77,6 +79,9 @@ const SIDES: [&str; 4] = ["top", "right", "bottom", "left"];
 const CORNERS: [&str; 4] = ["top-left", "top-right", "bottom-right", "bottom-left"];
 
 /// Every shorthand with its longhands: [`SHORTHANDS`] and the box ones (margin, padding, border).
+/// Built once: every traced property looks it up.
+static SHORTHAND_TABLE: LazyLock<Vec<(String, Vec<String>)>> = LazyLock::new(shorthand_table);
+
 fn shorthand_table() -> Vec<(String, Vec<String>)> {
     let mut table: Vec<(String, Vec<String>)> =
         SHORTHANDS.iter().map(|(s, l)| (s.to_string(), l.iter().map(|l| l.to_string()).collect())).collect();
@@ -102,7 +107,10 @@ fn shorthand_table() -> Vec<(String, Vec<String>)> {
 pub fn setters(property: &str) -> Vec<String> {
     let mut names = vec![property.to_string()];
     names.extend(
-        shorthand_table().into_iter().filter(|(_, longhands)| longhands.iter().any(|l| l == property)).map(|(s, _)| s),
+        SHORTHAND_TABLE
+            .iter()
+            .filter(|(_, longhands)| longhands.iter().any(|l| l == property))
+            .map(|(shorthand, _)| shorthand.clone()),
     );
     names
 }

@@ -29,17 +29,11 @@ const MAX_RULES: usize = 4096;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TraceRequest {
-    pub elements: Vec<TraceTarget>,
+    /// The restyled elements, by their selectors in the DOM record.
+    pub selectors: Vec<String>,
     /// The declaration names the page returns (the properties and their shorthands); custom
     /// properties are always returned.
     pub names: Vec<String>,
-}
-
-/// One element (by its selector in the DOM record) and its changed properties.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TraceTarget {
-    pub selector: String,
-    pub properties: Vec<String>,
 }
 
 impl TraceRequest {
@@ -47,18 +41,17 @@ impl TraceRequest {
     /// element inside a frame or a shadow root (` >>> ` in its selector) cannot be found by a
     /// selector from the document: it is left out (and counted as not traced).
     pub fn for_changes(dom: &DomComparison) -> Option<Self> {
-        let mut elements: Vec<TraceTarget> = Vec::new();
+        let mut selectors: Vec<String> = Vec::new();
         let mut names: Vec<String> = Vec::new();
         for change in &dom.style_changes.properties {
             if change.selector.contains(">>>") {
                 continue;
             }
-            let full = elements.len() >= MAX_TRACED_ELEMENTS;
-            match elements.iter_mut().find(|e| e.selector == change.selector) {
-                Some(element) => element.properties.push(change.property.clone()),
-                None if full => continue,
-                None => elements
-                    .push(TraceTarget { selector: change.selector.clone(), properties: vec![change.property.clone()] }),
+            if !selectors.contains(&change.selector) {
+                if selectors.len() >= MAX_TRACED_ELEMENTS {
+                    continue;
+                }
+                selectors.push(change.selector.clone());
             }
             for name in cascade::setters(&change.property) {
                 if !names.contains(&name) {
@@ -66,7 +59,7 @@ impl TraceRequest {
                 }
             }
         }
-        (!elements.is_empty()).then_some(Self { elements, names })
+        (!selectors.is_empty()).then_some(Self { selectors, names })
     }
 }
 
@@ -247,6 +240,10 @@ pub struct StyleTrace {
     /// Why a stylesheet's source map could not be used.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub source_map_errors: Vec<String>,
+    /// Why the page could not be asked at all (it navigated away, the protocol refused, its
+    /// answer was beyond a limit): then nothing is traced and the verdict stands as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// One changed property of one traced element.
@@ -272,7 +269,8 @@ pub struct TracedChange {
 #[serde(rename_all = "camelCase")]
 pub struct TracedToken {
     pub name: String,
-    /// The root's value in the baseline and now, when the root has the token on both sides.
+    /// Its value in the baseline and now, where a token change says (the root's, or the value
+    /// declared on the element or its ancestor).
     pub from: Option<String>,
     pub to: Option<String>,
     /// Where its value (for the first element that reads it) is declared.
@@ -308,6 +306,19 @@ pub struct RuleUse {
 }
 
 impl StyleTrace {
+    /// The trace of a comparison whose page could not be asked, and why.
+    pub fn failed(dom: &DomComparison, reason: String) -> Self {
+        Self {
+            traced: 0,
+            untraced: dom.style_changes.count,
+            changes: Vec::new(),
+            tokens: Vec::new(),
+            rules: Vec::new(),
+            source_map_errors: Vec::new(),
+            error: Some(reason),
+        }
+    }
+
     /// The files the changed values come from (originals where mapped), in order of
     /// [`StyleTrace::rules`].
     pub fn files(&self) -> Vec<&str> {
@@ -390,19 +401,18 @@ pub fn trace_styles(
     rules: &PageRules,
     page_url: &str,
 ) -> Result<StyleTrace> {
-    if rules.elements.len() != request.elements.len() {
+    if rules.elements.len() != request.selectors.len() {
         return Err(Error::InvalidInput(format!(
             "style trace: {} elements answered for {} asked",
             rules.elements.len(),
-            request.elements.len()
+            request.selectors.len()
         )));
     }
-    for (element, target) in rules.elements.iter().zip(&request.elements) {
+    for (element, selector) in rules.elements.iter().zip(&request.selectors) {
         let count = element.own.len() + element.inherited.iter().map(Vec::len).sum::<usize>();
         if count > MAX_RULES {
             return Err(Error::InvalidInput(format!(
-                "style trace: {count} rules for {}, above the limit of {MAX_RULES}",
-                target.selector
+                "style trace: {count} rules for {selector}, above the limit of {MAX_RULES}"
             )));
         }
     }
@@ -470,16 +480,17 @@ pub fn trace_styles(
     };
 
     let mut changes = Vec::new();
-    let mut token_uses: Vec<(String, Source, usize)> = Vec::new();
+    // (token, where declared, elements reading it, the first of them)
+    let mut token_uses: Vec<(String, Source, usize, String)> = Vec::new();
     let mut rule_uses: Vec<RuleUse> = Vec::new();
     let mut traced = 0;
-    for (target, element) in request.elements.iter().zip(&rules.elements) {
+    for (selector, element) in request.selectors.iter().zip(&rules.elements) {
         if element.found {
             traced += 1;
         }
         let mut element_tokens: Vec<String> = Vec::new();
         let mut element_rules: Vec<Source> = Vec::new();
-        for change in dom.style_changes.properties.iter().filter(|c| c.selector == target.selector) {
+        for change in dom.style_changes.properties.iter().filter(|c| &c.selector == selector) {
             let (source, declaration, token) = if !element.found {
                 (Source::NotFound, None, None)
             } else {
@@ -493,9 +504,9 @@ pub fn trace_styles(
                             element_tokens.push(name.clone());
                             let declared = cascade::winning(element, name)
                                 .map_or(Source::Unset, |(rule, declaration, _)| locate(rule, declaration));
-                            match token_uses.iter_mut().find(|(n, _, _)| n == name) {
+                            match token_uses.iter_mut().find(|(n, _, _, _)| n == name) {
                                 Some(used) => used.2 += 1,
-                                None => token_uses.push((name.clone(), declared, 1)),
+                                None => token_uses.push((name.clone(), declared, 1, selector.clone())),
                             }
                         }
                         let written = format!(
@@ -529,11 +540,10 @@ pub fn trace_styles(
     // What no rule set (an initial value following another, `currentcolor`) reached no file.
     rule_uses.retain(|r| !matches!(r.source, Source::NotFound | Source::Unset));
     rule_uses.sort_by_key(|r| std::cmp::Reverse(r.elements)); // stable: first seen first
-    let root_changes: HashMap<&str, &TokenChange> = dom.token_changes.iter().map(|t| (t.name.as_str(), t)).collect();
     let mut tokens: Vec<TracedToken> = token_uses
         .into_iter()
-        .map(|(name, declared, used_by)| {
-            let (from, to) = match root_changes.get(name.as_str()) {
+        .map(|(name, declared, used_by, reader)| {
+            let (from, to) = match token_change_read(&dom.token_changes, &name, &reader) {
                 Some(change) => (change.from.clone(), change.to.clone()),
                 None => (None, None),
             };
@@ -549,7 +559,22 @@ pub fn trace_styles(
         tokens,
         rules: rule_uses,
         source_map_errors,
+        error: None,
     })
+}
+
+/// The change of token `name` the element of `reader` reads: one declared on it or an ancestor,
+/// else the root's, else the one change of that name declared on elements (its declaring
+/// ancestor's selector does not prefix `reader`'s when `reader`'s starts at an id).
+fn token_change_read<'a>(changes: &'a [TokenChange], name: &str, reader: &str) -> Option<&'a TokenChange> {
+    let named = || changes.iter().filter(move |c| c.name == name);
+    let on_elements = || named().filter(|c| c.element_count > 0);
+    on_elements()
+        .filter_map(|c| c.declared_on(reader).map(|on| (on.len(), c)))
+        .max_by_key(|(nearest, _)| *nearest)
+        .map(|(_, change)| change)
+        .or_else(|| named().find(|c| c.element_count == 0))
+        .or_else(|| if on_elements().count() == 1 { on_elements().next() } else { None })
 }
 
 /// A stylesheet's URL as a person names the file: its path when it is on the page's origin

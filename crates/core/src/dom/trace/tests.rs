@@ -28,7 +28,7 @@ fn names_the_rule_token_file_and_line_behind_each_restyled_value() {
     }))
     .unwrap();
     let request = TraceRequest::for_changes(&dom).unwrap();
-    assert_eq!(request.elements.len(), 4);
+    assert_eq!(request.selectors.len(), 4);
     assert_eq!(
         request.names,
         [
@@ -128,4 +128,42 @@ fn an_answer_for_other_elements_is_refused() {
     let request = TraceRequest::for_changes(&dom).unwrap();
     let err = trace_styles(&dom, &request, &PageRules::default(), "").unwrap_err();
     assert_eq!(err.to_string(), "style trace: 0 elements answered for 1 asked");
+}
+
+#[test]
+fn a_token_declared_on_an_ancestor_is_read_with_its_change() {
+    // `.card { --accent }` changed on both cards; the root also has an --accent, unchanged.
+    let change = |selector: &str| json!({ "selector": selector, "property": "color", "from": "a", "to": "b" });
+    let dom: DomComparison = serde_json::from_value(json!({
+        "changed": false, "noiseHint": true,
+        "added": { "count": 0, "elements": [] }, "removed": { "count": 0, "elements": [] },
+        "modified": { "count": 0, "elements": [] }, "styleCheck": "mismatch",
+        "styleChanges": {
+            "count": 2, "elements": [], "propertyCount": 2, "mostCommon": [],
+            "properties": [change("#card-a > p"), change("body > main > div:nth-of-type(3) > p")],
+        },
+        "geometryChanges": { "count": 0, "resizedCount": 0, "resized": [], "movedCount": 0, "moved": [] },
+        "tokenChanges": [{ "name": "--accent", "from": "#0e7490", "to": "#1f6feb",
+                           "elements": ["#card-a", "#card-b"], "elementCount": 3 }],
+    }))
+    .unwrap();
+    let request = TraceRequest::for_changes(&dom).unwrap();
+    let card = json!({
+        "found": true,
+        "own": [{ "origin": "regular", "selector": ".card p", "sheet": "1",
+                  "declarations": [{ "name": "color", "value": "var(--accent)", "line": 4, "column": 2 }] }],
+        "inherited": [[{ "origin": "regular", "selector": ".card", "sheet": "1",
+                         "declarations": [{ "name": "--accent", "value": "#1f6feb", "line": 1, "column": 2 }] }]],
+    });
+    let rules: PageRules = serde_json::from_value(json!({
+        "sheets": [{ "id": "1", "url": "http://x.test/card.css", "inline": false, "startLine": 0, "startColumn": 0 }],
+        "elements": [card, card],
+    }))
+    .unwrap();
+    let trace = trace_styles(&dom, &request, &rules, "http://x.test/").unwrap();
+    // The first reader's card is listed; the third card is not, but the change is the one of its name.
+    assert_eq!(
+        trace.verdict_note().unwrap(),
+        "token --accent #0e7490 → #1f6feb (/card.css:2), used by 2 restyled elements"
+    );
 }
