@@ -353,6 +353,8 @@ export interface LedgerTestInput {
   line?: number
   /** The test ran its body to the end (passed, or failed only on visual assertions). */
   finished: boolean
+  /** The test failed or stopped for another reason than a visual assertion. */
+  stopped?: boolean
 }
 
 /** A web font, an image or a stylesheet the page loaded, and a digest of its bytes. */
@@ -469,6 +471,8 @@ export interface RunEndInput {
   tests: Array<LedgerTestInput>
   /** Playwright's `config.shard` under `--shard`. */
   shard?: ShardPosition
+  /** How Playwright said the run ended (`FullResult.status`). */
+  ended?: string
 }
 
 /** A run's summary as the reporter prints it. */

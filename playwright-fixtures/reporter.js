@@ -4,7 +4,7 @@
 'use strict';
 
 const addon = require('../addon.js');
-const { beginLedger, ranToEnd } = require('./selection.js');
+const { beginLedger, ranToEnd, stoppedOtherwise } = require('./selection.js');
 const { projectRoot } = require('./project.js');
 
 class SightlineReporter {
@@ -18,14 +18,25 @@ class SightlineReporter {
 
   onTestEnd(test, result) {
     const entry = this.ledger.tests.get(test.id);
-    if (entry && ranToEnd(result)) entry.finished = true;
+    if (!entry) return;
+    if (ranToEnd(result)) entry.finished = true;
+    // The last attempt decides: a retry that passed is not a stopped test.
+    entry.stopped = stoppedOtherwise(result);
   }
 
-  onEnd() {
+  onEnd(result) {
     // The core ends the run (the ledger of which tests ran, then results.json, or a shard's
     // captures for the merge job) and says every line.
     const { narrowed, complete, rootDir, tests } = this.ledger;
-    const lines = addon.finishRunSync({ root: this.root, rootDir, narrowed, complete, tests: [...tests.values()], shard: this.config.shard ?? undefined });
+    const lines = addon.finishRunSync({
+      root: this.root,
+      rootDir,
+      narrowed,
+      complete,
+      tests: [...tests.values()],
+      shard: this.config.shard ?? undefined,
+      ended: result?.status,
+    });
     for (const line of lines) process.stderr.write(`sightline: ${line}\n`);
   }
 

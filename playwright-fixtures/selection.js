@@ -95,4 +95,14 @@ function ranToEnd(result) {
   return result.status === 'passed';
 }
 
-module.exports = { beginLedger, ranToEnd, parseTestArgs };
+/** Whether an attempt failed or stopped for another reason than a visual assertion (an error,
+ *  a timeout, an interruption): every error a failing `toMatchVisual` raises starts with its
+ *  name, and any other error means the test did not run as the suite means it to. */
+function stoppedOtherwise(result) {
+  if (result.status === 'passed' || result.status === 'skipped') return false;
+  if (result.status !== 'failed') return true;
+  const errors = result.errors ?? [];
+  return errors.length === 0 || errors.some((e) => !/^(Error: )?toMatchVisual\(/.test(e.message ?? ''));
+}
+
+module.exports = { beginLedger, ranToEnd, stoppedOtherwise, parseTestArgs };

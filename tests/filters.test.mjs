@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -201,4 +201,66 @@ test('filters: new snapshots fail softly, and an update run prints and marks eac
   const restored = run(['-g', 'footer', '--project', 'desktop', '--update-snapshots=changed']);
   assert.equal(restored.results.snapshots[0].status, 'written');
   assert.equal(run(['-g', 'footer']).results.summary.passed, 2);
+});
+
+test('filters: prune deletes exactly the unused baselines after a whole run, and refuses after a filtered or failed one', { skip }, () => {
+  const bin = path.join(repo, 'target', 'release', 'sightline');
+  const prune = (args = [], cwd = project) => {
+    const r = spawnSync(bin, ['prune', ...args], { cwd, encoding: 'utf8' });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const menu = ['desktop', 'narrow'].map((p) => path.join(project, '.sightline', 'baselines', 'menu', `${p}.png`));
+  const exists = () => menu.map((file) => existsSync(file));
+
+  // A filtered run cannot tell: refused, nothing deleted.
+  run(['-g', 'hero'], { DROP_MENU_CALL: '1' });
+  let r = prune(['--yes']);
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^sightline: nothing was removed: the last run left part of the suite out .*; run the whole suite \(npx playwright test\), then prune\n$/);
+  assert.deepEqual(exists(), [true, true]);
+
+  // A whole run in which a test failed for another reason than a visual change: refused.
+  const failed = run([], { DROP_MENU_CALL: '1', FAIL_PRICE: '1' });
+  assert.equal(failed.status, 1, failed.output);
+  r = prune(['--yes']);
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /nothing was removed: in the last run 2 tests failed for another reason than a visual change \(first: card\.spec\.mjs › price\)/);
+  assert.deepEqual(exists(), [true, true]);
+
+  // A whole green run: the dry run lists each unused baseline with the test that made it.
+  const whole = run([], { DROP_MENU_CALL: '1' });
+  assert.equal(whole.status, 0, whole.output);
+  r = prune();
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines[0], /^2 baselines no test captures any more \(the run of \d{4}-\d\d-\d\dT[\d:]+Z, visual-report\/results\.json\):$/);
+  assert.deepEqual(lines.slice(1), [
+    '  menu (desktop)  .sightline/baselines/menu/desktop.png, made by home.spec.mjs › home › menu — its test home.spec.mjs › home › menu ran to its end without capturing it',
+    '  menu (narrow)  .sightline/baselines/menu/narrow.png, made by home.spec.mjs › home › menu — its test home.spec.mjs › home › menu ran to its end without capturing it',
+    'Dry run: nothing was deleted. To delete them: npx sightline prune --yes',
+  ]);
+  assert.deepEqual(exists(), [true, true]);
+
+  // --yes deletes exactly those (and the emptied folder), and results.json no longer lists them.
+  const before = readdirSync(path.join(project, '.sightline', 'baselines')).sort();
+  r = prune(['--yes']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'deleted .sightline/baselines/menu/desktop.png\ndeleted .sightline/baselines/menu/narrow.png\n2 baselines deleted; visual-report/results.json no longer lists them. Commit the deletion with your change.\n');
+  assert.deepEqual(readdirSync(path.join(project, '.sightline', 'baselines')).sort(), before.filter((name) => name !== 'menu'));
+  const results = JSON.parse(readFileSync(path.join(project, 'visual-report', 'results.json'), 'utf8'));
+  assert.deepEqual([results.missingBaselines, results.summary.missing], [[], 0]);
+  assert.equal(prune().stdout.split('\n')[0].startsWith('No unused baselines'), true);
+  // The next whole run is clean.
+  assert.deepEqual(run([], { DROP_MENU_CALL: '1' }).missing, []);
+
+  // A project with no run: said, nothing written.
+  const empty = mkdtempSync(path.join(tmpdir(), 'sightline-prune-empty-'));
+  try {
+    r = prune(['--yes'], empty);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /results\.json: no results yet; run the Playwright tests with the sightline reporter first/);
+    assert.deepEqual(readdirSync(empty), []);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
 });

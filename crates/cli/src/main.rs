@@ -35,6 +35,10 @@ enum Command {
     Approve(review::ApproveArgs),
     /// List the approved baselines (name and project).
     List,
+    /// After a run of the whole suite, list the baselines no test captures any more (with the
+    /// test that made each) and, with --yes, delete them. Refused after a filtered, sharded,
+    /// interrupted or failed run.
+    Prune(review::PruneArgs),
     /// The evidence of one snapshot from the last run; `--json` prints it as data.
     Explain(review::ExplainArgs),
     /// Summarise the last run and point at its report; `--open` opens the HTML report.
@@ -112,6 +116,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => review::run_merge(&cli.root.root, &args),
         Command::Approve(args) => review::run_approve(&cli.root.root, &args),
         Command::List => review::run_list(&cli.root.root),
+        Command::Prune(args) => review::run_prune(&cli.root.root, &args),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),
         Command::Review(args) => review_server::run_review(&cli.root.root, &args),

@@ -40,6 +40,13 @@ pub struct ApproveArgs {
 }
 
 #[derive(Args)]
+pub struct PruneArgs {
+    /// Delete them; without it, only list them (a dry run).
+    #[arg(long)]
+    yes: bool,
+}
+
+#[derive(Args)]
 pub struct ExplainArgs {
     /// The snapshot name.
     name: String,
@@ -164,6 +171,57 @@ pub fn run_list(root: &Path) -> Result<u8> {
     for (name, project) in baselines {
         writeln!(stdout, "{name}\t{project}")?;
     }
+    Ok(exit::OK)
+}
+
+/// `sightline prune`: the last run's unused baselines, each with the test that made it and why it
+/// is unused; deleted only with `--yes`.
+pub fn run_prune(root: &Path, args: &PruneArgs) -> Result<u8> {
+    let store = ProjectStore::open(root)?;
+    let report_dir = PathBuf::from(sightline_core::config::Settings::read(root)?.report_dir);
+    let (_, file) = sightline_core::results::read_last_run(root, &report_dir)?;
+    let path = report_dir.join("results.json");
+    let mut results = file.results;
+    let unused = sightline_core::prune::prunable(&store, &results)?;
+    let mut stdout = std::io::stdout().lock();
+    if unused.is_empty() {
+        writeln!(
+            stdout,
+            "No unused baselines: the run of {} captured every baseline whose test ran.",
+            results.created_at
+        )?;
+        return Ok(exit::OK);
+    }
+    let count = sightline_core::words::plural(unused.len(), "baseline");
+    if !args.yes {
+        writeln!(stdout, "{count} no test captures any more (the run of {}, {}):", results.created_at, path.display())?;
+        for missing in &unused {
+            let made_by = missing.test.as_ref().map(|t| format!(", made by {}", t.display())).unwrap_or_default();
+            writeln!(
+                stdout,
+                "  {}  {}{made_by} — {}",
+                snapshot_label(&missing.name, &missing.project),
+                missing.files.baseline,
+                missing.reason
+            )?;
+        }
+        writeln!(stdout, "Dry run: nothing was deleted. To delete them: npx sightline prune --yes")?;
+        return Ok(exit::OK);
+    }
+    let pruned = sightline_core::prune::prune(&store, &report_dir, &mut results, None)?;
+    sightline_core::report::write_report(root, &report_dir, &results)?;
+    for removed in &pruned.removed {
+        writeln!(stdout, "deleted {removed}")?;
+    }
+    for gone in &pruned.already_gone {
+        writeln!(stdout, "already gone: {gone}")?;
+    }
+    writeln!(
+        stdout,
+        "{} deleted; {} no longer lists them. Commit the deletion with your change.",
+        sightline_core::words::plural(pruned.removed.len(), "baseline"),
+        path.display()
+    )?;
     Ok(exit::OK)
 }
 

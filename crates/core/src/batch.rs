@@ -330,6 +330,7 @@ mod tests {
             narrowed: false,
             complete: true,
             tests: Vec::new(),
+            ended: None,
         };
         let ledger = write_ledger(&store, &ledger).unwrap_err().to_string();
         assert!(ledger.starts_with(&refused), "{ledger}");

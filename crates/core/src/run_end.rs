@@ -56,7 +56,14 @@ mod tests {
     use crate::store::ledger::LEDGER_VERSION;
 
     fn ledger() -> RunLedger {
-        RunLedger { version: LEDGER_VERSION, root_dir: None, narrowed: false, complete: true, tests: Vec::new() }
+        RunLedger {
+            version: LEDGER_VERSION,
+            root_dir: None,
+            narrowed: false,
+            complete: true,
+            tests: Vec::new(),
+            ended: None,
+        }
     }
 
     fn root(test: &str, config: &str) -> std::path::PathBuf {

@@ -109,6 +109,8 @@ pub struct LedgerTestInput {
     pub line: Option<u32>,
     /// The test ran its body to the end (passed, or failed only on visual assertions).
     pub finished: bool,
+    /// The test failed or stopped for another reason than a visual assertion.
+    pub stopped: Option<bool>,
 }
 
 /// The tests a run selected and how it selected them.
@@ -133,7 +135,7 @@ pub struct LedgerInput {
 #[napi]
 pub fn record_run_sync(input: LedgerInput) -> Result<()> {
     let root = std::path::Path::new(&input.root);
-    let ledger = run_ledger(root, input.root_dir, input.narrowed, input.complete, input.tests);
+    let ledger = run_ledger(root, input.root_dir, input.narrowed, input.complete, input.tests, None);
     guarded(|| sightline_core::store::ledger::write_ledger(&ProjectStore::open(root)?, &ledger))
 }
 
@@ -143,6 +145,7 @@ fn run_ledger(
     narrowed: bool,
     complete: bool,
     tests: Vec<LedgerTestInput>,
+    ended: Option<String>,
 ) -> sightline_core::store::ledger::RunLedger {
     use sightline_core::store::ledger::{LEDGER_VERSION, LedgerTest, RunLedger, TestRef};
     RunLedger {
@@ -156,8 +159,10 @@ fn run_ledger(
                 project: t.project,
                 test: TestRef::new(root, &t.file, t.title, t.line),
                 finished: t.finished,
+                stopped: t.stopped.unwrap_or(false),
             })
             .collect(),
+        ended,
     }
 }
 
@@ -175,6 +180,8 @@ pub struct RunEndInput {
     pub tests: Vec<LedgerTestInput>,
     /// Playwright's `config.shard` under `--shard`.
     pub shard: Option<ShardPosition>,
+    /// How Playwright said the run ended (`FullResult.status`).
+    pub ended: Option<String>,
 }
 
 /// The reporter's end of a run: the run's ledger, then results.json and the report (or, in a
@@ -182,7 +189,7 @@ pub struct RunEndInput {
 #[napi]
 pub fn finish_run_sync(input: RunEndInput) -> Result<Vec<String>> {
     let root = std::path::Path::new(&input.root);
-    let ledger = run_ledger(root, input.root_dir, input.narrowed, input.complete, input.tests);
+    let ledger = run_ledger(root, input.root_dir, input.narrowed, input.complete, input.tests, input.ended);
     let shard = input.shard.map(|s| sightline_core::results::ShardPosition { current: s.current, total: s.total });
     guarded(|| sightline_core::run_end::finish_run(root, &ledger, shard))
 }

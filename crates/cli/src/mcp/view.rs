@@ -143,9 +143,11 @@ pub fn summary(project: &Project, results: &sightline_core::results::Results, in
     }
     let missing: Vec<String> = results.missing_baselines.iter().map(|m| snapshot_label(&m.name, &m.project)).collect();
     if !missing.is_empty() {
+        let store = sightline_core::store::ProjectStore::new(&project.root);
+        let prune = sightline_core::prune::prune_hint(&store, results).unwrap_or_default();
         out.push(format!(
-            "- missing baselines, committed but not captured in this run: {}. Nothing to approve; removing one on \
-             purpose means deleting its baseline file (explain_snapshot gives its path) in the same change.",
+            "- missing baselines, committed but not captured in this run: {}. Nothing to approve. {prune} No tool here \
+             deletes a baseline: a person decides.",
             missing.join(", ")
         ));
     }
@@ -375,7 +377,7 @@ Snapshots:
 - home (chromium) [changed]: {home}
 - fresh (chromium) [new]: New
 - 1 passed snapshot not listed (includePassed: true lists them)
-- missing baselines, committed but not captured in this run: gone (chromium). Nothing to approve; removing one on purpose means deleting its baseline file (explain_snapshot gives its path) in the same change.
+- missing baselines, committed but not captured in this run: gone (chromium). Nothing to approve. Whether they are unused cannot be told from this run: there is no record of which tests the last run ran (.sightline/temp/run.json; the sightline reporter writes it): run the whole suite (npx playwright test), then prune. No tool here deletes a baseline: a person decides.
 
 Open:
 - HTML report: /r/visual-report/index.html

@@ -62,6 +62,10 @@ pub struct LedgerTest {
     /// The test ran its body to the end (passed, or failed only on visual assertions), so every
     /// `toMatchVisual` call in it was reached.
     pub finished: bool,
+    /// The test failed or stopped for another reason than a visual assertion (an error, a
+    /// timeout, an interruption): the run cannot vouch for what the suite captures.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
 }
 
 /// The tests a run selected and how it selected them.
@@ -81,6 +85,10 @@ pub struct RunLedger {
     /// assertions (`ignoreSnapshots`) leaves its tests out, so a run with one is not complete.
     pub complete: bool,
     pub tests: Vec<LedgerTest>,
+    /// How Playwright said the run ended (`passed`, `failed`, `timedout`, `interrupted`); absent
+    /// from ledgers written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
 }
 
 impl RunLedger {
@@ -101,8 +109,23 @@ impl RunLedger {
             all.narrowed |= ledger.narrowed;
             all.complete &= ledger.complete;
             all.tests.extend(ledger.tests);
+            // The whole run ended as its worst shard did.
+            if ending_rank(ledger.ended.as_deref()) > ending_rank(all.ended.as_deref()) {
+                all.ended = ledger.ended;
+            }
         }
         Some(all)
+    }
+}
+
+/// How bad an ending is, for [`RunLedger::union`].
+fn ending_rank(ended: Option<&str>) -> u8 {
+    match ended {
+        None => 0,
+        Some("passed") => 1,
+        Some("failed") => 2,
+        Some("timedout") => 3,
+        Some(_) => 4,
     }
 }
 
@@ -191,8 +214,10 @@ mod tests {
                     project: "Desktop Chrome".into(),
                     test: TestRef { line: Some(9), ..test_ref(file, title) },
                     finished,
+                    stopped: false,
                 })
                 .collect(),
+            ended: None,
         }
     }
 
