@@ -397,6 +397,8 @@ export interface PageSettings {
   mask: Array<string>
   /** CSS selectors whose elements are left out of the comparison. */
   ignoreSelectors: Array<string>
+  /** Boxes of the capture left out of the comparison (the DOM record carries them). */
+  ignoreRegions: Array<Clip>
 }
 
 /** Result of the pixel test on two RGBA buffers. */

@@ -10,7 +10,8 @@
 //   { version: 2, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
 //     styleProperties: [..], styleRows: [[..]], elements: [{parent, tag, selector,
 //     box: [x, y, w, h], text, image, style, masked, ignored?}], fonts: [{family, status}],
-//     brokenImages: [url], tokens: [[name, value]], elementTokens: [[element, name, value]] }
+//     brokenImages: [url], tokens: [[name, value]], elementTokens: [[element, name, value]],
+//     ignoreRegions?: [[x, y, width, height]] }
 //
 // `tokens`: the custom properties (`--brand`) the root element has, as computed (their value as
 // written, trimmed), at most 512: a design token changed is named from the two records alone.
@@ -521,7 +522,7 @@ function collectInPage(args) {
     tokens.reverse();
   }
   const elementTokens = declaredTokens(doc);
-  return JSON.stringify({
+  const record = {
     version: 2,
     url: location.href,
     viewport: { width: window.innerWidth, height: window.innerHeight },
@@ -540,7 +541,12 @@ function collectInPage(args) {
     brokenImages,
     tokens,
     elementTokens,
-  });
+  };
+  // The call's ignoreRegions ride with the record, so a stored capture keeps what it left out.
+  if (args.ignoreRegions && args.ignoreRegions.length > 0) {
+    record.ignoreRegions = args.ignoreRegions.map((r) => [r.x, r.y, r.width, r.height]);
+  }
+  return JSON.stringify(record);
 
   /** `elementTokens` (see the top of this file). */
   function declaredTokens(document) {
@@ -637,6 +643,8 @@ async function collectDom(page, options = {}) {
     }
   }
   const args = { styleProperties: [...styleProperties], mask: [...mask], ignore: [...ignore], scale: options.scale ?? 'device' };
+  // Checked by the settings (resolveSettings): boxes in the capture's CSS pixels.
+  if (options.ignoreRegions?.length) args.ignoreRegions = options.ignoreRegions.map(({ x, y, width, height }) => ({ x, y, width, height }));
   if (options.shot) args.shot = { fullPage: Boolean(options.shot.fullPage), clip: options.shot.clip ?? null };
   const scope = options.scope;
   if (scope === undefined || scope === null) return page.evaluate(collectInPage, args);

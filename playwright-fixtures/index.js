@@ -240,6 +240,7 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
           styleProperties,
           mask: marked ? [...settings.mask, marked.selector] : settings.mask,
           ignore: settings.ignoreSelectors,
+          ignoreRegions: settings.ignoreRegions,
           scope,
           scale: settings.scale,
           // Boxes where the shot's pixels are: a viewport shot of a scrolled page, or a clipped

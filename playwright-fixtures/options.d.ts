@@ -28,6 +28,13 @@ export interface ToMatchVisualOptions {
   mask?: Array<Locator | string>;
   /** CSS selectors whose elements are left out of the pixel and DOM/style checks, without painting. */
   ignoreSelectors?: string[];
+  /**
+   * Boxes left out of the pixel check on both sides, without painting (the capture shows them;
+   * the report hatches them): `{ x, y, width, height }` in CSS pixels of the capture, from its
+   * top-left corner (page pixels for a full-page shot), as a clip is given. At most 64, not
+   * overlapping, inside the capture.
+   */
+  ignoreRegions?: Array<{ x: number; y: number; width: number; height: number }>;
   /** The colour masked boxes are painted with, any CSS colour. Default `#FF00FF`, as Playwright's. */
   maskColor?: string;
   /** Computed-style longhands to digest for each element. Default the spec's 39 longhands. */
@@ -116,6 +123,13 @@ export interface SightlineConfig {
   mask?: string[];
   /** CSS selectors whose elements are left out of the pixel and DOM/style checks, without painting. */
   ignoreSelectors?: string[];
+  /**
+   * Boxes left out of the pixel check on both sides, without painting (the capture shows them;
+   * the report hatches them): `{ x, y, width, height }` in CSS pixels of the capture, from its
+   * top-left corner (page pixels for a full-page shot), as a clip is given. At most 64, not
+   * overlapping, inside the capture.
+   */
+  ignoreRegions?: Array<{ x: number; y: number; width: number; height: number }>;
   /** The colour masked boxes are painted with, any CSS colour. Default `#FF00FF`, as Playwright's. */
   maskColor?: string;
   /** The MCP approve tools ask for a human's confirmation. Default true. */
@@ -205,6 +219,13 @@ export interface ResolvedSettings {
   mask: string[];
   /** CSS selectors whose elements are left out of the pixel and DOM/style checks, without painting. */
   ignoreSelectors: string[];
+  /**
+   * Boxes left out of the pixel check on both sides, without painting (the capture shows them;
+   * the report hatches them): `{ x, y, width, height }` in CSS pixels of the capture, from its
+   * top-left corner (page pixels for a full-page shot), as a clip is given. At most 64, not
+   * overlapping, inside the capture.
+   */
+  ignoreRegions: Array<{ x: number; y: number; width: number; height: number }>;
   /** The colour masked boxes are painted with, any CSS colour. Default `#FF00FF`, as Playwright's. */
   maskColor: string;
   /** The MCP approve tools ask for a human's confirmation. Default true. */

@@ -74,6 +74,10 @@ pub struct ImageComparison {
     pub diff_pixels_after_shift: u64,
     /// How the change is spread; `None` when nothing differs.
     pub shape: Option<Shape>,
+    /// Boxes left out of the comparison (`ignoreSelectors`' elements and `ignoreRegions`, of
+    /// either side) as `[x, y, width, height]` in image pixels, for the report to hatch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<[u32; 4]>,
 }
 
 /// How many times [`compare_images`] ran in this process: a failing snapshot must cost one
@@ -172,6 +176,7 @@ pub fn equal_images(width: u32, height: u32, options: &CompareOptions) -> ImageC
         shift: None,
         diff_pixels_after_shift: 0,
         shape: None,
+        ignored: Vec::new(),
     }
 }
 
@@ -234,6 +239,7 @@ fn evidence(
         shift,
         diff_pixels_after_shift,
         shape,
+        ignored: Vec::new(),
     };
     Ok(comparison)
 }

@@ -79,6 +79,19 @@ pub fn paint_capture(image: &mut RgbaImage, dom: &DomSnapshot, color: [u8; 4]) -
     !boxes.is_empty()
 }
 
+/// The boxes left out of the pixels on either side (`ignoreSelectors`' elements, `ignoreRegions`)
+/// as `[x, y, width, height]` in pixels of an image `width × height`, each once.
+pub fn ignored_boxes(doms: [&DomSnapshot; 2], width: u32, height: u32) -> Vec<[u32; 4]> {
+    let mut boxes: Vec<[u32; 4]> = Vec::new();
+    for [x0, y0, x1, y1] in doms.iter().flat_map(|d| ignore_boxes(d, width, height)) {
+        let found = [x0, y0, x1 - x0, y1 - y0];
+        if !boxes.contains(&found) {
+            boxes.push(found);
+        }
+    }
+    boxes
+}
+
 /// Copies of both images as the comparison sees them: the masked boxes of either side painted
 /// opaque `color` on both, then, in the current image, the baseline's pixels under the ignored
 /// boxes of either side (outside the baseline, after a size change, the current pixels stay);

@@ -73,7 +73,10 @@ pub fn prune_hint(store: &ProjectStore, results: &Results) -> Option<String> {
         Err(e) => Some(e.to_string()),
     };
     Some(match refusal {
-        None => "The run saw the whole suite, so they are unused: a person removes them with npx sightline prune --yes.".to_string(),
+        None => {
+            "The run saw the whole suite, so they are unused: a person removes them with npx sightline prune --yes."
+                .to_string()
+        }
         Some(why) => format!("Whether they are unused cannot be told from this run: {why}."),
     })
 }

@@ -321,6 +321,10 @@ pub fn compare_snapshot(
     };
     let drawing = if diff_image { DiffDrawing::WhenDifferent } else { DiffDrawing::Never };
     let (mut pixel, diff) = compare_images_drawing(baseline_pixels, current_pixels, &compare_options, drawing)?;
+    if let Some((_, b, c)) = &dom {
+        let (width, height) = (current.image.width(), current.image.height());
+        pixel.ignored = crate::mask::ignored_boxes([b, c], width, height);
+    }
     let dom = dom.map(|(comparison, b, c)| {
         let attributed = attribute_regions(&pixel.regions, b, c, &comparison, pixel.shift);
         for (region, elements) in pixel.regions.iter_mut().zip(attributed) {

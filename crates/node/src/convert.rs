@@ -166,6 +166,8 @@ pub struct PageSettings {
     pub mask: Vec<String>,
     /// CSS selectors whose elements are left out of the comparison.
     pub ignore_selectors: Vec<String>,
+    /// Boxes of the capture left out of the comparison (the DOM record carries them).
+    pub ignore_regions: Vec<Clip>,
 }
 
 impl From<session::PageSettings<'_>> for PageSettings {
@@ -197,6 +199,11 @@ impl From<session::PageSettings<'_>> for PageSettings {
             timeout: page.timeout_ms,
             mask: c.mask.clone(),
             ignore_selectors: c.ignore_selectors.clone(),
+            ignore_regions: c
+                .ignore_regions
+                .iter()
+                .map(|r| Clip { x: r.x, y: r.y, width: r.width, height: r.height })
+                .collect(),
         }
     }
 }

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde::de::Deserializer;
 
 use super::styles::SHORTHANDS;
+use crate::dom::MAX_IGNORE_REGIONS;
 use crate::error::{Error, Result};
 
 /// Deserialises one settings object; an error names `place`, the key path and what it expects.
@@ -154,4 +155,39 @@ pub(super) fn optional_paths<'de, D: Deserializer<'de>>(d: D) -> std::result::Re
 pub(super) fn positive<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
     let v = f64::deserialize(d)?;
     if v > 0.0 { Ok(v) } else { Err(out_of_range("a number above 0", v)) }
+}
+
+/// `ignoreRegions`: boxes with x, y ≥ 0 and a positive size ([`super::Clip`] checks the size),
+/// at most [`MAX_IGNORE_REGIONS`] (a DOM record's limit: it carries them), no two overlapping (one box is one thing to leave out; two
+/// that overlap are a mistake in one of them).
+pub(super) fn optional_regions<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Vec<super::Clip>>, D::Error> {
+    optional(d, |regions: Vec<super::Clip>| {
+        if regions.len() > MAX_IGNORE_REGIONS {
+            return Err(out_of_range(&format!("at most {MAX_IGNORE_REGIONS} boxes"), regions.len()));
+        }
+        let describe =
+            |r: &super::Clip| format!("{{x: {}, y: {}, width: {}, height: {}}}", r.x, r.y, r.width, r.height);
+        for (i, r) in regions.iter().enumerate() {
+            if !(r.x.is_finite()
+                && r.y.is_finite()
+                && r.x >= 0.0
+                && r.y >= 0.0
+                && r.width.is_finite()
+                && r.height.is_finite())
+            {
+                return Err(out_of_range("boxes with x and y ≥ 0 and a finite size", format!("[{i}] {}", describe(r))));
+            }
+            if let Some(j) = regions[..i].iter().position(|o| {
+                r.x < o.x + o.width && o.x < r.x + r.width && r.y < o.y + o.height && o.y < r.y + r.height
+            }) {
+                return Err(out_of_range(
+                    "boxes that do not overlap",
+                    format!("[{i}] {} overlapping [{j}] {}", describe(r), describe(&regions[j])),
+                ));
+            }
+        }
+        Ok(regions)
+    })
 }

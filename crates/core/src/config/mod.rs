@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 pub use self::checks::closest;
 use self::checks::{
     checked, not_an_object, optional_count, optional_css_color, optional_folder, optional_fraction, optional_longhands,
-    optional_millis, optional_paths, parse_css_color, positive, unknown_key,
+    optional_millis, optional_paths, optional_regions, parse_css_color, positive, unknown_key,
 };
 pub use self::styles::DEFAULT_STYLE_PROPERTIES;
 use crate::compare::{Comparator, CompareOptions};
@@ -61,6 +61,12 @@ declare_settings! {
     "mask" mask: Vec<String> = Vec::new(), in [File, Call] ts "Array<Locator | string>";
     /// CSS selectors whose elements are left out of the pixel and DOM/style checks, without painting.
     "ignoreSelectors" ignore_selectors: Vec<String> = Vec::new(), in [File, Call];
+    /// Boxes left out of the pixel check on both sides, without painting (the capture shows them;
+    /// the report hatches them): `{ x, y, width, height }` in CSS pixels of the capture, from its
+    /// top-left corner (page pixels for a full-page shot), as a clip is given. At most 64, not
+    /// overlapping, inside the capture.
+    "ignoreRegions" ignore_regions: Vec<Clip> = Vec::new(), in [File, Call] read "optional_regions"
+        skip "Vec::is_empty" ts "Array<{ x: number; y: number; width: number; height: number }>";
     /// The colour masked boxes are painted with, any CSS colour. Default `#FF00FF`, as Playwright's.
     "maskColor" mask_color: String = DEFAULT_MASK_COLOR.into(), in [File, Call] read "optional_css_color";
     /// The MCP approve tools ask for a human's confirmation. Default true.

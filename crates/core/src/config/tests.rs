@@ -147,14 +147,14 @@ fn settings_unknown_keys_name_the_key_and_list_the_known_ones() {
     assert_eq!(
         root.error(json!(null)),
         "<config>: unknown key \"treshold\" (did you mean \"threshold\"?); known keys are reportDir, threshold, antialiasing, \
-         maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, \
+         maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, ignoreRegions, maskColor, \
          mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, \
          omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover, baselinePath"
     );
     assert_eq!(
         call_error(json!({"reportDir": "x"})),
         "toMatchVisual options: unknown key \"reportDir\"; known keys are threshold, maxDiffPixels, \
-         maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
+         maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, ignoreRegions, maskColor, styleProperties, clip, timeout, \
          perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, \
          waitForRequests, ignoreRequests, hideScrollbars, clearHover"
     );
@@ -333,7 +333,7 @@ fn settings_each_source_may_set_only_its_own_keys() {
     assert_eq!(
         call_error(json!({"mcpApprovalPrompt": false})),
         "toMatchVisual options: unknown key \"mcpApprovalPrompt\"; known keys are threshold, maxDiffPixels, \
-         maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, \
+         maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, ignoreRegions, maskColor, styleProperties, clip, timeout, \
          perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, \
          waitForRequests, ignoreRequests, hideScrollbars, clearHover"
     );
@@ -378,4 +378,32 @@ fn typescript_no_option_doc_ends_its_comment_early() {
     for key in KEYS {
         assert!(!key.doc.contains("*/"), "the doc of {} holds `*/`: {}", key.name, key.doc);
     }
+}
+
+#[test]
+fn settings_ignore_regions_are_boxes_that_do_not_overlap() {
+    let call = json!({"ignoreRegions": [{"x": 0, "y": 0, "width": 100, "height": 30}, {"x": 100, "y": 0, "width": 5, "height": 5}]});
+    let settings =
+        Settings::resolve(&SettingsLayer::default(), &SettingsLayer::default(), &SettingsLayer::call(call).unwrap());
+    assert_eq!(settings.ignore_regions.len(), 2, "touching boxes do not overlap");
+    for (regions, said) in [
+        (
+            json!([{"x": 0, "y": 0, "width": 100, "height": 30}, {"x": 50, "y": 20, "width": 100, "height": 30}]),
+            "\"ignoreRegions\" must be boxes that do not overlap, got [1] {x: 50, y: 20, width: 100, height: 30} overlapping [0] {x: 0, y: 0, width: 100, height: 30}",
+        ),
+        (
+            json!([{"x": -1, "y": 0, "width": 10, "height": 10}]),
+            "\"ignoreRegions\" must be boxes with x and y ≥ 0 and a finite size, got [0] {x: -1, y: 0, width: 10, height: 10}",
+        ),
+        (
+            json!([{"x": 0, "y": 0, "width": 0, "height": 10}]),
+            "\"ignoreRegions[0].width\" must be a number above 0, got 0",
+        ),
+        (json!([{"x": 0, "y": 0, "w": 1, "height": 10}]), "unknown key \"ignoreRegions[0].w\""),
+    ] {
+        let message = call_error(json!({"ignoreRegions": regions}));
+        assert!(message.starts_with("toMatchVisual options: ") && message.contains(said), "{message}");
+    }
+    let many: Vec<serde_json::Value> = (0..65).map(|i| json!({"x": i * 10, "y": 0, "width": 5, "height": 5})).collect();
+    assert!(call_error(json!({"ignoreRegions": many})).contains("must be at most 64 boxes, got 65"));
 }

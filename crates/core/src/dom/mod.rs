@@ -88,7 +88,7 @@ pub use comparison::{
 pub use names::{ClassChange, ClassChanges};
 pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENT_TOKENS,
-    MAX_ELEMENTS, MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, MAX_TOKENS, parse_dom,
+    MAX_ELEMENTS, MAX_IGNORE_REGIONS, MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, MAX_TOKENS, parse_dom,
 };
 pub use rendering::{image_source_digest, rendering_regions};
 pub use tokens::{TokenChange, token_changes};

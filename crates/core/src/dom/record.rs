@@ -22,6 +22,8 @@ pub const MAX_STYLE_PROPERTIES: usize = 1024;
 pub const MAX_LIST_ENTRIES: usize = 100_000;
 /// Most custom properties of the root a record keeps (`tokens`).
 pub const MAX_TOKENS: usize = 512;
+/// Most `ignoreRegions` a call may give, and a record carries.
+pub const MAX_IGNORE_REGIONS: usize = 64;
 /// Most custom properties declared on elements a record keeps (`elementTokens`).
 pub const MAX_ELEMENT_TOKENS: usize = 2_000;
 /// Longest string anywhere in a record, in bytes.
@@ -64,6 +66,11 @@ pub struct DomSnapshot {
     /// most [`MAX_ELEMENT_TOKENS`]: a token a component sets is named like one of the root.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub element_tokens: Vec<(usize, String, String)>,
+    /// The call's `ignoreRegions` as `[x, y, width, height]` in the record's CSS pixels (the
+    /// capture's, from its top-left corner): left out of the pixels like ignored elements. The
+    /// record carries them so a stored capture and a baseline keep what their call left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore_regions: Vec<[f64; 4]>,
 }
 
 /// A width and height in CSS pixels.
@@ -147,10 +154,10 @@ impl DomSnapshot {
         self.elements.iter().filter(|e| e.masked && !e.parent_index().is_some_and(|p| self.elements[p].masked))
     }
 
-    /// The boxes of the top elements matched by `ignoreSelectors`, in CSS pixels: their pixels
-    /// are no evidence, and nothing is painted over them.
+    /// The boxes of the top elements matched by `ignoreSelectors`, then the `ignoreRegions`, in
+    /// CSS pixels: their pixels are no evidence, and nothing is painted over them.
     pub fn ignore_boxes(&self) -> impl Iterator<Item = [f64; 4]> + '_ {
-        self.ignored_tops().map(|e| e.bounds)
+        self.ignored_tops().map(|e| e.bounds).chain(self.ignore_regions.iter().copied())
     }
 
     /// The elements matched by `ignoreSelectors` whose parent is not ignored.
@@ -333,6 +340,12 @@ fn validate(s: &DomSnapshot, limits: &Limits) -> Result<()> {
     for (i, (name, value)) in s.tokens.iter().enumerate() {
         check_string(&|| format!("tokens[{i}] name"), name)?;
         check_string(&|| format!("tokens[{i}] value"), value)?;
+    }
+    check_count("ignoreRegions", s.ignore_regions.len(), MAX_IGNORE_REGIONS)?;
+    for (i, [x, y, w, h]) in s.ignore_regions.iter().enumerate() {
+        if ![x, y, w, h].iter().all(|v| v.is_finite()) || *w <= 0.0 || *h <= 0.0 {
+            return Err(bad(format!("ignoreRegions[{i}] {:?} is not [x, y, width > 0, height > 0]", [x, y, w, h])));
+        }
     }
     check_count("elementTokens", s.element_tokens.len(), MAX_ELEMENT_TOKENS)?;
     for (i, (element, name, value)) in s.element_tokens.iter().enumerate() {

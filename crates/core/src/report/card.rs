@@ -194,6 +194,7 @@ fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool
         return;
     }
     let regions = regions(snap);
+    let ignored = snap.layers.pixel.as_ref().map_or(&[][..], |p| &p.ignored[..]);
     let name = &snap.name;
     w!(out, "<section class=\"images\"><div class=\"trio{}\">\n", if shown == 1 { " single" } else { "" });
     for (key, caption, src, dims, with_regions) in figures {
@@ -206,6 +207,9 @@ fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool
         let dense = with_regions && labelled > FULL_LABELS_MAX;
         w!(out, "</figcaption><div class=\"frame\"><div class=\"imgbox{}\">", if dense { " dense" } else { "" });
         image_tag(out, src, &format!("{caption} of {name}"), dims, None, lazy);
+        if let Some(size) = dims {
+            ignored_boxes(out, ignored, size);
+        }
         if with_regions && let Some(size) = dims {
             region_boxes(out, regions, size);
         }
@@ -227,6 +231,14 @@ fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool
         out.push_str("</div></div></figure>\n");
     }
     out.push_str("</div>\n");
+    if !ignored.is_empty() {
+        w!(
+            out,
+            "<div class=\"legend\"><span><i class=\"ig-key\"></i>left out of the comparison (ignoreSelectors, \
+             ignoreRegions): {}</span></div>\n",
+            plural(ignored.len(), "box", "boxes")
+        );
+    }
     if !regions.is_empty() && csize.is_some() && current.is_some() {
         out.push_str(
             "<div class=\"legend\"><span><i></i>change</span><span><i class=\"shift\"></i>shift (content only \
@@ -253,6 +265,22 @@ fn image_tag(out: &mut String, src: &str, alt: &str, dims: Option<Size>, width_p
         out.push_str(" loading=\"lazy\"");
     }
     out.push('>');
+}
+
+/// The boxes left out of the comparison, hatched, in percent of the image's natural size.
+fn ignored_boxes(out: &mut String, boxes: &[[u32; 4]], size: Size) {
+    let (width, height) = (f64::from(size.width), f64::from(size.height));
+    for &[x, y, w, h] in boxes {
+        w!(
+            out,
+            "<div class=\"ig\" style=\"left:{:.4}%;top:{:.4}%;width:{:.4}%;height:{:.4}%\" \
+             title=\"left out of the comparison: {w}×{h} at {x},{y}\"></div>",
+            f64::from(x) / width * 100.0,
+            f64::from(y) / height * 100.0,
+            f64::from(w) / width * 100.0,
+            f64::from(h) / height * 100.0,
+        );
+    }
 }
 
 /// Region boxes in percent of the image's natural size, so they follow its displayed size.

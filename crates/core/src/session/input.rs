@@ -162,3 +162,24 @@ fn io_code(e: &std::io::Error) -> String {
         _ => e.to_string(),
     }
 }
+
+/// `ignoreRegions` lie inside the capture (`png`, whose pixels are `dpr` per CSS pixel): one that
+/// reaches outside is refused, naming the capture's size, before anything is compared or written.
+pub(super) fn check_ignore_regions(regions: &[crate::config::Clip], png: &[u8], dpr: f64) -> Result<()> {
+    let Some(header) = crate::decode::find_png_chunk(png, *b"IHDR").filter(|h| h.len() >= 8) else {
+        return Ok(()); // not a PNG header: decoding says what is wrong with it
+    };
+    let side =
+        |at: usize| f64::from(u32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])) / dpr;
+    let (width, height) = (side(0), side(4));
+    for (i, r) in regions.iter().enumerate() {
+        // Half a pixel of slack: a device pixel ratio that rounds the capture's size.
+        if r.x + r.width > width + 0.5 || r.y + r.height > height + 0.5 {
+            return Err(Error::InvalidInput(format!(
+                "toMatchVisual options: \"ignoreRegions[{i}]\" {{x: {}, y: {}, width: {}, height: {}}} reaches outside the capture, {width}×{height} CSS pixels; give boxes inside it (from the capture's top-left corner: page pixels for a full-page shot)",
+                r.x, r.y, r.width, r.height
+            )));
+        }
+    }
+    Ok(())
+}

@@ -27,7 +27,7 @@ use crate::stability::{never_settled, set_aside_moved, shots_agree, unsettled_ar
 use crate::store::ledger::TestRef;
 use crate::store::{CaptureData, ProjectStore, call_snapshot_name};
 use crate::verdict::Status;
-use input::{call_name, read_styles, split_mask};
+use input::{call_name, check_ignore_regions, read_styles, split_mask};
 use outcome::failure_message;
 use trace::Tracing;
 
@@ -382,6 +382,8 @@ impl CaptureSession {
         self.failures = failures;
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::FirstShot => {
+                let dpr = self.dom.as_ref().map_or(1.0, |d| d.device_pixel_ratio);
+                check_ignore_regions(&self.settings.ignore_regions, &png, dpr)?;
                 if self.capture_only {
                     return Ok(self.start_settling(png));
                 }
