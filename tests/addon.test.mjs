@@ -182,7 +182,7 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   assert.deepEqual(addon.resolveSettings({ root, overrides: { styleProperties: ['color'] } }).styleProperties, ['color']);
   assert.throws(() => addon.resolveSettings({ root, overrides: { treshold: 0 } }), {
     code: 'InvalidArg',
-    message: 'toMatchVisual options: unknown key "treshold" (did you mean "threshold"?); known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, styleProperties, clip, timeout, perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover',
+    message: 'toMatchVisual options: unknown key "treshold" (did you mean "threshold"?); known keys are threshold, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, ignoreRegions, maskColor, styleProperties, clip, timeout, perceptual, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover',
   });
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   assert.throws(() => addon.compareCaptureSync({ root, name: 'ok', project: 'p', screenshot: png, overrides: { maxDiffPixelRatio: 2 } }), {

@@ -560,7 +560,7 @@ test('mcp: a typo in .sightline/config.json still lets the client connect; the p
     // Unreadable, the config cannot turn the approval prompt off.
     const { tools } = await client.listTools();
     for (const name of approveTools) assert.equal(tools.find((t) => t.name === name)._meta?.[marker], true, name);
-    const why = `${config}: unknown key "treshold" (did you mean "threshold"?); known keys are reportDir, threshold, antialiasing, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover, baselinePath. The MCP server keeps running: the tools that read the project answer once the file is fixed.`;
+    const why = `${config}: unknown key "treshold" (did you mean "threshold"?); known keys are reportDir, threshold, antialiasing, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, ignoreRegions, maskColor, mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover, baselinePath. The MCP server keeps running: the tools that read the project answer once the file is fixed.`;
     await assertNoResults(client, why);
     for (const [tool, args] of [['list_baselines', {}], ['approve_snapshot', { name: 'home' }]]) {
       assert.deepEqual(await settle(client.callTool({ name: tool, arguments: args })), { isError: true, text: why }, tool);

@@ -173,7 +173,7 @@ test('review: the door refuses requests without the token, from another Host or 
       [{ ...post, headers: { ...post.headers, 'content-type': 'text/plain' } }, 415, /application\/json/],
       [{ path: `/${token}/_/approve` }, 405, /only a POST changes anything/],
       [{ ...post, method: 'PUT' }, 405, /PUT is not served/],
-      [{ ...post, path: `/${token}/visual-report/results.json` }, 405, /only _\/approve and _\/reject accept a POST/],
+      [{ ...post, path: `/${token}/visual-report/results.json` }, 405, /only _\/approve, _\/reject and _\/remove accept a POST/],
       [{ ...post, body: JSON.stringify({ results: 'f'.repeat(32), snapshots: [{ name: 'home', project: 'chromium' }] }) }, 409, /changed since this page was loaded .*nothing was written/],
       [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'home', project: 'chromium' }, { name: 'nowhere', project: 'chromium' }] }) }, 404, /nowhere \(chromium\): not a changed or new snapshot/],
       [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'about', project: 'chromium' }] }) }, 404, /about \(chromium\): not a changed or new snapshot/],
@@ -274,6 +274,43 @@ test('review: approve one snapshot, approve a group, reject one; the page says w
     await page.reload();
     await page.locator('#progress', { hasText: '4 of 4 reviewed' }).waitFor();
     assert.equal(await card(page, 'home', 'chromium-copy').getAttribute('data-decision'), 'rejected');
+  });
+});
+
+// Remove baseline (issue 39): a missing snapshot's unused baseline is removed from its card, as
+// `sightline prune` removes it, and the page reloads without it; the same refusals hold.
+test('review: Remove baseline deletes a missing snapshot\'s unused baseline and the page reloads without it', { skip }, async () => {
+  const root = copyOfRun();
+  // A baseline whose test (the about page's, which ran to its end) captures it no more.
+  const old = baseline(root, 'old-about', 'chromium');
+  cpSync(path.dirname(baseline(root, 'about', 'chromium')), path.dirname(old), { recursive: true });
+  rmSync(baseline(root, 'old-about', 'chromium-copy'));
+  const compare = spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' });
+  assert.equal(compare.status, 1, compare.stdout + compare.stderr);
+  assert.match(compare.stdout + compare.stderr, /1 missing/);
+  await withPage(root, async (page) => {
+    const missing = page.locator('article.card.st-missing', { hasText: 'old-about' });
+    await missing.getByRole('button', { name: 'Remove baseline' }).click();
+    // The server wrote results.json without it: the page reloads and the card is gone.
+    await page.locator('article.card.st-missing').waitFor({ state: 'detached' });
+    assert.equal(existsSync(old), false, 'the baseline file is deleted');
+    assert.equal(existsSync(path.dirname(old)), false, 'and its emptied folder');
+    assert.ok(existsSync(baseline(root, 'about', 'chromium')), 'the baseline it was copied from stays');
+    const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
+    assert.deepEqual(results.missingBaselines, []);
+  });
+  // After a run that left part of the suite out, the page says why and removes nothing.
+  cpSync(path.dirname(baseline(root, 'about', 'chromium')), path.dirname(old), { recursive: true });
+  rmSync(baseline(root, 'old-about', 'chromium-copy'));
+  assert.equal(spawnSync(binary, ['--root', root, 'compare'], { encoding: 'utf8' }).status, 1);
+  const resultsFile = path.join(root, 'visual-report', 'results.json');
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  results.run.filtered = true;
+  writeFileSync(resultsFile, JSON.stringify(results));
+  await withPage(root, async (page) => {
+    await page.locator('article.card.st-missing', { hasText: 'old-about' }).getByRole('button', { name: 'Remove baseline' }).click();
+    await page.locator('#review-error', { hasText: 'nothing was removed: the last run left part of the suite out' }).waitFor();
+    assert.ok(existsSync(old), 'nothing was removed');
   });
 });
 

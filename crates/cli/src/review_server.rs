@@ -12,7 +12,7 @@
 //!   on another site whose DNS name is rebound to 127.0.0.1 is refused;
 //! - an Origin header, when sent, must be this server's, and a POST must send one, so no other
 //!   site can post to it from a person's browser;
-//! - only POST changes anything (`_/approve`, `_/reject`); GET reads;
+//! - only POST changes anything (`_/approve`, `_/reject`, `_/remove`); GET reads;
 //! - files served are only the PNGs results.json names, inside the project once symlinks are
 //!   resolved.
 //!
@@ -35,7 +35,7 @@ use sightline_core::config::Settings;
 use sightline_core::report::{ReviewPage, render_review_page};
 use sightline_core::review::{
     CaptureFingerprints, ReviewRun, SnapshotRef, approve_in_review, baselines_to_commit, decisions_in_force,
-    reject_in_review,
+    reject_in_review, remove_in_review,
 };
 use sightline_core::store::ProjectStore;
 
@@ -233,18 +233,23 @@ async fn route(server: &Arc<ReviewServer>, request: Request<Incoming>) -> Result
     }
     let method = request.method().clone();
     match (method, rest.as_str()) {
-        (Method::POST, "_/approve" | "_/reject") => {
+        (Method::POST, "_/approve" | "_/reject" | "_/remove") => {
             // Browsers send Origin with every POST; one without it did not come from the page.
             if origin.is_none() {
                 return Err(forbidden("a POST must carry the review page's Origin header".into()));
             }
-            decide(server, request, rest == "_/approve").await
+            let action = match rest.as_str() {
+                "_/approve" => Action::Approve,
+                "_/reject" => Action::Reject,
+                _ => Action::Remove,
+            };
+            decide(server, request, action).await
         }
         (Method::POST, _) => Err(Refusal::new(
             StatusCode::METHOD_NOT_ALLOWED,
-            format!("POST /{rest}: only _/approve and _/reject accept a POST"),
+            format!("POST /{rest}: only _/approve, _/reject and _/remove accept a POST"),
         )),
-        (Method::GET, "_/approve" | "_/reject") => {
+        (Method::GET, "_/approve" | "_/reject" | "_/remove") => {
             Err(Refusal::new(StatusCode::METHOD_NOT_ALLOWED, "only a POST changes anything: approve from the page"))
         }
         (Method::GET, "") => blocking(server, page).await,
@@ -326,10 +331,19 @@ struct DecisionRequest {
     include_unhealthy: bool,
 }
 
+/// What a POST asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Approve,
+    Reject,
+    /// Remove a missing snapshot's unused baseline (as `sightline prune` does).
+    Remove,
+}
+
 async fn decide(
     server: &Arc<ReviewServer>,
     request: Request<Incoming>,
-    approving: bool,
+    action: Action,
 ) -> Result<Response<Full<Bytes>>, Refusal> {
     let json = request
         .headers()
@@ -353,9 +367,17 @@ async fn decide(
     })?;
     blocking(server, move |server| {
         let _one_at_a_time = server.deciding.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let run = server.run()?;
+        let mut run = server.run()?;
         let store = &server.store;
-        let mut answer = if approving {
+        if action == Action::Remove {
+            let report_dir = Path::new(&server.config.report_dir);
+            let removed = remove_in_review(store, report_dir, &mut run, &asked.results, &asked.snapshots)
+                .map_err(Refusal::from_core)?;
+            // The report as results.json now is; the page's wait for a new version reloads it.
+            sightline_core::report::write_report(store.root(), report_dir, &run.results).map_err(Refusal::from_core)?;
+            return Ok(json_reply(&serde_json::json!({ "removed": removed })));
+        }
+        let mut answer = if action == Action::Approve {
             let done = approve_in_review(
                 store,
                 &server.fingerprints,

@@ -127,7 +127,7 @@ const CASES: &[Case] = &[
         what: "unknown config key",
         setup: |root| write(root, CONFIG, br#"{"treshold": 0.2}"#),
         args: &["compare"],
-        says: "{root}/.sightline/config.json: unknown key \"treshold\" (did you mean \"threshold\"?); known keys are reportDir, threshold, antialiasing, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, maskColor, mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover, baselinePath",
+        says: "{root}/.sightline/config.json: unknown key \"treshold\" (did you mean \"threshold\"?); known keys are reportDir, threshold, antialiasing, maxDiffPixels, maxDiffPixelRatio, noiseAutoPass, strictRendering, fullPage, mask, ignoreSelectors, ignoreRegions, maskColor, mcpApprovalPrompt, styleProperties, writeMissingBaselines, shardMode, animations, caret, scale, omitBackground, stylePath, waitForImages, waitForAriaBusy, waitForRequests, ignoreRequests, hideScrollbars, clearHover, baselinePath",
     },
     Case {
         what: "config that is not JSON",

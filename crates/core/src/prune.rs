@@ -74,7 +74,7 @@ pub fn prune_hint(store: &ProjectStore, results: &Results) -> Option<String> {
     };
     Some(match refusal {
         None => {
-            "The run saw the whole suite, so they are unused: a person removes them with npx sightline prune --yes."
+            "The run saw the whole suite, so they are unused: a person removes them with npx sightline prune --yes, or Remove baseline on the review page."
                 .to_string()
         }
         Some(why) => format!("Whether they are unused cannot be told from this run: {why}."),

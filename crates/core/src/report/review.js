@@ -1,5 +1,5 @@
 // Sightline review page (`sightline review`): approve and reject through the local review server,
-// one snapshot or a whole group; a second, explicit confirmation for a capture the server holds as
+// one snapshot or a whole group; remove a missing snapshot's unused baseline; a second, explicit confirmation for a capture the server holds as
 // unhealthy; keyboard review; the group filter; the progress count; the `git add` line; and a
 // reload when a new run rewrites results.json. The page's URL carries the server's token as its
 // first path segment, so every request below goes under it; every change is a POST carrying the
@@ -207,6 +207,27 @@
         '<button type="button" data-action="reject">Reject</button> <span class="decision"></span>';
       bar.querySelector('[data-action="approve"]').addEventListener('click', () => decide('approve', [card]));
       bar.querySelector('[data-action="reject"]').addEventListener('click', () => decide('reject', [card]));
+      (card.querySelector('.verdict') ?? card.querySelector('.head')).after(bar);
+    }
+    // A missing snapshot's baseline is removed on purpose here, as `sightline prune` removes it:
+    // only after a run of the whole suite (the server says why otherwise). The page reloads when
+    // the server has written results.json without it.
+    for (const card of document.querySelectorAll('article.card.st-missing')) {
+      const bar = document.createElement('div');
+      bar.className = 'decide remove';
+      bar.innerHTML = '<button type="button" data-action="remove">Remove baseline</button> <span class="decision"></span>';
+      const button = bar.querySelector('button');
+      button.addEventListener('click', async () => {
+        showError('');
+        button.disabled = true;
+        try {
+          const answer = await post('remove', { snapshots: [target(card)] });
+          bar.querySelector('.decision').textContent = `Removed ${answer.removed.join(', ')}: commit the deletion with your change`;
+        } catch (error) {
+          button.disabled = false;
+          showError(error.message);
+        }
+      });
       (card.querySelector('.verdict') ?? card.querySelector('.head')).after(bar);
     }
     // Group approval: the groups section lists the groups in results.json's order.

@@ -299,6 +299,23 @@ pub fn approve_in_review(
     Ok(done)
 }
 
+/// "Remove baseline" on a missing snapshot's card: the page's run must still be the last one
+/// (`page_version`), and each target one of its unused baselines ([`crate::prune`], with the same
+/// refusals as `sightline prune`); they are removed and results.json written again, which the
+/// caller turns into the report. Returns the removed files, relative to the root.
+pub fn remove_in_review(
+    store: &ProjectStore,
+    report_dir: &Path,
+    run: &mut ReviewRun,
+    page_version: &str,
+    targets: &[SnapshotRef],
+) -> Result<Vec<String>> {
+    run.check_fresh(page_version)?;
+    let asked: Vec<(String, String)> = targets.iter().map(|t| (t.name.clone(), t.project.clone())).collect();
+    let pruned = crate::prune::prune(store, report_dir, &mut run.results, Some(&asked))?;
+    Ok(pruned.removed.into_iter().chain(pruned.already_gone).collect())
+}
+
 /// Rejects `targets` of `run`: their baselines stay as they are and the rejection is remembered
 /// until their capture changes.
 pub fn reject_in_review(
