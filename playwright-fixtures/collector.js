@@ -565,8 +565,16 @@ function collectInPage(args) {
             declared.set(rule.selectorText, names);
           }
         }
-        // @media, @supports, @layer, @container and nested rules hold rules of their own.
+        // @media, @supports, @layer, @container and nested rules hold rules of their own; an
+        // @import's sheet is not among document.styleSheets.
         if (rule.cssRules) visit(rule.cssRules);
+        if (rule.styleSheet) {
+          try {
+            visit(rule.styleSheet.cssRules);
+          } catch (_) {
+            // cross-origin
+          }
+        }
       }
     };
     for (const sheet of document.styleSheets) {

@@ -179,8 +179,10 @@ if (missing) {
     });
   });
 
-  test('collector: the root\'s tokens and those declared on elements, by rule (in @media too) or style attribute', async () => {
-    const html = `<style>:root { --brand: #2563eb; --ink:#0f172a }
+  test('collector: the root\'s tokens and those declared on elements, by rule (in @media and @import too) or style attribute', async () => {
+    const imported = encodeURIComponent('.wide { --imported: 3px }');
+    const html = `<style>@import url("data:text/css,${imported}");
+      :root { --brand: #2563eb; --ink:#0f172a }
       .card { --accent: #0e7490; color: var(--accent) }
       @media (min-width: 10px) { .card.wide { --gap: 8px } }
       .hidden { --never: 1px; display: none }
@@ -197,6 +199,7 @@ if (missing) {
         ['#a', '--accent', '#0e7490'],
         ['#b', '--accent', '#0e7490'],
         ['#b', '--gap', '8px'],
+        ['#b', '--imported', '3px'],
         ['body > main > p', '--lead', '1.5'],
       ]);
     });
