@@ -186,6 +186,10 @@ test('review: the door refuses requests without the token, from another Host or 
       [{ path: `/${token}/.sightline/temp/home/chromium.slcap` }, 404, /not an image of this run/],
       [{ path: `/${token}/visual-report/images/home/chromium-copy-current.png` }, 404, /not an image of this run/],
     ];
+    // The right token without its final `/` is sent to the page.
+    const short = await request(url, { path: `/${token}` });
+    assert.equal(short.status, 308, short.body);
+    assert.equal(short.headers.location, `/${token}/`);
     for (const [options, status, says] of refusals) {
       const answer = await request(url, options);
       assert.equal(answer.status, status, `${JSON.stringify(options)} → ${answer.body}`);

@@ -217,6 +217,20 @@ async fn route(server: &Arc<ReviewServer>, request: Request<Incoming>) -> Result
         )));
     }
     let path = request.uri().path().to_string();
+    // The right token without the final `/` (a URL copied short) is the page: sent there.
+    if request.method() == Method::GET && path.strip_prefix('/').is_some_and(|token| same_secret(token, &server.token))
+    {
+        let mut moved = reply(
+            StatusCode::PERMANENT_REDIRECT,
+            "text/plain; charset=utf-8",
+            b"the review page is at /<token>/".to_vec(),
+        );
+        moved.headers_mut().insert(
+            header::LOCATION,
+            header::HeaderValue::from_str(&format!("{path}/")).map_err(|_| forbidden("bad path".into()))?,
+        );
+        return Ok(moved);
+    }
     let rest = path
         .strip_prefix('/')
         .and_then(|p| p.split_once('/'))
