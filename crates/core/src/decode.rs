@@ -285,6 +285,16 @@ pub fn encode_png_with_chunk(
     Ok(out)
 }
 
+/// A PNG's width and height from its IHDR header (the first chunk, right after the signature),
+/// without decoding pixels; `None` when `bytes` do not start a PNG with one.
+pub fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    if !bytes.starts_with(PNG_SIGNATURE) || bytes.len() < 24 || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let at = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    Some((at(16), at(20)))
+}
+
 /// The data of the first chunk of type `kind` in a PNG file, if any. Walks the chunk headers
 /// only (every length checked against the file), never the pixels.
 pub fn find_png_chunk(bytes: &[u8], kind: [u8; 4]) -> Option<&[u8]> {

@@ -62,11 +62,7 @@ pub fn check_design_size(path: &Path, width: u64, height: u64) -> Result<()> {
 fn header_dimensions(bytes: &[u8], path: &Path) -> Result<(u64, u64)> {
     let bad = |detail: &str| Error::BadImage { path: path.to_path_buf(), detail: detail.to_string() };
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        if bytes.len() < 24 || &bytes[12..16] != b"IHDR" {
-            return Err(bad("the PNG has no IHDR header"));
-        }
-        let width = u32::from_be_bytes(bytes[16..20].try_into().expect("4 bytes"));
-        let height = u32::from_be_bytes(bytes[20..24].try_into().expect("4 bytes"));
+        let (width, height) = crate::decode::png_dimensions(bytes).ok_or_else(|| bad("the PNG has no IHDR header"))?;
         return Ok((width.into(), height.into()));
     }
     if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {

@@ -166,12 +166,10 @@ fn io_code(e: &std::io::Error) -> String {
 /// `ignoreRegions` lie inside the capture (`png`, whose pixels are `dpr` per CSS pixel): one that
 /// reaches outside is refused, naming the capture's size, before anything is compared or written.
 pub(super) fn check_ignore_regions(regions: &[crate::config::Clip], png: &[u8], dpr: f64) -> Result<()> {
-    let Some(header) = crate::decode::find_png_chunk(png, *b"IHDR").filter(|h| h.len() >= 8) else {
+    let Some((width, height)) = crate::decode::png_dimensions(png) else {
         return Ok(()); // not a PNG header: decoding says what is wrong with it
     };
-    let side =
-        |at: usize| f64::from(u32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])) / dpr;
-    let (width, height) = (side(0), side(4));
+    let (width, height) = (f64::from(width) / dpr, f64::from(height) / dpr);
     for (i, r) in regions.iter().enumerate() {
         // Half a pixel of slack: a device pixel ratio that rounds the capture's size.
         if r.x + r.width > width + 0.5 || r.y + r.height > height + 0.5 {
