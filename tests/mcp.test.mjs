@@ -58,7 +58,7 @@ const approveDescriptions = {
   approve_all:
     'Promote every changed and new snapshot of the last run to its baseline. Call ONLY after a human has reviewed all of them and explicitly said to approve them all; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true.',
   approve_snapshot:
-    "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true.",
+    "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true. With `asVariant` the baseline stays and the capture is added beside it as an accepted variant (another legitimate state of the page).",
 };
 
 test('mcp: tools/list carries annotations and the approval marker by default', { skip }, async () => {
@@ -471,6 +471,24 @@ async function assertAboutHeld(root, reason) {
   });
 }
 
+test('mcp: approve_snapshot with asVariant keeps the baseline and adds the capture beside it, once', { skip }, async () => {
+  const root = copyOfRun();
+  const baseline = path.join(root, '.sightline', 'baselines', 'home', 'chromium.png');
+  const before = readFileSync(baseline);
+  await withClient(root, [], async (client) => {
+    assert.equal(
+      await callText(client, 'approve_snapshot', { name: 'home', asVariant: true }),
+      'approved home (chromium) as accepted variant 1: created .sightline/baselines/home/chromium.variant-1.png',
+    );
+    assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'home', asVariant: true } })), {
+      isError: true,
+      text: "home (chromium) is accepted variant 1 already: this capture's pixels are that variant's; nothing was written",
+    });
+  });
+  assert.ok(readFileSync(baseline).equals(before), 'the baseline is kept');
+  assert.equal(samePixels(path.join(root, '.sightline', 'baselines', 'home', 'chromium.variant-1.png'), path.join(root, 'visual-report', 'images', 'home', 'chromium-current.png')), true);
+});
+
 test('mcp: approve_all holds an unhealthy capture, lists it, and approves it only when asked', { skip }, async () => {
   const root = copyOfRun();
   await assertAboutHeld(root, captureAboutUnhealthy(root));
@@ -500,7 +518,7 @@ test('mcp: approve_snapshot approves only a changed or new snapshot of the last 
   await withClient(root, [], async (client) => {
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'catalogue', confirmed: false } })), {
       code: -32602,
-      text: 'MCP error -32602: approve_snapshot: unknown argument "confirmed"; its arguments are includeUnhealthy, name, project',
+      text: 'MCP error -32602: approve_snapshot: unknown argument "confirmed"; its arguments are asVariant, includeUnhealthy, name, project',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: { userSaid: 'no' } })), {
       code: -32602,

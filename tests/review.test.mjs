@@ -281,6 +281,23 @@ test('review: approve one snapshot, approve a group, reject one; the page says w
   });
 });
 
+// Accept as variant (issue 39): a changed snapshot's capture becomes another accepted state
+// beside the baseline, which stays; a new snapshot (no baseline) has no such button.
+test('review: Accept as variant writes the capture beside the baseline, which stays', { skip }, async () => {
+  const root = copyOfRun();
+  const before = readFileSync(baseline(root, 'home', 'chromium'));
+  const variant = path.join(root, '.sightline', 'baselines', 'home', 'chromium.variant-1.png');
+  await withPage(root, async (page) => {
+    await card(page, 'home', 'chromium').getByRole('button', { name: 'Accept as variant' }).click();
+    await card(page, 'home', 'chromium').locator('.decision', { hasText: 'Accepted as variant 1: .sightline/baselines/home/chromium.variant-1.png is this capture, beside the baseline' }).waitFor();
+    assert.ok(readFileSync(baseline(root, 'home', 'chromium')).equals(before), 'the baseline is kept');
+    assert.equal(samePixels(variant, current(root, 'home', 'chromium')), true, 'the variant is the capture');
+    assert.equal(await page.locator('#commit-command').textContent(), 'git add .sightline/baselines/home/chromium.variant-1.png');
+    const changed = await page.locator('article.card[data-needs-review][data-may-become-variant]').count();
+    assert.equal(await page.locator('.decide [data-action="accept-variant"]').count(), changed);
+  });
+});
+
 // Remove baseline (issue 39): a missing snapshot's unused baseline is removed from its card, as
 // `sightline prune` removes it, and the page reloads without it; the same refusals hold.
 test('review: Remove baseline deletes a missing snapshot\'s unused baseline and the page reloads without it', { skip }, async () => {

@@ -35,6 +35,9 @@ enum Command {
     Approve(review::ApproveArgs),
     /// List the approved baselines (name and project).
     List,
+    /// List the accepted variants of the baselines (other approved states a capture may match),
+    /// or remove one with --remove.
+    Variants(review::VariantsArgs),
     /// After a run of the whole suite, list the baselines no test captures any more (with the
     /// test that made each) and, with --yes, delete them. Refused after a filtered, sharded,
     /// interrupted or failed run.
@@ -116,6 +119,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => review::run_merge(&cli.root.root, &args),
         Command::Approve(args) => review::run_approve(&cli.root.root, &args),
         Command::List => review::run_list(&cli.root.root),
+        Command::Variants(args) => review::run_variants(&cli.root.root, &args),
         Command::Prune(args) => review::run_prune(&cli.root.root, &args),
         Command::Explain(args) => review::run_explain(&cli.root.root, &args),
         Command::Report(args) => review::run_report(&cli.root.root, &args),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sightline_core::approve::{Proof, approve};
+use sightline_core::approve::{Accept, Proof, approve_as};
 use sightline_core::layout::{check_snapshot_name, project_file_stem};
 use sightline_core::results::{NOTHING_TO_APPROVE, Results};
 use sightline_core::snapshot::{SnapshotEvidence, snapshot_label};
@@ -37,6 +37,22 @@ pub struct ApproveArgs {
     /// they are listed as held and keep their old baseline.
     #[arg(long)]
     include_unhealthy: bool,
+    /// Keep the baseline and accept the capture as another state of the snapshot beside it (at
+    /// most 4): a later capture passes when it matches the baseline or any accepted variant.
+    #[arg(long)]
+    as_variant: bool,
+}
+
+#[derive(Args)]
+pub struct VariantsArgs {
+    /// Only this snapshot's variants (required with --remove).
+    name: Option<String>,
+    /// Only this Playwright project's.
+    #[arg(long)]
+    project: Option<String>,
+    /// Remove accepted variant NUMBER of the named snapshot.
+    #[arg(long, value_name = "NUMBER", requires = "name")]
+    remove: Option<u8>,
 }
 
 #[derive(Args)]
@@ -132,7 +148,8 @@ pub fn run_approve(root: &Path, args: &ApproveArgs) -> Result<u8> {
     let outcomes: Vec<_> = targets
         .par_iter()
         .map(|(name, project)| {
-            approve(&store, name, Proof::Named { project: project.as_deref() }, args.include_unhealthy)
+            let accept = if args.as_variant { Accept::Variant } else { Accept::Baseline };
+            approve_as(&store, name, Proof::Named { project: project.as_deref() }, args.include_unhealthy, accept)
         })
         .collect();
     let mut stdout = std::io::stdout().lock();
@@ -170,6 +187,38 @@ pub fn run_list(root: &Path) -> Result<u8> {
     }
     for (name, project) in baselines {
         writeln!(stdout, "{name}\t{project}")?;
+    }
+    Ok(exit::OK)
+}
+
+/// `sightline variants`: each accepted variant as `name<TAB>project<TAB>number<TAB>file`, or
+/// `--remove` one.
+pub fn run_variants(root: &Path, args: &VariantsArgs) -> Result<u8> {
+    let store = ProjectStore::open(root)?;
+    let mut stdout = std::io::stdout().lock();
+    if let (Some(name), Some(number)) = (&args.name, args.remove) {
+        check_snapshot_name(name)?;
+        for file in sightline_core::variants::remove_variant(&store, name, args.project.as_deref(), number)? {
+            writeln!(stdout, "removed {file}")?;
+        }
+        return Ok(exit::OK);
+    }
+    if let Some(name) = &args.name {
+        check_snapshot_name(name)?;
+    }
+    let wanted = |project: &str| args.project.as_deref().is_none_or(|p| project_file_stem(p) == project);
+    let variants: Vec<_> = sightline_core::variants::list_variants(&store, args.name.as_deref())?
+        .into_iter()
+        .filter(|v| wanted(&v.project))
+        .collect();
+    if variants.is_empty() {
+        eprintln!(
+            "sightline: no accepted variants{}; accept one with npx sightline approve <name> --as-variant",
+            args.name.as_deref().map(|n| format!(" of {n}")).unwrap_or_default()
+        );
+    }
+    for v in variants {
+        writeln!(stdout, "{}\t{}\t{}\t{}", v.name, v.project, v.number, v.file)?;
     }
     Ok(exit::OK)
 }

@@ -31,6 +31,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde::Deserialize;
+use sightline_core::approve::Accept;
 use sightline_core::config::Settings;
 use sightline_core::report::{ReviewPage, render_review_page};
 use sightline_core::review::{
@@ -343,6 +344,9 @@ struct DecisionRequest {
     /// confirmed the capture the server held.
     #[serde(default)]
     include_unhealthy: bool,
+    /// Approve each capture as an accepted variant beside its baseline, not as the baseline.
+    #[serde(default)]
+    as_variant: bool,
 }
 
 /// What a POST asks for.
@@ -399,6 +403,7 @@ async fn decide(
                 &asked.results,
                 &asked.snapshots,
                 asked.include_unhealthy,
+                if asked.as_variant { Accept::Variant } else { Accept::Baseline },
             )
             .map_err(Refusal::from_core)?;
             serde_json::json!({ "approved": done.approved, "held": done.held })

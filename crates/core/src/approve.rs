@@ -21,6 +21,10 @@ pub struct Approval {
     pub baseline: String,
     /// A baseline existed before (replaced) or not (created).
     pub replaced: bool,
+    /// The capture became this accepted variant beside the baseline ([`crate::variants`]),
+    /// not the baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<u8>,
     /// What was wrong with the baseline replaced, when it could not be read (the run's evidence
     /// says `error`): approving is how a damaged baseline is replaced on purpose.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -28,13 +32,15 @@ pub struct Approval {
 }
 
 impl Approval {
-    /// `approved name (project): replaced|created <baseline>`: how `sightline approve` and the
-    /// MCP approve tools say what was written.
+    /// `approved name (project): replaced|created <baseline>` (`approved name (project) as
+    /// accepted variant 2: created <file>`): how `sightline approve` and the MCP approve tools
+    /// say what was written.
     pub fn line(&self) -> String {
         let verb = if self.replaced { "replaced" } else { "created" };
         let damaged =
             self.damaged.as_ref().map(|problem| format!(", a damaged baseline ({problem})")).unwrap_or_default();
-        format!("approved {} ({}): {verb} {}{damaged}", self.name, self.project, self.baseline)
+        let variant = self.variant.map(|n| format!(" as accepted variant {n}")).unwrap_or_default();
+        format!("approved {} ({}){variant}: {verb} {}{damaged}", self.name, self.project, self.baseline)
     }
 }
 
@@ -92,6 +98,16 @@ pub enum Proof<'a> {
     Shown(&'a [(&'a str, &'a str)]),
 }
 
+/// What a capture becomes when it is approved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Accept {
+    /// The snapshot's baseline, replacing the one there.
+    #[default]
+    Baseline,
+    /// One more accepted state beside the baseline, which stays ([`crate::variants`]).
+    Variant,
+}
+
 /// Promotes this run's capture of `name` to the approved baseline, as far as `proof` reaches.
 /// The one approve policy of every front-end: each baseline is written atomically; a capture
 /// whose page was unhealthy or never settled is held (listed in [`Approved::held`], nothing
@@ -99,13 +115,34 @@ pub enum Proof<'a> {
 /// that says what to do — including a baseline with no capture (a *missing* snapshot), whose
 /// intended removal is deleting its files.
 pub fn approve(store: &ProjectStore, name: &str, proof: Proof<'_>, include_unhealthy: bool) -> Result<Approved> {
+    approve_as(store, name, proof, include_unhealthy, Accept::Baseline)
+}
+
+/// [`approve`], the capture becoming what `accept` says. As an accepted variant, every capture
+/// gets its place (the lowest free number) before anything is written: a snapshot with no
+/// baseline, one at the limit of variants, or a capture that already passed is refused, and
+/// nothing is written for any of them.
+pub fn approve_as(
+    store: &ProjectStore,
+    name: &str,
+    proof: Proof<'_>,
+    include_unhealthy: bool,
+    accept: Accept,
+) -> Result<Approved> {
     let checked = match proof {
         Proof::Named { project } => named_captures(store, name, project)?,
         Proof::Shown(shown) => shown_captures(store, name, shown)?,
     };
+    let places: Vec<Option<u8>> = match accept {
+        Accept::Baseline => vec![None; checked.len()],
+        Accept::Variant => checked
+            .iter()
+            .map(|(stem, capture)| crate::variants::place_for_variant(store, name, stem, &capture.image).map(Some))
+            .collect::<Result<_>>()?,
+    };
     let mut done = Approved::default();
-    for (stem, capture) in &checked {
-        promote(store, name, stem, capture, include_unhealthy, &mut done)?;
+    for ((stem, capture), variant) in checked.iter().zip(places) {
+        promote(store, name, stem, capture, include_unhealthy, variant, &mut done)?;
     }
     Ok(done)
 }
@@ -143,13 +180,15 @@ fn named_captures(store: &ProjectStore, name: &str, project: Option<&str>) -> Re
     wanted.into_iter().map(|stem| Ok((stem.clone(), store.read_capture(name, stem)?))).collect()
 }
 
-/// Writes `capture` as the baseline of `name` for `stem`, or holds it (see [`approve`]).
+/// Writes `capture` as the baseline of `name` for `stem` (or as its accepted `variant`), or
+/// holds it (see [`approve`]).
 fn promote(
     store: &ProjectStore,
     name: &str,
     stem: &str,
     capture: &StoredCapture,
     include_unhealthy: bool,
+    variant: Option<u8>,
     done: &mut Approved,
 ) -> Result<()> {
     let evidence = store.read_evidence(name, stem)?;
@@ -157,15 +196,16 @@ fn promote(
         done.held.push(Held { name: name.to_string(), project: stem.to_string(), reason });
         return Ok(());
     }
-    let png = store.baseline_png(name, stem)?;
+    let png = store.accepted_png(name, stem, variant)?;
     let replaced = png.is_file();
-    store.write_baseline(name, stem, &capture.image, &capture.data)?;
+    store.write_accepted(name, stem, variant, &capture.image, &capture.data)?;
     let damaged = evidence.filter(|e| replaced && e.replaces_damaged_baseline()).and_then(|e| e.damaged);
     done.approved.push(Approval {
         name: name.to_string(),
         project: stem.to_string(),
         baseline: store.relative(&png),
         replaced,
+        variant,
         damaged: damaged.map(|d| d.problem),
     });
     Ok(())
@@ -262,6 +302,7 @@ mod tests {
             project: "chromium".into(),
             baseline: ".sightline/baselines/home/chromium.png".into(),
             replaced: true,
+            variant: None,
             damaged: None,
         };
         assert_eq!(approval.line(), "approved home (chromium): replaced .sightline/baselines/home/chromium.png");

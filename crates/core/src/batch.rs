@@ -14,6 +14,7 @@ use crate::image::RgbaImage;
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use crate::store::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::store::{CaptureData, ProjectStore, snapshot_files};
+use crate::variants::compare_accepted_states;
 use crate::verdict::Status;
 
 /// Every `(name, project stem)` with a capture under `temp` (`<name>/<stem>.slcap`), sorted.
@@ -148,12 +149,14 @@ fn compare_stored(
         environment: b.data.environment.as_ref(),
     });
     let options = capture_options(settings, &capture.data);
-    let (mut evidence, diff) = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
+    let compared = compare_snapshot(name, &project, baseline_side, current, &options, true)?;
+    let (mut evidence, diff) = compare_accepted_states(store, name, stem, compared, current, &options)?;
     if let Some(page) = &capture.data.unsettled {
         evidence.mark_unsettled(page.waited_ms, &page.area);
     }
     if baseline.is_some() {
-        evidence.files.baseline = Some(baseline_file);
+        let accepted = store.accepted_png(name, stem, evidence.accepted_variant())?;
+        evidence.files.baseline = Some(store.relative(&accepted));
     }
     evidence.files.current = Some(capture_file);
     Ok((evidence, diff))

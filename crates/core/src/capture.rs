@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::layout::check_snapshot_name;
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use crate::store::{CaptureData, ProjectStore, UnsettledPage};
+use crate::variants::compare_accepted_states;
 use crate::verdict::Status;
 
 /// Playwright's `updateSnapshots` modes.
@@ -251,7 +252,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
                 let size = Size { width: image.width(), height: image.height() };
                 Ok((SnapshotEvidence::not_compared(name, project, damaged.clone(), Some(size)), None))
             }
-            None => compare_snapshot(name, project, baseline_side, current_side, &options, true),
+            None => compare_snapshot(name, project, baseline_side, current_side, &options, true)
+                .and_then(|compared| compare_accepted_states(store, name, project, compared, current_side, &options)),
         },
         || (!negated).then(|| encode_capture(&capture)).transpose(),
     );
@@ -279,7 +281,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     }
 
     if baseline.is_some() || write_baseline {
-        evidence.files.baseline = Some(store.relative(&store.baseline_png(name, project)?));
+        let accepted = if write_baseline { None } else { evidence.accepted_variant() };
+        evidence.files.baseline = Some(store.relative(&store.accepted_png(name, project, accepted)?));
     }
     let json = |evidence: &SnapshotEvidence| {
         serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))

@@ -75,7 +75,7 @@ impl DamagedFile {
 /// What is wrong with a file, from the error reading it gave: the detail, without the path (the
 /// evidence names the file) and without the error's own fix (the evidence gives the one for the
 /// file's kind).
-fn problem(error: &Error) -> String {
+pub(crate) fn problem(error: &Error) -> String {
     match error {
         Error::Io { error, .. } if error.kind() == std::io::ErrorKind::IsADirectory => "a folder, not a file".into(),
         Error::Io { error, .. } => error.to_string(),

@@ -84,7 +84,7 @@ pub fn prune_hint(store: &ProjectStore, results: &Results) -> Option<String> {
 /// What removing baselines did.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Pruned {
-    /// The baseline files removed, relative to the root.
+    /// The baseline files removed (with their accepted variants), relative to the root.
     pub removed: Vec<String>,
     /// Those already gone (removed by hand, or by an earlier prune of the same run).
     pub already_gone: Vec<String>,
@@ -133,7 +133,10 @@ pub fn prune(
         files.push(path);
     }
     let mut pruned = Pruned::default();
-    for path in &files {
+    for (missing, path) in chosen.iter().zip(&files) {
+        // Its accepted variants first: a removal stopped half way leaves the baseline, which the
+        // next prune finds again, never variants no listing shows.
+        pruned.removed.extend(crate::variants::remove_all_variants(store, &missing.name, &missing.project)?);
         let relative = store.relative(path);
         if path.symlink_metadata().is_err() {
             pruned.already_gone.push(relative);
@@ -205,8 +208,16 @@ mod tests {
     #[test]
     fn prune_removes_exactly_the_unused_baselines_and_rewrites_results_json() {
         let (root, store, mut results) = project("removes");
+        // An accepted variant goes with its baseline; the kept snapshot's stays.
+        for name in ["old", "kept"] {
+            std::fs::write(store.variant_png(name, "chromium", 2).unwrap(), b"variant").unwrap();
+        }
         let pruned = prune(&store, Path::new("visual-report"), &mut results, None).unwrap();
-        assert_eq!(pruned.removed, [".sightline/baselines/old/chromium.png"]);
+        assert_eq!(
+            pruned.removed,
+            [".sightline/baselines/old/chromium.variant-2.png", ".sightline/baselines/old/chromium.png"]
+        );
+        assert!(root.join(".sightline/baselines/kept/chromium.variant-2.png").is_file());
         assert!(!root.join(".sightline/baselines/old").exists(), "the emptied folder goes too");
         assert!(root.join(".sightline/baselines/kept/chromium.png").is_file());
         let written = crate::results::read_results(&root.join("visual-report/results.json")).unwrap().results;

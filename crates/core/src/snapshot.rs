@@ -13,6 +13,7 @@ use crate::image::{ImageRef, RgbaImage};
 use crate::mask::masked_pair;
 use crate::regions::Classification;
 use crate::shift::PageShift;
+use crate::variants::AcceptedState;
 use crate::verdict::{Status, Tolerance, Verdict, VerdictKind, decide, new_snapshot_verdict};
 
 /// One side of a comparison: the pixels, the DOM record when collected, and the asset failures
@@ -77,6 +78,10 @@ pub struct SnapshotEvidence {
     /// The file that could not be read, for a snapshot with the status `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damaged: Option<DamagedFile>,
+    /// Which accepted state the evidence is against, when the snapshot has accepted variants and
+    /// the baseline did not match ([`crate::variants`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<AcceptedState>,
 }
 
 impl SnapshotEvidence {
@@ -104,8 +109,27 @@ impl SnapshotEvidence {
             let verdict = decide(pixel, self.layers.dom.as_ref(), health, tolerance, self.environment.as_ref());
             if verdict.status == self.status && verdict.kind == self.verdict_kind {
                 self.verdict = verdict.line;
+                self.add_accepted_clause();
             }
         }
+    }
+
+    /// Ends the verdict with which accepted state the evidence is against ([`AcceptedState::clause`]).
+    pub fn add_accepted_clause(&mut self) {
+        if let Some(accepted) = &self.accepted {
+            self.verdict.push_str(&accepted.clause());
+        }
+    }
+
+    /// The accepted variant the evidence is against (`None`: the baseline).
+    pub fn accepted_variant(&self) -> Option<u8> {
+        self.accepted.as_ref().and_then(|a| a.variant)
+    }
+
+    /// Whether a person may accept this capture as another state of its snapshot, beside the
+    /// baseline ([`crate::variants`]): it changed against a baseline that could be read.
+    pub fn may_become_variant(&self) -> bool {
+        self.status == Status::Changed && self.damaged.is_none()
     }
 
     /// Whether the test should fail.
@@ -137,6 +161,7 @@ impl SnapshotEvidence {
             capture_health: CaptureHealth::default(),
             environment: None,
             damaged: Some(damaged),
+            accepted: None,
         }
     }
 
@@ -295,6 +320,7 @@ pub fn compare_snapshot(
             capture_health,
             environment: environment.clone(),
             damaged: None,
+            accepted: None,
         }
     };
     let Some(baseline) = baseline else {

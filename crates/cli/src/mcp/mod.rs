@@ -20,7 +20,7 @@ use rmcp::schemars::{self, JsonSchema};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, prompt_handler, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
-use sightline_core::approve::Approved;
+use sightline_core::approve::{Accept, Approved};
 use sightline_core::layout::check_snapshot_name;
 use sightline_core::review::{ReviewRun, results_version};
 use sightline_core::store::{ProjectStore, list_baselines};
@@ -73,6 +73,11 @@ pub struct ApproveArgs {
     /// when the human named that capture and said to approve it as it is; otherwise it is held.
     #[serde(default)]
     pub include_unhealthy: bool,
+    /// Keep the baseline and add the capture beside it as an accepted variant (another
+    /// legitimate state of the page; at most 4). Only when the human said to accept it as a
+    /// variant; otherwise the capture replaces the baseline.
+    #[serde(default)]
+    pub as_variant: bool,
 }
 
 /// Arguments of `approve_all`; anything else is refused, as for `approve_snapshot`.
@@ -305,7 +310,7 @@ impl SightlineServer {
     }
 
     #[tool(
-        description = "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true.",
+        description = "Promote this run's capture of one snapshot to its approved baseline (every project, or only `project`). Call ONLY after a human has reviewed the change and explicitly said to approve it; never on your own judgement. Unhealthy or unsettled captures are held (listed, not approved) unless `includeUnhealthy` is true. With `asVariant` the baseline stays and the capture is added beside it as an accepted variant (another legitimate state of the page).",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false),
         meta = approval_meta()
     )]
@@ -322,7 +327,9 @@ impl SightlineServer {
         };
         // Only what the human could have reviewed: a changed or new snapshot of the last run, in
         // the capture its report shows (not one a newer run has written since).
-        Ok(match run.approve_as_reviewed(&store, &args.name, args.project.as_deref(), args.include_unhealthy) {
+        let accept = if args.as_variant { Accept::Variant } else { Accept::Baseline };
+        let project = args.project.as_deref();
+        Ok(match run.approve_as_reviewed(&store, &args.name, project, args.include_unhealthy, accept) {
             // Nothing written is not a success: the human asked for an approval that did not happen.
             Ok(done) if done.approved.is_empty() => failure(approval_lines(&done).join("\n")),
             Ok(done) => text(approval_lines(&done).join("\n")),
@@ -359,7 +366,9 @@ impl SightlineServer {
             use rayon::prelude::*;
             pending
                 .par_iter()
-                .map(|(name, project)| run.approve_as_reviewed(&store, name, Some(project), args.include_unhealthy))
+                .map(|(name, project)| {
+                    run.approve_as_reviewed(&store, name, Some(project), args.include_unhealthy, Accept::Baseline)
+                })
                 .collect::<Vec<_>>()
         })
         .await

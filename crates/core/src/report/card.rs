@@ -34,7 +34,11 @@ pub(super) fn snapshot_card(
     let status = snap.status.word();
     let auto = snap.auto_passed;
     // The cards the review page puts approve and reject on: the core's rule, not the script's.
-    let decide = if snap.awaits_decision() { " data-needs-review" } else { "" };
+    let decide = match (snap.awaits_decision(), snap.may_become_variant()) {
+        (true, true) => " data-needs-review data-may-become-variant",
+        (true, false) => " data-needs-review",
+        _ => "",
+    };
     w!(
         out,
         "<article class=\"card st-{}{}\" id=\"snap-{index}\" data-status=\"{status}\"{decide} data-auto=\"{auto}\" data-name=\"{}\" data-project=\"{}\">\n",
@@ -181,8 +185,10 @@ fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool
         (Some(b), Some(c)) => Some(Size { width: b.width.max(c.width), height: b.height.max(c.height) }),
         (b, c) => b.or(c),
     };
+    // Evidence against an accepted variant shows that variant, and says so.
+    let variant_caption = snap.accepted_variant().map(|n| format!("Accepted variant {n}"));
     let figures = [
-        ("baseline", "Baseline", baseline.as_deref(), bsize, false),
+        ("baseline", variant_caption.as_deref().unwrap_or("Baseline"), baseline.as_deref(), bsize, false),
         ("current", "Current", current.as_deref(), csize, true),
         ("diff", "Diff", diff.as_deref(), canvas, false),
     ];

@@ -48,9 +48,11 @@
       if (decision) {
         reviewed += 1;
         card.dataset.decision = decision.decision;
-        label.textContent = decision.decision === 'approved'
-          ? `Approved: ${decision.baseline} is now this capture`
-          : 'Rejected: the baseline is kept; this capture shows as rejected until it changes';
+        label.textContent = decision.decision === 'rejected'
+          ? 'Rejected: the baseline is kept; this capture shows as rejected until it changes'
+          : decision.variant
+            ? `Accepted as variant ${decision.variant}: ${decision.baseline} is this capture, beside the baseline`
+            : `Approved: ${decision.baseline} is now this capture`;
       } else {
         delete card.dataset.decision;
         label.textContent = '';
@@ -67,7 +69,7 @@
   }
 
   /** Asks the person to confirm a capture the server held, in the card itself. */
-  function confirmHeld(card, reason) {
+  function confirmHeld(card, reason, asVariant) {
     card.querySelector('.confirm-unhealthy')?.remove();
     const box = document.createElement('div');
     box.className = 'confirm-unhealthy';
@@ -84,7 +86,7 @@
     no.textContent = 'Keep the old baseline';
     yes.addEventListener('click', () => {
       box.remove();
-      decide('approve', [card], true);
+      decide('approve', [card], true, asVariant);
     });
     no.addEventListener('click', () => box.remove());
     box.append(text, yes, ' ', no);
@@ -92,18 +94,18 @@
     yes.focus();
   }
 
-  async function decide(action, chosen, includeUnhealthy = false) {
+  async function decide(action, chosen, includeUnhealthy = false, asVariant = false) {
     if (chosen.length === 0) return;
     showError('');
     try {
       const body = { snapshots: chosen.map(target) };
-      if (action === 'approve') body.includeUnhealthy = includeUnhealthy;
+      if (action === 'approve') Object.assign(body, { includeUnhealthy, asVariant });
       const answer = await post(action, body);
       state.decisions = answer.decisions;
       state.commit = answer.commit;
       for (const held of answer.held ?? []) {
         const card = cardOf(held.name, held.project);
-        if (card) confirmHeld(card, held.reason);
+        if (card) confirmHeld(card, held.reason, asVariant);
       }
       render();
     } catch (error) {
@@ -207,6 +209,17 @@
         '<button type="button" data-action="reject">Reject</button> <span class="decision"></span>';
       bar.querySelector('[data-action="approve"]').addEventListener('click', () => decide('approve', [card]));
       bar.querySelector('[data-action="reject"]').addEventListener('click', () => decide('reject', [card]));
+      // A changed snapshot may have more than one legitimate state: this capture becomes one
+      // more beside the baseline, which stays.
+      if (card.hasAttribute('data-may-become-variant')) {
+        const variant = document.createElement('button');
+        variant.type = 'button';
+        variant.dataset.action = 'accept-variant';
+        variant.textContent = 'Accept as variant';
+        variant.title = 'Keep the baseline and accept this capture as another state of the snapshot';
+        variant.addEventListener('click', () => decide('approve', [card], false, true));
+        bar.querySelector('[data-action="reject"]').after(' ', variant);
+      }
       (card.querySelector('.verdict') ?? card.querySelector('.head')).after(bar);
     }
     // A missing snapshot's baseline is removed on purpose here, as `sightline prune` removes it:

@@ -168,7 +168,10 @@ fn report_marks_the_cards_needing_a_decision_as_the_core_decides_them() {
     // home changed, signup new: a decision each; about written, old-page missing: none.
     for name in ["home", "signup", "about", "old-page"] {
         let needs = results.snapshots.iter().any(|s| s.name == name && s.status.needs_review());
-        assert_eq!(card(&html, name).contains(" data-needs-review "), needs, "{name}");
+        assert_eq!(card(&html, name).contains(" data-needs-review"), needs, "{name}");
+        // Only a changed snapshot has a baseline to keep beside a new accepted variant.
+        let variant = results.snapshots.iter().any(|s| s.name == name && s.status == Status::Changed);
+        assert_eq!(card(&html, name).contains(" data-may-become-variant "), variant, "{name}");
     }
     // The review script takes the cards it puts approve and reject on from that mark only.
     assert!(REVIEW_SCRIPT.contains("querySelectorAll('article.card[data-needs-review]')"));
@@ -354,6 +357,7 @@ fn report_review_page_embeds_its_state_safely_and_an_aligned_diff_for_a_shift() 
         decision: Decision::Rejected,
         capture: "200x400-00".into(),
         baseline: None,
+        variant: None,
     }];
     let html = render_review_page(&results, &ReviewPage { version: "v1", decisions: &decisions });
     assert!(html.contains("<title>Sightline review — 3 to review</title>"), "{}", &html[..300]);

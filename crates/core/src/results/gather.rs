@@ -110,7 +110,7 @@ fn write_images(
     let mut files = SnapshotFiles { baseline: None, current: Some(relative(&current_file)), diff: None };
     // A damaged baseline is not shown: the report names it instead.
     let baseline = if head.damaged.is_none() {
-        read_inside(store.root(), &store.baseline_png(&head.name, &head.project)?)?
+        read_inside(store.root(), &store.accepted_png(&head.name, &head.project, head.accepted_variant())?)?
     } else {
         None
     };

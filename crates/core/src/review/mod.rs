@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::approve::{Approval, Approved, Held, Proof, approve, missing_snapshot_refusal};
+use crate::approve::{Accept, Approval, Approved, Held, Proof, approve_as, missing_snapshot_refusal};
 use crate::batch::capture_options;
 use crate::compare::aligned_diff;
 use crate::config::Settings;
@@ -103,6 +103,7 @@ impl ReviewRun {
         name: &str,
         project: Option<&str>,
         include_unhealthy: bool,
+        accept: Accept,
     ) -> Result<Approved> {
         let wanted =
             |p: &str| project.is_none_or(|asked| asked == p || project_file_stem(asked) == project_file_stem(p));
@@ -151,7 +152,7 @@ impl ReviewRun {
                 Ok((s.project.as_str(), image))
             })
             .collect::<Result<_>>()?;
-        approve(store, name, Proof::Shown(&shown), include_unhealthy)
+        approve_as(store, name, Proof::Shown(&shown), include_unhealthy, accept)
     }
 }
 
@@ -263,6 +264,7 @@ pub fn approve_in_review(
     page_version: &str,
     targets: &[SnapshotRef],
     include_unhealthy: bool,
+    accept: Accept,
 ) -> Result<Approved> {
     run.check_fresh(page_version)?;
     let snapshots = run.reviewable(targets)?;
@@ -278,7 +280,8 @@ pub fn approve_in_review(
                 snapshot_label(&snapshot.name, &snapshot.project)
             ))
         })?;
-        let outcome = approve(store, &snapshot.name, Proof::Shown(&[(&snapshot.project, shown)]), include_unhealthy)?;
+        let proof = Proof::Shown(&[(&snapshot.project, shown)]);
+        let outcome = approve_as(store, &snapshot.name, proof, include_unhealthy, accept)?;
         for approval in &outcome.approved {
             made.push(ReviewDecision {
                 name: snapshot.name.clone(),
@@ -286,6 +289,7 @@ pub fn approve_in_review(
                 decision: Decision::Approved,
                 capture: capture.clone(),
                 baseline: Some(approval.baseline.clone()),
+                variant: approval.variant,
             });
         }
         // Named as results.json and the page name them (the store speaks in file stems).
@@ -354,6 +358,7 @@ pub fn reject_in_review(
                 decision: Decision::Rejected,
                 capture: fingerprint_now(store, fingerprints, s)?,
                 baseline: None,
+                variant: None,
             })
         })
         .collect::<Result<_>>()?;
@@ -432,7 +437,8 @@ mod tests {
     #[test]
     fn review_approve_writes_the_baseline_and_remembers_it_for_the_commit() {
         let (root, store, run) = project("approve");
-        let done = approve_in_review(&store, &Default::default(), &run, &run.version, &home(), false).unwrap();
+        let done = approve_in_review(&store, &Default::default(), &run, &run.version, &home(), false, Accept::Baseline)
+            .unwrap();
         assert_eq!(done.approved.len(), 1);
         let baseline = store.read_baseline("home", "chromium").unwrap().unwrap();
         assert_eq!(
@@ -457,25 +463,25 @@ mod tests {
         let before = baseline();
         // A newer run captured home since: pixels nobody reviewed are refused, nothing written.
         store.write_capture("home", "chromium", RgbaImage::filled(2, 2, [7, 7, 7, 255]).unwrap(), &data).unwrap();
-        let newer = run.approve_as_reviewed(&store, "home", None, false).unwrap_err().to_string();
+        let newer = run.approve_as_reviewed(&store, "home", None, false, Accept::Baseline).unwrap_err().to_string();
         assert!(newer.starts_with("home (chromium): the capture in .sightline/temp is not the one"), "{newer}");
         assert_eq!(baseline(), before);
         // A passed snapshot and one the run does not list are not approved, whatever is captured.
         let results = run.path.display();
         assert_eq!(
-            run.approve_as_reviewed(&store, "about", None, false).unwrap_err().to_string(),
+            run.approve_as_reviewed(&store, "about", None, false, Accept::Baseline).unwrap_err().to_string(),
             format!("about (chromium) passed in the last run ({results}): nothing to approve")
         );
         store.write_capture("ghost", "chromium", reviewed.clone(), &data).unwrap();
         assert_eq!(
-            run.approve_as_reviewed(&store, "ghost", None, false).unwrap_err().to_string(),
+            run.approve_as_reviewed(&store, "ghost", None, false, Accept::Baseline).unwrap_err().to_string(),
             format!(
                 "ghost is not a snapshot of the last run ({results}); nothing was approved. Only a changed or new snapshot the human reviewed can be approved"
             )
         );
         // The reviewed capture back in place: approved.
         store.write_capture("home", "chromium", reviewed.clone(), &data).unwrap();
-        let done = run.approve_as_reviewed(&store, "home", Some("chromium"), false).unwrap();
+        let done = run.approve_as_reviewed(&store, "home", Some("chromium"), false, Accept::Baseline).unwrap();
         assert_eq!(done.approved.len(), 1);
         assert_eq!(store.read_baseline("home", "chromium").unwrap().unwrap().image, reviewed);
         std::fs::remove_dir_all(&root).unwrap();
@@ -495,8 +501,9 @@ mod tests {
             test: None,
         });
         // The review page and the MCP tools (as reviewed), `sightline approve` (the captures on disk).
-        let reviewed = run.approve_as_reviewed(&store, "gone", None, false).unwrap_err().to_string();
-        let on_disk = approve(&store, "gone", Proof::Named { project: None }, false).unwrap_err().to_string();
+        let reviewed = run.approve_as_reviewed(&store, "gone", None, false, Accept::Baseline).unwrap_err().to_string();
+        let on_disk =
+            crate::approve::approve(&store, "gone", Proof::Named { project: None }, false).unwrap_err().to_string();
         let said = " has a baseline but no capture in the last run (a missing snapshot): nothing to approve. To remove \
                     the snapshot on purpose, delete .sightline/baselines/gone/chromium.png in the same change";
         assert_eq!(reviewed, format!("gone{said}"));
@@ -524,10 +531,12 @@ mod tests {
         store.write_capture("home", "chromium", looks_different.clone(), &data).unwrap();
         assert!(decisions_in_force(&store, &fingerprints, &run).unwrap().is_empty());
         // Approved only once the report shows it (the run that captured it wrote its report).
-        assert!(approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).is_err());
+        assert!(
+            approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false, Accept::Baseline).is_err()
+        );
         let shown = root.join(run.results.snapshot("home", "chromium").unwrap().files.current.as_ref().unwrap());
         std::fs::write(shown, encode_png(&looks_different, PngCompression::Fastest).unwrap()).unwrap();
-        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
+        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false, Accept::Baseline).unwrap();
         let state = read_review_state(&store).unwrap();
         assert_eq!(state.decisions.iter().map(|d| d.decision).collect::<Vec<_>>(), [Decision::Approved]);
         std::fs::remove_dir_all(&root).unwrap();
@@ -537,7 +546,7 @@ mod tests {
     fn review_an_approved_snapshot_cannot_be_rejected_while_its_approval_holds() {
         let (root, store, run) = project("approved-then-rejected");
         let fingerprints = CaptureFingerprints::default();
-        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
+        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false, Accept::Baseline).unwrap();
         let state = std::fs::read(review_state_path(&store)).unwrap();
         let refused = reject_in_review(&store, &fingerprints, &run, &run.version, &home()).unwrap_err().to_string();
         assert_eq!(
@@ -546,7 +555,7 @@ mod tests {
         );
         assert_eq!(std::fs::read(review_state_path(&store)).unwrap(), state, "nothing written");
         // Approving again is harmless: the same decision.
-        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false).unwrap();
+        approve_in_review(&store, &fingerprints, &run, &run.version, &home(), false, Accept::Baseline).unwrap();
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -581,15 +590,17 @@ mod tests {
         let (root, store, run) = project("refuse");
         let baseline = store.baseline_png("home", "chromium").unwrap();
         let before = std::fs::read(&baseline).unwrap();
-        let stale =
-            approve_in_review(&store, &Default::default(), &run, "0123", &home(), false).unwrap_err().to_string();
+        let stale = approve_in_review(&store, &Default::default(), &run, "0123", &home(), false, Accept::Baseline)
+            .unwrap_err()
+            .to_string();
         assert!(stale.ends_with("changed since this page was loaded (a new run wrote it); nothing was written: reload the page and review what it shows now"), "{stale}");
         // One unknown name among good ones: none is approved.
         let mut targets = home();
         targets.push(SnapshotRef { name: "nowhere".into(), project: "chromium".into() });
-        let unknown = approve_in_review(&store, &Default::default(), &run, &run.version, &targets, false)
-            .unwrap_err()
-            .to_string();
+        let unknown =
+            approve_in_review(&store, &Default::default(), &run, &run.version, &targets, false, Accept::Baseline)
+                .unwrap_err()
+                .to_string();
         assert!(unknown.starts_with("nowhere (chromium): not a changed or new snapshot in "), "{unknown}");
         // A passed snapshot is not up for review either.
         let about = vec![SnapshotRef { name: "about".into(), project: "chromium".into() }];

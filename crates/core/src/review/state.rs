@@ -41,6 +41,9 @@ pub struct ReviewDecision {
     /// The baseline an approval wrote, relative to the project root: what to `git add`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
+    /// The approval made the capture this accepted variant, beside the baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<u8>,
 }
 
 /// `.sightline/review.json`.

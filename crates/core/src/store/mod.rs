@@ -197,6 +197,24 @@ impl ProjectStore {
         Ok(self.baselines_root().join(self.layout.relative_path(name, project)?))
     }
 
+    /// Accepted variant `number` of the baseline, beside it: `.sightline/baselines/<name>/
+    /// <project>.variant-<number>.png` in the default layout ([`crate::variants`]). The layout
+    /// never reads it back as a baseline: a project's file stem holds no `.`.
+    pub fn variant_png(&self, name: &str, project: &str, number: u8) -> Result<PathBuf> {
+        let baseline = self.baseline_png(name, project)?;
+        let file = baseline.file_name().and_then(|f| f.to_str()).and_then(|f| f.strip_suffix(".png"));
+        let file = file.ok_or_else(|| Error::Internal(format!("{} is not a .png path", baseline.display())))?;
+        Ok(baseline.with_file_name(format!("{file}.variant-{number}.png")))
+    }
+
+    /// The accepted state a comparison used: the baseline (`None`) or one of its variants.
+    pub fn accepted_png(&self, name: &str, project: &str, variant: Option<u8>) -> Result<PathBuf> {
+        match variant {
+            Some(number) => self.variant_png(name, project, number),
+            None => self.baseline_png(name, project),
+        }
+    }
+
     /// `.sightline/temp/<name>/<project>.slcap`.
     pub fn capture_path(&self, name: &str, project: &str) -> Result<PathBuf> {
         check_snapshot_name(name)?;
@@ -246,7 +264,13 @@ impl ProjectStore {
 
     /// The approved baseline, or `None` when there is none yet.
     pub fn read_baseline(&self, name: &str, project: &str) -> Result<Option<StoredCapture>> {
-        let png = self.baseline_png(name, project)?;
+        self.read_accepted(name, project, None)
+    }
+
+    /// An accepted state: the baseline (`variant` `None`) or one of its accepted variants;
+    /// `None` when that file is not there.
+    pub fn read_accepted(&self, name: &str, project: &str, variant: Option<u8>) -> Result<Option<StoredCapture>> {
+        let png = self.accepted_png(name, project, variant)?;
         let Some(bytes) = read_inside(&self.root, &png)? else { return Ok(None) };
         StoredCapture::from_baseline_png(&bytes, &png).map(Some)
     }
@@ -259,7 +283,20 @@ impl ProjectStore {
 
     /// Writes a baseline: pixels and capture data in one PNG, written atomically.
     pub fn write_baseline(&self, name: &str, project: &str, image: &RgbaImage, data: &CaptureData) -> Result<()> {
-        let png_path = self.baseline_png(name, project)?;
+        self.write_accepted(name, project, None, image, data)
+    }
+
+    /// Writes an accepted state: the baseline (`variant` `None`) or one of its accepted variants,
+    /// in the baseline's format, atomically.
+    pub fn write_accepted(
+        &self,
+        name: &str,
+        project: &str,
+        variant: Option<u8>,
+        image: &RgbaImage,
+        data: &CaptureData,
+    ) -> Result<()> {
+        let png_path = self.accepted_png(name, project, variant)?;
         let chunk = zstd::bulk::compress(&data.for_baseline().to_json()?, 3)
             .map_err(|e| Error::InvalidInput(format!("compressing the baseline's DOM data: {e}")))?;
         let png = encode_png_with_chunk(image, PngCompression::Smallest, Some((BASELINE_CHUNK, &chunk)))?;
