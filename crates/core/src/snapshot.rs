@@ -13,7 +13,6 @@ use crate::image::{ImageRef, RgbaImage};
 use crate::mask::masked_pair;
 use crate::regions::Classification;
 use crate::shift::PageShift;
-use crate::variants::AcceptedState;
 use crate::verdict::{Status, Tolerance, Verdict, VerdictKind, decide, new_snapshot_verdict};
 
 /// One side of a comparison: the pixels, the DOM record when collected, and the asset failures
@@ -54,6 +53,43 @@ pub struct Layers {
     pub dom: Option<DomComparison>,
 }
 
+/// Which accepted state a snapshot's evidence is against, when it has accepted variants
+/// (`snapshots[].accepted` in results.json, kept by `sightline approve --as-variant`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AcceptedState {
+    /// The accepted variant the evidence is against; absent: the baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<u8>,
+    /// The capture matches that state: the snapshot passed on an accepted variant.
+    pub matched: bool,
+    /// How many accepted states the snapshot has: its baseline and its variants.
+    pub states: u8,
+    /// Accepted variants that could not be read, left out of the comparison.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<DamagedFile>,
+}
+
+impl AcceptedState {
+    /// What the verdict line adds: which state the capture matched, or which one the evidence
+    /// is against and that it was the closest; then each variant that could not be read.
+    pub fn clause(&self) -> String {
+        let state = match self.variant {
+            Some(n) => format!("accepted variant {n}"),
+            None => "the baseline".to_string(),
+        };
+        let mut clause = if self.matched {
+            format!(" — matches {state}")
+        } else {
+            format!(" — compared with {state}, the closest of {} accepted states", self.states)
+        };
+        for damaged in &self.unreadable {
+            clause.push_str(&format!("; {} could not be read ({}): {}", damaged.file, damaged.problem, damaged.fix));
+        }
+        clause
+    }
+}
+
 /// Everything known about one snapshot.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -79,7 +115,7 @@ pub struct SnapshotEvidence {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damaged: Option<DamagedFile>,
     /// Which accepted state the evidence is against, when the snapshot has accepted variants and
-    /// the baseline did not match ([`crate::variants`]).
+    /// the baseline did not match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<AcceptedState>,
 }
@@ -127,7 +163,7 @@ impl SnapshotEvidence {
     }
 
     /// Whether a person may accept this capture as another state of its snapshot, beside the
-    /// baseline ([`crate::variants`]): it changed against a baseline that could be read.
+    /// baseline (an accepted variant): it changed against a baseline that could be read.
     pub fn may_become_variant(&self) -> bool {
         self.status == Status::Changed && self.damaged.is_none()
     }

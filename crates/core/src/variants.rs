@@ -13,55 +13,20 @@
 //! (the fewest differing pixels) and names it. Every compare path (the matcher, `sightline
 //! compare`, a merge) comes here, so they all decide alike.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
-use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot, snapshot_label};
+use crate::snapshot::{
+    AcceptedState, CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot, snapshot_label,
+};
 use crate::store::{ProjectStore, StoredCapture, read_inside};
 use crate::verdict::Status;
 
 /// Most accepted variants a snapshot keeps beside its baseline: each one is another full
 /// comparison for a capture that does not match the baseline.
 pub const MAX_VARIANTS: u8 = 4;
-
-/// Which accepted state a snapshot's evidence is against, when it has accepted variants
-/// (`snapshots[].accepted` in results.json).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AcceptedState {
-    /// The accepted variant the evidence is against; absent: the baseline.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<u8>,
-    /// The capture matches that state: the snapshot passed on an accepted variant.
-    pub matched: bool,
-    /// How many accepted states the snapshot has: its baseline and its variants.
-    pub states: u8,
-    /// Accepted variants that could not be read, left out of the comparison.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unreadable: Vec<DamagedFile>,
-}
-
-impl AcceptedState {
-    /// What the verdict line adds: which state the capture matched, or which one the evidence
-    /// is against and that it was the closest; then each variant that could not be read.
-    pub fn clause(&self) -> String {
-        let state = match self.variant {
-            Some(n) => format!("accepted variant {n}"),
-            None => "the baseline".to_string(),
-        };
-        let mut clause = if self.matched {
-            format!(" — matches {state}")
-        } else {
-            format!(" — compared with {state}, the closest of {} accepted states", self.states)
-        };
-        for damaged in &self.unreadable {
-            clause.push_str(&format!("; {} could not be read ({}): {}", damaged.file, damaged.problem, damaged.fix));
-        }
-        clause
-    }
-}
 
 /// The numbers of the accepted variants of `name` for `project` (a file stem), ascending.
 pub fn accepted_variants(store: &ProjectStore, name: &str, project: &str) -> Result<Vec<u8>> {
