@@ -399,6 +399,11 @@ export interface PageSettings {
   ignoreSelectors: Array<string>
   /** Boxes of the capture left out of the comparison (the DOM record carries them). */
   ignoreRegions: Array<Clip>
+  /**
+   * A Locator capture of an element that scrolls takes its whole scrollable content: the
+   * call's own options ask for `fullPage: true`.
+   */
+  scrollContent: boolean
 }
 
 /** Result of the pixel test on two RGBA buffers. */

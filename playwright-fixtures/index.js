@@ -17,6 +17,7 @@ const { captureEnvironment, renderedFonts } = require('./environment.js');
 const { styleRules } = require('./trace.js');
 const { watchAssets, assetDigests } = require('./assets.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
+const { growToScrollContent } = require('./scroll-content.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
 
@@ -223,8 +224,11 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
   // Overlays shown with page.screencast (and Playwright's own) are not the page: hidden while it
   // is captured, as toHaveScreenshot hides them (where Playwright has page.screencast).
   await page.screencast?.hideOverlays?.();
+  let putBack = null;
   try {
     await prepareForCapture(page, settings);
+    // A Locator asked for its full page: an element that scrolls is grown to its whole content.
+    if (settings.scrollContent && isLocator(target)) putBack = await growToScrollContent(target, settings.timeout);
     if (settings.animations === 'disabled') await finishAnimations(page);
     await work?.settle(deadline);
     await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }).catch((err) => {
@@ -291,6 +295,9 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
     }
   } finally {
     // A page that navigated away has nothing left to put back.
+    await putBack?.().catch((err) => {
+      if (!navigatedAway(err)) throw err;
+    });
     await restoreAfterCapture(page).catch((err) => {
       if (!navigatedAway(err)) throw err;
     });

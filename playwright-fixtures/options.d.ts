@@ -18,7 +18,10 @@ export interface ToMatchVisualOptions {
    * every browser upgrade. Default false.
    */
   strictRendering?: boolean;
-  /** Capture the whole scrollable page. Default true. */
+  /**
+   * Capture the whole scrollable page. Default true. Given in the call on a Locator of an
+   * element that scrolls, the element's whole scrollable content.
+   */
   fullPage?: boolean;
   /**
    * What to hide, as toHaveScreenshot's `mask`: CSS selectors (a call may also give Locators).
@@ -113,7 +116,10 @@ export interface SightlineConfig {
    * every browser upgrade. Default false.
    */
   strictRendering?: boolean;
-  /** Capture the whole scrollable page. Default true. */
+  /**
+   * Capture the whole scrollable page. Default true. Given in the call on a Locator of an
+   * element that scrolls, the element's whole scrollable content.
+   */
   fullPage?: boolean;
   /**
    * What to hide, as toHaveScreenshot's `mask`: CSS selectors (a call may also give Locators).
@@ -209,7 +215,10 @@ export interface ResolvedSettings {
    * every browser upgrade. Default false.
    */
   strictRendering: boolean;
-  /** Capture the whole scrollable page. Default true. */
+  /**
+   * Capture the whole scrollable page. Default true. Given in the call on a Locator of an
+   * element that scrolls, the element's whole scrollable content.
+   */
   fullPage: boolean;
   /**
    * What to hide, as toHaveScreenshot's `mask`: CSS selectors (a call may also give Locators).

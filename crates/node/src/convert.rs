@@ -168,6 +168,9 @@ pub struct PageSettings {
     pub ignore_selectors: Vec<String>,
     /// Boxes of the capture left out of the comparison (the DOM record carries them).
     pub ignore_regions: Vec<Clip>,
+    /// A Locator capture of an element that scrolls takes its whole scrollable content: the
+    /// call's own options ask for `fullPage: true`.
+    pub scroll_content: bool,
 }
 
 impl From<session::PageSettings<'_>> for PageSettings {
@@ -204,6 +207,7 @@ impl From<session::PageSettings<'_>> for PageSettings {
                 .iter()
                 .map(|r| Clip { x: r.x, y: r.y, width: r.width, height: r.height })
                 .collect(),
+            scroll_content: page.scroll_content,
         }
     }
 }

@@ -53,7 +53,8 @@ declare_settings! {
     /// differently — same DOM, styles, layout and fonts — instead of passing it, to re-approve on
     /// every browser upgrade. Default false.
     "strictRendering" strict_rendering: bool = false, in [File, Call];
-    /// Capture the whole scrollable page. Default true.
+    /// Capture the whole scrollable page. Default true. Given in the call on a Locator of an
+    /// element that scrolls, the element's whole scrollable content.
     "fullPage" full_page: bool = true, in [File, Call];
     /// What to hide, as toHaveScreenshot's `mask`: CSS selectors (a call may also give Locators).
     /// Each element's box is painted with `maskColor` in the capture and, before comparing, in the

@@ -196,6 +196,8 @@ pub struct CaptureSession {
     settings: Settings,
     css: String,
     timeout_ms: f64,
+    /// The call itself asked for `fullPage: true` ([`PageSettings::scroll_content`]).
+    scroll_content: bool,
     update: UpdateMode,
     is_not: bool,
     capture_only: bool,
@@ -220,16 +222,6 @@ pub struct CaptureSession {
     first: Option<(Vec<u8>, CaptureOutcome)>,
     /// The settled shot of the round before.
     earlier: Option<Vec<u8>>,
-}
-
-/// What a call's page needs from the resolved options: how to prepare, walk and shoot it.
-#[derive(Debug, Clone)]
-pub struct PageSettings<'a> {
-    pub settings: &'a Settings,
-    /// The `stylePath` files' CSS, joined.
-    pub css: &'a str,
-    /// How long to wait for the page, in ms.
-    pub timeout_ms: f64,
 }
 
 impl CaptureSession {
@@ -281,14 +273,14 @@ impl CaptureSession {
             None
         };
         // A call that ends here resolves no options: a bad one fails only a call that captures.
-        let (mask_locators, settings, css) = if done_early.is_some() {
-            (false, Settings::default().over(&file), String::new())
+        let (mask_locators, settings, css, scroll_content) = if done_early.is_some() {
+            (false, Settings::default().over(&file), String::new(), false)
         } else {
             let (call, mask_locators) = split_mask(&name, options)?;
-            let settings =
-                Settings::resolve(&SettingsLayer::playwright(playwright)?, &file, &SettingsLayer::call(call)?);
+            let call = SettingsLayer::call(call)?;
+            let settings = Settings::resolve(&SettingsLayer::playwright(playwright)?, &file, &call);
             let css = read_styles(&name, &settings.style_path)?;
-            (mask_locators, settings, css)
+            (mask_locators, settings, css, call.full_page == Some(true))
         };
         let timeout_ms = settings.timeout.or(request.expect_timeout_ms).unwrap_or(DEFAULT_TIMEOUT_MS);
         let capture_only = settings.shard_mode == ShardMode::CaptureOnly && request.sharded;
@@ -299,6 +291,7 @@ impl CaptureSession {
             settings,
             css,
             timeout_ms,
+            scroll_content,
             update,
             is_not,
             capture_only,
@@ -336,7 +329,9 @@ impl CaptureSession {
 
     /// What the page needs to be prepared, walked and shot.
     pub fn page(&self) -> PageSettings<'_> {
-        PageSettings { settings: &self.settings, css: &self.css, timeout_ms: self.timeout_ms }
+        let (settings, css, timeout_ms, scroll_content) =
+            (&self.settings, self.css.as_str(), self.timeout_ms, self.scroll_content);
+        PageSettings { settings, css, timeout_ms, scroll_content }
     }
 
     /// The page's DOM record, as the collector returned it (JSON), for the step that asked for a
@@ -694,6 +689,8 @@ fn millis(d: Duration) -> u64 {
 
 mod input;
 mod outcome;
+mod page;
+pub use page::PageSettings;
 #[cfg(test)]
 mod tests;
 mod trace;

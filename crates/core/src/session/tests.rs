@@ -537,3 +537,18 @@ fn session_a_trace_that_fails_is_told_in_the_evidence_and_never_fails_the_call()
         }
     }
 }
+
+#[test]
+fn session_a_scrolling_element_is_grown_only_when_the_call_asks_for_its_full_page() {
+    let root = Root::new("scroll-content");
+    std::fs::create_dir_all(root.0.join(".sightline")).unwrap();
+    // The config file's fullPage (and the default) is a page's: not a Locator's whole content.
+    std::fs::write(root.0.join(".sightline/config.json"), r#"{"fullPage": true}"#).unwrap();
+    let asked = |options: Value| {
+        let (session, _) = CaptureSession::open(request(&root, options, UpdateMode::None)).unwrap();
+        session.page().scroll_content
+    };
+    assert!(asked(json!({ "fullPage": true })));
+    assert!(!asked(json!({})));
+    assert!(!asked(json!({ "fullPage": false })));
+}
