@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::decode::decode_image;
 use crate::error::{Error, Result};
 use crate::layout::project_file_stem;
-use crate::snapshot::SnapshotEvidence;
+use crate::snapshot::{SnapshotEvidence, snapshot_label};
 use crate::store::{CaptureData, ProjectStore, StoredCapture, captured_projects};
 
 /// What [`approve`] did for one capture.
@@ -40,7 +40,7 @@ impl Approval {
         let damaged =
             self.damaged.as_ref().map(|problem| format!(", a damaged baseline ({problem})")).unwrap_or_default();
         let variant = self.variant.map(|n| format!(" as accepted variant {n}")).unwrap_or_default();
-        format!("approved {} ({}){variant}: {verb} {}{damaged}", self.name, self.project, self.baseline)
+        format!("approved {}{variant}: {verb} {}{damaged}", snapshot_label(&self.name, &self.project), self.baseline)
     }
 }
 
@@ -59,8 +59,9 @@ impl Held {
     /// approve path says it left a capture alone; `how` says how its front-end asks for it anyway.
     pub fn line(&self, how: &str) -> String {
         format!(
-            "held {} ({}): {}; not approved, its baseline is unchanged ({how})",
-            self.name, self.project, self.reason
+            "held {}: {}; not approved, its baseline is unchanged ({how})",
+            snapshot_label(&self.name, &self.project),
+            self.reason
         )
     }
 }
@@ -225,7 +226,8 @@ fn shown_captures(store: &ProjectStore, name: &str, shown: &[(&str, &str)]) -> R
             && capture.image.as_bytes() == reviewed.as_bytes();
         if !same {
             return Err(Error::InvalidInput(format!(
-                "{name} ({project}): the capture in .sightline/temp is not the one the last run's report shows ({image}); a newer run has captured it (under way, or stopped before writing its report). Nothing was approved: review that run's results first"
+                "{}: the capture in .sightline/temp is not the one the last run's report shows ({image}); a newer run has captured it (under way, or stopped before writing its report). Nothing was approved: review that run's results first",
+                snapshot_label(name, project)
             )));
         }
         checked.push((stem, capture));
@@ -313,5 +315,10 @@ mod tests {
         );
         (approval.replaced, approval.damaged) = (false, None);
         assert_eq!(approval.line(), "approved home (chromium): created .sightline/baselines/home/chromium.png");
+        // A run with no Playwright project names the snapshot alone, never "home ()".
+        approval.project = String::new();
+        assert_eq!(approval.line(), "approved home: created .sightline/baselines/home/chromium.png");
+        let held = Held { name: "home".into(), project: String::new(), reason: "unhealthy".into() };
+        assert_eq!(held.line("how"), "held home: unhealthy; not approved, its baseline is unchanged (how)");
     }
 }

@@ -11,7 +11,7 @@ use crate::decode::decode_image;
 use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
 use crate::layout::check_snapshot_name;
-use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
+use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot, snapshot_label};
 use crate::store::{CaptureData, ProjectStore, UnsettledPage};
 use crate::variants::compare_accepted_states;
 use crate::verdict::Status;
@@ -345,7 +345,8 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
                     String::new()
                 };
                 return Err(Error::InvalidInput(format!(
-                    "snapshot {name:?} ({project}) is captured by two tests in this run: {} and {}; give each toMatchVisual call its own name{per_file}",
+                    "snapshot {} is captured by two tests in this run: {} and {}; give each toMatchVisual call its own name{per_file}",
+                    snapshot_label(&format!("{name:?}"), project),
                     other.described(),
                     owner.described()
                 )));
@@ -354,7 +355,8 @@ fn claim_snapshot(store: &ProjectStore, name: &str, project: &str, owner: &Captu
             _ => store.remove(&path)?,
         }
     }
-    Err(Error::InvalidInput(format!("snapshot {name:?} ({project}): could not claim {}", path.display())))
+    let label = snapshot_label(&format!("{name:?}"), project);
+    Err(Error::InvalidInput(format!("snapshot {label}: could not claim {}", path.display())))
 }
 
 /// On a retry: the evidence an earlier attempt of the same test left for `<name>/<project>` in
