@@ -173,7 +173,7 @@ test('review: the door refuses requests without the token, from another Host or 
       [{ ...post, headers: { ...post.headers, 'content-type': 'text/plain' } }, 415, /application\/json/],
       [{ path: `/${token}/_/approve` }, 405, /only a POST changes anything/],
       [{ ...post, method: 'PUT' }, 405, /PUT is not served/],
-      [{ ...post, path: `/${token}/visual-report/results.json` }, 405, /only _\/approve, _\/reject and _\/remove accept a POST/],
+      [{ ...post, path: `/${token}/visual-report/results.json` }, 405, /only _\/approve, _\/reject, _\/remove and _\/undo accept a POST/],
       [{ ...post, body: JSON.stringify({ results: 'f'.repeat(32), snapshots: [{ name: 'home', project: 'chromium' }] }) }, 409, /changed since this page was loaded .*nothing was written/],
       [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'home', project: 'chromium' }, { name: 'nowhere', project: 'chromium' }] }) }, 404, /nowhere \(chromium\): not a changed or new snapshot/],
       [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'about', project: 'chromium' }] }) }, 404, /about \(chromium\): not a changed or new snapshot/],
@@ -444,6 +444,114 @@ test('review: keys move between snapshots, approve, reject and switch views', { 
     assert.equal(await card(page, 'home', 'chromium').isVisible(), false);
     await page.keyboard.press('j');
     assert.equal(await focused(), 'catalogue chromium');
+  });
+});
+
+// Issue 40: the page as a daily tool. A card moved to by key stops below the sticky bar (its badge
+// and name on screen), the progress, keys and commit box stay in view, a decided card looks
+// decided, the last decision can be taken back, a focused group takes a and r, and each region
+// is shown at full size.
+test('review: a focused card is below the sticky bar, which keeps progress and the commit box in view; a decided card looks decided', { skip }, async () => {
+  const root = copyOfRun();
+  await withPage(root, async (page) => {
+    await page.locator('#progress', { hasText: '0 of 4 reviewed' }).waitFor();
+    const barBottom = async () => (await page.locator('#reviewtop').boundingBox()).y + (await page.locator('#reviewtop').boundingBox()).height;
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('j');
+      const focused = page.locator('article.card.focused');
+      const head = await focused.locator('.head').boundingBox();
+      assert.ok(head.y >= (await barBottom()), `card ${i + 1}: its head (y=${head.y}) is below the bar (bottom ${await barBottom()})`);
+      // Nothing covers the name: the topmost element at its centre is the card's own.
+      const name = await focused.locator('.head h3').boundingBox();
+      const onTop = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('article.card')?.dataset.name ?? null, [name.x + 2, name.y + name.height / 2]);
+      assert.equal(onTop, await focused.getAttribute('data-name'));
+    }
+    // home (chromium) is focused: approve it; the card says so in its badge and its buttons are off.
+    await page.keyboard.press('a');
+    await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();
+    const decided = card(page, 'home', 'chromium');
+    // The commit line and the undo button made the bar taller: the card is still below it.
+    await page.locator('#commit-command').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => {
+      const head = document.querySelector('article.card.focused .head').getBoundingClientRect();
+      return head.top >= document.getElementById('reviewtop').getBoundingClientRect().bottom;
+    });
+    assert.equal(await decided.locator('.head .badge').textContent(), 'approved');
+    const styles = await decided.evaluate((el) => {
+      const button = getComputedStyle(el.querySelector('.decide [data-action="approve"]'));
+      const badge = getComputedStyle(el.querySelector('.head .badge'));
+      return { cursor: button.cursor, opacity: button.opacity, badge: badge.backgroundColor };
+    });
+    assert.deepEqual(styles, { cursor: 'default', opacity: '0.4', badge: 'rgb(21, 128, 61)' });
+    const open = card(page, 'home', 'chromium-copy');
+    assert.equal(await open.locator('.head .badge').textContent(), 'changed');
+    assert.equal(await open.evaluate((el) => getComputedStyle(el.querySelector('.decide [data-action="approve"]')).cursor), 'pointer');
+    // At the bottom of the page the progress and the commit box are still on screen.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    for (const id of ['#progress', '#commit-command']) {
+      const box = await page.locator(id).boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= 900, `${id} in view at the bottom (y=${box.y})`);
+    }
+  });
+});
+
+test('review: undo puts back the approved baseline byte for byte, and a rejection; u is the key', { skip }, async () => {
+  const root = copyOfRun();
+  const before = readFileSync(baseline(root, 'home', 'chromium'));
+  await withPage(root, async (page) => {
+    await card(page, 'home', 'chromium').getByRole('button', { name: 'Approve' }).click();
+    await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();
+    assert.equal(readFileSync(baseline(root, 'home', 'chromium')).equals(before), false);
+    await page.getByRole('button', { name: 'Undo last decision' }).click();
+    await page.locator('#progress', { hasText: '0 of 4 reviewed' }).waitFor();
+    assert.ok(readFileSync(baseline(root, 'home', 'chromium')).equals(before), "the old baseline's bytes are back");
+    assert.equal(await card(page, 'home', 'chromium').getAttribute('data-decision'), null);
+    assert.equal(await card(page, 'home', 'chromium').getByRole('button', { name: 'Approve' }).isDisabled(), false, 'decidable again');
+    assert.equal(await page.getByRole('button', { name: 'Undo last decision' }).isVisible(), false);
+    assert.equal(await page.locator('#commit').isVisible(), false, 'nothing to commit');
+    // A rejection by key, taken back by key.
+    await card(page, 'home', 'chromium-copy').getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#progress', { hasText: '1 of 4 reviewed' }).waitFor();
+    await page.keyboard.press('u');
+    await page.locator('#progress', { hasText: '0 of 4 reviewed' }).waitFor();
+    const state = JSON.parse(readFileSync(path.join(root, '.sightline', 'review.json'), 'utf8'));
+    assert.deepEqual(state.decisions, []);
+    // Once only: nothing left to take back.
+    await page.keyboard.press('u');
+    await page.locator('#review-error', { hasText: 'nothing to undo' }).waitFor();
+  });
+});
+
+test('review: a and r on a focused group decide the whole group', { skip }, async () => {
+  const root = copyOfRun();
+  await withPage(root, async (page) => {
+    const group = page.locator('section.groups li', { hasText: 'page shift: content below y=284 moved down 60 px' });
+    await group.focus();
+    await page.keyboard.press('a');
+    await page.locator('#progress', { hasText: '2 of 4 reviewed' }).waitFor();
+    for (const project of ['chromium', 'chromium-copy']) {
+      assert.equal(await card(page, 'catalogue', project).getAttribute('data-decision'), 'approved', project);
+      assert.equal(samePixels(baseline(root, 'catalogue', project), current(root, 'catalogue', project)), true, project);
+    }
+    assert.equal(await card(page, 'home', 'chromium').getAttribute('data-decision'), null, 'the focused card is not decided');
+  });
+});
+
+test('review: v shows each region at full size, one image pixel per CSS pixel', { skip }, async () => {
+  const root = copyOfRun();
+  await withPage(root, async (page) => {
+    for (let i = 0; i < 3; i++) await page.keyboard.press('j'); // home (chromium)
+    for (let i = 0; i < 3; i++) await page.keyboard.press('v'); // all → diff → slider → regions
+    const home = card(page, 'home', 'chromium');
+    assert.equal(await home.getAttribute('data-view'), 'regions');
+    assert.equal(await home.locator('section.images').isVisible(), false, 'the scaled images give way');
+    const crops = home.locator('details.native[open] .crop img');
+    assert.ok((await crops.count()) >= 3, 'baseline, current and diff of the first region');
+    const sizes = await crops.evaluateAll((imgs) => imgs.map((img) => [img.naturalWidth, img.getBoundingClientRect().width]));
+    for (const [natural, shown] of sizes) assert.equal(shown, natural, 'not scaled');
+    const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
+    const region = results.snapshots.find((s) => s.name === 'home' && s.project === 'chromium').layers.pixel.regions[0];
+    assert.equal(await home.locator('details.native h4').first().textContent(), `1 · ${region.width}×${region.height} at ${region.x},${region.y}`);
   });
 });
 

@@ -12,7 +12,7 @@
 //!   on another site whose DNS name is rebound to 127.0.0.1 is refused;
 //! - an Origin header, when sent, must be this server's, and a POST must send one, so no other
 //!   site can post to it from a person's browser;
-//! - only POST changes anything (`_/approve`, `_/reject`, `_/remove`); GET reads;
+//! - only POST changes anything (`_/approve`, `_/reject`, `_/remove`, `_/undo`); GET reads;
 //! - files served are only the PNGs results.json names, inside the project once symlinks are
 //!   resolved.
 //!
@@ -35,8 +35,8 @@ use sightline_core::approve::Accept;
 use sightline_core::config::Settings;
 use sightline_core::report::{ReviewPage, render_review_page};
 use sightline_core::review::{
-    CaptureFingerprints, ReviewRun, SnapshotRef, approve_in_review, baselines_to_commit, decisions_in_force,
-    reject_in_review, remove_in_review,
+    CaptureFingerprints, ReviewRun, SnapshotRef, Undo, approve_in_review, baselines_to_commit, decisions_in_force,
+    reject_in_review, remove_in_review, undo_decision,
 };
 use sightline_core::store::ProjectStore;
 
@@ -67,8 +67,9 @@ struct ReviewServer {
     hosts: [String; 2],
     /// The Origin values of its own page.
     origins: [String; 2],
-    /// One decision at a time: each reads and rewrites `.sightline/review.json`.
-    deciding: Mutex<()>,
+    /// One decision at a time: each reads and rewrites `.sightline/review.json`. It holds how
+    /// to take back the last decision made here (`_/undo`), while the server runs.
+    deciding: Mutex<Option<Undo>>,
     /// The decided captures' fingerprints, so a page load does not decode them again.
     fingerprints: CaptureFingerprints,
 }
@@ -121,7 +122,7 @@ async fn serve(root: &Path, store: ProjectStore, config: Settings, token: String
             hosts: [format!("127.0.0.1:{port}"), format!("localhost:{port}")],
             origins: [format!("http://127.0.0.1:{port}"), format!("http://localhost:{port}")],
             token,
-            deciding: Mutex::new(()),
+            deciding: Mutex::new(None),
             fingerprints: CaptureFingerprints::default(),
         });
         let url = format!("http://127.0.0.1:{port}/{}/", server.token);
@@ -248,7 +249,7 @@ async fn route(server: &Arc<ReviewServer>, request: Request<Incoming>) -> Result
     }
     let method = request.method().clone();
     match (method, rest.as_str()) {
-        (Method::POST, "_/approve" | "_/reject" | "_/remove") => {
+        (Method::POST, "_/approve" | "_/reject" | "_/remove" | "_/undo") => {
             // Browsers send Origin with every POST; one without it did not come from the page.
             if origin.is_none() {
                 return Err(forbidden("a POST must carry the review page's Origin header".into()));
@@ -256,15 +257,16 @@ async fn route(server: &Arc<ReviewServer>, request: Request<Incoming>) -> Result
             let action = match rest.as_str() {
                 "_/approve" => Action::Approve,
                 "_/reject" => Action::Reject,
+                "_/undo" => Action::Undo,
                 _ => Action::Remove,
             };
             decide(server, request, action).await
         }
         (Method::POST, _) => Err(Refusal::new(
             StatusCode::METHOD_NOT_ALLOWED,
-            format!("POST /{rest}: only _/approve, _/reject and _/remove accept a POST"),
+            format!("POST /{rest}: only _/approve, _/reject, _/remove and _/undo accept a POST"),
         )),
-        (Method::GET, "_/approve" | "_/reject" | "_/remove") => {
+        (Method::GET, "_/approve" | "_/reject" | "_/remove" | "_/undo") => {
             Err(Refusal::new(StatusCode::METHOD_NOT_ALLOWED, "only a POST changes anything: approve from the page"))
         }
         (Method::GET, "") => blocking(server, page).await,
@@ -356,6 +358,8 @@ enum Action {
     Reject,
     /// Remove a missing snapshot's unused baseline (as `sightline prune` does).
     Remove,
+    /// Take back the last approval or rejection made on this server.
+    Undo,
 }
 
 async fn decide(
@@ -384,10 +388,13 @@ async fn decide(
         )
     })?;
     blocking(server, move |server| {
-        let _one_at_a_time = server.deciding.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut last = server.deciding.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let mut run = server.run()?;
         let store = &server.store;
         if action == Action::Remove {
+            // A removal is not taken back here (git has the file): the last decision before it
+            // is no longer the last.
+            *last = None;
             let report_dir = Path::new(&server.config.report_dir);
             let removed = remove_in_review(store, report_dir, &mut run, &asked.results, &asked.snapshots)
                 .map_err(Refusal::from_core)?;
@@ -395,8 +402,15 @@ async fn decide(
             sightline_core::report::write_report(store.root(), report_dir, &run.results).map_err(Refusal::from_core)?;
             return Ok(json_reply(&serde_json::json!({ "removed": removed })));
         }
-        let mut answer = if action == Action::Approve {
-            let done = approve_in_review(
+        let mut answer = if action == Action::Undo {
+            run.check_fresh(&asked.results).map_err(Refusal::from_core)?;
+            let undo = last.take().ok_or_else(|| {
+                Refusal::new(StatusCode::CONFLICT, "nothing to undo: no approval or rejection was made on this page since the review server started (or the last one was undone)")
+            })?;
+            let undone = undo_decision(store, &undo).map_err(Refusal::from_core)?;
+            serde_json::json!({ "undone": undone })
+        } else if action == Action::Approve {
+            let (done, undo) = approve_in_review(
                 store,
                 &server.fingerprints,
                 &run,
@@ -406,12 +420,18 @@ async fn decide(
                 if asked.as_variant { Accept::Variant } else { Accept::Baseline },
             )
             .map_err(Refusal::from_core)?;
+            if !undo.is_empty() {
+                *last = Some(undo);
+            }
             serde_json::json!({ "approved": done.approved, "held": done.held })
         } else {
-            let rejected = reject_in_review(store, &server.fingerprints, &run, &asked.results, &asked.snapshots)
-                .map_err(Refusal::from_core)?;
+            let (rejected, undo) =
+                reject_in_review(store, &server.fingerprints, &run, &asked.results, &asked.snapshots)
+                    .map_err(Refusal::from_core)?;
+            *last = Some(undo);
             serde_json::json!({ "rejected": rejected })
         };
+        answer["undo"] = serde_json::json!(last.is_some());
         let decisions = decisions_in_force(store, &server.fingerprints, &run).map_err(Refusal::from_core)?;
         answer["commit"] = serde_json::json!(baselines_to_commit(&decisions));
         answer["decisions"] = serde_json::json!(decisions);

@@ -20,6 +20,15 @@ const REGION_ELEMENTS_SHOWN: usize = 3;
 /// show in full on hover: full labels would cover the very pixels that changed.
 const FULL_LABELS_MAX: usize = 6;
 
+/// Regions shown at full size, the changed ones first in the regions' order.
+const NATIVE_REGIONS_MAX: usize = 6;
+
+/// Image pixels of margin around a region shown at full size.
+const NATIVE_MARGIN: u32 = 24;
+
+/// Largest crop of a region at full size, in image pixels: the top-left part of a larger region.
+const NATIVE_MAX: (u32, u32) = (960, 640);
+
 /// One snapshot: changed and new cards show all their evidence; passed ones are collapsed.
 /// `lazy`: load the images only when the card is scrolled near (collapsed cards always do).
 /// `aligned`: where the review server draws the aligned diff of a page shift (review page only).
@@ -253,9 +262,75 @@ fn images(out: &mut String, snap: &SnapshotEvidence, dir: &ReportDir, lazy: bool
         );
     }
     out.push_str("</section>\n");
+    let sources = [
+        ("Baseline", baseline.as_deref(), bsize),
+        ("Current", current.as_deref(), csize),
+        ("Diff", diff.as_deref(), canvas),
+    ];
+    native_regions(out, name, &sources, regions, lazy);
     if let (Some(b), Some(c), Some(bs), Some(cs), Some(canvas)) = (&baseline, &current, bsize, csize, canvas) {
         slider(out, name, (b, bs), (c, cs), canvas, lazy);
     }
+}
+
+/// Each changed region at full size (one image pixel to one CSS pixel, not scaled to the card),
+/// baseline, current and diff side by side, with a margin: where a person reads a one-pixel
+/// change the scaled page hides. The browser crops the images the card already shows.
+fn native_regions(
+    out: &mut String,
+    name: &str,
+    sources: &[(&str, Option<&str>, Option<Size>)],
+    regions: &[Region],
+    lazy: bool,
+) {
+    let changed: Vec<(usize, &Region)> =
+        regions.iter().enumerate().filter(|(_, r)| r.classification != Classification::Shift).collect();
+    if changed.is_empty() || sources.iter().all(|(_, src, size)| src.is_none() || size.is_none()) {
+        return;
+    }
+    let more = changed.len().saturating_sub(NATIVE_REGIONS_MAX);
+    w!(
+        out,
+        "<details class=\"native\"><summary>Each region at full size <span class=\"n\">{}{}</span></summary>\n",
+        plural(changed.len().min(NATIVE_REGIONS_MAX), "region", "regions"),
+        if more > 0 { format!(", {more} more in the table") } else { String::new() }
+    );
+    for (i, region) in changed.into_iter().take(NATIVE_REGIONS_MAX) {
+        let (x, y) = (region.x.saturating_sub(NATIVE_MARGIN), region.y.saturating_sub(NATIVE_MARGIN));
+        let width = (region.x + region.width + NATIVE_MARGIN - x).min(NATIVE_MAX.0);
+        let height = (region.y + region.height + NATIVE_MARGIN - y).min(NATIVE_MAX.1);
+        w!(
+            out,
+            "<div class=\"nregion\"><h4>{} · {}×{} at {},{}</h4><div class=\"ntrio\">",
+            i + 1,
+            region.width,
+            region.height,
+            region.x,
+            region.y
+        );
+        for &(caption, src, size) in sources {
+            let (Some(src), Some(size)) = (src, size) else { continue };
+            // Within this image: a smaller side's image shows what it has.
+            let (w, h) = (width.min(size.width.saturating_sub(x)), height.min(size.height.saturating_sub(y)));
+            if w == 0 || h == 0 {
+                continue;
+            }
+            w!(
+                out,
+                "<figure><figcaption>{caption}</figcaption><div class=\"crop\" style=\"width:{w}px;height:{h}px\">\
+                 <img src=\"{}\" alt=\"{caption} of {}, region {}\" width=\"{}\" height=\"{}\" style=\"left:-{x}px;top:-{y}px\"{}>\
+                 </div></figure>",
+                escape_html(src),
+                escape_html(name),
+                i + 1,
+                size.width,
+                size.height,
+                if lazy { " loading=\"lazy\"" } else { "" }
+            );
+        }
+        out.push_str("</div></div>\n");
+    }
+    out.push_str("</details>\n");
 }
 
 fn image_tag(out: &mut String, src: &str, alt: &str, dims: Option<Size>, width_pct: Option<f64>, lazy: bool) {

@@ -15,11 +15,12 @@ pub(super) fn groups(out: &mut String, groups: &[Group], snapshots: &[SnapshotEv
     if groups.is_empty() && wide.is_empty() {
         return;
     }
+    // With no group, what follows is a note about snapshots left ungrouped, not a group.
     let heading = match groups.len() {
-        0 => "none — no two snapshots changed the same way".to_string(),
-        n => format!("{n} — snapshots that changed the same way"),
+        0 => "No groups <span class=\"n\">no two snapshots changed the same way; the note below lists changes too wide to group</span>".to_string(),
+        n => format!("Groups <span class=\"n\">{n} — snapshots that changed the same way</span>"),
     };
-    w!(out, "<section class=\"groups\">\n<h2>Groups <span class=\"n\">{heading}</span></h2>\n<ol>\n");
+    w!(out, "<section class=\"groups\">\n<h2>{heading}</h2>\n<ol>\n");
     let link = |name: &str, project: &str, extra: &str| {
         let index = snapshots.iter().position(|s| s.name == name && s.project == project);
         let label = format!("{} <span class=\"project\">{}{extra}</span>", escape_html(name), escape_html(project));

@@ -103,9 +103,15 @@ fn render_page(results: &Results, report_dir: &str, review: Option<&ReviewPage<'
     }
     out.push_str("</head>\n<body>\n");
     summary(&mut out, results, if review.is_some() { "Sightline review" } else { "Sightline visual report" });
-    toolbar(&mut out, counts);
+    // On the review page the filters, the progress, the keys and what to commit stay in view
+    // together, and a card moved to by key stops below them.
     if review.is_some() {
+        out.push_str("<div class=\"reviewtop\" id=\"reviewtop\">");
+        toolbar(&mut out, counts);
         review_bar(&mut out);
+        out.push_str("</div>\n");
+    } else {
+        toolbar(&mut out, counts);
     }
     groups::groups(&mut out, &results.groups, snapshots);
 
@@ -419,8 +425,9 @@ fn review_bar(out: &mut String) {
     out.push_str(
         "<div class=\"reviewbar\" id=\"reviewbar\"><span id=\"progress\" aria-live=\"polite\"></span>\
          <label>Group <select id=\"group-filter\"><option value=\"\">all snapshots</option></select></label>\
-         <span class=\"keys\"><kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> approve · <kbd>r</kbd> reject · \
-         <kbd>s</kbd> skip · <kbd>v</kbd> views</span></div>\n\
+         <span class=\"keys\"><kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> approve · <kbd>r</kbd> reject \
+         (a card, or a group with the focus) · <kbd>s</kbd> skip · <kbd>v</kbd> views · <kbd>u</kbd> undo</span>\
+         <button type=\"button\" id=\"undo\" hidden>Undo last decision</button></div>\n\
          <p id=\"review-error\" class=\"review-error\" role=\"alert\" hidden></p>\n\
          <section id=\"commit\" class=\"commit\" hidden><h2>To commit</h2><p>The approved baselines; commit them \
          with the change that made them:</p><pre><code id=\"commit-command\"></code></pre></section>\n",

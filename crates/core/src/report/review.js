@@ -1,7 +1,9 @@
 // Sightline review page (`sightline review`): approve and reject through the local review server,
-// one snapshot or a whole group; remove a missing snapshot's unused baseline; a second, explicit confirmation for a capture the server holds as
-// unhealthy; keyboard review; the group filter; the progress count; the `git add` line; and a
-// reload when a new run rewrites results.json. The page's URL carries the server's token as its
+// one snapshot or a whole group (a focused group takes a and r too); accept a capture as a
+// variant; undo the last decision; remove a missing snapshot's unused baseline; a second,
+// explicit confirmation for a capture the server holds as unhealthy; keyboard review below the
+// sticky bar; the views (the regions at full size among them); the group filter; the progress
+// count; the `git add` line; and a reload when a new run rewrites results.json. The page's URL carries the server's token as its
 // first path segment, so every request below goes under it; every change is a POST carrying the
 // results version the page was rendered from, and the server refuses one from an older page.
 'use strict';
@@ -57,6 +59,10 @@
         delete card.dataset.decision;
         label.textContent = '';
       }
+      // The badge says the decision, not the status it was decided on.
+      const badge = card.querySelector('.head .badge');
+      badge.dataset.status ??= badge.textContent;
+      badge.textContent = !decision ? badge.dataset.status : decision.variant ? 'accepted variant' : decision.decision;
       // An approval has replaced the baseline: there is nothing left to decide (the server
       // refuses a rejection of it; taking it back is git's).
       for (const button of card.querySelectorAll('.decide button')) button.disabled = decision?.decision === 'approved';
@@ -103,10 +109,25 @@
       const answer = await post(action, body);
       state.decisions = answer.decisions;
       state.commit = answer.commit;
+      document.getElementById('undo').hidden = !answer.undo;
       for (const held of answer.held ?? []) {
         const card = cardOf(held.name, held.project);
         if (card) confirmHeld(card, held.reason, asVariant);
       }
+      render();
+    } catch (error) {
+      showError(error.message);
+    }
+  }
+
+  /** Takes back the last approval or rejection made on this page (the server puts the files back). */
+  async function undo() {
+    showError('');
+    try {
+      const answer = await post('undo', { snapshots: [] });
+      state.decisions = answer.decisions;
+      state.commit = answer.commit;
+      document.getElementById('undo').hidden = true;
       render();
     } catch (error) {
       showError(error.message);
@@ -131,12 +152,19 @@
     focus(shown[next]);
   }
 
-  const VIEWS = ['all', 'diff', 'slider'];
+  const VIEWS = ['all', 'diff', 'slider', 'regions'];
 
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest?.('input, select, textarea')) return;
     const card = cards[focused];
+    // On a group (Tab to it, or click it), a and r decide the whole group.
+    const group = event.target.closest?.('section.groups li');
+    if (group && (event.key === 'a' || event.key === 'r')) {
+      group.querySelector(`[data-action="${event.key === 'a' ? 'approve' : 'reject'}-group"]`)?.click();
+      event.preventDefault();
+      return;
+    }
     switch (event.key) {
       case 'j':
       case 'ArrowDown':
@@ -153,8 +181,16 @@
       case 'r':
         if (card) decide('reject', [card]);
         break;
+      case 'u':
+        undo();
+        break;
       case 'v':
-        if (card) card.dataset.view = VIEWS[(VIEWS.indexOf(card.dataset.view ?? 'all') + 1) % VIEWS.length];
+        if (card) {
+          card.dataset.view = VIEWS[(VIEWS.indexOf(card.dataset.view ?? 'all') + 1) % VIEWS.length];
+          // The regions at full size are a view of their own.
+          const native = card.querySelector('details.native');
+          if (native) native.open = card.dataset.view === 'regions';
+        }
         break;
       default:
         return;
@@ -248,6 +284,9 @@
     state.groups.forEach((group, i) => {
       const members = group.members.map((m) => cardOf(m.name, m.project)).filter(Boolean);
       if (items[i] && members.length > 0) {
+        // Focusable, so the keys reach it.
+        items[i].tabIndex = 0;
+        items[i].title = 'a approves the group, r rejects it';
         for (const action of ['approve', 'reject']) {
           const button = document.createElement('button');
           button.type = 'button';
@@ -266,6 +305,18 @@
     document.getElementById('group-filter').addEventListener('change', applyFilters);
     for (const button of document.querySelectorAll('.toolbar [data-filter]')) button.addEventListener('click', applyFilters);
     document.addEventListener('keydown', onKey);
+    document.getElementById('undo').addEventListener('click', undo);
+    // Cards moved to by key stop below the sticky bar, whatever its height (the commit box comes
+    // and goes).
+    const top = document.getElementById('reviewtop');
+    const measure = () => {
+      document.documentElement.style.setProperty('--review-top', `${top.offsetHeight}px`);
+      // The bar grew over the focused card (the commit line appeared): the card moves below it.
+      const card = cards[focused];
+      if (card && card.getBoundingClientRect().top < top.getBoundingClientRect().bottom) card.scrollIntoView({ block: 'start' });
+    };
+    new ResizeObserver(measure).observe(top);
+    measure();
     render();
     watch();
   });

@@ -19,6 +19,7 @@
 
 /// The review state: decisions bound to captures.
 mod state;
+mod undo;
 
 use std::path::{Path, PathBuf};
 
@@ -39,6 +40,7 @@ pub use state::{
     CaptureFingerprints, Decision, REVIEW_STATE_FILE, ReviewDecision, ReviewState, baselines_to_commit,
     capture_fingerprint, read_review_state, review_state_path,
 };
+pub use undo::{Undo, undo_decision};
 
 /// A snapshot a review request names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -256,7 +258,8 @@ fn fingerprint_now(
 
 /// Approves `targets` of `run` through [`approve`], after checking the page's version and every
 /// target, and remembers each approval. Unhealthy or unsettled captures are held (nothing
-/// written) unless `include_unhealthy` says a person confirmed them explicitly.
+/// written) unless `include_unhealthy` says a person confirmed them explicitly. Returns what was
+/// approved and how to take it back ([`undo_decision`]).
 pub fn approve_in_review(
     store: &ProjectStore,
     fingerprints: &CaptureFingerprints,
@@ -265,11 +268,12 @@ pub fn approve_in_review(
     targets: &[SnapshotRef],
     include_unhealthy: bool,
     accept: Accept,
-) -> Result<Approved> {
+) -> Result<(Approved, Undo)> {
     run.check_fresh(page_version)?;
     let snapshots = run.reviewable(targets)?;
     let fingerprints: Vec<String> =
         snapshots.iter().map(|s| fingerprint_now(store, fingerprints, s)).collect::<Result<_>>()?;
+    let (mut undo, earlier) = Undo::start(store)?;
     let mut done = Approved::default();
     let mut made = Vec::new();
     for (snapshot, capture) in snapshots.into_iter().zip(fingerprints) {
@@ -281,8 +285,16 @@ pub fn approve_in_review(
             ))
         })?;
         let proof = Proof::Shown(&[(&snapshot.project, shown)]);
+        // A new variant has no file before it; a baseline may have one, put back by an undo. A
+        // baseline that cannot be read is the approval's to refuse, in its words.
+        let replaced = match accept {
+            Accept::Baseline => Undo::before(store, &store.baseline_png(&snapshot.name, &snapshot.project)?),
+            Accept::Variant => Ok(None),
+        };
         let outcome = approve_as(store, &snapshot.name, proof, include_unhealthy, accept)?;
+        let replaced = replaced?;
         for approval in &outcome.approved {
+            undo.wrote(store, store.root().join(&approval.baseline), replaced.clone())?;
             made.push(ReviewDecision {
                 name: snapshot.name.clone(),
                 project: snapshot.project.clone(),
@@ -300,7 +312,7 @@ pub fn approve_in_review(
     if !made.is_empty() {
         record(store, &made)?;
     }
-    Ok(done)
+    Ok((done, undo.finish(&made, earlier)))
 }
 
 /// "Remove baseline" on a missing snapshot's card: the page's run must still be the last one
@@ -321,15 +333,16 @@ pub fn remove_in_review(
 }
 
 /// Rejects `targets` of `run`: their baselines stay as they are and the rejection is remembered
-/// until their capture changes.
+/// until their capture changes. Returns the decisions made and how to take them back.
 pub fn reject_in_review(
     store: &ProjectStore,
     fingerprints: &CaptureFingerprints,
     run: &ReviewRun,
     page_version: &str,
     targets: &[SnapshotRef],
-) -> Result<Vec<ReviewDecision>> {
+) -> Result<(Vec<ReviewDecision>, Undo)> {
     run.check_fresh(page_version)?;
+    let (undo, earlier) = Undo::start(store)?;
     let snapshots = run.reviewable(targets)?;
     // An approval in force has replaced the baseline: a rejection would say the baseline was
     // kept when it was not. Taking an approval back is the person's, with git.
@@ -363,7 +376,8 @@ pub fn reject_in_review(
         })
         .collect::<Result<_>>()?;
     record(store, &made)?;
-    Ok(made)
+    let undo = undo.finish(&made, earlier);
+    Ok((made, undo))
 }
 
 #[cfg(test)]
@@ -437,8 +451,10 @@ mod tests {
     #[test]
     fn review_approve_writes_the_baseline_and_remembers_it_for_the_commit() {
         let (root, store, run) = project("approve");
-        let done = approve_in_review(&store, &Default::default(), &run, &run.version, &home(), false, Accept::Baseline)
-            .unwrap();
+        let before = std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap();
+        let (done, undo) =
+            approve_in_review(&store, &Default::default(), &run, &run.version, &home(), false, Accept::Baseline)
+                .unwrap();
         assert_eq!(done.approved.len(), 1);
         let baseline = store.read_baseline("home", "chromium").unwrap().unwrap();
         assert_eq!(
@@ -450,6 +466,28 @@ mod tests {
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].decision, Decision::Approved);
         assert_eq!(baselines_to_commit(&decisions), [".sightline/baselines/home/chromium.png"]);
+        // Undone: the old baseline's bytes and no decision.
+        assert_eq!(undo_decision(&store, &undo).unwrap(), ["home (chromium)"]);
+        assert_eq!(std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap(), before);
+        assert!(decisions_in_force(&store, &Default::default(), &run).unwrap().is_empty());
+        // Once: the file no longer holds what the decision wrote.
+        let again = undo_decision(&store, &undo).unwrap_err().to_string();
+        assert_eq!(
+            again,
+            ".sightline/baselines/home/chromium.png has changed since the decision (a run with -u, or an approve outside this page); nothing was undone: restore it with git if you meant to"
+        );
+        // A new accepted variant is removed by its undo; a rejection's undo leaves no decision.
+        let (_, undo) =
+            approve_in_review(&store, &Default::default(), &run, &run.version, &home(), false, Accept::Variant)
+                .unwrap();
+        assert!(store.variant_png("home", "chromium", 1).unwrap().is_file());
+        undo_decision(&store, &undo).unwrap();
+        assert!(!store.variant_png("home", "chromium", 1).unwrap().exists());
+        assert_eq!(std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap(), before);
+        let (_, undo) = reject_in_review(&store, &Default::default(), &run, &run.version, &home()).unwrap();
+        assert_eq!(decisions_in_force(&store, &Default::default(), &run).unwrap().len(), 1);
+        undo_decision(&store, &undo).unwrap();
+        assert!(decisions_in_force(&store, &Default::default(), &run).unwrap().is_empty());
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -517,7 +555,7 @@ mod tests {
         // One cache for the whole review, as the server keeps: a rewritten capture is read anew.
         let fingerprints = CaptureFingerprints::default();
         let before = std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap();
-        let made = reject_in_review(&store, &fingerprints, &run, &run.version, &home()).unwrap();
+        let made = reject_in_review(&store, &fingerprints, &run, &run.version, &home()).unwrap().0;
         assert_eq!(made[0].decision, Decision::Rejected);
         assert_eq!(std::fs::read(store.baseline_png("home", "chromium").unwrap()).unwrap(), before, "baseline kept");
         // The next run captures the same page, its file written anew with other data (another

@@ -87,7 +87,7 @@ pub fn read_review_state(store: &ProjectStore) -> Result<ReviewState> {
 
 /// Writes the review state atomically (temp file + rename), so an interrupted write leaves the
 /// previous decisions whole.
-fn write_review_state(store: &ProjectStore, state: &ReviewState) -> Result<()> {
+pub(super) fn write_review_state(store: &ProjectStore, state: &ReviewState) -> Result<()> {
     let json = serde_json::to_vec_pretty(state).map_err(|e| Error::InvalidInput(format!("review state: {e}")))?;
     store.write(&review_state_path(store), &json)
 }
