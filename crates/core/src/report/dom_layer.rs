@@ -4,7 +4,9 @@
 use std::fmt::Write as _;
 
 use super::{css_color, escape_html, num, plural};
-use crate::dom::{ClassChange, DomComparison, GeometryChanges, ModifiedElement, StyleChanges, StyleTrace};
+use crate::dom::{
+    ClassChange, DomComparison, GeometryChanges, ModifiedElement, StyleChanges, StyleTrace, TracedChange,
+};
 use crate::words::Word;
 
 /// Structural, style and geometry changes of the DOM layer, in the order verdicts rank them.
@@ -86,13 +88,7 @@ fn style_changes(out: &mut String, styles: &StyleChanges, trace: Option<&StyleTr
     for p in properties {
         let source = trace.map(|t| {
             let traced = t.changes.iter().find(|c| c.selector == p.selector && c.property == p.property);
-            let text = traced.map_or_else(
-                || "not traced".to_string(),
-                |c| match &c.declaration {
-                    Some(declaration) => format!("{} ({declaration})", c.source.describe()),
-                    None => c.source.describe(),
-                },
-            );
+            let text = traced.map_or_else(|| "not traced".to_string(), TracedChange::source_text);
             format!("<td class=\"val\">{}</td>", escape_html(&text))
         });
         w!(

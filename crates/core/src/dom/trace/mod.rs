@@ -279,6 +279,22 @@ pub struct TracedToken {
     pub used_by: usize,
 }
 
+impl TracedChange {
+    /// Where the value comes from, in words ([`Source::describe`]); a colour no rule sets that
+    /// follows `color` by its initial value (`currentcolor`: border, outline, text decoration,
+    /// column rule and caret colours) says so, rather than "no rule".
+    pub fn source_text(&self) -> String {
+        const FOLLOWS_COLOR: [&str; 4] = ["outline-color", "text-decoration-color", "column-rule-color", "caret-color"];
+        let follows = self.property.starts_with("border-") && self.property.ends_with("-color")
+            || FOLLOWS_COLOR.contains(&self.property.as_str());
+        match (&self.source, &self.declaration) {
+            (Source::Unset, _) if follows => "follows color (no rule sets it)".to_string(),
+            (source, Some(declaration)) => format!("{} ({declaration})", source.describe()),
+            (source, None) => source.describe(),
+        }
+    }
+}
+
 impl TracedToken {
     /// Whether the token's value changed between the baseline and the capture.
     pub fn changed(&self) -> bool {

@@ -167,3 +167,23 @@ fn a_token_declared_on_an_ancestor_is_read_with_its_change() {
         "token --accent #0e7490 → #1f6feb (/card.css:2), used by 2 restyled elements"
     );
 }
+
+#[test]
+fn trace_a_colour_no_rule_sets_says_it_follows_color() {
+    let change = |property: &str, source: Source, declaration: Option<&str>| TracedChange {
+        selector: "p.price".into(),
+        property: property.into(),
+        from: "rgb(37, 99, 235)".into(),
+        to: "rgb(220, 38, 38)".into(),
+        source,
+        declaration: declaration.map(str::to_string),
+        token: None,
+    };
+    assert_eq!(change("border-top-color", Source::Unset, None).source_text(), "follows color (no rule sets it)");
+    assert_eq!(change("outline-color", Source::Unset, None).source_text(), "follows color (no rule sets it)");
+    assert_eq!(change("margin-top", Source::Unset, None).source_text(), "no rule (the initial or inherited value)");
+    assert_eq!(
+        change("color", Source::StyleAttribute, Some("color: red")).source_text(),
+        "the element's style attribute (color: red)"
+    );
+}
