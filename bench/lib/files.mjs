@@ -45,9 +45,32 @@ function findDiffPixels(value) {
   return undefined;
 }
 
-function anchorTools() {
+/** The `blazediff` crate's pinned version: its CLI (SIMD, libspng) is newer and faster than the
+ *  npm package's binary. */
+const BLAZEDIFF_CRATE = '6.0.2';
+
+/**
+ * The `blazediff` crate's CLI, installed once into `<workDir>/tools` with cargo (it builds
+ * libspng and libjpeg-turbo: Debian needs `cmake` and `nasm`). `null`, with the reason printed,
+ * when it cannot be built here: the other anchors are still measured.
+ */
+function blazediffCrate(workDir) {
+  const root = path.join(workDir, 'tools', `blazediff-${BLAZEDIFF_CRATE}`);
+  const bin = path.join(root, 'bin', 'blazediff');
+  if (existsSync(bin)) return bin;
+  console.log(`installing the blazediff crate ${BLAZEDIFF_CRATE} into ${root} (cargo; a few minutes, once) …`);
+  const args = ['install', 'blazediff', '--version', BLAZEDIFF_CRATE, '--locked', '--root', root];
+  const result = spawnSync('cargo', args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (result.status === 0 && existsSync(bin)) return bin;
+  const why = result.error?.message ?? (result.stderr || '').trim().split('\n').slice(-2).join(' | ');
+  console.log(`  blazediff crate not measured: cargo install failed (${why}); on Debian it needs: apt-get install -y cmake nasm`);
+  return null;
+}
+
+function anchorTools(workDir) {
   const odiff = require('odiff-bin/binary.js').findBinary();
   const blazediff = blazediffBinary();
+  const crate = blazediffCrate(workDir);
   const pixelmatchCli = path.join(path.dirname(require.resolve('pixelmatch')), 'bin', 'pixelmatch');
   return [
     {
@@ -78,6 +101,19 @@ function anchorTools() {
         return { count: JSON.parse(run(blazediff, args, [0, 1])).diffCount };
       },
     },
+    ...(crate
+      ? [
+          {
+            name: `blazediff (crate ${BLAZEDIFF_CRATE}, native)`,
+            kind: 'anchor',
+            // The npm binary's flags and JSON.
+            run: ({ a, b, out }) => {
+              const args = [a, b, ...(out ? [out] : []), '-t', '0.1', '-a'];
+              return { count: JSON.parse(run(crate, args, [0, 1])).diffCount };
+            },
+          },
+        ]
+      : []),
   ];
 }
 
@@ -112,7 +148,7 @@ function reencoded(base, dir) {
 export function fileGroups(files, cli, workDir) {
   const outDir = path.join(workDir, 'diffs');
   mkdirSync(outDir, { recursive: true });
-  const tools = [...anchorTools(), ...(cli.bin ? [ourTool(cli.bin)] : [])];
+  const tools = [...anchorTools(workDir), ...(cli.bin ? [ourTool(cli.bin)] : [])];
   // `identical` is a second page load that Chromium encoded to the same bytes, as an unchanged
   // page usually is; `re-encoded` has the same pixels in other bytes, so every tool decodes both.
   const pairs = [
