@@ -178,6 +178,7 @@ test('review: the door refuses requests without the token, from another Host or 
       [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'home', project: 'chromium' }, { name: 'nowhere', project: 'chromium' }] }) }, 404, /nowhere \(chromium\): not a changed or new snapshot/],
       [{ ...post, body: JSON.stringify({ results: version, snapshots: [{ name: 'about', project: 'chromium' }] }) }, 404, /about \(chromium\): not a changed or new snapshot/],
       [{ ...post, body: '{"results": 1}' }, 400, /not a review decision/],
+      [{ ...post, path: `/${token}/_/reject`, body: JSON.stringify({ results: version, snapshots: [{ name: 'home', project: 'chromium' }], asVariant: true }) }, 400, /asVariant goes only with _\/approve/],
       [{ path: `/${token}/../../../etc/passwd` }, 404, /not an image of this run/],
       [{ path: `/${token}/..%2f..%2f..%2fetc%2fpasswd` }, 404, /not an image of this run/],
       [{ path: `/${token}/%2Fetc%2Fpasswd` }, 404, /not an image of this run/],

@@ -30,13 +30,13 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sightline_core::approve::Accept;
 use sightline_core::config::Settings;
 use sightline_core::report::{ReviewPage, render_review_page};
 use sightline_core::review::{
-    CaptureFingerprints, ReviewRun, SnapshotRef, Undo, approve_in_review, baselines_to_commit, decisions_in_force,
-    reject_in_review, remove_in_review, undo_decision,
+    CaptureFingerprints, ReviewDecision, ReviewRun, SnapshotRef, Undo, approve_in_review, baselines_to_commit,
+    decisions_in_force, reject_in_review, remove_in_review, undo_decision,
 };
 use sightline_core::store::ProjectStore;
 
@@ -351,6 +351,17 @@ struct DecisionRequest {
     as_variant: bool,
 }
 
+/// The answer to an approval, a rejection or an undo: what it did, then the decisions in force,
+/// what to commit and whether the last decision can be taken back, for the page to show.
+#[derive(Serialize)]
+struct Decided {
+    #[serde(flatten)]
+    outcome: serde_json::Value,
+    commit: Vec<String>,
+    decisions: Vec<ReviewDecision>,
+    undo: bool,
+}
+
 /// What a POST asks for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Action {
@@ -402,7 +413,10 @@ async fn decide(
             sightline_core::report::write_report(store.root(), report_dir, &run.results).map_err(Refusal::from_core)?;
             return Ok(json_reply(&serde_json::json!({ "removed": removed })));
         }
-        let mut answer = if action == Action::Undo {
+        if asked.as_variant && action != Action::Approve {
+            return Err(Refusal::new(StatusCode::BAD_REQUEST, "asVariant goes only with _/approve"));
+        }
+        let outcome = if action == Action::Undo {
             run.check_fresh(&asked.results).map_err(Refusal::from_core)?;
             let undo = last.take().ok_or_else(|| {
                 Refusal::new(StatusCode::CONFLICT, "nothing to undo: no approval or rejection was made on this page since the review server started (or the last one was undone)")
@@ -431,11 +445,9 @@ async fn decide(
             *last = Some(undo);
             serde_json::json!({ "rejected": rejected })
         };
-        answer["undo"] = serde_json::json!(last.is_some());
         let decisions = decisions_in_force(store, &server.fingerprints, &run).map_err(Refusal::from_core)?;
-        answer["commit"] = serde_json::json!(baselines_to_commit(&decisions));
-        answer["decisions"] = serde_json::json!(decisions);
-        Ok(json_reply(&answer))
+        let answer = Decided { outcome, commit: baselines_to_commit(&decisions), decisions, undo: last.is_some() };
+        Ok(json_reply(&serde_json::json!(answer)))
     })
     .await
 }
