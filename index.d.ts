@@ -43,10 +43,11 @@ export declare class CaptureSession {
    */
   traced(rules?: string | undefined | null, error?: string | undefined | null): Promise<SessionStep>
   /**
-   * The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
-   * resolves to the next step.
+   * The screenshot (PNG) for a `shoot` step, the assets that failed on the page so far, and
+   * where the page is rendered when no walk told it yet (the page is shot before it is walked
+   * when it may be the baseline's); resolves to the next step.
    */
-  shot(png: Buffer, failures: Array<AssetFailure>): Promise<SessionStep>
+  shot(png: Buffer, failures: Array<AssetFailure>, environment?: CaptureEnvironment | undefined | null): Promise<SessionStep>
 }
 
 /** toHaveScreenshot's `animations`. */

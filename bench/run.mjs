@@ -105,7 +105,7 @@ async function main() {
   const { RENDERING_TITLE, printRenderingGroup, renderingGroup } = await import('./lib/rendering.mjs');
   const { TRACE_TITLE, printTraceGroup, traceGroup } = await import('./lib/trace.mjs');
   const report = await import('./lib/report.mjs');
-  const { captureTarget, evaluateTargets, mcpTargets, printCaptureGroup, printGroup, printMcpGroup, printTargets } = report;
+  const { captureFloorTargets, captureTarget, evaluateTargets, mcpTargets, printCaptureGroup, printGroup, printMcpGroup, printTargets } = report;
 
   mkdirSync(WORK_DIR, { recursive: true });
   if (opts.build) buildOurs(ROOT);
@@ -177,8 +177,8 @@ async function main() {
   // The pixel targets need both the memory and the files groups, so only a full run checks them.
   const targets = [
     ...(opts.only ? [] : evaluateTargets(groups, results)),
-    ...(capture ? [captureTarget(capture)] : []),
-    ...(realPage ? [captureTarget(realPage, { target: 'toMatchVisual on a real docs page ≤ 0.20× toHaveScreenshot (issue 18)', limit: 0.2 })] : []),
+    ...(capture ? [captureTarget(capture), ...captureFloorTargets(capture, 'shop page')] : []),
+    ...(realPage ? [captureTarget(realPage, { target: 'toMatchVisual on a real docs page ≤ 0.20× toHaveScreenshot (issue 18)', limit: 0.2 }), ...captureFloorTargets(realPage, 'real docs page')] : []),
     ...(artifact ? [report.artifactTarget(artifact)] : []),
     ...(batch ? [report.batchTarget(batch)] : []),
     ...(dom ? [report.domTarget(dom)] : []),

@@ -290,7 +290,9 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
           throw new Error(`toMatchVisual("${session.name}"): the element never became visible and stable within the timeout of ${settings.timeout} ms (${err.message.split('\n')[0]})`);
         });
         const pending = work?.stillPending(settings.timeout) ?? [];
-        step = await session.shot(shot, [...(failuresByPage.get(page) ?? []), ...pending]);
+        // A page that may be the baseline's is shot before it is walked: the shot tells the environment then.
+        step = await session.shot(shot, [...(failuresByPage.get(page) ?? []), ...pending], environmentTold ? undefined : captureEnvironment(page, launchArgs));
+        environmentTold = true;
       }
     }
   } finally {

@@ -24,6 +24,9 @@ const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
 const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
 const { finishAnimations, prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'stabilise.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
+const { renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
+const { assetDigests } = require(path.join(fixturesDir, 'assets.js'));
+const { styleRules } = require(path.join(fixturesDir, 'trace.js'));
 const addon = require('sightline');
 
 const PHASE = process.env.BENCH_CAPTURE_PHASE;
@@ -47,17 +50,21 @@ function checkFullPage(png, what) {
 }
 
 /**
- * toMatchVisual for an unchanged page, split into its steps and timed one by one: the same
- * capture session `toMatchVisual` in playwright-fixtures/index.js drives, on its fast path (one
- * walk, one shot, the compare passes); keep the two in step when the matcher changes.
+ * One toMatchVisual call split into its steps and timed one by one: the same capture session
+ * `toMatchVisual` in playwright-fixtures/index.js drives, answering each step it asks for (a page
+ * with a baseline is shot first, and an unchanged one passes on its bytes, with no walk); keep
+ * the two in step when the matcher changes. Returns the time of each kind of step (summed over
+ * the call) and, in `sequence`, every step in order.
  */
-async function toMatchVisualSteps(page, testInfo) {
+async function sessionSteps(page, testInfo, { expectPass }) {
   const root = path.resolve(process.env.SIGHTLINE_ROOT);
   const steps = {};
+  const sequence = [];
   let mark = performance.now();
   const lap = (step) => {
     const now = performance.now();
-    steps[step] = now - mark;
+    steps[step] = (steps[step] ?? 0) + now - mark;
+    sequence.push([step, now - mark]);
     mark = now;
   };
   const session = new addon.CaptureSession({
@@ -80,30 +87,52 @@ async function toMatchVisualSteps(page, testInfo) {
   await finishAnimations(page);
   lap('finishAnimations');
   try {
-    if (step.kind !== 'walk') throw new Error(`the session asked for ${step.kind} first, not a walk`);
-    dom = await collectDom(page, { styleProperties: step.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
-    lap('collectDom');
-    step = await session.walked(dom);
-    shot = await screenshot(page, page, settings);
-    lap('screenshot');
-    step = await session.shot(shot, []);
-    lap('compare');
-    if (step.kind !== 'done') throw new Error(`the unchanged page asked for ${step.kind} after its first shot`);
-    for (const { name, body, contentType } of step.outcome.attachments) await testInfo.attach(`steps-${name}`, { body, contentType });
+    while (step.kind !== 'done') {
+      if (step.kind === 'walk') {
+        dom = await collectDom(page, { styleProperties: step.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
+        lap('collectDom');
+        step = await session.walked(dom);
+        lap('compare');
+      } else if (step.kind === 'shoot') {
+        if (step.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, step.afterMs));
+        shot = await screenshot(page, page, settings);
+        lap('screenshot');
+        step = await session.shot(shot, []);
+        lap('compare');
+      } else if (step.kind === 'rendered') {
+        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies), assetDigests(page, step.maxAssets)]);
+        lap('rendered');
+        step = await session.rendered(fonts, assets);
+        lap('compare');
+      } else if (step.kind === 'trace') {
+        const rules = await styleRules(page, step.selectors, step.names);
+        lap('trace');
+        step = await session.traced(rules);
+        lap('compare');
+      } else {
+        throw new Error(`the session asked for ${step.kind}`);
+      }
+    }
+    for (const { name, body, contentType } of step.outcome.attachments) {
+      if (body) await testInfo.attach(`steps-${name}`, { body, contentType });
+    }
     lap('attach');
   } finally {
     await restoreAfterCapture(page);
     lap('restoreAfterCapture');
   }
-  if (!step.outcome.pass) throw new Error(`the session says the unchanged page changed: ${step.outcome.message}`);
+  if (step.outcome.pass !== expectPass) throw new Error(`the session's outcome: ${step.outcome.message}`);
   const info = {
-    domBytes: Buffer.byteLength(dom),
-    domElements: JSON.parse(dom).elements.length,
-    styleProperties: JSON.parse(dom).styleProperties.length,
+    walked: dom !== undefined,
+    ...(dom === undefined ? {} : {
+      domBytes: Buffer.byteLength(dom),
+      domElements: JSON.parse(dom).elements.length,
+      styleProperties: JSON.parse(dom).styleProperties.length,
+    }),
     pngBytes: shot.length,
     status: step.outcome.status,
   };
-  return { steps, info, note: checkFullPage(shot, 'toMatchVisual\'s screenshot') };
+  return { steps, sequence, info, note: checkFullPage(shot, 'toMatchVisual\'s screenshot') };
 }
 
 function tools(page, cdp, testInfo) {
@@ -123,7 +152,7 @@ function tools(page, cdp, testInfo) {
       kind: 'ours',
       run: async () => {
         await expect(page).toMatchVisual(NAME);
-        return { note: 'one shot + DOM + styles, compared by the addon' };
+        return { note: 'one shot; its bytes are the baseline\'s, so no walk and no decode' };
       },
     },
     {
@@ -152,7 +181,7 @@ function tools(page, cdp, testInfo) {
       // Not a row of the main table: its per-step times are the breakdown of toMatchVisual.
       name: 'toMatchVisual, step by step',
       kind: 'steps',
-      run: () => toMatchVisualSteps(page, testInfo),
+      run: () => sessionSteps(page, testInfo, { expectPass: true }),
     },
   ];
 }
@@ -171,7 +200,7 @@ const firstLine = (error) => String(error?.message ?? error).replace(/\x1b\[[0-9
  * BENCH_CAPTURE_RECOLOUR) is recoloured, so the call fails against the baseline. Counts the image comparisons the engine
  * ran for it in this worker — one decides the snapshot and draws its diff image.
  */
-async function failingCall(page) {
+async function failingCall(page, testInfo) {
   // The bench page's first block is its header; a real page names what to recolour.
   const block = process.env.BENCH_CAPTURE_RECOLOUR || 'body > :first-child';
   await page.addStyleTag({ content: `${block} { background: #dc2626 !important; }` });
@@ -186,7 +215,9 @@ async function failingCall(page) {
   const ms = performance.now() - started;
   const comparisons = addon.comparisonsMade() - before;
   if (verdict === null) return { error: 'the recoloured page passed toMatchVisual' };
-  return { ms, comparisons, verdict };
+  // The same failing call again, step by step, for where its time goes.
+  const { sequence } = await sessionSteps(page, testInfo, { expectPass: false });
+  return { ms, comparisons, verdict, sequence };
 }
 
 function writeAtomic(file, text) {
@@ -268,6 +299,6 @@ test('capture', async ({ page }, testInfo) => {
     height,
     runs: RUNS,
     tools: results,
-    failing: await failingCall(page),
+    failing: await failingCall(page, testInfo),
   }, null, 2));
 });

@@ -173,6 +173,11 @@ impl CaptureOutcome {
 
 /// Records a capture in `store` and compares it with the baseline.
 pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Result<CaptureOutcome> {
+    check_snapshot_name(request.name)?;
+    // The browser's bytes first: the same bytes as the baseline's shot need no decoding.
+    if let Some(outcome) = record_if_unchanged(store, &request)? {
+        return Ok(outcome);
+    }
     let CaptureRequest {
         name,
         project,
@@ -188,7 +193,6 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         unsettled,
         negated,
     } = request;
-    check_snapshot_name(name)?;
     if let Some(owner) = owner.as_ref().filter(|_| !negated) {
         claim_snapshot(store, name, project, owner)?;
     }
@@ -219,6 +223,12 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         crate::mask::paint_capture(&mut image, dom, options.mask_color);
     }
     data.project = Some(project.to_string());
+    // A healthy, settled capture is keyed by the browser's bytes, so a baseline approved from it
+    // lets a later shot of the same page pass without decoding.
+    data.shot = (unsettled.is_none() && crate::unchanged::healthy(&data.failures, current_dom))
+        .then(|| crate::unchanged::ShotKey::of(screenshot_png, current_dom, options.mask_color))
+        .flatten()
+        .map(crate::unchanged::ShotKey::into_string);
     // A page that never settled is named in the capture, so `sightline compare` keeps it unstable.
     if let Some(Unsettled { previous_png, waited_ms }) = unsettled {
         let previous = decode_image(previous_png, std::path::Path::new(&format!("earlier screenshot of {name}")))?;
@@ -321,6 +331,60 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         diff_png,
         current_png,
     })
+}
+
+/// Records `request`'s capture as passing, without decoding it, when its key is the baseline's;
+/// `None` when it must be compared. Only a call that keeps its capture and writes no baseline for
+/// a pass is decided here, and only a healthy capture.
+pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -> Result<Option<CaptureOutcome>> {
+    let CaptureRequest { name, project, screenshot_png: png, data, parsed_dom, options, update, .. } = request;
+    let writes_on_pass = update.writes_baseline(Status::Passed, request.write_missing_baselines);
+    if request.negated || request.unsettled.is_some() || writes_on_pass {
+        return Ok(None);
+    }
+    // A DOM record given only as text would cost its parse here: such a call is compared.
+    let dom = match (parsed_dom, &data.dom) {
+        (Some(dom), _) => Some(*dom),
+        (None, None) => None,
+        (None, Some(_)) => return Ok(None),
+    };
+    if !crate::unchanged::healthy(&data.failures, dom) {
+        return Ok(None);
+    }
+    let Some(key) = crate::unchanged::ShotKey::of(png, dom, options.mask_color) else { return Ok(None) };
+    let Some(head) = crate::prefetch::baseline_head(store, name, project) else { return Ok(None) };
+    if head.shot.as_deref() != Some(key.as_str()) {
+        return Ok(None);
+    }
+    if let Some(owner) = &request.owner {
+        claim_snapshot(store, name, project, owner)?;
+    }
+    let mut data = data.clone();
+    data.project = Some(project.to_string());
+    data.shot = Some(key.into_string());
+    // Unwalked, the page's ratio is the baseline's: the same bytes are the same pixels.
+    data.set_device_scale_factor(dom.map_or(f64::from(head.device_scale_factor), |d| d.device_pixel_ratio));
+    let (width, height) = crate::decode::png_dimensions(png).unwrap_or_default();
+    let size = crate::compare::Size { width, height };
+    let mut evidence =
+        crate::snapshot::identical_evidence((name, project), size, (&data, dom), head.environment.as_ref(), options);
+    evidence.files.baseline = Some(store.relative(&store.baseline_png(name, project)?));
+    evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
+    let artifact = crate::artifact::encode_png_capture(png, data.device_scale_factor, &data.to_json()?)?;
+    store.write_encoded_capture(name, project, &artifact)?;
+    store.write_diff(name, project, None)?;
+    let evidence_json =
+        serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+    store.write(&store.evidence_path(name, project)?, &evidence_json)?;
+    crate::prefetch::forget_baseline(store, name, project);
+    Ok(Some(CaptureOutcome {
+        evidence,
+        evidence_json,
+        baseline_written: false,
+        would_write_baseline: false,
+        diff_png: None,
+        current_png: None,
+    }))
 }
 
 /// Claims `<name>/<project>` for `owner` in this run. The claim file is created only when none

@@ -320,6 +320,31 @@ pub fn find_png_chunk(bytes: &[u8], kind: [u8; 4]) -> Option<&[u8]> {
     None
 }
 
+/// Whether `bytes` are a whole PNG file as written: every chunk inside the file with its CRC
+/// right, up to an `IEND` that ends it. Decoding nothing, it tells a truncated or damaged file from
+/// the one that was written (a few ms for a long page's baseline).
+pub fn png_intact(bytes: &[u8]) -> bool {
+    if !bytes.starts_with(PNG_SIGNATURE) {
+        return false;
+    }
+    let mut at = PNG_SIGNATURE.len();
+    while let Some(head) = bytes.get(at..at + 8) {
+        let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let Some(crc_end) = at.checked_add(12).and_then(|n| n.checked_add(len)).filter(|&n| n <= bytes.len()) else {
+            return false;
+        };
+        let (typed, crc) = (&bytes[at + 4..crc_end - 4], &bytes[crc_end - 4..crc_end]);
+        if crc32fast::hash(typed).to_be_bytes() != crc {
+            return false;
+        }
+        if &head[4..8] == b"IEND" {
+            return crc_end == bytes.len();
+        }
+        at = crc_end;
+    }
+    false
+}
+
 /// Creates `dir` and its parents. A file standing where a folder belongs is reported as such,
 /// not as the bare "File exists" the OS gives.
 pub fn create_dir_all(dir: &Path) -> Result<()> {
@@ -369,5 +394,23 @@ mod tests {
         ];
         assert_eq!(jpeg_scan_count(&bytes), 2);
         assert_eq!(jpeg_scan_count(&bytes[..12]), 1, "a file cut inside a segment header");
+    }
+
+    #[test]
+    fn png_intact_tells_the_file_as_written_from_a_cut_or_flipped_one() {
+        let image = RgbaImage::filled(40, 30, [10, 200, 30, 255]).unwrap();
+        let png = encode_png_with_chunk(&image, PngCompression::Fastest, Some((*b"slDm", b"data"))).unwrap();
+        assert!(png_intact(&png));
+        for cut in [png.len() - 1, png.len() - 12, 40, 8, 0] {
+            assert!(!png_intact(&png[..cut]), "cut at {cut}");
+        }
+        for at in [20, 40, png.len() - 20] {
+            let mut flipped = png.clone();
+            flipped[at] ^= 1;
+            assert!(!png_intact(&flipped), "bit flipped at {at}");
+        }
+        let mut longer = png.clone();
+        longer.push(0);
+        assert!(!png_intact(&longer), "bytes after IEND");
     }
 }

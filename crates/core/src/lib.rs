@@ -52,6 +52,7 @@ pub mod shift;
 pub mod snapshot;
 pub mod stability;
 pub mod store;
+pub mod unchanged;
 pub mod variants;
 pub mod verdict;
 pub mod video;

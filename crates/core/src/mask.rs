@@ -79,6 +79,12 @@ pub fn paint_capture(image: &mut RgbaImage, dom: &DomSnapshot, color: [u8; 4]) -
     !boxes.is_empty()
 }
 
+/// The boxes [`paint_capture`] paints on an image `width × height` of the page `dom` records:
+/// they and the colour make the stored pixels as much as the browser's bytes do.
+pub(crate) fn painted_boxes(dom: &DomSnapshot, width: u32, height: u32) -> Vec<[u32; 4]> {
+    mask_boxes(dom, width, height)
+}
+
 /// The boxes left out of the pixels on either side (`ignoreSelectors`' elements, `ignoreRegions`)
 /// as `[x, y, width, height]` in pixels of an image `width × height`, each once.
 pub fn ignored_boxes(doms: [&DomSnapshot; 2], width: u32, height: u32) -> Vec<[u32; 4]> {

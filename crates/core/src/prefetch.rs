@@ -2,6 +2,9 @@
 //! seconds preparing, walking and shooting the page, mostly waiting on the browser, and then
 //! decodes two large PNGs: the baseline's decode does not depend on the page, so it runs on a
 //! thread of its own from the start of the call and the comparison takes it when it needs it.
+//! A baseline with a shot key is only read, not decoded: the shot will likely have its key
+//! (`unchanged`), and a decode meanwhile would take a core from the browser while it shoots; the
+//! comparison decodes it if it must.
 //!
 //! A prefetched baseline is used only if it is still the file on disk: the comparison checks the
 //! file's identity (device, inode, size, modification time) against the one that was read, so an
@@ -14,9 +17,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::thread::JoinHandle;
 
+use crate::decode::decode_image;
 use crate::dom::DomSnapshot;
+use crate::environment::Environment;
 use crate::error::{Error, Result};
-use crate::store::{ProjectStore, StoredCapture};
+use crate::store::{CaptureData, ProjectStore, StoredCapture};
 
 /// Baselines read ahead and not yet taken. Two: one matcher call in flight per worker, and one
 /// left behind by a call that failed before comparing.
@@ -26,11 +31,46 @@ const MAX_PENDING: usize = 2;
 pub type BaselineSide = (Option<StoredCapture>, Option<DomSnapshot>);
 
 /// What a prefetch thread read: the file's identity when it was opened, and the baseline.
-type Prefetched = Option<(FileIdentity, Result<BaselineSide>)>;
+type Prefetched = Option<(FileIdentity, Result<ReadAhead>)>;
+
+/// A baseline read ahead: decoded, or — when it has a shot key, so the shot may match it without
+/// decoding — its bytes and data only, decoded when the comparison needs them.
+enum ReadAhead {
+    Decoded(Box<BaselineSide>),
+    Undecoded { bytes: Vec<u8>, data: Box<CaptureData> },
+}
+
+/// What the unchanged-page check needs of a baseline, without its pixels.
+#[derive(Debug, Clone)]
+pub(crate) struct BaselineHead {
+    /// The baseline's shot key (`unchanged::ShotKey`), when it has one.
+    pub shot: Option<String>,
+    pub environment: Option<Environment>,
+    pub device_scale_factor: f32,
+}
+
+enum State {
+    Reading(JoinHandle<Prefetched>),
+    Read(Prefetched),
+}
 
 struct Pending {
     path: PathBuf,
-    reading: JoinHandle<Prefetched>,
+    state: State,
+}
+
+impl Pending {
+    /// What the thread read, waiting for it if it is still reading.
+    fn read(&mut self) -> &Prefetched {
+        if let State::Reading(_) = self.state {
+            let State::Reading(thread) = std::mem::replace(&mut self.state, State::Read(None)) else { unreachable!() };
+            self.state = State::Read(thread.join().ok().flatten());
+        }
+        match &self.state {
+            State::Read(read) => read,
+            State::Reading(_) => &None,
+        }
+    }
 }
 
 static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
@@ -56,6 +96,11 @@ impl FileIdentity {
         let (device, inode) = (0, 0);
         Self { device, inode, len: metadata.len(), modified: metadata.modified().ok() }
     }
+
+    /// Whether `path` is still the file this identity was taken of.
+    fn still(&self, path: &Path) -> bool {
+        std::fs::metadata(path).ok().is_some_and(|m| FileIdentity::of(&m) == *self)
+    }
 }
 
 /// Starts reading the baseline of `name` / `project` on a thread of its own. Nothing is reported
@@ -72,7 +117,52 @@ pub fn prefetch_baseline(store: &ProjectStore, name: &str, project: &str) {
     if pending.len() >= MAX_PENDING {
         pending.remove(0);
     }
-    pending.push(Pending { path, reading });
+    pending.push(Pending { path, state: State::Reading(reading) });
+}
+
+/// The shot key, environment and scale of the baseline of `name` / `project`, from its prefetch
+/// (waited for) while the file is still the one read, else read now; `None` when there is none to
+/// tell. Its pixels are not decoded for this.
+pub(crate) fn baseline_head(store: &ProjectStore, name: &str, project: &str) -> Option<BaselineHead> {
+    let path = store.baseline_png(name, project).ok()?;
+    let prefetched = {
+        let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+        pending.iter_mut().find(|p| p.path == path).map(|entry| {
+            let (identity, read) = entry.read().as_ref()?;
+            let data = match read.as_ref().ok()? {
+                ReadAhead::Undecoded { data, .. } => data,
+                ReadAhead::Decoded(side) => &side.0.as_ref()?.data,
+            };
+            identity.still(&path).then(|| BaselineHead::of(data))
+        })
+    };
+    match prefetched {
+        Some(head) => head,
+        // Not read ahead (or pushed out by newer calls): its data is read now, and its key only
+        // believed of a whole file.
+        None => {
+            let bytes = crate::store::read_inside(store.root(), &path).ok()??;
+            let data = crate::store::baseline_data(&bytes, &path).ok()?;
+            let key_believed = data.shot.is_none() || crate::decode::png_intact(&bytes);
+            key_believed.then(|| BaselineHead::of(&data))
+        }
+    }
+}
+
+impl BaselineHead {
+    fn of(data: &CaptureData) -> Self {
+        Self {
+            shot: data.shot.clone(),
+            environment: data.environment.clone(),
+            device_scale_factor: data.device_scale_factor,
+        }
+    }
+}
+
+/// Drops what was read ahead of the baseline of `name` / `project`: its comparison was not needed.
+pub(crate) fn forget_baseline(store: &ProjectStore, name: &str, project: &str) {
+    let Ok(path) = store.baseline_png(name, project) else { return };
+    PENDING.lock().unwrap_or_else(PoisonError::into_inner).retain(|p| p.path != path);
 }
 
 /// The baseline of `name` / `project` as the comparison uses it: the prefetched one while the
@@ -84,17 +174,25 @@ pub(crate) fn read_baseline_side(store: &ProjectStore, name: &str, project: &str
     store.read_baseline(name, project)?.map_or(Ok((None, None)), with_dom)
 }
 
-/// The baseline at `path` if it was prefetched and the file is still the one that was read;
-/// `None` means read it now.
+/// The baseline at `path` if it was prefetched and the file is still the one that was read
+/// (decoded now if it was read undecoded); `None` means read it now.
 fn take_prefetched(path: &Path) -> Option<Result<BaselineSide>> {
-    let pending = {
+    let mut pending = {
         let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
         let at = pending.iter().position(|p| p.path == path)?;
         pending.remove(at)
     };
-    let (identity, side) = pending.reading.join().ok()??;
-    let now = std::fs::metadata(path).ok().map(|m| FileIdentity::of(&m))?;
-    (now == identity).then_some(side)
+    pending.read();
+    let State::Read(Some((identity, read))) = pending.state else { return None };
+    if !identity.still(path) {
+        return None;
+    }
+    Some(read.and_then(|read| match read {
+        ReadAhead::Decoded(side) => Ok(*side),
+        ReadAhead::Undecoded { bytes, data } => {
+            with_dom(StoredCapture { image: decode_image(&bytes, path)?, data: *data })
+        }
+    }))
 }
 
 /// Reads the baseline through one open file, so the identity is that of the bytes decoded.
@@ -104,16 +202,24 @@ fn read_with_identity(root: &Path, path: &Path) -> Prefetched {
     let mut file = crate::store::open_inside(root, path).ok()??;
     let identity = FileIdentity::of(&file.metadata().ok()?);
     let mut bytes = Vec::new();
-    let side = match file.read_to_end(&mut bytes) {
-        Ok(_) => baseline_side(&bytes, path),
+    let read = match file.read_to_end(&mut bytes) {
+        Ok(_) => baseline_read(bytes, path),
         Err(e) => Err(Error::io(path, e)),
     };
-    Some((identity, side))
+    Some((identity, read))
 }
 
-/// Decodes a baseline PNG's bytes and parses its DOM.
-fn baseline_side(bytes: &[u8], path: &Path) -> Result<BaselineSide> {
-    with_dom(StoredCapture::from_baseline_png(bytes, path)?)
+/// A baseline PNG's data, and its pixels decoded with its DOM parsed unless it has a shot key:
+/// then the shot may well match it, and decoding it meanwhile would take a core from the browser
+/// while it shoots. A key is only believed of a file that is whole (every chunk's CRC right): a
+/// damaged baseline is decoded, and its comparison says what is wrong with it.
+fn baseline_read(bytes: Vec<u8>, path: &Path) -> Result<ReadAhead> {
+    let data = crate::store::baseline_data(&bytes, path)?;
+    if data.shot.is_some() && crate::decode::png_intact(&bytes) {
+        return Ok(ReadAhead::Undecoded { bytes, data: Box::new(data) });
+    }
+    let image = decode_image(&bytes, path)?;
+    with_dom(StoredCapture { image, data }).map(|side| ReadAhead::Decoded(Box::new(side)))
 }
 
 /// A baseline with its DOM record parsed.

@@ -303,11 +303,16 @@ pub fn replace_damaged_hint(names: &[&str]) -> Option<String> {
 /// One reason per failed asset of a side: what the network and the console saw, and what the
 /// DOM record shows.
 fn failures_of(side: &CaptureSide<'_>) -> Vec<HealthReason> {
-    let mut all = side.failures.to_vec();
-    if let Some(dom) = side.dom {
+    failures_seen(side.failures, side.dom)
+}
+
+/// [`failures_of`] a side known by its failures and its DOM record alone.
+fn failures_seen(failures: &[HealthReason], dom: Option<&DomSnapshot>) -> Vec<HealthReason> {
+    let mut all = failures.to_vec();
+    if let Some(dom) = dom {
         all.extend(reasons_from_dom(dom));
     }
-    one_per_asset(all, side.dom.map_or(&[][..], |dom| &dom.fonts[..]))
+    one_per_asset(all, dom.map_or(&[][..], |dom| &dom.fonts[..]))
 }
 
 /// Shifts the DOM suggests: every innermost element whose height changed moves what is below
@@ -341,23 +346,8 @@ pub fn compare_snapshot(
     let current_failures = failures_of(&current);
     let environment = EnvironmentComparison::of(baseline.and_then(|b| b.environment), current.environment);
     let evidence = |verdict: Verdict, baseline_size, layers, capture_health| {
-        let Verdict { status, auto_passed, kind, line } = verdict;
-        SnapshotEvidence {
-            name: name.into(),
-            project: project.into(),
-            status,
-            auto_passed,
-            verdict: line,
-            verdict_kind: kind,
-            files: SnapshotFiles::default(),
-            baseline_size,
-            current_size,
-            layers,
-            capture_health,
-            environment: environment.clone(),
-            damaged: None,
-            accepted: None,
-        }
+        let sizes = (baseline_size, current_size);
+        decided_evidence((name, project), verdict, sizes, layers, capture_health, environment.clone())
     };
     let Some(baseline) = baseline else {
         let health = capture_health(current_failures, &[]);
@@ -415,6 +405,56 @@ pub fn compare_snapshot(
     };
     let baseline_size = Some(pixel.baseline_size);
     Ok((evidence(verdict, baseline_size, Layers { pixel: Some(pixel), dom }, health), diff))
+}
+
+/// The evidence of a capture whose pixels are the baseline's, known without decoding either (the
+/// browser returned the same bytes), of `size`; `current` is the capture's
+/// data, its DOM record parsed when the page was walked (a masked call). Its DOM is not compared,
+/// so it has no DOM layer; the pixel layer and the verdict are what comparing would have found.
+pub fn identical_evidence(
+    (name, project): (&str, &str),
+    size: Size,
+    (current, dom): (&crate::store::CaptureData, Option<&DomSnapshot>),
+    baseline_environment: Option<&Environment>,
+    options: &SnapshotOptions,
+) -> SnapshotEvidence {
+    let mut pixel = crate::compare::equal_images(size.width, size.height, &options.compare);
+    if let Some(dom) = dom {
+        pixel.ignored = crate::mask::ignored_boxes([dom, dom], size.width, size.height);
+    }
+    let environment = EnvironmentComparison::of(baseline_environment, current.environment.as_ref());
+    let capture_health = capture_health(failures_seen(&current.failures, dom), &[]);
+    let verdict = decide(&pixel, None, &capture_health, &options.tolerance, environment.as_ref());
+    let layers = Layers { pixel: Some(pixel), dom: None };
+    decided_evidence((name, project), verdict, (Some(size), size), layers, capture_health, environment)
+}
+
+/// The evidence of a decided comparison, its files not yet named.
+fn decided_evidence(
+    (name, project): (&str, &str),
+    verdict: Verdict,
+    (baseline_size, current_size): (Option<Size>, Size),
+    layers: Layers,
+    capture_health: CaptureHealth,
+    environment: Option<EnvironmentComparison>,
+) -> SnapshotEvidence {
+    let Verdict { status, auto_passed, kind, line } = verdict;
+    SnapshotEvidence {
+        name: name.into(),
+        project: project.into(),
+        status,
+        auto_passed,
+        verdict: line,
+        verdict_kind: kind,
+        files: SnapshotFiles::default(),
+        baseline_size,
+        current_size,
+        layers,
+        capture_health,
+        environment,
+        damaged: None,
+        accepted: None,
+    }
 }
 
 #[cfg(test)]

@@ -97,6 +97,8 @@ fn capture_data(
         settings: Some(settings.clone()),
         unsettled: None,
         environment: None,
+        // The comparison keys the capture itself, from the screenshot's bytes.
+        shot: None,
         test: input.test_file.as_ref().map(|file| {
             sightline_core::store::ledger::TestRef::new(
                 std::path::Path::new(&input.root),

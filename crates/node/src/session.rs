@@ -297,15 +297,22 @@ impl CaptureSession {
         Work::run(move || step(&core, |session| session.traced(rules, error)))
     }
 
-    /// The screenshot (PNG) for a `shoot` step and the assets that failed on the page so far;
-    /// resolves to the next step.
+    /// The screenshot (PNG) for a `shoot` step, the assets that failed on the page so far, and
+    /// where the page is rendered when no walk told it yet (the page is shot before it is walked
+    /// when it may be the baseline's); resolves to the next step.
     #[napi(ts_return_type = "Promise<SessionStep>")]
-    pub fn shot(&self, png: Buffer, failures: Vec<AssetFailure>) -> AsyncTask<Work<SessionStep>> {
+    pub fn shot(
+        &self,
+        png: Buffer,
+        failures: Vec<AssetFailure>,
+        environment: Option<CaptureEnvironment>,
+    ) -> AsyncTask<Work<SessionStep>> {
         let core = self.core.clone();
         let png = png.to_vec();
+        let environment = environment.map(Into::into);
         Work::run(move || {
             let failures = guarded(|| health_reasons(&failures))?;
-            step(&core, |session| session.shot(png, failures))
+            step(&core, |session| session.shot(png, failures, environment))
         })
     }
 }

@@ -8,7 +8,7 @@
 //! offset size  field
 //!      0    6  magic "SLCAP\0"
 //!      6    2  version (1)
-//!      8    4  flags (none defined in version 1; must be 0)
+//!      8    4  flags: 0, or 1 = the pixel section is one PNG stream (below)
 //!     12    4  width in pixels
 //!     16    4  height in pixels
 //!     20    4  device scale factor, f32 bits
@@ -24,6 +24,12 @@
 //!
 //! Pixels are split into bands of whole rows, each its own zstd frame, so both ends run on every
 //! core (frames are compressed independently, so the bytes do not depend on thread timing).
+//!
+//! With flag 1 ([`FLAG_PNG_PIXELS`]) the pixel section is instead the browser's own PNG, byte for
+//! byte (rows per band and band count are 0): the capture of an unchanged page, whose bytes were
+//! found equal to the baseline's shot, is kept without decoding or compressing it again. It reads
+//! slower (a PNG decode) but is written for the cost of a copy, and only a later `sightline
+//! compare` of a page that passed reads it.
 //! Decoding trusts nothing before checking it: the header's lengths must add up to the file's
 //! length, the checksum must match, the pixel count must pass
 //! [`MAX_PIXELS`](crate::image::MAX_PIXELS) before the pixel buffer exists, and every frame must
@@ -44,6 +50,9 @@ pub const MAGIC: &[u8; 6] = b"SLCAP\0";
 
 /// The format version this build writes and the only one it reads.
 pub const FORMAT_VERSION: u16 = 1;
+
+/// Header flag: the pixel section is one PNG stream, not zstd bands (see the module docs).
+pub const FLAG_PNG_PIXELS: u32 = 1;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 64;
@@ -97,6 +106,7 @@ pub struct CaptureHeader {
 /// The header fields as stored, once magic, version and lengths are known to be sound.
 struct Header {
     public: CaptureHeader,
+    flags: u32,
     rows_per_band: u32,
     band_count: u32,
     pixels_len: u64,
@@ -136,19 +146,14 @@ pub fn encode_capture(capture: &Capture) -> Result<Vec<u8>> {
     let table_len = frames.len() * 4;
     let pixels_len = table_len + frames.iter().map(Vec::len).sum::<usize>();
     let mut out = Vec::with_capacity(HEADER_LEN + pixels_len + metadata.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&image.width().to_le_bytes());
-    out.extend_from_slice(&image.height().to_le_bytes());
-    out.extend_from_slice(&dsf.to_bits().to_le_bytes());
-    out.extend_from_slice(&layout.rows_per_band.to_le_bytes());
-    out.extend_from_slice(&layout.band_count.to_le_bytes());
-    out.extend_from_slice(&(pixels_len as u64).to_le_bytes());
-    out.extend_from_slice(&(metadata.len() as u64).to_le_bytes());
-    out.extend_from_slice(&(capture.metadata.len() as u64).to_le_bytes());
-    out.extend_from_slice(&0u64.to_le_bytes());
-    debug_assert_eq!(out.len(), HEADER_LEN);
+    HeaderOut {
+        flags: 0,
+        size: (image.width(), image.height()),
+        dsf,
+        bands: (layout.rows_per_band, layout.band_count),
+        sections: [pixels_len, metadata.len(), capture.metadata.len()],
+    }
+    .write(&mut out);
     for frame in &frames {
         // A band is at most BAND_BYTES or one row, and a row is at most MAX_PIXELS × 4 = 1 GiB,
         // so even an incompressible band fits in u32.
@@ -162,6 +167,68 @@ pub fn encode_capture(capture: &Capture) -> Result<Vec<u8>> {
     let checksum = checksum(&out);
     out[CHECKSUM_AT..HEADER_LEN].copy_from_slice(&checksum.to_le_bytes());
     Ok(out)
+}
+
+/// Encodes a capture whose pixels are the browser's PNG `png`, kept byte for byte
+/// ([`FLAG_PNG_PIXELS`]); `metadata` as in [`Capture::metadata`]. The PNG's size is read from its
+/// header and checked against the pixel cap; its pixels are decoded only when the artifact is read.
+pub fn encode_png_capture(png: &[u8], device_scale_factor: f32, metadata: &[u8]) -> Result<Vec<u8>> {
+    let dsf = device_scale_factor;
+    if !(dsf.is_finite() && dsf > 0.0) {
+        return Err(Error::InvalidInput(format!("device scale factor {dsf} must be a finite number above 0")));
+    }
+    if metadata.len() as u64 > MAX_METADATA_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "capture metadata is {} bytes, above the limit of {MAX_METADATA_BYTES}",
+            metadata.len()
+        )));
+    }
+    let (width, height) = crate::decode::png_dimensions(png)
+        .ok_or_else(|| Error::InvalidInput("a capture's screenshot is not a PNG".into()))?;
+    check_dimensions("screenshot", width.into(), height.into())?;
+    let compressed = new_compressor().and_then(|mut c| c.compress(metadata)).map_err(zstd_failed)?;
+    let mut out = Vec::with_capacity(HEADER_LEN + png.len() + compressed.len());
+    HeaderOut {
+        flags: FLAG_PNG_PIXELS,
+        size: (width, height),
+        dsf,
+        bands: (0, 0),
+        sections: [png.len(), compressed.len(), metadata.len()],
+    }
+    .write(&mut out);
+    out.extend_from_slice(png);
+    out.extend_from_slice(&compressed);
+    let checksum = checksum(&out);
+    out[CHECKSUM_AT..HEADER_LEN].copy_from_slice(&checksum.to_le_bytes());
+    Ok(out)
+}
+
+/// The fixed header as written.
+struct HeaderOut {
+    flags: u32,
+    /// Width and height in pixels.
+    size: (u32, u32),
+    dsf: f32,
+    /// Rows per band and band count.
+    bands: (u32, u32),
+    /// Lengths in bytes: the pixel section, the metadata section, the metadata decompressed.
+    sections: [usize; 3],
+}
+
+impl HeaderOut {
+    /// Writes the header into the empty `out`, its checksum left 0 until the rest is written.
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        for field in [self.flags, self.size.0, self.size.1, self.dsf.to_bits(), self.bands.0, self.bands.1] {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
+        for len in self.sections {
+            out.extend_from_slice(&(len as u64).to_le_bytes());
+        }
+        out.extend_from_slice(&0u64.to_le_bytes());
+        debug_assert_eq!(out.len(), HEADER_LEN);
+    }
 }
 
 /// Decodes artifact bytes. `path` only names the file in errors. Corrupt, truncated, forged or
@@ -184,6 +251,17 @@ pub fn decode_capture(bytes: &[u8], path: &Path) -> Result<Capture> {
     let pixels_end = HEADER_LEN + header.pixels_len as usize;
     let pixel_section = &bytes[HEADER_LEN..pixels_end];
     let metadata_section = &bytes[pixels_end..];
+    if header.flags == FLAG_PNG_PIXELS {
+        let image = crate::decode::decode_image(pixel_section, path)?;
+        if (image.width(), image.height()) != (width, height) {
+            return Err(bad(
+                path,
+                format!("its PNG is {}×{}, the header says {width}×{height}", image.width(), image.height()),
+            ));
+        }
+        let metadata = decompress_metadata(metadata_section, metadata_len, path)?;
+        return Ok(Capture { image, device_scale_factor, metadata });
+    }
 
     let frames = split_frames(pixel_section, header.band_count, path)?;
     let band_bytes = (header.rows_per_band as usize).saturating_mul(width as usize * 4);
@@ -307,7 +385,7 @@ fn parse_header(head: &[u8; HEADER_LEN], file_len: u64, path: &Path) -> Result<H
         ));
     }
     let flags = u32_at(8);
-    if flags != 0 {
+    if flags != 0 && flags != FLAG_PNG_PIXELS {
         return Err(bad(path, format!("unknown header flags {flags:#x}")));
     }
     let (pixels_len, metadata_compressed_len) = (u64_at(32), u64_at(40));
@@ -328,7 +406,14 @@ fn parse_header(head: &[u8; HEADER_LEN], file_len: u64, path: &Path) -> Result<H
         device_scale_factor: f32::from_bits(u32_at(20)),
         metadata_len: u64_at(48),
     };
-    Ok(Header { public, rows_per_band: u32_at(24), band_count: u32_at(28), pixels_len, checksum: u64_at(CHECKSUM_AT) })
+    Ok(Header {
+        public,
+        flags,
+        rows_per_band: u32_at(24),
+        band_count: u32_at(28),
+        pixels_len,
+        checksum: u64_at(CHECKSUM_AT),
+    })
 }
 
 /// Checks the header's values: the pixel cap (before any pixel buffer exists), the scale factor,
@@ -341,7 +426,9 @@ fn check_header_values(header: &Header, path: &Path) -> Result<()> {
         return Err(bad(path, format!("device scale factor {device_scale_factor} is not a positive number")));
     }
     let (rows_per_band, band_count) = (header.rows_per_band, header.band_count);
-    let layout_ok = if BandLayout::for_image(width, height).band_count == 0 {
+    let layout_ok = if header.flags == FLAG_PNG_PIXELS {
+        rows_per_band == 0 && band_count == 0
+    } else if BandLayout::for_image(width, height).band_count == 0 {
         band_count == 0
     } else {
         rows_per_band > 0 && band_count == height.div_ceil(rows_per_band)

@@ -6,6 +6,9 @@
 //!
 //! The loop is toHaveScreenshot's. The page is walked, then shot; the first shot is compared
 //! with the baseline provisionally, and an unchanged page ends there (one shot, one comparison).
+//! A call with a baseline that masks and ignores nothing is shot before it is walked: when the
+//! browser's bytes are the baseline's shot (`unchanged`) it passes there, one shot and no walk;
+//! otherwise the page is walked and the shot compared as above.
 //! Otherwise the page is shot until two consecutive shots agree ([`RESHOT_BACKOFF_MS`] apart, up
 //! to the timeout) and the settled shot decides; a failing snapshot whose first shot was already
 //! the settled one costs one comparison. A call that masks or ignores something walks the page
@@ -15,7 +18,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, UpdateMode, record_capture};
+use crate::capture::{CaptureOutcome, Unsettled, UpdateMode, record_if_unchanged};
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, TraceRequest, parse_dom};
@@ -23,11 +26,10 @@ use crate::environment::{Asset, Environment, EnvironmentComparison, MAX_ASSETS, 
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
-use crate::stability::{never_settled, set_aside_moved, shots_agree, unsettled_area};
-use crate::store::ledger::TestRef;
-use crate::store::{CaptureData, ProjectStore, call_snapshot_name};
+use crate::stability::{never_settled, set_aside_moved, shots_agree};
+use crate::store::{ProjectStore, call_snapshot_name};
 use crate::verdict::Status;
-use input::{call_name, check_ignore_regions, read_styles, split_mask};
+use input::{call_name, read_styles, split_mask};
 use outcome::failure_message;
 use trace::Tracing;
 
@@ -148,6 +150,8 @@ enum Phase {
     Walk,
     /// The first shot of a round is awaited.
     FirstShot,
+    /// The first shot, taken before the walk, is not the baseline's: the page is walked for it.
+    WalkAfterShot(Vec<u8>),
     /// Shots until two consecutive ones agree.
     Settling(Settling),
     /// After the settled shot: the masked and ignored boxes are walked again.
@@ -318,7 +322,13 @@ impl CaptureSession {
         if !session.capture_only {
             crate::prefetch::prefetch_baseline(&session.store, &session.name, &session.project);
         }
-        let step = session.walk_step();
+        let mut session = session;
+        let step = if session.shoots_first() {
+            session.phase = Phase::FirstShot;
+            Step::Shoot { after_ms: 0 }
+        } else {
+            session.walk_step()
+        };
         Ok((session, step))
     }
 
@@ -337,15 +347,16 @@ impl CaptureSession {
     /// The page's DOM record, as the collector returned it (JSON), for the step that asked for a
     /// walk, and where the page is rendered (its browser and platform), when the matcher can tell.
     pub fn walked(&mut self, dom_json: String, environment: Option<Environment>) -> Result<Step> {
-        if let Some(environment) = environment {
-            let checked = environment.checked().map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?;
-            self.environment = Some(checked);
-        }
+        self.learn_environment(environment)?;
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Walk => {
                 self.keep_dom(dom_json)?;
                 self.phase = Phase::FirstShot;
                 Ok(Step::Shoot { after_ms: 0 })
+            }
+            Phase::WalkAfterShot(shot) => {
+                self.keep_dom(dom_json)?;
+                self.first_shot(shot, None)
             }
             Phase::BoxesWalk(settled) => {
                 let now = parse_dom(&dom_json)?;
@@ -371,28 +382,27 @@ impl CaptureSession {
         }
     }
 
-    /// A screenshot (PNG, as Playwright returns it) for the step that asked for one, and the
-    /// assets that have failed on the page so far.
-    pub fn shot(&mut self, png: Vec<u8>, failures: Vec<HealthReason>) -> Result<Step> {
+    /// A screenshot (PNG, as Playwright returns it) for the step that asked for one, the assets
+    /// that have failed on the page so far, and where the page is rendered when no walk said it
+    /// yet (a page shot before it is walked).
+    pub fn shot(
+        &mut self,
+        png: Vec<u8>,
+        failures: Vec<HealthReason>,
+        environment: Option<Environment>,
+    ) -> Result<Step> {
         self.failures = failures;
+        self.learn_environment(environment)?;
         match std::mem::replace(&mut self.phase, Phase::Done) {
-            Phase::FirstShot => {
-                let dpr = self.dom.as_ref().map_or(1.0, |d| d.device_pixel_ratio);
-                check_ignore_regions(&self.settings.ignore_regions, &png, dpr)?;
-                if self.capture_only {
-                    return Ok(self.start_settling(png));
+            Phase::FirstShot if self.dom.is_none() && !self.capture_only => {
+                // Shot before the walk: the same bytes as the baseline's shot pass here.
+                if let Some(outcome) = record_if_unchanged(&self.store, &self.request(&png, true, None))? {
+                    return self.first_shot(png, Some(outcome));
                 }
-                // An unchanged page costs one shot: the first is checked against the baseline,
-                // provisionally (no baseline is written from a shot that may not be stable).
-                let outcome = self.compare(&png, true, None)?;
-                let unsettled = outcome.fails_test() || outcome.would_write_baseline;
-                self.first = Some((png.clone(), outcome));
-                if unsettled {
-                    Ok(self.start_settling(png))
-                } else {
-                    self.settled(Settled { previous: png.clone(), shot: png, settled: true, waited_ms: 0 })
-                }
+                self.phase = Phase::WalkAfterShot(png);
+                Ok(self.walk_step())
             }
+            Phase::FirstShot => self.first_shot(png, None),
             Phase::Settling(mut s) => {
                 s.previous = std::mem::replace(&mut s.shot, png);
                 let (agree, shot_image) = self.shots_agree(&s.previous, s.shot_image.take(), &s.shot)?;
@@ -417,6 +427,15 @@ impl CaptureSession {
             }
             other => Err(self.out_of_order(other, "a screenshot")),
         }
+    }
+
+    /// Keeps where the page is rendered, once told.
+    fn learn_environment(&mut self, environment: Option<Environment>) -> Result<()> {
+        if let Some(environment) = environment {
+            let checked = environment.checked().map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?;
+            self.environment = Some(checked);
+        }
+        Ok(())
     }
 
     fn walk_step(&self) -> Step {
@@ -618,47 +637,6 @@ impl CaptureSession {
         self.outcome(outcome, &settled.shot, Some(&earlier))
     }
 
-    fn unsettled_area(&self, previous: &[u8], shot: &[u8]) -> Result<String> {
-        let previous = decode_image(previous, Path::new("earlier screenshot"))?;
-        let shot = decode_image(shot, Path::new("last screenshot"))?;
-        unsettled_area(previous.view(), shot.view(), self.dom.as_ref())
-    }
-
-    fn compare(&self, shot: &[u8], provisional: bool, unsettled: Option<Unsettled<'_>>) -> Result<CaptureOutcome> {
-        record_capture(
-            &self.store,
-            CaptureRequest {
-                name: &self.name,
-                project: &self.project,
-                screenshot_png: shot,
-                data: self.capture_data(),
-                parsed_dom: self.dom.as_ref(),
-                options: self.settings.snapshot_options(),
-                update: self.update,
-                write_missing_baselines: self.settings.write_missing_baselines,
-                want_diff_png: true,
-                provisional,
-                unsettled,
-                owner: Some(self.test.owner()),
-                negated: self.is_not,
-            },
-        )
-    }
-
-    fn capture_data(&self) -> CaptureData {
-        CaptureData {
-            dom: self.dom_json.clone(),
-            failures: self.failures.clone(),
-            device_scale_factor: 1.0,
-            project: Some(self.project.clone()),
-            settings: Some(self.settings.clone()),
-            unsettled: None,
-            environment: self.environment.clone(),
-            // The baseline remembers its test: a later run that did not select it stays quiet.
-            test: Some(TestRef::new(&self.root, &self.test.file, self.test.title_path.clone(), self.test.line)),
-        }
-    }
-
     fn done(&mut self, outcome: CallOutcome) -> Result<Step> {
         self.phase = Phase::Done;
         Ok(Step::Done(Box::new(outcome)))
@@ -666,7 +644,7 @@ impl CaptureSession {
 
     fn out_of_order(&mut self, phase: Phase, given: &str) -> Error {
         let wanted = match &phase {
-            Phase::Walk | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
+            Phase::Walk | Phase::WalkAfterShot(_) | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
             Phase::FirstShot | Phase::Settling(_) => "a screenshot",
             Phase::Rendered(_) => "what the page was drawn with",
             Phase::Trace(_) => "the rules of restyled elements",
@@ -690,6 +668,7 @@ fn millis(d: Duration) -> u64 {
 mod input;
 mod outcome;
 mod page;
+mod shots;
 pub use page::PageSettings;
 #[cfg(test)]
 mod tests;

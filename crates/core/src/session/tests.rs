@@ -91,7 +91,9 @@ fn drive_in(
             Step::Shoot { after_ms } => {
                 asked.push(format!("shoot after {after_ms}"));
                 shots += 1;
-                session.shot(shoot(shots), Vec::new()).unwrap()
+                // The environment comes with the first answer: a walk, or a shot before any walk.
+                let told = walks == 0 && shots == 1;
+                session.shot(shoot(shots), Vec::new(), if told { environment.clone() } else { None }).unwrap()
             }
             Step::Trace(request) => {
                 let selectors: Vec<&str> = request.selectors.iter().map(String::as_str).collect();
@@ -109,12 +111,17 @@ fn approve(root: &Root) {
     assert!(outcome.pass, "{}", outcome.message);
 }
 
+/// The evidence the call left in `.sightline/temp`.
+fn evidence(root: &Root) -> crate::snapshot::SnapshotEvidence {
+    serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap()
+}
+
 #[test]
-fn session_an_unchanged_page_costs_one_walk_and_one_shot() {
+fn session_an_unchanged_page_costs_one_shot_and_no_walk() {
     let root = Root::new("unchanged");
     approve(&root);
     let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
-    assert_eq!(asked, ["walk", "shoot after 0"]);
+    assert_eq!(asked, ["shoot after 0"], "the browser's bytes are the baseline's shot: no walk, no decode");
     assert!(outcome.pass);
     assert_eq!(outcome.status, Some(Status::Passed));
     assert!(
@@ -123,6 +130,80 @@ fn session_an_unchanged_page_costs_one_walk_and_one_shot() {
         outcome.message
     );
     assert!(outcome.attachments.is_empty(), "a passing call attaches nothing, as toHaveScreenshot");
+    // What comparing would have found, without a DOM layer (the page was not walked).
+    let found = evidence(&root);
+    assert_eq!(found.verdict, "Passed: no pixel differs");
+    let pixel = found.layers.pixel.expect("a pixel layer");
+    assert_eq!((pixel.diff_pixels, pixel.total_pixels, pixel.matched), (0, 800 * 600, true));
+    assert!(found.layers.dom.is_none());
+    // The run keeps the browser's PNG as its capture, and it reads back as the page.
+    let store = ProjectStore::new(&root.0);
+    let artifact = std::fs::read(store.capture_path("home", "chromium").unwrap()).unwrap();
+    assert_eq!(&artifact[crate::artifact::HEADER_LEN..][..shot(200).len()], &shot(200)[..]);
+    let stored = store.read_capture("home", "chromium").unwrap();
+    assert!(stored.image == RgbaImage::filled(800, 600, [200, 200, 200, 255]).unwrap());
+
+    // The same pixels in other bytes: walked and compared, and still a pass.
+    let other_bytes =
+        encode_png(&RgbaImage::filled(800, 600, [200, 200, 200, 255]).unwrap(), PngCompression::Smallest).unwrap();
+    assert_ne!(other_bytes, shot(200));
+    let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), move |_| other_bytes.clone());
+    assert_eq!(asked, ["shoot after 0", "walk"]);
+    assert_eq!(outcome.status, Some(Status::Passed));
+    assert!(evidence(&root).layers.dom.is_some(), "compared with its DOM");
+}
+
+#[test]
+fn session_a_masked_page_is_walked_first_and_its_mask_is_part_of_the_key() {
+    let root = Root::new("masked-key");
+    let masked = json!({ "mask": ["#card-a"] });
+    // The collector marks what the mask covers: #card-a.
+    let walked = || {
+        let mut record = page();
+        record["elements"][4]["masked"] = json!(true);
+        record
+    };
+    let (_, outcome) = drive(request(&root, masked.clone(), UpdateMode::All), |_| walked(), |_| shot(200));
+    assert!(outcome.pass, "{}", outcome.message);
+    let (asked, outcome) = drive(request(&root, masked, UpdateMode::None), |_| walked(), |_| shot(200));
+    assert_eq!(asked, ["walk", "shoot after 0", "boxes"], "the mask needs its boxes before the shot");
+    assert_eq!(outcome.status, Some(Status::Passed));
+    assert!(evidence(&root).layers.dom.is_none(), "decided by the key");
+    // Without the mask the stored pixels would differ: the key does too, and the page is compared
+    // (and passes: the baseline's masked box is painted on both sides).
+    let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
+    assert_eq!(asked, ["shoot after 0", "walk"]);
+    assert_eq!(outcome.status, Some(Status::Passed));
+    assert!(evidence(&root).layers.dom.is_some(), "compared");
+}
+
+#[test]
+fn session_a_damaged_baseline_is_never_passed_by_its_key() {
+    let root = Root::new("damaged-key");
+    approve(&root);
+    let png = ProjectStore::new(&root.0).baseline_png("home", "chromium").unwrap();
+    let whole = std::fs::read(&png).unwrap();
+    for damaged in [whole[..whole.len() - 20].to_vec(), {
+        let mut flipped = whole.clone();
+        flipped[60] ^= 0x10;
+        flipped
+    }] {
+        std::fs::write(&png, &damaged).unwrap();
+        let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
+        assert_eq!(asked[..2], ["shoot after 0", "walk"], "compared, never passed on the key");
+        assert_ne!(outcome.status, Some(Status::Passed), "{}", outcome.message);
+    }
+}
+
+#[test]
+fn session_a_failed_asset_is_never_passed_by_the_key() {
+    let root = Root::new("unhealthy-key");
+    approve(&root);
+    let (mut session, step) = CaptureSession::open(request(&root, json!({}), UpdateMode::None)).unwrap();
+    assert!(matches!(step, Step::Shoot { .. }));
+    let failed = HealthReason::failed(crate::health::AssetKind::Font, "/brand.woff2", "HTTP 404");
+    let step = session.shot(shot(200), vec![failed], None).unwrap();
+    assert!(matches!(step, Step::Walk { .. }), "compared, with the page's DOM: {step:?}");
 }
 
 #[test]
@@ -142,7 +223,7 @@ fn session_a_change_fails_with_the_baseline_the_capture_and_the_diff_attached() 
     let root = Root::new("changed");
     approve(&root);
     let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(100));
-    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0"]);
+    assert_eq!(asked, ["shoot after 0", "walk", "shoot after 0"]);
     assert!(!outcome.pass);
     assert_eq!(outcome.status, Some(Status::Changed));
     let kinds: Vec<(&str, &str)> = outcome
@@ -426,11 +507,11 @@ fn session_asks_for_fonts_only_for_a_capture_it_stores() {
     assert_eq!(fonts[0].faces[0].name, "DejaVu Sans");
     // An unchanged page: the first shot decides, and no fonts are looked up.
     let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 200);
-    assert_eq!(asked, ["walk", "shoot after 0"]);
+    assert_eq!(asked, ["shoot after 0"]);
     assert!(outcome.pass);
     // A changed one is stored with its fonts, once, after the round settled.
     let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 100);
-    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "rendered with 64 fonts, 128 assets"]);
+    assert_eq!(asked, ["shoot after 0", "walk", "shoot after 0", "rendered with 64 fonts, 128 assets"]);
     assert!(!outcome.pass);
     // Its first shot's comparison stood; the stored capture and its evidence were given the fonts.
     let stored = ProjectStore::new(&root.0).read_capture("home", "chromium").unwrap();
@@ -454,12 +535,12 @@ fn session_traces_a_failing_restyle_once_and_an_unchanged_page_never() {
     approve(&root);
     let restyled = |_| restyled_page();
     let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), restyled, |_| shot(100));
-    assert_eq!(asked, ["walk", "shoot after 0", "shoot after 0", "trace #card-a > p"]);
+    assert_eq!(asked, ["shoot after 0", "walk", "shoot after 0", "trace #card-a > p"]);
     assert_eq!(outcome.status, Some(Status::Changed));
     // A browser that could not say leaves the verdict as the comparison made it.
     assert!(outcome.message.contains("Style-only change: 1 element restyled (#card-a > p)"), "{}", outcome.message);
     let (asked, _) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
-    assert_eq!(asked, ["walk", "shoot after 0"]);
+    assert_eq!(asked, ["shoot after 0"]);
 }
 
 #[test]
@@ -471,7 +552,7 @@ fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
     let outcome = loop {
         step = match step {
             Step::Walk { .. } => session.walked(restyled.to_string(), None).unwrap(),
-            Step::Shoot { .. } => session.shot(shot(100), Vec::new()).unwrap(),
+            Step::Shoot { .. } => session.shot(shot(100), Vec::new(), None).unwrap(),
             Step::Trace(request) => {
                 assert_eq!(request.names, ["color"]);
                 let rules = json!({
@@ -515,7 +596,7 @@ fn session_a_trace_that_fails_is_told_in_the_evidence_and_never_fails_the_call()
         let outcome = loop {
             step = match step {
                 Step::Walk { .. } => session.walked(restyled.to_string(), None).unwrap(),
-                Step::Shoot { .. } => session.shot(shot(100), Vec::new()).unwrap(),
+                Step::Shoot { .. } => session.shot(shot(100), Vec::new(), None).unwrap(),
                 Step::Trace(_) => session.traced(rules.clone(), error.clone()).unwrap(),
                 Step::Done(outcome) => break *outcome,
                 other => panic!("unexpected {other:?}"),

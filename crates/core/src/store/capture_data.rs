@@ -42,6 +42,10 @@ pub struct CaptureData {
     pub test: Option<TestRef>,
     /// Where the capture was rendered (browser, platform, fonts); a baseline keeps it.
     pub environment: Option<Environment>,
+    /// The shot key of a healthy, settled capture (`unchanged::ShotKey`): its pixels are the
+    /// browser's PNG with that key, decoded (and masked). A baseline keeps it, so a later shot
+    /// with the same key is the same page without decoding either. `None` for anything else.
+    pub shot: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -60,6 +64,8 @@ struct MetadataOut<'a> {
     test: Option<&'a TestRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
     environment: Option<&'a Environment>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shot: Option<&'a str>,
     dom: Option<&'a RawValue>,
 }
 
@@ -80,6 +86,8 @@ struct MetadataIn<'a> {
     test: Option<TestRef>,
     #[serde(default)]
     environment: Option<Environment>,
+    #[serde(default)]
+    shot: Option<String>,
     #[serde(borrow)]
     dom: Option<&'a RawValue>,
 }
@@ -106,6 +114,7 @@ impl CaptureData {
             unsettled: self.unsettled.as_ref(),
             test: self.test.as_ref(),
             environment: self.environment.as_ref(),
+            shot: self.shot.as_deref(),
             dom: dom.as_deref(),
         };
         serde_json::to_vec(&out).map_err(|e| Error::InvalidInput(format!("capture metadata: {e}")))
@@ -128,6 +137,7 @@ impl CaptureData {
             unsettled: meta.unsettled,
             test: meta.test,
             environment: meta.environment,
+            shot: meta.shot,
         })
     }
 
@@ -152,7 +162,7 @@ impl CaptureData {
 }
 
 /// The capture data a baseline PNG (`bytes`, read from `png`) carries in its data chunk.
-pub(super) fn baseline_data(bytes: &[u8], png: &Path) -> Result<CaptureData> {
+pub(crate) fn baseline_data(bytes: &[u8], png: &Path) -> Result<CaptureData> {
     Ok(match find_png_chunk(bytes, BASELINE_CHUNK) {
         Some(chunk) => {
             let json = zstd::bulk::decompress(chunk, MAX_BASELINE_DATA).map_err(|e| Error::BadArtifact {

@@ -32,7 +32,7 @@ use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
 use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
 
-use capture_data::baseline_data;
+pub(crate) use capture_data::baseline_data;
 pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage};
 #[cfg(test)]
 pub(crate) use inside::tests::Places;
@@ -514,12 +514,14 @@ mod tests {
                     digest: "0f1e".into(),
                 }],
             }),
+            shot: Some("5d0c7a1e9b3f42a6c8e1d7f0b2a4c6e8".into()),
         };
         store.write_baseline("home", "chromium", &image, &data).unwrap();
         let back = store.read_baseline("home", "chromium").unwrap().unwrap();
         assert!(back.image == image);
         assert_eq!(back.data.test, data.test, "the baseline remembers its test");
         assert_eq!(back.data.environment, data.environment, "and where it was rendered");
+        assert_eq!(back.data.shot, data.shot, "and the key of the browser's shot");
         let data_only = store.read_baseline_data("home", "chromium").unwrap().unwrap();
         assert_eq!(data_only.test, data.test);
         assert_eq!(back.data.dom.as_deref(), Some(dom));

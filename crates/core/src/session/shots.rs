@@ -1,0 +1,105 @@
+//! What the session asks of the core for a shot: the capture request it makes of its state, the
+//! first shot's provisional comparison, and whether the page is shot before it is walked.
+
+use std::path::Path;
+
+use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, record_capture};
+use crate::decode::decode_image;
+use crate::error::Result;
+use crate::stability::unsettled_area;
+use crate::store::CaptureData;
+use crate::store::ledger::TestRef;
+use crate::verdict::Status;
+
+use super::input::check_ignore_regions;
+use super::{CaptureSession, Settled, Step};
+
+impl CaptureSession {
+    /// The first shot of a round, compared with the baseline unless `decided` already.
+    pub(super) fn first_shot(&mut self, png: Vec<u8>, decided: Option<CaptureOutcome>) -> Result<Step> {
+        let dpr = self.dom.as_ref().map_or(1.0, |d| d.device_pixel_ratio);
+        check_ignore_regions(&self.settings.ignore_regions, &png, dpr)?;
+        if self.capture_only {
+            return Ok(self.start_settling(png));
+        }
+        // An unchanged page costs one shot: the first is checked against the baseline,
+        // provisionally (no baseline is written from a shot that may not be stable).
+        let outcome = match decided {
+            Some(outcome) => outcome,
+            None => self.compare(&png, true, None)?,
+        };
+        let unsettled = outcome.fails_test() || outcome.would_write_baseline;
+        self.first = Some((png.clone(), outcome));
+        if unsettled {
+            Ok(self.start_settling(png))
+        } else {
+            self.settled(Settled { previous: png.clone(), shot: png, settled: true, waited_ms: 0 })
+        }
+    }
+
+    /// Whether the page is shot before it is walked: a baseline is there to match, nothing is
+    /// masked, ignored or placed by the walk's boxes, and a pass writes nothing.
+    pub(super) fn shoots_first(&self) -> bool {
+        let writes_on_pass = self.update.writes_baseline(Status::Passed, self.settings.write_missing_baselines);
+        !self.capture_only
+            && !self.is_not
+            && !writes_on_pass
+            && !self.sets_aside()
+            && self.settings.ignore_regions.is_empty()
+            && self.store.baseline_png(&self.name, &self.project).is_ok_and(|png| png.is_file())
+    }
+
+    pub(super) fn unsettled_area(&self, previous: &[u8], shot: &[u8]) -> Result<String> {
+        let previous = decode_image(previous, Path::new("earlier screenshot"))?;
+        let shot = decode_image(shot, Path::new("last screenshot"))?;
+        unsettled_area(previous.view(), shot.view(), self.dom.as_ref())
+    }
+
+    pub(super) fn compare(
+        &self,
+        shot: &[u8],
+        provisional: bool,
+        unsettled: Option<Unsettled<'_>>,
+    ) -> Result<CaptureOutcome> {
+        record_capture(&self.store, self.request(shot, provisional, unsettled))
+    }
+
+    pub(super) fn request<'a>(
+        &'a self,
+        shot: &'a [u8],
+        provisional: bool,
+        unsettled: Option<Unsettled<'a>>,
+    ) -> CaptureRequest<'a> {
+        CaptureRequest {
+            name: &self.name,
+            project: &self.project,
+            screenshot_png: shot,
+            data: self.capture_data(),
+            parsed_dom: self.dom.as_ref(),
+            options: self.settings.snapshot_options(),
+            update: self.update,
+            write_missing_baselines: self.settings.write_missing_baselines,
+            want_diff_png: true,
+            provisional,
+            unsettled,
+            owner: Some(self.test.owner()),
+            negated: self.is_not,
+        }
+    }
+
+    pub(super) fn capture_data(&self) -> CaptureData {
+        CaptureData {
+            dom: self.dom_json.clone(),
+            failures: self.failures.clone(),
+            device_scale_factor: 1.0,
+            project: Some(self.project.clone()),
+            settings: Some(self.settings.clone()),
+            unsettled: None,
+            environment: self.environment.clone(),
+            // The baseline remembers its test: a later run that did not select it stays quiet.
+            test: Some(TestRef::new(&self.root, &self.test.file, self.test.title_path.clone(), self.test.line)),
+            // The comparison keys the capture from the shot's bytes.
+            shot: None,
+        }
+    }
+}
