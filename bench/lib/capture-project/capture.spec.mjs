@@ -22,7 +22,8 @@ const require = createRequire(import.meta.url);
 // breakdown below runs exactly the code toMatchVisual runs.
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
 const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
-const { finishAnimations, prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'stabilise.js'));
+const { finishAnimations, prepareForCapture, restoreAfterCapture, waitForContent } = require(path.join(fixturesDir, 'stabilise.js'));
+const { pageWork } = require(path.join(fixturesDir, 'page-work.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const { renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
 const { assetDigests } = require(path.join(fixturesDir, 'assets.js'));
@@ -82,12 +83,24 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   lap('openSession');
   let dom;
   let shot;
+  const deadline = Date.now() + settings.timeout;
+  const work = settings.waitForRequests ? pageWork(page, settings.ignoreRequests) : null;
+  if (settings.clearHover) await page.mouse.move(-1, -1);
+  lap('clearHover');
   await prepareForCapture(page, settings);
   lap('prepareForCapture');
   await finishAnimations(page);
   lap('finishAnimations');
+  await work?.settle(deadline);
+  lap('pageWork');
+  await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout });
+  lap('waitForContent');
   try {
     while (step.kind !== 'done') {
+      // As the matcher before each step: locator handlers, then what the page started since.
+      await page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout });
+      await work?.settle(deadline, { quiet: false });
+      lap('beforeStep');
       if (step.kind === 'walk') {
         dom = await collectDom(page, { styleProperties: step.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
         lap('collectDom');

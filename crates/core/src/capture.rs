@@ -175,8 +175,8 @@ impl CaptureOutcome {
 pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Result<CaptureOutcome> {
     check_snapshot_name(request.name)?;
     // The browser's bytes first: the same bytes as the baseline's shot need no decoding.
-    if let Some(outcome) = record_if_unchanged(store, &request)? {
-        return Ok(outcome);
+    if let KeyCheck::Passed(outcome) = record_if_unchanged(store, &request)? {
+        return Ok(*outcome);
     }
     let CaptureRequest {
         name,
@@ -333,28 +333,42 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     })
 }
 
+/// What the shot's key says of a capture ([`record_if_unchanged`]).
+#[derive(Debug)]
+pub enum KeyCheck {
+    /// The shot's key is the baseline's: recorded as passing.
+    Passed(Box<CaptureOutcome>),
+    /// The baseline has a key and the shot another: its pixels differ, short of another browser
+    /// build that encodes the same pixels otherwise.
+    Differs,
+    /// Nothing to tell: no baseline key, a call the key does not decide, or an unhealthy capture.
+    Unknown,
+}
+
 /// Records `request`'s capture as passing, without decoding it, when its key is the baseline's;
-/// `None` when it must be compared. Only a call that keeps its capture and writes no baseline for
-/// a pass is decided here, and only a healthy capture.
-pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -> Result<Option<CaptureOutcome>> {
+/// otherwise says whether the key tells it differs. Only a call that keeps its capture and writes
+/// no baseline for a pass is decided here, and only a healthy capture.
+pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -> Result<KeyCheck> {
     let CaptureRequest { name, project, screenshot_png: png, data, parsed_dom, options, update, .. } = request;
     let writes_on_pass = update.writes_baseline(Status::Passed, request.write_missing_baselines);
     if request.negated || request.unsettled.is_some() || writes_on_pass {
-        return Ok(None);
+        return Ok(KeyCheck::Unknown);
     }
     // A DOM record given only as text would cost its parse here: such a call is compared.
     let dom = match (parsed_dom, &data.dom) {
         (Some(dom), _) => Some(*dom),
         (None, None) => None,
-        (None, Some(_)) => return Ok(None),
+        (None, Some(_)) => return Ok(KeyCheck::Unknown),
     };
     if !crate::unchanged::healthy(&data.failures, dom) {
-        return Ok(None);
+        return Ok(KeyCheck::Unknown);
     }
-    let Some(key) = crate::unchanged::ShotKey::of(png, dom, options.mask_color) else { return Ok(None) };
-    let Some(head) = crate::prefetch::baseline_head(store, name, project) else { return Ok(None) };
-    if head.shot.as_deref() != Some(key.as_str()) {
-        return Ok(None);
+    let Some(key) = crate::unchanged::ShotKey::of(png, dom, options.mask_color) else { return Ok(KeyCheck::Unknown) };
+    let Some(head) = crate::prefetch::baseline_head(store, name, project) else { return Ok(KeyCheck::Unknown) };
+    match head.shot.as_deref() {
+        Some(shot) if shot == key.as_str() => {}
+        Some(_) => return Ok(KeyCheck::Differs),
+        None => return Ok(KeyCheck::Unknown),
     }
     if let Some(owner) = &request.owner {
         claim_snapshot(store, name, project, owner)?;
@@ -377,14 +391,14 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
     store.write(&store.evidence_path(name, project)?, &evidence_json)?;
     crate::prefetch::forget_baseline(store, name, project);
-    Ok(Some(CaptureOutcome {
+    Ok(KeyCheck::Passed(Box::new(CaptureOutcome {
         evidence,
         evidence_json,
         baseline_written: false,
         would_write_baseline: false,
         diff_png: None,
         current_png: None,
-    }))
+    })))
 }
 
 /// Claims `<name>/<project>` for `owner` in this run. The claim file is created only when none

@@ -16,9 +16,10 @@
 //! so the page is walked and shot anew, at most [`MASK_WALKS`] times, and then it is unstable.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::capture::{CaptureOutcome, Unsettled, UpdateMode, record_if_unchanged};
+use crate::capture::{CaptureOutcome, KeyCheck, Unsettled, UpdateMode, record_if_unchanged};
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, TraceRequest, parse_dom};
@@ -178,6 +179,9 @@ struct Settling {
     /// `shot` decoded, when comparing it past its bytes needed it: the next comparison, where it
     /// is the earlier shot, does not decode it again.
     shot_image: Option<RgbaImage>,
+    /// The first shot's comparison, running beside this round's next shot (the first shot's key
+    /// said it differs, so the page is shot again whatever the comparison finds).
+    beside: Option<std::thread::JoinHandle<Result<CaptureOutcome>>>,
 }
 
 /// The end of one round of shots.
@@ -211,7 +215,10 @@ pub struct CaptureSession {
     test: CallTest,
     root: PathBuf,
     dom_json: Option<String>,
-    dom: Option<DomSnapshot>,
+    /// The DOM record parsed; shared with a comparison running beside a shot.
+    dom: Option<Arc<DomSnapshot>>,
+    /// The first shot's key says its pixels differ from the baseline's.
+    first_differs: bool,
     /// Where the page is rendered, as the first walk reported it, with its fonts once asked for.
     environment: Option<Environment>,
     /// The page was asked what it was drawn with (once a call).
@@ -304,6 +311,7 @@ impl CaptureSession {
             root,
             dom_json: None,
             dom: None,
+            first_differs: false,
             environment: None,
             rendered_asked: false,
             failures: Vec::new(),
@@ -360,7 +368,7 @@ impl CaptureSession {
             }
             Phase::BoxesWalk(settled) => {
                 let now = parse_dom(&dom_json)?;
-                match self.dom.as_ref().and_then(|recorded| set_aside_moved(recorded, &now)) {
+                match self.dom.as_deref().and_then(|recorded| set_aside_moved(recorded, &now)) {
                     Some(moved) => {
                         self.phase = Phase::Rewalk { settled, moved };
                         Ok(self.walk_step())
@@ -396,14 +404,28 @@ impl CaptureSession {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::FirstShot if self.dom.is_none() && !self.capture_only => {
                 // Shot before the walk: the same bytes as the baseline's shot pass here.
-                if let Some(outcome) = record_if_unchanged(&self.store, &self.request(&png, true, None))? {
-                    return self.first_shot(png, Some(outcome));
+                match record_if_unchanged(&self.store, &self.request(&png, true, None))? {
+                    KeyCheck::Passed(outcome) => return self.first_shot(png, Some(*outcome)),
+                    KeyCheck::Differs => self.first_differs = true,
+                    KeyCheck::Unknown => {}
                 }
                 self.phase = Phase::WalkAfterShot(png);
                 Ok(self.walk_step())
             }
             Phase::FirstShot => self.first_shot(png, None),
             Phase::Settling(mut s) => {
+                if let Some(beside) = s.beside.take() {
+                    // The first shot's comparison ran while this one was taken: a pass after all
+                    // (another browser build's bytes) ends the round on the first shot.
+                    let outcome =
+                        beside.join().map_err(|_| Error::Internal("the first shot's comparison panicked".into()))??;
+                    let unsettled = outcome.fails_test() || outcome.would_write_baseline;
+                    self.first = Some((s.shot.clone(), outcome));
+                    if !unsettled {
+                        let shot = std::mem::take(&mut s.shot);
+                        return self.settled(Settled { previous: shot.clone(), shot, settled: true, waited_ms: 0 });
+                    }
+                }
                 s.previous = std::mem::replace(&mut s.shot, png);
                 let (agree, shot_image) = self.shots_agree(&s.previous, s.shot_image.take(), &s.shot)?;
                 s.shot_image = shot_image;
@@ -447,7 +469,7 @@ impl CaptureSession {
     }
 
     fn keep_dom(&mut self, dom_json: String) -> Result<()> {
-        self.dom = Some(parse_dom(&dom_json)?);
+        self.dom = Some(Arc::new(parse_dom(&dom_json)?));
         self.dom_json = Some(dom_json);
         Ok(())
     }
@@ -462,8 +484,8 @@ impl CaptureSession {
         // The timeout bounds the whole call, as toHaveScreenshot's does: the walk and the first
         // shot spent part of it.
         let deadline = self.started + Duration::from_secs_f64(self.timeout_ms.max(0.0) / 1000.0);
-        self.phase =
-            Phase::Settling(Settling { deadline, attempt: 0, previous: first.clone(), shot: first, shot_image: None });
+        let (previous, shot) = (first.clone(), first);
+        self.phase = Phase::Settling(Settling { deadline, attempt: 0, previous, shot, shot_image: None, beside: None });
         Step::Shoot { after_ms: RESHOT_BACKOFF_MS[0] }
     }
 
@@ -488,7 +510,7 @@ impl CaptureSession {
             || decode_image(shot, Path::new("last screenshot")),
         );
         let (a, b) = (a?, b?);
-        Ok((shots_agree(a.view(), b.view(), self.dom.as_ref()), Some(b)))
+        Ok((shots_agree(a.view(), b.view(), self.dom.as_deref()), Some(b)))
     }
 
     /// A round's shots are over: the masked boxes are checked, or the round is finished.

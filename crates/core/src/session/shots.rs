@@ -12,15 +12,25 @@ use crate::store::ledger::TestRef;
 use crate::verdict::Status;
 
 use super::input::check_ignore_regions;
-use super::{CaptureSession, Settled, Step};
+use super::{CaptureSession, Phase, Settled, Step};
 
 impl CaptureSession {
     /// The first shot of a round, compared with the baseline unless `decided` already.
     pub(super) fn first_shot(&mut self, png: Vec<u8>, decided: Option<CaptureOutcome>) -> Result<Step> {
-        let dpr = self.dom.as_ref().map_or(1.0, |d| d.device_pixel_ratio);
+        let dpr = self.dom.as_deref().map_or(1.0, |d| d.device_pixel_ratio);
         check_ignore_regions(&self.settings.ignore_regions, &png, dpr)?;
         if self.capture_only {
             return Ok(self.start_settling(png));
+        }
+        if decided.is_none() && self.first_differs {
+            // Its key says it differs: the page is shot again meanwhile, whatever the comparison
+            // finds (toHaveScreenshot's settling shot), so the two overlap.
+            let beside = self.compare_beside(png.clone());
+            let step = self.start_settling(png);
+            if let Phase::Settling(settling) = &mut self.phase {
+                settling.beside = Some(beside);
+            }
+            return Ok(step);
         }
         // An unchanged page costs one shot: the first is checked against the baseline,
         // provisionally (no baseline is written from a shot that may not be stable).
@@ -52,7 +62,34 @@ impl CaptureSession {
     pub(super) fn unsettled_area(&self, previous: &[u8], shot: &[u8]) -> Result<String> {
         let previous = decode_image(previous, Path::new("earlier screenshot"))?;
         let shot = decode_image(shot, Path::new("last screenshot"))?;
-        unsettled_area(previous.view(), shot.view(), self.dom.as_ref())
+        unsettled_area(previous.view(), shot.view(), self.dom.as_deref())
+    }
+
+    /// The first shot's provisional comparison on a thread of its own, with what it needs of the
+    /// session copied (the DOM record shared).
+    fn compare_beside(&self, shot: Vec<u8>) -> std::thread::JoinHandle<Result<CaptureOutcome>> {
+        let Self { store, name, project, update, is_not, .. } = self;
+        let (store, name, project, update, negated) = (store.clone(), name.clone(), project.clone(), *update, *is_not);
+        let (data, dom, options) = (self.capture_data(), self.dom.clone(), self.settings.snapshot_options());
+        let (write_missing_baselines, owner) = (self.settings.write_missing_baselines, self.test.owner());
+        std::thread::spawn(move || {
+            let request = CaptureRequest {
+                name: &name,
+                project: &project,
+                screenshot_png: &shot,
+                data,
+                parsed_dom: dom.as_deref(),
+                options,
+                update,
+                write_missing_baselines,
+                want_diff_png: true,
+                provisional: true,
+                unsettled: None,
+                owner: Some(owner),
+                negated,
+            };
+            record_capture(&store, request)
+        })
     }
 
     pub(super) fn compare(
@@ -75,7 +112,7 @@ impl CaptureSession {
             project: &self.project,
             screenshot_png: shot,
             data: self.capture_data(),
-            parsed_dom: self.dom.as_ref(),
+            parsed_dom: self.dom.as_deref(),
             options: self.settings.snapshot_options(),
             update: self.update,
             write_missing_baselines: self.settings.write_missing_baselines,

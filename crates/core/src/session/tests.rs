@@ -143,12 +143,13 @@ fn session_an_unchanged_page_costs_one_shot_and_no_walk() {
     let stored = store.read_capture("home", "chromium").unwrap();
     assert!(stored.image == RgbaImage::filled(800, 600, [200, 200, 200, 255]).unwrap());
 
-    // The same pixels in other bytes: walked and compared, and still a pass.
+    // The same pixels in other bytes: walked and compared, and still a pass. The key said they
+    // differ, so the settling shot was taken beside the comparison, and left unused.
     let other_bytes =
         encode_png(&RgbaImage::filled(800, 600, [200, 200, 200, 255]).unwrap(), PngCompression::Smallest).unwrap();
     assert_ne!(other_bytes, shot(200));
     let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), move |_| other_bytes.clone());
-    assert_eq!(asked, ["shoot after 0", "walk"]);
+    assert_eq!(asked, ["shoot after 0", "walk", "shoot after 0"]);
     assert_eq!(outcome.status, Some(Status::Passed));
     assert!(evidence(&root).layers.dom.is_some(), "compared with its DOM");
 }
@@ -170,9 +171,10 @@ fn session_a_masked_page_is_walked_first_and_its_mask_is_part_of_the_key() {
     assert_eq!(outcome.status, Some(Status::Passed));
     assert!(evidence(&root).layers.dom.is_none(), "decided by the key");
     // Without the mask the stored pixels would differ: the key does too, and the page is compared
-    // (and passes: the baseline's masked box is painted on both sides).
+    // (and passes: the baseline's masked box is painted on both sides), its settling shot taken
+    // beside the comparison and left unused.
     let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(200));
-    assert_eq!(asked, ["shoot after 0", "walk"]);
+    assert_eq!(asked, ["shoot after 0", "walk", "shoot after 0"]);
     assert_eq!(outcome.status, Some(Status::Passed));
     assert!(evidence(&root).layers.dom.is_some(), "compared");
 }

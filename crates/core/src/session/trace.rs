@@ -33,7 +33,7 @@ impl CaptureSession {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Trace(tracing) => {
                 let Tracing { request, mut outcome, shot, previous } = *tracing;
-                let page_url = self.dom.as_ref().map_or("", |d| d.url.as_str());
+                let page_url = self.dom.as_deref().map_or("", |d| d.url.as_str());
                 let evidence = &mut outcome.evidence;
                 if let Some(dom) = evidence.layers.dom.as_mut()
                     && (rules.is_some() || error.is_some())
