@@ -345,13 +345,18 @@ pub enum KeyCheck {
     Unknown,
 }
 
+/// Whether a call's shot may be decided by its key at all: one that keeps its capture (not
+/// `.not`) and whose update mode writes nothing for a pass. The session shoots such a call first.
+pub fn key_may_decide(update: UpdateMode, write_missing_baselines: bool, negated: bool) -> bool {
+    !negated && !update.writes_baseline(Status::Passed, write_missing_baselines)
+}
+
 /// Records `request`'s capture as passing, without decoding it, when its key is the baseline's;
 /// otherwise says whether the key tells it differs. Only a call that keeps its capture and writes
 /// no baseline for a pass is decided here, and only a healthy capture.
 pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -> Result<KeyCheck> {
     let CaptureRequest { name, project, screenshot_png: png, data, parsed_dom, options, update, .. } = request;
-    let writes_on_pass = update.writes_baseline(Status::Passed, request.write_missing_baselines);
-    if request.negated || request.unsettled.is_some() || writes_on_pass {
+    if !key_may_decide(*update, request.write_missing_baselines, request.negated) || request.unsettled.is_some() {
         return Ok(KeyCheck::Unknown);
     }
     // A DOM record given only as text would cost its parse here: such a call is compared.

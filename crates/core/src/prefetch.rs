@@ -62,10 +62,10 @@ struct Pending {
 impl Pending {
     /// What the thread read, waiting for it if it is still reading.
     fn read(&mut self) -> &Prefetched {
-        if let State::Reading(_) = self.state {
-            let State::Reading(thread) = std::mem::replace(&mut self.state, State::Read(None)) else { unreachable!() };
-            self.state = State::Read(thread.join().ok().flatten());
-        }
+        self.state = match std::mem::replace(&mut self.state, State::Read(None)) {
+            State::Reading(thread) => State::Read(thread.join().ok().flatten()),
+            read => read,
+        };
         match &self.state {
             State::Read(read) => read,
             State::Reading(_) => &None,

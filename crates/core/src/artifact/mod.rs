@@ -116,15 +116,7 @@ struct Header {
 /// Encodes a capture into artifact bytes (see the module docs for the layout).
 pub fn encode_capture(capture: &Capture) -> Result<Vec<u8>> {
     let dsf = capture.device_scale_factor;
-    if !(dsf.is_finite() && dsf > 0.0) {
-        return Err(Error::InvalidInput(format!("device scale factor {dsf} must be a finite number above 0")));
-    }
-    if capture.metadata.len() as u64 > MAX_METADATA_BYTES {
-        return Err(Error::InvalidInput(format!(
-            "capture metadata is {} bytes, above the limit of {MAX_METADATA_BYTES}",
-            capture.metadata.len()
-        )));
-    }
+    check_before_encoding(dsf, &capture.metadata)?;
     let image = &capture.image;
     let layout = BandLayout::for_image(image.width(), image.height());
     let pixels = image.as_bytes();
@@ -174,15 +166,7 @@ pub fn encode_capture(capture: &Capture) -> Result<Vec<u8>> {
 /// header and checked against the pixel cap; its pixels are decoded only when the artifact is read.
 pub fn encode_png_capture(png: &[u8], device_scale_factor: f32, metadata: &[u8]) -> Result<Vec<u8>> {
     let dsf = device_scale_factor;
-    if !(dsf.is_finite() && dsf > 0.0) {
-        return Err(Error::InvalidInput(format!("device scale factor {dsf} must be a finite number above 0")));
-    }
-    if metadata.len() as u64 > MAX_METADATA_BYTES {
-        return Err(Error::InvalidInput(format!(
-            "capture metadata is {} bytes, above the limit of {MAX_METADATA_BYTES}",
-            metadata.len()
-        )));
-    }
+    check_before_encoding(dsf, metadata)?;
     let (width, height) = crate::decode::png_dimensions(png)
         .ok_or_else(|| Error::InvalidInput("a capture's screenshot is not a PNG".into()))?;
     check_dimensions("screenshot", width.into(), height.into())?;
@@ -201,6 +185,20 @@ pub fn encode_png_capture(png: &[u8], device_scale_factor: f32, metadata: &[u8])
     let checksum = checksum(&out);
     out[CHECKSUM_AT..HEADER_LEN].copy_from_slice(&checksum.to_le_bytes());
     Ok(out)
+}
+
+/// What every encoding refuses: a scale factor that is not a positive number, metadata over the cap.
+fn check_before_encoding(dsf: f32, metadata: &[u8]) -> Result<()> {
+    if !(dsf.is_finite() && dsf > 0.0) {
+        return Err(Error::InvalidInput(format!("device scale factor {dsf} must be a finite number above 0")));
+    }
+    if metadata.len() as u64 > MAX_METADATA_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "capture metadata is {} bytes, above the limit of {MAX_METADATA_BYTES}",
+            metadata.len()
+        )));
+    }
+    Ok(())
 }
 
 /// The fixed header as written.

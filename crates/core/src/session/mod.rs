@@ -152,7 +152,8 @@ enum Phase {
     /// The first shot of a round is awaited.
     FirstShot,
     /// The first shot, taken before the walk, is not the baseline's: the page is walked for it.
-    WalkAfterShot(Vec<u8>),
+    /// What its key said (it differs, or nothing) decides how it is compared.
+    WalkAfterShot(Vec<u8>, KeyCheck),
     /// Shots until two consecutive ones agree.
     Settling(Settling),
     /// After the settled shot: the masked and ignored boxes are walked again.
@@ -217,8 +218,6 @@ pub struct CaptureSession {
     dom_json: Option<String>,
     /// The DOM record parsed; shared with a comparison running beside a shot.
     dom: Option<Arc<DomSnapshot>>,
-    /// The first shot's key says its pixels differ from the baseline's.
-    first_differs: bool,
     /// Where the page is rendered, as the first walk reported it, with its fonts once asked for.
     environment: Option<Environment>,
     /// The page was asked what it was drawn with (once a call).
@@ -311,7 +310,6 @@ impl CaptureSession {
             root,
             dom_json: None,
             dom: None,
-            first_differs: false,
             environment: None,
             rendered_asked: false,
             failures: Vec::new(),
@@ -362,9 +360,9 @@ impl CaptureSession {
                 self.phase = Phase::FirstShot;
                 Ok(Step::Shoot { after_ms: 0 })
             }
-            Phase::WalkAfterShot(shot) => {
+            Phase::WalkAfterShot(shot, key) => {
                 self.keep_dom(dom_json)?;
-                self.first_shot(shot, None)
+                self.first_shot(shot, key)
             }
             Phase::BoxesWalk(settled) => {
                 let now = parse_dom(&dom_json)?;
@@ -405,14 +403,14 @@ impl CaptureSession {
             Phase::FirstShot if self.dom.is_none() && !self.capture_only => {
                 // Shot before the walk: the same bytes as the baseline's shot pass here.
                 match record_if_unchanged(&self.store, &self.request(&png, true, None))? {
-                    KeyCheck::Passed(outcome) => return self.first_shot(png, Some(*outcome)),
-                    KeyCheck::Differs => self.first_differs = true,
-                    KeyCheck::Unknown => {}
+                    passed @ KeyCheck::Passed(_) => self.first_shot(png, passed),
+                    key => {
+                        self.phase = Phase::WalkAfterShot(png, key);
+                        Ok(self.walk_step())
+                    }
                 }
-                self.phase = Phase::WalkAfterShot(png);
-                Ok(self.walk_step())
             }
-            Phase::FirstShot => self.first_shot(png, None),
+            Phase::FirstShot => self.first_shot(png, KeyCheck::Unknown),
             Phase::Settling(mut s) => {
                 if let Some(beside) = s.beside.take() {
                     // The first shot's comparison ran while this one was taken: a pass after all
@@ -666,7 +664,7 @@ impl CaptureSession {
 
     fn out_of_order(&mut self, phase: Phase, given: &str) -> Error {
         let wanted = match &phase {
-            Phase::Walk | Phase::WalkAfterShot(_) | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
+            Phase::Walk | Phase::WalkAfterShot(..) | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
             Phase::FirstShot | Phase::Settling(_) => "a screenshot",
             Phase::Rendered(_) => "what the page was drawn with",
             Phase::Trace(_) => "the rules of restyled elements",

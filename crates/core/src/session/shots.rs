@@ -3,26 +3,26 @@
 
 use std::path::Path;
 
-use crate::capture::{CaptureOutcome, CaptureRequest, Unsettled, record_capture};
+use crate::capture::{CaptureOutcome, CaptureRequest, KeyCheck, Unsettled, key_may_decide, record_capture};
 use crate::decode::decode_image;
 use crate::error::Result;
 use crate::stability::unsettled_area;
 use crate::store::CaptureData;
 use crate::store::ledger::TestRef;
-use crate::verdict::Status;
 
 use super::input::check_ignore_regions;
 use super::{CaptureSession, Phase, Settled, Step};
 
 impl CaptureSession {
-    /// The first shot of a round, compared with the baseline unless `decided` already.
-    pub(super) fn first_shot(&mut self, png: Vec<u8>, decided: Option<CaptureOutcome>) -> Result<Step> {
+    /// The first shot of a round, compared with the baseline unless its key decided it already;
+    /// a key that says it differs has it compared beside the settling shot.
+    pub(super) fn first_shot(&mut self, png: Vec<u8>, key: KeyCheck) -> Result<Step> {
         let dpr = self.dom.as_deref().map_or(1.0, |d| d.device_pixel_ratio);
         check_ignore_regions(&self.settings.ignore_regions, &png, dpr)?;
         if self.capture_only {
             return Ok(self.start_settling(png));
         }
-        if decided.is_none() && self.first_differs {
+        if matches!(key, KeyCheck::Differs) {
             // Its key says it differs: the page is shot again meanwhile, whatever the comparison
             // finds (toHaveScreenshot's settling shot), so the two overlap.
             let beside = self.compare_beside(png.clone());
@@ -34,9 +34,9 @@ impl CaptureSession {
         }
         // An unchanged page costs one shot: the first is checked against the baseline,
         // provisionally (no baseline is written from a shot that may not be stable).
-        let outcome = match decided {
-            Some(outcome) => outcome,
-            None => self.compare(&png, true, None)?,
+        let outcome = match key {
+            KeyCheck::Passed(outcome) => *outcome,
+            KeyCheck::Differs | KeyCheck::Unknown => self.compare(&png, true, None)?,
         };
         let unsettled = outcome.fails_test() || outcome.would_write_baseline;
         self.first = Some((png.clone(), outcome));
@@ -50,10 +50,8 @@ impl CaptureSession {
     /// Whether the page is shot before it is walked: a baseline is there to match, nothing is
     /// masked, ignored or placed by the walk's boxes, and a pass writes nothing.
     pub(super) fn shoots_first(&self) -> bool {
-        let writes_on_pass = self.update.writes_baseline(Status::Passed, self.settings.write_missing_baselines);
         !self.capture_only
-            && !self.is_not
-            && !writes_on_pass
+            && key_may_decide(self.update, self.settings.write_missing_baselines, self.is_not)
             && !self.sets_aside()
             && self.settings.ignore_regions.is_empty()
             && self.store.baseline_png(&self.name, &self.project).is_ok_and(|png| png.is_file())
