@@ -30,13 +30,28 @@ function playwright(extraArgs = []) {
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
 
-/** Which worker ran each test, from Playwright's JSON report. */
-function workersUsed() {
+/** Every test result in Playwright's JSON report of the last run, with its test's title. */
+function reportedResults() {
   const report = JSON.parse(readFileSync(path.join(root, 'playwright-report.json'), 'utf8'));
-  const results = report.suites.flatMap(function all(suite) {
-    return [...(suite.specs ?? []).flatMap((spec) => spec.tests.flatMap((t) => t.results)), ...(suite.suites ?? []).flatMap(all)];
+  return report.suites.flatMap(function all(suite) {
+    const own = (suite.specs ?? []).flatMap((spec) => spec.tests.flatMap((t) => t.results.map((result) => ({ title: spec.title, ...result }))));
+    return [...own, ...(suite.suites ?? []).flatMap(all)];
   });
-  return new Set(results.map((r) => r.parallelIndex));
+}
+
+/** Which worker ran each test. */
+function workersUsed() {
+  return new Set(reportedResults().map((r) => r.parallelIndex));
+}
+
+/** What a failing run says: each failed test's errors whole (the line reporter's output of 48
+ * tests is long, and a log that keeps only its ends would cut them), then the output. */
+function failures(run) {
+  const failed = existsSync(path.join(root, 'playwright-report.json'))
+    ? reportedResults().filter((r) => r.status !== 'passed' && r.status !== 'skipped')
+    : [];
+  const errors = failed.map((r) => `${r.title} (${r.status}, worker ${r.parallelIndex}, ${r.duration} ms):\n${(r.errors ?? []).map((e) => e.stack ?? e.message).join('\n')}`);
+  return [...errors, run.output].join('\n\n');
 }
 
 let approveRun;
@@ -47,7 +62,7 @@ before(() => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 test('workers: 4 workers approve 48 snapshots, each baseline holding its own test', { skip }, () => {
-  assert.equal(approveRun.status, 0, approveRun.output);
+  assert.equal(approveRun.status, 0, failures(approveRun));
   assert.equal(workersUsed().size, 4, 'the run really used 4 workers at once');
   const names = readdirSync(path.join(root, '.sightline', 'baselines')).sort();
   assert.deepEqual(names, Array.from({ length: SNAPSHOTS }, (_, n) => `card-${n}`).sort());
@@ -65,7 +80,7 @@ test('workers: 4 workers approve 48 snapshots, each baseline holding its own tes
 
 test('workers: a second 4-worker run passes all 48 (no pixels under another name)', { skip }, () => {
   const again = playwright();
-  assert.equal(again.status, 0, again.output);
+  assert.equal(again.status, 0, failures(again));
   assert.equal(workersUsed().size, 4);
   const results = JSON.parse(readFileSync(path.join(root, 'visual-report', 'results.json'), 'utf8'));
   assert.deepEqual(results.summary, { total: SNAPSHOTS, passed: SNAPSHOTS, changed: 0, new: 0, missing: 0, autoPassed: 0, written: 0 });
