@@ -9,7 +9,7 @@ use clap::Args;
 use sightline_core::compare::{
     Comparator, CompareOptions, ImageComparison, compare_images, compare_images_into_diff, equal_images,
 };
-use sightline_core::decode::{PngCompression, check_image, decode_image, encode_png, write_atomic};
+use sightline_core::decode::{DecodedPair, PngCompression, check_image, decode_pair, encode_png, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
 use sightline_core::shape::Shape;
@@ -70,18 +70,17 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         let (width, height) = check_image(&baseline_bytes, &args.baseline)?;
         (equal_images(width, height, &options), None)
     } else {
-        // Decoding is most of the time on big pages: both files at once.
-        let (baseline, current) = rayon::join(
-            || decode_image(&baseline_bytes, &args.baseline),
-            || decode_image(&current_bytes, &args.current),
-        );
-        let (baseline, current) = (baseline?, current?);
-        // Like odiff, equal images get no diff image: there is nothing to look at. When they
-        // differ, the diff image is drawn over the decoded baseline, which nothing needs afterwards.
-        if args.out.is_some() {
-            compare_images_into_diff(baseline, current.view(), &options)?
-        } else {
-            compare_images(baseline.view(), current.view(), &options, false)?
+        // Decoding is most of the time on big pages: both files at once, and the same pixels in
+        // other bytes are found without a second whole image.
+        match decode_pair(&baseline_bytes, &args.baseline, &current_bytes, &args.current)? {
+            DecodedPair::Same { width, height } => (equal_images(width, height, &options), None),
+            // Like odiff, equal images get no diff image: there is nothing to look at. When they
+            // differ, the diff image is drawn over the decoded baseline, which nothing needs
+            // afterwards.
+            DecodedPair::Both(baseline, current) if args.out.is_some() => {
+                compare_images_into_diff(baseline, current.view(), &options)?
+            }
+            DecodedPair::Both(baseline, current) => compare_images(baseline.view(), current.view(), &options, false)?,
         }
     };
     if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {

@@ -8,6 +8,9 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::image::{RgbaImage, check_dimensions};
 
+mod pair;
+pub use pair::{DecodedPair, decode_pair};
+
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 /// Reads a PNG or JPEG file into RGBA8.
@@ -72,50 +75,95 @@ fn png_reader<'a>(bytes: &'a [u8], path: &Path) -> Result<PngStart<'a>> {
 
 fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
     let PngStart { mut reader, width, height, pixels } = png_reader(bytes, path)?;
-    let (color, _) = reader.output_color_type();
-    let channels = match color {
-        png::ColorType::Grayscale => 1,
-        png::ColorType::GrayscaleAlpha => 2,
-        png::ColorType::Rgb => 3,
-        png::ColorType::Rgba => 4,
-        png::ColorType::Indexed => return Err(bad(path, "palette was not expanded")),
-    };
+    let channels = output_channels(&reader, path)?;
+    let mut data = crate::image::pixel_buffer(pixels * 4);
     if channels == 4 {
-        let mut data = crate::image::pixel_buffer(pixels * 4);
         let frame = reader.next_frame(&mut data).map_err(|e| bad(path, e))?;
         if frame.line_size != width as usize * 4 {
             return Err(bad(path, "unexpected row layout"));
         }
         return RgbaImage::from_raw(width, height, data);
     }
+    if reader.info().interlaced {
+        // Adam7 rows come pass by pass: the reader puts them in place in a whole frame first.
+        let size = reader.output_buffer_size().ok_or_else(|| bad(path, "too large"))?;
+        let mut native = vec![0; size];
+        reader.next_frame(&mut native).map_err(|e| bad(path, e))?;
+        let stride = width as usize * channels;
+        for (out, row) in data.chunks_exact_mut(width as usize * 4).zip(native.chunks_exact(stride)) {
+            expand_to_rgba(channels, row, out);
+        }
+        return RgbaImage::from_raw(width, height, data);
+    }
     // Expand row by row straight into the RGBA buffer: the decoded row is still in cache and
     // no second whole-image buffer is allocated.
-    let mut data = crate::image::pixel_buffer(pixels * 4);
-    let stride = width as usize * 4;
-    for out in data.chunks_exact_mut(stride) {
-        let row =
-            reader.next_row().map_err(|e| bad(path, e))?.ok_or_else(|| bad(path, "fewer rows than the header says"))?;
-        let row = row.data();
-        if row.len() != width as usize * channels {
+    let mut rows = RgbaRows::new(&reader, path)?;
+    for out in data.chunks_exact_mut(width as usize * 4) {
+        rows.read(&mut reader, out)?;
+    }
+    RgbaImage::from_raw(width, height, data)
+}
+
+/// How many samples a pixel of the reader's output has (after its transformations).
+fn output_channels(reader: &png::Reader<Cursor<&[u8]>>, path: &Path) -> Result<usize> {
+    match reader.output_color_type().0 {
+        png::ColorType::Grayscale => Ok(1),
+        png::ColorType::GrayscaleAlpha => Ok(2),
+        png::ColorType::Rgb => Ok(3),
+        png::ColorType::Rgba => Ok(4),
+        png::ColorType::Indexed => Err(bad(path, "palette was not expanded")),
+    }
+}
+
+/// Reads a PNG's rows one at a time as RGBA8, for a reader whose image is not interlaced.
+struct RgbaRows<'p> {
+    channels: usize,
+    /// One row as the reader gives it, before it is expanded to RGBA.
+    native: Vec<u8>,
+    path: &'p Path,
+}
+
+impl<'p> RgbaRows<'p> {
+    fn new(reader: &png::Reader<Cursor<&[u8]>>, path: &'p Path) -> Result<Self> {
+        let channels = output_channels(reader, path)?;
+        let width = reader.info().width as usize;
+        let native = if channels == 4 { Vec::new() } else { vec![0; width * channels] };
+        Ok(Self { channels, native, path })
+    }
+
+    /// The next row into `out` (one RGBA row).
+    fn read(&mut self, reader: &mut png::Reader<Cursor<&[u8]>>, out: &mut [u8]) -> Result<()> {
+        let path = self.path;
+        let target = if self.channels == 4 { &mut *out } else { &mut self.native[..] };
+        if reader.output_line_size(reader.info().width) != Some(target.len()) {
             return Err(bad(path, "unexpected row layout"));
         }
-        match channels {
-            3 => {
-                rgb_to_rgba(row, out);
+        reader
+            .read_row(target)
+            .map_err(|e| bad(path, e))?
+            .ok_or_else(|| bad(path, "fewer rows than the header says"))?;
+        if self.channels != 4 {
+            expand_to_rgba(self.channels, &self.native, out);
+        }
+        Ok(())
+    }
+}
+
+/// One row of `channels` samples per pixel (grey, grey + alpha, RGB) as RGBA8, as pngjs expands it.
+fn expand_to_rgba(channels: usize, row: &[u8], out: &mut [u8]) {
+    match channels {
+        3 => rgb_to_rgba(row, out),
+        2 => {
+            for (o, p) in out.chunks_exact_mut(4).zip(row.chunks_exact(2)) {
+                o.copy_from_slice(&[p[0], p[0], p[0], p[1]]);
             }
-            2 => {
-                for (o, p) in out.chunks_exact_mut(4).zip(row.chunks_exact(2)) {
-                    o.copy_from_slice(&[p[0], p[0], p[0], p[1]]);
-                }
-            }
-            _ => {
-                for (o, &g) in out.chunks_exact_mut(4).zip(row) {
-                    o.copy_from_slice(&[g, g, g, 255]);
-                }
+        }
+        _ => {
+            for (o, &g) in out.chunks_exact_mut(4).zip(row) {
+                o.copy_from_slice(&[g, g, g, 255]);
             }
         }
     }
-    RgbaImage::from_raw(width, height, data)
 }
 
 /// Most scans a JPEG may have. libjpeg-turbo reads every scan of a progressive file over the
