@@ -118,6 +118,7 @@ fn output_channels(reader: &png::Reader<Cursor<&[u8]>>, path: &Path) -> Result<u
 /// Reads a PNG's rows one at a time as RGBA8, for a reader whose image is not interlaced.
 struct RgbaRows<'p> {
     channels: usize,
+    width: usize,
     /// One row as the reader gives it, before it is expanded to RGBA.
     native: Vec<u8>,
     path: &'p Path,
@@ -127,17 +128,21 @@ impl<'p> RgbaRows<'p> {
     fn new(reader: &png::Reader<Cursor<&[u8]>>, path: &'p Path) -> Result<Self> {
         let channels = output_channels(reader, path)?;
         let width = reader.info().width as usize;
+        // Checked once: every row of a non-interlaced image has this layout.
+        if reader.output_line_size(reader.info().width) != Some(width * channels) {
+            return Err(bad(path, "unexpected row layout"));
+        }
         let native = if channels == 4 { Vec::new() } else { vec![0; width * channels] };
-        Ok(Self { channels, native, path })
+        Ok(Self { channels, width, native, path })
     }
 
     /// The next row into `out` (one RGBA row).
     fn read(&mut self, reader: &mut png::Reader<Cursor<&[u8]>>, out: &mut [u8]) -> Result<()> {
         let path = self.path;
-        let target = if self.channels == 4 { &mut *out } else { &mut self.native[..] };
-        if reader.output_line_size(reader.info().width) != Some(target.len()) {
+        if out.len() != self.width * 4 {
             return Err(bad(path, "unexpected row layout"));
         }
+        let target = if self.channels == 4 { &mut *out } else { &mut self.native[..] };
         reader
             .read_row(target)
             .map_err(|e| bad(path, e))?

@@ -70,12 +70,12 @@ pub fn open_inside(root: &Path, path: &Path) -> Result<Option<std::fs::File>> {
                 open(canonical_root, inside).map_err(refusal)
             })
         }
-        // Written (renamed into place) by another process between the open and this look, with
-        // no link on the way: read what is there now.
-        Ok(None) if std::fs::symlink_metadata(path).is_ok() && !has_link(root, relative) => {
-            open(root, relative).map_err(refusal)
-        }
         Ok(None) if std::fs::symlink_metadata(path).is_ok() => {
+            if !has_link(root, relative) {
+                // Renamed into place by another process between the open and this look: read
+                // what is there now.
+                return open(root, relative).map_err(refusal);
+            }
             // A dangling link, or one cap-std would not follow: say where it leads.
             Err(outside(Within::Project, root, relative, READ)
                 .unwrap_or_else(|| Error::io(path, std::io::ErrorKind::NotFound.into())))
