@@ -47,6 +47,12 @@ pub struct Size {
     pub height: u32,
 }
 
+impl Size {
+    pub fn of(image: ImageRef<'_>) -> Self {
+        Self { width: image.width(), height: image.height() }
+    }
+}
+
 /// The pixel layer's evidence for one pair of images.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -189,21 +195,43 @@ fn evidence(
     options: &CompareOptions,
     diff: &PixelDiff,
 ) -> Result<ImageComparison> {
-    let size_changed = baseline.width() != current.width() || baseline.height() != current.height();
-    let width = baseline.width().max(current.width());
-    let height = baseline.height().max(current.height());
-    let (w, h) = (width as usize, height as usize);
-    // Undo a page shift to tell moved content from changed content.
-    let mut shift = None;
-    let mut change_mask = None;
-    if diff.diff_pixels > 0
-        && let Some(found) = detect_shift(baseline, current, options.pixel.max_delta(), &options.shift_hints)
-    {
-        let after = compare_aligned(baseline, current, &found, options, h, None)?;
-        change_mask = Some(after);
-        shift = Some(found);
-    }
+    let moved = page_shift(baseline, current, options, diff)?;
+    Ok(summarise(Size::of(baseline), Size::of(current), options, diff, moved))
+}
 
+/// The page shift, if one explains the difference, with what still differs once it is undone.
+/// The only part of the evidence after the pixel test that looks at pixels.
+fn page_shift(
+    baseline: ImageRef<'_>,
+    current: ImageRef<'_>,
+    options: &CompareOptions,
+    diff: &PixelDiff,
+) -> Result<Option<(PageShift, DiffMask)>> {
+    if diff.diff_pixels == 0 {
+        return Ok(None);
+    }
+    let Some(found) = detect_shift(baseline, current, options.pixel.max_delta(), &options.shift_hints) else {
+        return Ok(None);
+    };
+    let height = baseline.height().max(current.height()) as usize;
+    let after = compare_aligned(baseline, current, &found, options, height, None)?;
+    Ok(Some((found, after)))
+}
+
+/// The evidence from the masks alone: the regions (moved content apart from changed content
+/// when `moved` holds a page shift and what still differs once it is undone), the shape and the
+/// counts.
+fn summarise(
+    baseline_size: Size,
+    current_size: Size,
+    options: &CompareOptions,
+    diff: &PixelDiff,
+    moved: Option<(PageShift, DiffMask)>,
+) -> ImageComparison {
+    let size_changed = baseline_size != current_size;
+    let width = baseline_size.width.max(current_size.width);
+    let height = baseline_size.height.max(current_size.height);
+    let (shift, change_mask) = moved.unzip();
     let diff_pixels_after_shift = change_mask.as_ref().map_or(diff.diff_pixels, |m| m.count());
     let mut regions = if diff.diff_pixels == 0 {
         Vec::new()
@@ -223,26 +251,25 @@ fn evidence(
         regions.sort_by_key(|r| (r.y, r.x));
     }
 
-    let total_pixels = w as u64 * h as u64;
+    let total_pixels = u64::from(width) * u64::from(height);
     let diff_percent = if total_pixels == 0 { 0.0 } else { 100.0 * diff.diff_pixels as f64 / total_pixels as f64 };
     let shape = (diff.diff_pixels > 0).then(|| classify_shape(&regions, diff_percent, total_pixels));
-    let comparison = ImageComparison {
+    ImageComparison {
         diff_pixels: diff.diff_pixels,
         total_pixels,
         diff_percent,
         antialiased_pixels: diff.aa_pixels,
         matched: diff.diff_pixels == 0,
         size_changed,
-        baseline_size: Size { width: baseline.width(), height: baseline.height() },
-        current_size: Size { width: current.width(), height: current.height() },
+        baseline_size,
+        current_size,
         comparator: options.comparator,
         regions,
         shift,
         diff_pixels_after_shift,
         shape,
         ignored: Vec::new(),
-    };
-    Ok(comparison)
+    }
 }
 
 /// [`compare_images`] for a caller that owns the baseline and needs nothing of it afterwards (the
@@ -262,12 +289,19 @@ pub fn compare_images_into_diff(
     COMPARISONS.fetch_add(1, Ordering::Relaxed);
     let (w, h) = (baseline.width() as usize, baseline.height() as usize);
     let (diff, aa) = compare_pixels_marking_aa(baseline.as_bytes(), current.as_bytes(), w, h, &options.pixel)?;
-    let comparison = evidence(baseline.view(), current, options, &diff)?;
-    if comparison.matched {
-        return Ok((comparison, None));
+    let moved = page_shift(baseline.view(), current, options, &diff)?;
+    let (baseline_size, current_size) = (Size::of(baseline.view()), Size::of(current));
+    if diff.diff_pixels == 0 {
+        return Ok((summarise(baseline_size, current_size, options, &diff, moved), None));
     }
+    // The pixels are done with: the regions are found from the masks while the diff image is
+    // drawn over the baseline.
     let mut image = baseline;
-    draw_diff_over(image.as_bytes_mut(), current.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
+    let (drawn, comparison) = rayon::join(
+        || draw_diff_over(image.as_bytes_mut(), current.as_bytes(), w, h, &diff.mask, &aa, &options.pixel),
+        || summarise(baseline_size, current_size, options, &diff, moved),
+    );
+    drawn?;
     Ok((comparison, Some(image)))
 }
 

@@ -131,93 +131,148 @@ struct Cluster {
     x1: usize,
     y1: usize,
     pixels: u64,
-    /// The mask's tiles the cluster's pixels are in.
-    tiles: Vec<usize>,
 }
 
 impl Cluster {
+    /// A cluster with no tile yet: its box is inverted, so the first tile sets it.
+    fn empty() -> Self {
+        Self { x0: usize::MAX, y0: usize::MAX, x1: 0, y1: 0, pixels: 0 }
+    }
+
+    /// Adds tile `t` of `mask` (not empty): its pixels and the exact box of its set bits.
+    fn add_tile(&mut self, mask: &DiffMask, t: usize) {
+        let bits = mask.bits[t];
+        let (ox, oy) = ((t % mask.tiles_x) * TILE, (t / mask.tiles_x) * TILE);
+        let mut columns = 0u8;
+        let (mut top, mut bottom) = (TILE, 0);
+        for row in 0..TILE {
+            let r = (bits >> (row * TILE)) as u8;
+            if r != 0 {
+                columns |= r;
+                top = top.min(row);
+                bottom = row + 1;
+            }
+        }
+        self.x0 = self.x0.min(ox + columns.trailing_zeros() as usize);
+        self.x1 = self.x1.max(ox + TILE - columns.leading_zeros() as usize);
+        self.y0 = self.y0.min(oy + top);
+        self.y1 = self.y1.max(oy + bottom);
+        self.pixels += u64::from(bits.count_ones());
+    }
+
     fn overlaps(&self, o: &Cluster) -> bool {
         self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
     }
 
-    fn absorb(&mut self, o: Cluster) {
+    fn absorb(&mut self, o: &Cluster) {
         self.x0 = self.x0.min(o.x0);
         self.y0 = self.y0.min(o.y0);
         self.x1 = self.x1.max(o.x1);
         self.y1 = self.y1.max(o.y1);
         self.pixels += o.pixels;
-        self.tiles.extend(o.tiles);
+    }
+}
+
+/// Disjoint sets over indices, with path halving: joins and finds in near-constant time.
+struct Sets(Vec<u32>);
+
+impl Sets {
+    fn new(n: usize) -> Self {
+        Self((0..n as u32).collect())
     }
 
-    /// Every `pixels / SAMPLES`-th set pixel of the cluster's tiles, top to bottom.
-    fn samples(&mut self, mask: &DiffMask) -> Vec<[u32; 2]> {
-        self.tiles.sort_unstable();
-        let stride = (self.pixels as usize).div_ceil(SAMPLES).max(1);
-        let mut samples = Vec::with_capacity(SAMPLES.min(self.pixels as usize));
-        let mut seen = 0usize;
-        for &t in &self.tiles {
-            let (ox, oy) = ((t % mask.tiles_x) * TILE, (t / mask.tiles_x) * TILE);
-            let mut bits = mask.bits[t];
-            while bits != 0 {
-                let bit = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if seen.is_multiple_of(stride) {
-                    samples.push([(ox + bit % TILE) as u32, (oy + bit / TILE) as u32]);
-                }
-                seen += 1;
+    fn find(&mut self, mut i: u32) -> u32 {
+        loop {
+            let parent = self.0[i as usize];
+            if parent == i {
+                return i;
             }
+            let grandparent = self.0[parent as usize];
+            if grandparent == parent {
+                return parent;
+            }
+            self.0[i as usize] = grandparent;
+            i = grandparent;
         }
-        samples
+    }
+
+    /// Joins the sets of `a` and `b`; the smaller root stays root.
+    fn join(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            let (low, high) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            self.0[high as usize] = low;
+        }
     }
 }
 
 /// Clusters the set pixels of `mask` into regions of one classification, top to bottom.
 pub fn find_regions(mask: &DiffMask, classification: Classification, options: &RegionOptions) -> Vec<Region> {
-    let reach = (options.merge_distance as usize).div_ceil(TILE).max(1) as isize;
-    let (tx, ty) = (mask.tiles_x as isize, mask.tiles_y as isize);
-    let mut seen = vec![false; mask.bits.len()];
-    let mut clusters = Vec::new();
-    let mut stack = Vec::new();
-
-    for start in 0..mask.bits.len() {
-        if mask.bits[start] == 0 || seen[start] {
+    let reach = (options.merge_distance as usize).div_ceil(TILE).max(1);
+    let tiles_x = mask.tiles_x;
+    // Tiles within `reach` tiles of each other (either axis) are one cluster. In raster order it
+    // is enough to join each tile with the set tiles before it: the `reach` rows above (`reach`
+    // columns either side) and the `reach` tiles to its left in its own row. A tile whose left
+    // neighbour is set shares that neighbour's set, and with it every tile of its window, so
+    // only the window's new column (`reach` to the right, in the rows above) is left to look at.
+    let mut sets = Sets::new(mask.bits.len());
+    let set = |n: usize| mask.bits[n] != 0;
+    for t in 0..mask.bits.len() {
+        if !set(t) {
             continue;
         }
-        seen[start] = true;
-        stack.push(start);
-        let mut cluster: Option<Cluster> = None;
-        while let Some(t) = stack.pop() {
-            let tile = tile_extent(mask, t);
-            match &mut cluster {
-                Some(c) => c.absorb(tile),
-                None => cluster = Some(tile),
-            }
-            let (cx, cy) = ((t % mask.tiles_x) as isize, (t / mask.tiles_x) as isize);
-            for ny in (cy - reach).max(0)..=(cy + reach).min(ty - 1) {
-                for nx in (cx - reach).max(0)..=(cx + reach).min(tx - 1) {
-                    let n = (ny * tx + nx) as usize;
-                    if mask.bits[n] != 0 && !seen[n] {
-                        seen[n] = true;
-                        stack.push(n);
-                    }
+        let (cx, cy) = (t % tiles_x, t / tiles_x);
+        let rows_above = cy.saturating_sub(reach)..cy;
+        if cx > 0 && set(t - 1) {
+            sets.join(t as u32 - 1, t as u32);
+            let nx = cx + reach;
+            if nx < tiles_x {
+                for n in rows_above.map(|ny| ny * tiles_x + nx).filter(|&n| set(n)) {
+                    sets.join(n as u32, t as u32);
                 }
             }
+            continue;
         }
-        clusters.extend(cluster);
+        let (left, right) = (cx.saturating_sub(reach), (cx + reach).min(tiles_x - 1));
+        let above = rows_above.flat_map(|ny| (left..=right).map(move |nx| ny * tiles_x + nx));
+        let beside = (left..cx).map(|nx| cy * tiles_x + nx);
+        for n in above.chain(beside).filter(|&n| set(n)) {
+            sets.join(n as u32, t as u32);
+        }
+    }
+
+    // One cluster per set: `cluster_of` maps a root tile to its cluster, in order of first tile.
+    let mut cluster_of: Vec<u32> = vec![u32::MAX; mask.bits.len()];
+    let mut clusters: Vec<Cluster> = Vec::new();
+    for t in 0..mask.bits.len() {
+        if mask.bits[t] == 0 {
+            continue;
+        }
+        let root = sets.find(t as u32) as usize;
+        if cluster_of[root] == u32::MAX {
+            cluster_of[root] = clusters.len() as u32;
+            clusters.push(Cluster::empty());
+        }
+        clusters[cluster_of[root] as usize].add_tile(mask, t);
     }
 
     // Boxes of separate clusters can still overlap (an L-shape around another); merge them so
-    // no pixel is reported twice.
+    // no pixel is reported twice. `owner` says which cluster each first cluster ended in.
+    let mut owner: Vec<u32> = (0..clusters.len() as u32).collect();
+    let mut live: Vec<usize> = (0..clusters.len()).collect();
     let mut merged = true;
     while merged {
         merged = false;
         let mut i = 0;
-        while i < clusters.len() {
+        while i < live.len() {
             let mut j = i + 1;
-            while j < clusters.len() {
-                if clusters[i].overlaps(&clusters[j]) {
-                    let other = clusters.swap_remove(j);
-                    clusters[i].absorb(other);
+            while j < live.len() {
+                let (a, b) = (live[i], live[j]);
+                if clusters[a].overlaps(&clusters[b]) {
+                    let other = clusters[b].clone();
+                    clusters[a].absorb(&other);
+                    owner.iter_mut().filter(|o| **o == b as u32).for_each(|o| *o = a as u32);
+                    live.swap_remove(j);
                     merged = true;
                 } else {
                     j += 1;
@@ -227,50 +282,61 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
         }
     }
 
-    let mut regions: Vec<Region> = clusters
+    // Samples: every `pixels / SAMPLES`-th set pixel of a region, its tiles taken top to bottom.
+    let keep = |c: &Cluster| c.pixels >= options.min_pixels;
+    let mut samples: Vec<Vec<[u32; 2]>> = vec![Vec::new(); clusters.len()];
+    // (pixels of the region seen so far, the index of its next sample)
+    let mut seen = vec![(0u64, 0u64); clusters.len()];
+    for t in 0..mask.bits.len() {
+        if mask.bits[t] == 0 {
+            continue;
+        }
+        let root = sets.find(t as u32) as usize;
+        let c = owner[cluster_of[root] as usize] as usize;
+        if !keep(&clusters[c]) {
+            continue;
+        }
+        let (count, next) = &mut seen[c];
+        let pixels = u64::from(mask.bits[t].count_ones());
+        if *count + pixels <= *next {
+            *count += pixels;
+            continue;
+        }
+        let stride = clusters[c].pixels.div_ceil(SAMPLES as u64).max(1);
+        let (ox, oy) = ((t % tiles_x) * TILE, (t / tiles_x) * TILE);
+        let mut bits = mask.bits[t];
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if *count == *next {
+                samples[c].push([(ox + bit % TILE) as u32, (oy + bit / TILE) as u32]);
+                *next += stride;
+            }
+            *count += 1;
+        }
+    }
+
+    let mut regions: Vec<Region> = live
         .into_iter()
-        .filter(|c| c.pixels >= options.min_pixels)
-        .map(|mut c| {
-            let (width, height) = ((c.x1 - c.x0) as u32, (c.y1 - c.y0) as u32);
+        .filter(|&c| keep(&clusters[c]))
+        .map(|c| {
+            let cluster = &clusters[c];
+            let (width, height) = ((cluster.x1 - cluster.x0) as u32, (cluster.y1 - cluster.y0) as u32);
             Region {
-                x: c.x0 as u32,
-                y: c.y0 as u32,
+                x: cluster.x0 as u32,
+                y: cluster.y0 as u32,
                 width,
                 height,
-                diff_pixels: c.pixels,
-                diff_percent: 100.0 * c.pixels as f64 / (f64::from(width) * f64::from(height)),
+                diff_pixels: cluster.pixels,
+                diff_percent: 100.0 * cluster.pixels as f64 / (f64::from(width) * f64::from(height)),
                 classification,
                 elements: Vec::new(),
-                samples: c.samples(mask),
+                samples: std::mem::take(&mut samples[c]),
             }
         })
         .collect();
     regions.sort_by_key(|r| (r.y, r.x));
     regions
-}
-
-/// The exact box and pixel count of the set bits in tile `t`.
-fn tile_extent(mask: &DiffMask, t: usize) -> Cluster {
-    let bits = mask.bits[t];
-    let (ox, oy) = ((t % mask.tiles_x) * TILE, (t / mask.tiles_x) * TILE);
-    let mut columns = 0u8;
-    let (mut top, mut bottom) = (TILE, 0);
-    for row in 0..TILE {
-        let r = (bits >> (row * TILE)) as u8;
-        if r != 0 {
-            columns |= r;
-            top = top.min(row);
-            bottom = row + 1;
-        }
-    }
-    Cluster {
-        x0: ox + columns.trailing_zeros() as usize,
-        x1: ox + TILE - columns.leading_zeros() as usize,
-        y0: oy + top,
-        y1: oy + bottom,
-        pixels: u64::from(bits.count_ones()),
-        tiles: vec![t],
-    }
 }
 
 #[cfg(test)]
@@ -363,6 +429,118 @@ mod tests {
         let few =
             find_regions(&mask_with(100, 40, &block(0, 0, 3, 3)), Classification::Change, &RegionOptions::default());
         assert_eq!(few[0].samples.len(), 9, "a small region keeps every pixel");
+    }
+
+    /// A region as (x, y, width, height, pixels, samples).
+    type Found = (u32, u32, u32, u32, u64, Vec<[u32; 2]>);
+
+    /// The definition, slowly: flood each cluster over tiles within reach, merge overlapping
+    /// boxes until none overlap, sample each region's pixels in tile order.
+    fn regions_by_definition(mask: &DiffMask, min_pixels: u64) -> Vec<Found> {
+        let reach = 2isize;
+        let (tx, ty) = (mask.tiles_x as isize, mask.tiles_y as isize);
+        let mut group = vec![usize::MAX; mask.bits.len()];
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for start in 0..mask.bits.len() {
+            if mask.bits[start] == 0 || group[start] != usize::MAX {
+                continue;
+            }
+            let (mut members, mut stack) = (Vec::new(), vec![start]);
+            group[start] = groups.len();
+            while let Some(t) = stack.pop() {
+                members.push(t);
+                let (cx, cy) = ((t % mask.tiles_x) as isize, (t / mask.tiles_x) as isize);
+                for ny in (cy - reach).max(0)..=(cy + reach).min(ty - 1) {
+                    for nx in (cx - reach).max(0)..=(cx + reach).min(tx - 1) {
+                        let n = (ny * tx + nx) as usize;
+                        if mask.bits[n] != 0 && group[n] == usize::MAX {
+                            group[n] = groups.len();
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+            groups.push(members);
+        }
+        let pixels_of = |tiles: &[usize]| {
+            let mut px = Vec::new();
+            let mut sorted = tiles.to_vec();
+            sorted.sort_unstable();
+            for t in sorted {
+                for bit in 0..64 {
+                    if mask.bits[t] >> bit & 1 == 1 {
+                        px.push([
+                            ((t % mask.tiles_x) * TILE + bit % TILE) as u32,
+                            ((t / mask.tiles_x) * TILE + bit / TILE) as u32,
+                        ]);
+                    }
+                }
+            }
+            px
+        };
+        let bounds = |px: &[[u32; 2]]| {
+            let x0 = px.iter().map(|p| p[0]).min().unwrap();
+            let y0 = px.iter().map(|p| p[1]).min().unwrap();
+            let x1 = px.iter().map(|p| p[0]).max().unwrap() + 1;
+            let y1 = px.iter().map(|p| p[1]).max().unwrap() + 1;
+            (x0, y0, x1, y1)
+        };
+        loop {
+            let boxes: Vec<_> = groups.iter().map(|g| bounds(&pixels_of(g))).collect();
+            let pair = (0..groups.len()).flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j))).find(|&(i, j)| {
+                let (a, b) = (boxes[i], boxes[j]);
+                a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+            });
+            let Some((i, j)) = pair else { break };
+            let other = groups.remove(j);
+            groups[i].extend(other);
+        }
+        let mut out: Vec<_> = groups
+            .iter()
+            .map(|g| pixels_of(g))
+            .filter(|px| px.len() as u64 >= min_pixels)
+            .map(|px| {
+                let (x0, y0, x1, y1) = bounds(&px);
+                let stride = px.len().div_ceil(SAMPLES).max(1);
+                let samples = px.iter().step_by(stride).copied().collect();
+                (x0, y0, x1 - x0, y1 - y0, px.len() as u64, samples)
+            })
+            .collect();
+        out.sort_by_key(|r| (r.1, r.0));
+        out
+    }
+
+    #[test]
+    fn regions_are_what_the_definition_gives_on_scattered_masks() {
+        // A fixed pseudo-random sequence (xorshift): blocks, lines and specks of every size,
+        // close enough to chain, nest and overlap as boxes.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for round in 0..60 {
+            let (w, h) = (40 + next(200), 40 + next(200));
+            let mut mask = DiffMask::new(w, h);
+            for _ in 0..next(30) {
+                let (bw, bh) = (1 + next(if round % 3 == 0 { 4 } else { 40 }), 1 + next(30));
+                let (x0, y0) = (next(w), next(h));
+                for y in y0..(y0 + bh).min(h) {
+                    for x in x0..(x0 + bw).min(w) {
+                        if next(4) != 0 {
+                            mask.set(x, y);
+                        }
+                    }
+                }
+            }
+            let found: Vec<_> = find_regions(&mask, Classification::Change, &RegionOptions::default())
+                .into_iter()
+                .map(|r| (r.x, r.y, r.width, r.height, r.diff_pixels, r.samples))
+                .collect();
+            assert_eq!(found, regions_by_definition(&mask, 4), "round {round}: {w}×{h}");
+        }
     }
 
     #[test]
