@@ -110,9 +110,16 @@ impl FadedGray {
 
     /// Every pixel of `img` drawn faded into `out` (the same length).
     pub fn draw(&mut self, img: &[u8], out: &mut [u8]) {
+        // Pages are mostly runs of one colour: a pixel like the one before it skips the memo.
+        let white = self.of(u32::MAX);
+        let (mut last, mut drawn) = (u32::MAX, u32::from_le_bytes([white, white, white, 255]));
         for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
-            let v = self.of(u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
-            o.copy_from_slice(&[v, v, v, 255]);
+            let pixel = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            if pixel != last {
+                let v = self.of(pixel);
+                (last, drawn) = (pixel, u32::from_le_bytes([v, v, v, 255]));
+            }
+            o.copy_from_slice(&drawn.to_le_bytes());
         }
     }
 }
@@ -134,6 +141,32 @@ mod tests {
                 // A few colours recur (as on a page), the rest are random.
                 let pixel = if i % 3 == 0 { [u32::MAX, 0xFF00_0000, 0x80FF_8040][(i % 9 / 3) as usize] } else { seed };
                 assert_eq!(memo.of(pixel), faded_gray(pixel.to_le_bytes(), alpha), "{pixel:#010x} at alpha {alpha}");
+            }
+        }
+    }
+
+    #[test]
+    fn drawing_gives_each_pixel_its_faded_gray_through_runs_and_collisions() {
+        // Runs of one colour (the drawing reuses the pixel before), colliding colours, white
+        // first and after others, drawn row after row with one memo as the bands do.
+        let mut memo = FadedGray::new(0.1);
+        let mut seed = 0x9E37_79B9u32;
+        for _ in 0..50 {
+            let mut img = Vec::new();
+            for i in 0..400u32 {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let pixel = if i % 4 == 0 { u32::MAX } else { seed | (seed & 0x100) << 23 };
+                for _ in 0..1 + seed % 5 {
+                    img.extend_from_slice(&pixel.to_le_bytes());
+                }
+            }
+            let mut out = vec![0u8; img.len()];
+            memo.draw(&img, &mut out);
+            for (p, o) in img.chunks_exact(4).zip(out.chunks_exact(4)) {
+                let v = faded_gray([p[0], p[1], p[2], p[3]], 0.1);
+                assert_eq!(o, [v, v, v, 255], "{p:?}");
             }
         }
     }
