@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use sightline_core::compare::{
-    Comparator, CompareOptions, ImageComparison, compare_images, compare_images_into_diff, equal_images,
+    Comparator, CompareOptions, ImageComparison, compare_images, compare_images_into_png, equal_images,
 };
-use sightline_core::decode::{DecodedPair, PngCompression, check_image, decode_pair, encode_png, write_atomic};
+use sightline_core::decode::{DecodedPair, check_image, decode_pair, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
 use sightline_core::shape::Shape;
@@ -64,7 +64,7 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
     };
     let read = |path: &PathBuf| std::fs::read(path).map_err(|e| sightline_core::Error::io(path, e));
     let (baseline_bytes, current_bytes) = (read(&args.baseline)?, read(&args.current)?);
-    let (comparison, diff_image) = if baseline_bytes == current_bytes {
+    let (comparison, diff_png) = if baseline_bytes == current_bytes {
         // Byte-identical files are one image (a re-render of an unchanged page usually encodes to
         // the same bytes): decoded once, which still checks the file, without keeping its pixels.
         let (width, height) = check_image(&baseline_bytes, &args.baseline)?;
@@ -76,15 +76,17 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
             DecodedPair::Same { width, height } => (equal_images(width, height, &options), None),
             // Like odiff, equal images get no diff image: there is nothing to look at. When they
             // differ, the diff image is drawn over the decoded baseline, which nothing needs
-            // afterwards.
+            // afterwards, and encoded as it is drawn.
             DecodedPair::Both(baseline, current) if args.out.is_some() => {
-                compare_images_into_diff(baseline, current.view(), &options)?
+                compare_images_into_png(baseline, current.view(), &options)?
             }
-            DecodedPair::Both(baseline, current) => compare_images(baseline.view(), current.view(), &options, false)?,
+            DecodedPair::Both(baseline, current) => {
+                let (comparison, _) = compare_images(baseline.view(), current.view(), &options, false)?;
+                (comparison, None)
+            }
         }
     };
-    if let (Some(path), Some(image), false) = (&args.out, diff_image, comparison.matched) {
-        let png = encode_png(&image, PngCompression::Fastest)?;
+    if let (Some(path), Some(png), false) = (&args.out, diff_png, comparison.matched) {
         write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;
     }
 

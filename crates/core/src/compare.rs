@@ -6,11 +6,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::canvas::pad_to;
+use crate::decode::{PngCompression, encode_png, encode_png_drawn};
 use crate::error::Result;
 use crate::image::{ImageRef, RgbaImage};
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
 use crate::pixel::{
-    DiffMask, PixelDiff, PixelOptions, buffers_equal, compare_pixels, compare_pixels_marking_aa, draw_diff_over,
+    DiffMask, DiffPainter, PixelDiff, PixelOptions, TILE, buffers_equal, compare_pixels, compare_pixels_marking_aa,
     draw_gray_rows,
 };
 use crate::regions::{Classification, Region, RegionOptions, find_regions};
@@ -272,19 +273,22 @@ fn summarise(
     }
 }
 
-/// [`compare_images`] for a caller that owns the baseline and needs nothing of it afterwards (the
-/// CLI's `diff`): when the images differ, the diff image is drawn over the baseline's own pixels
-/// ([`draw_diff_over`]) instead of into a new image of the same size. Equal images give none.
-/// Images of different sizes, and the perceptual comparator, draw as [`compare_images_drawing`]
-/// does.
-pub fn compare_images_into_diff(
+/// [`compare_images`] for a caller that owns the baseline, needs nothing of it afterwards and
+/// wants the diff image as a PNG (the CLI's `diff --out`): when the images differ, the diff image
+/// is drawn over the baseline's own pixels ([`DiffPainter`]) instead of into a new image of the
+/// same size, each band encoded as soon as it is drawn, on every core, while the regions are
+/// found. Equal images give no PNG. Images of different sizes, and the perceptual comparator,
+/// draw as [`compare_images_drawing`] does.
+pub fn compare_images_into_png(
     baseline: RgbaImage,
     current: ImageRef<'_>,
     options: &CompareOptions,
-) -> Result<(ImageComparison, Option<RgbaImage>)> {
+) -> Result<(ImageComparison, Option<Vec<u8>>)> {
     let same_size = baseline.width() == current.width() && baseline.height() == current.height();
     if !same_size || options.comparator != Comparator::Pixelmatch {
-        return compare_images_drawing(baseline.view(), current, options, DiffDrawing::WhenDifferent);
+        let (comparison, image) =
+            compare_images_drawing(baseline.view(), current, options, DiffDrawing::WhenDifferent)?;
+        return Ok((comparison, image.map(|image| encode_png(&image, PngCompression::Fastest)).transpose()?));
     }
     COMPARISONS.fetch_add(1, Ordering::Relaxed);
     let (w, h) = (baseline.width() as usize, baseline.height() as usize);
@@ -295,14 +299,24 @@ pub fn compare_images_into_diff(
         return Ok((summarise(baseline_size, current_size, options, &diff, moved), None));
     }
     // The pixels are done with: the regions are found from the masks while the diff image is
-    // drawn over the baseline.
+    // drawn over the baseline and encoded.
     let mut image = baseline;
-    let (drawn, comparison) = rayon::join(
-        || draw_diff_over(image.as_bytes_mut(), current.as_bytes(), w, h, &diff.mask, &aa, &options.pixel),
+    let painter = DiffPainter::new(image.as_bytes(), current.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
+    let (png, comparison) = rayon::join(
+        || {
+            encode_png_drawn(
+                &mut image,
+                TILE,
+                || painter.scratch(),
+                |scratch, band, rows| {
+                    painter.draw_band(scratch, band, rows);
+                    Ok(())
+                },
+            )
+        },
         || summarise(baseline_size, current_size, options, &diff, moved),
     );
-    drawn?;
-    Ok((comparison, Some(image)))
+    Ok((comparison, Some(png?)))
 }
 
 /// The diff image of two identical images: the baseline faded to grey, as the comparators draw
@@ -468,6 +482,45 @@ mod tests {
             let (compared, _) = compare_images(image.view(), image.view(), &options, false).unwrap();
             let json = |c: &ImageComparison| serde_json::to_value(c).unwrap();
             assert_eq!(json(&equal_images(64, 40, &options)), json(&compared), "{comparator:?}");
+        }
+    }
+
+    #[test]
+    fn diff_png_drawn_as_encoded_is_the_diff_image_and_the_comparison() {
+        // Three cores whatever the machine has: the image is encoded in three parts.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let mut baseline = page(96, 500);
+        let row = 96 * 4;
+        for y in 0..500 {
+            // A second mark whose colour differs on every row: no two rows alike.
+            let at = y * row + (y * 37 % 96) * 4;
+            baseline.as_bytes_mut()[at..at + 4].copy_from_slice(&[(y % 256) as u8, (y / 256 * 90) as u8, 0, 255]);
+        }
+        // Rows inserted at y=100 (a shift), a black square with a grey edge (anti-aliasing), and
+        // a half-transparent change across the second part's first band.
+        let mut data = baseline.as_bytes()[..100 * row].to_vec();
+        data.extend([0, 0, 255, 255].repeat(5 * 96));
+        data.extend_from_slice(&baseline.as_bytes()[100 * row..495 * row]);
+        for y in 20..30 {
+            data[y * row + 39 * 4..y * row + 40 * 4].copy_from_slice(&[160, 160, 160, 255]);
+            data[y * row + 40 * 4..y * row + 50 * 4].copy_from_slice(&[0, 0, 0, 255].repeat(10));
+        }
+        for y in 165..175 {
+            data[y * row..y * row + 96 * 4].copy_from_slice(&[0, 160, 0, 128].repeat(96));
+        }
+        let current = RgbaImage::from_raw(96, 500, data).unwrap();
+        for options in [
+            CompareOptions::default(),
+            CompareOptions { pixel: PixelOptions { diff_mask: true, ..PixelOptions::default() }, ..Default::default() },
+        ] {
+            let (expected, image) = compare_images(baseline.view(), current.view(), &options, true).unwrap();
+            let (compared, png) =
+                pool.install(|| compare_images_into_png(baseline.clone(), current.view(), &options)).unwrap();
+            let json = |c: &ImageComparison| serde_json::to_value(c).unwrap();
+            assert_eq!(json(&compared), json(&expected));
+            assert!(expected.shift.is_some() && expected.antialiased_pixels > 0, "{expected:?}");
+            let decoded = crate::decode::decode_image(&png.unwrap(), std::path::Path::new("diff.png")).unwrap();
+            assert!(decoded == image.unwrap(), "the PNG holds the diff image compare_images draws");
         }
     }
 

@@ -230,7 +230,7 @@ pub fn compare_pixels(
 }
 
 /// [`compare_pixels`] without a diff image, marking the anti-aliased pixels it left uncounted in
-/// `aa` (the image's size): with the diff mask that is all [`draw_diff_over`] needs to draw the
+/// `aa` (the image's size): with the diff mask that is all a [`DiffPainter`] needs to draw the
 /// diff image afterwards, over the baseline's own buffer.
 pub fn compare_pixels_marking_aa(
     img1: &[u8],
@@ -333,74 +333,94 @@ pub(crate) fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
         .for_each_init(|| FadedGray::new(alpha), |gray, (o, i)| gray.draw(i, o));
 }
 
-/// Draws the diff image [`compare_pixels`] would have drawn, over `baseline` itself: `diff` and
-/// `aa` are the masks [`compare_pixels_marking_aa`] gave for this pair, so no second image is
-/// allocated (on a long page that allocation's page faults cost more than the drawing). Each
-/// pixel is read before it is overwritten, and the colour of a differing pixel depends only on
-/// that pixel of both images, so the result is the comparator's, byte for byte.
-pub fn draw_diff_over(
-    baseline: &mut [u8],
-    current: &[u8],
+/// Draws the diff image [`compare_pixels`] would have drawn over the baseline itself, band by
+/// band of [`TILE`] rows: `diff` and `aa` are the masks [`compare_pixels_marking_aa`] gave for
+/// this pair, so no second image is allocated (on a long page that allocation's page faults cost
+/// more than the drawing). Each pixel is read before it is overwritten, and the colour of a
+/// differing pixel depends only on that pixel of both images, so the result is the
+/// comparator's, byte for byte, whatever order the bands are drawn in.
+pub struct DiffPainter<'a> {
+    current: &'a [u8],
     width: usize,
-    height: usize,
-    diff: &DiffMask,
-    aa: &DiffMask,
-    options: &PixelOptions,
-) -> Result<()> {
-    check_buffers(baseline, current, None, width, height)?;
-    if (diff.width, diff.height, aa.width, aa.height) != (width, height, width, height) {
-        return Err(Error::InvalidInput(format!("diff masks are not {width}×{height}")));
+    diff: &'a DiffMask,
+    aa: &'a DiffMask,
+    options: &'a PixelOptions,
+}
+
+/// What one thread of a [`DiffPainter`] keeps between bands: the baseline row being drawn over,
+/// and the grey memo.
+pub struct PaintScratch {
+    original: Vec<u8>,
+    gray: FadedGray,
+}
+
+impl<'a> DiffPainter<'a> {
+    /// A painter over `baseline`, which it draws over band by band later.
+    pub fn new(
+        baseline: &[u8],
+        current: &'a [u8],
+        width: usize,
+        height: usize,
+        diff: &'a DiffMask,
+        aa: &'a DiffMask,
+        options: &'a PixelOptions,
+    ) -> Result<Self> {
+        check_buffers(baseline, current, None, width, height)?;
+        if (diff.width, diff.height, aa.width, aa.height) != (width, height, width, height) {
+            return Err(Error::InvalidInput(format!("diff masks are not {width}×{height}")));
+        }
+        Ok(Self { current, width, diff, aa, options })
     }
-    if width == 0 || height == 0 {
-        return Ok(());
+
+    pub fn scratch(&self) -> PaintScratch {
+        PaintScratch { original: vec![0u8; self.width * 4], gray: FadedGray::new(self.options.alpha) }
     }
-    let o = options;
-    let [aa_r, aa_g, aa_b] = o.aa_color;
-    let band_bytes = width * 4 * TILE;
-    let stride = width * 4;
-    baseline
-        .par_chunks_mut(band_bytes)
-        .zip(current.par_chunks(band_bytes))
-        .zip(diff.bits.par_chunks(diff.tiles_x).zip(aa.bits.par_chunks(aa.tiles_x)))
-        .enumerate()
-        .for_each_init(
-            || (vec![0u8; stride], FadedGray::new(o.alpha)),
-            |(original, gray), (band, ((base, cur), (diff_bits, aa_bits)))| {
-                for (r, (row, cur_row)) in base.chunks_exact_mut(stride).zip(cur.chunks_exact(stride)).enumerate() {
-                    // The whole row first (grey, or transparent for a mask) in one straight loop,
-                    // from a copy of the baseline row; then only the marked pixels, whose colour
-                    // needs the baseline pixel the first pass overwrote.
-                    original.copy_from_slice(row);
-                    if o.diff_mask {
-                        row.fill(0);
-                    } else {
-                        gray.draw(original, row);
-                    }
-                    for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
-                        let d = (d >> (r * TILE)) & 0xFF;
-                        let a = if o.diff_mask { 0 } else { (a >> (r * TILE)) & 0xFF & !d };
-                        for (mut bits, is_diff) in [(d, true), (a, false)] {
-                            while bits != 0 {
-                                let x = tx * TILE + bits.trailing_zeros() as usize;
-                                bits &= bits - 1;
-                                let colour = if is_diff {
-                                    let pa =
-                                        u32::from_le_bytes(original[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
-                                    let pb = u32::from_le_bytes(cur_row[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
-                                    let pos = ((band * TILE + r) * width + x) * 4;
-                                    let [r, g, b] = o.diff_rgb(color_delta(pa, pb, pos));
-                                    [r, g, b, 255]
-                                } else {
-                                    [aa_r, aa_g, aa_b, 255]
-                                };
-                                row[x * 4..x * 4 + 4].copy_from_slice(&colour);
-                            }
-                        }
+
+    /// Draws band `band` (rows `band × TILE ..`), whose baseline bytes are `rows`, in place.
+    pub fn draw_band(&self, scratch: &mut PaintScratch, band: usize, rows: &mut [u8]) {
+        let (o, width) = (self.options, self.width);
+        let stride = width * 4;
+        if stride == 0 {
+            return;
+        }
+        let [aa_r, aa_g, aa_b] = o.aa_color;
+        let band_bytes = stride * TILE;
+        let cur = &self.current[band * band_bytes..band * band_bytes + rows.len()];
+        let diff_bits = &self.diff.bits[band * self.diff.tiles_x..(band + 1) * self.diff.tiles_x];
+        let aa_bits = &self.aa.bits[band * self.aa.tiles_x..(band + 1) * self.aa.tiles_x];
+        let PaintScratch { original, gray } = scratch;
+        for (r, (row, cur_row)) in rows.chunks_exact_mut(stride).zip(cur.chunks_exact(stride)).enumerate() {
+            // The whole row first (grey, or transparent for a mask) in one straight loop, from a
+            // copy of the baseline row; then only the marked pixels, whose colour needs the
+            // baseline pixel the first pass overwrote.
+            original.copy_from_slice(row);
+            if o.diff_mask {
+                row.fill(0);
+            } else {
+                gray.draw(original, row);
+            }
+            for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
+                let d = (d >> (r * TILE)) & 0xFF;
+                let a = if o.diff_mask { 0 } else { (a >> (r * TILE)) & 0xFF & !d };
+                for (mut bits, is_diff) in [(d, true), (a, false)] {
+                    while bits != 0 {
+                        let x = tx * TILE + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let colour = if is_diff {
+                            let pa = u32::from_le_bytes(original[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
+                            let pb = u32::from_le_bytes(cur_row[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
+                            let pos = ((band * TILE + r) * width + x) * 4;
+                            let [r, g, b] = o.diff_rgb(color_delta(pa, pb, pos));
+                            [r, g, b, 255]
+                        } else {
+                            [aa_r, aa_g, aa_b, 255]
+                        };
+                        row[x * 4..x * 4 + 4].copy_from_slice(&colour);
                     }
                 }
-            },
-        );
-    Ok(())
+            }
+        }
+    }
 }
 
 /// Everything a band of rows needs, shared read-only between threads.

@@ -1,10 +1,12 @@
 //! Every case of pixelmatch 7.2's own fixtures: the exact mismatch count, a byte-identical diff
 //! image, and the same count without an output image; and the same diff image drawn afterwards
-//! over the first image from the masks (what `sightline diff --out` writes).
+//! over the first image from the masks and encoded as it is drawn (what `sightline diff --out`
+//! writes).
 
 use serde_json::Value;
-use sightline_core::decode::read_image;
-use sightline_core::pixel::{PixelOptions, compare_pixels, compare_pixels_marking_aa, draw_diff_over};
+use sightline_core::compare::{CompareOptions, compare_images_into_png};
+use sightline_core::decode::{decode_image, read_image};
+use sightline_core::pixel::{PixelOptions, compare_pixels, compare_pixels_marking_aa};
 
 use crate::corpus::corpus;
 
@@ -67,9 +69,16 @@ fn pixelmatch_conformance_all_cases_exact_count_and_diff_bytes() {
         assert_eq!(out.len(), expected.as_bytes().len(), "{id}: diff image length");
         let differing_bytes = out.iter().zip(expected.as_bytes()).filter(|(x, y)| x != y).count();
         let (marked, aa) = compare_pixels_marking_aa(a.as_bytes(), b.as_bytes(), w, h, &opts).unwrap();
-        let mut over = a.as_bytes().to_vec();
-        draw_diff_over(&mut over, b.as_bytes(), w, h, &marked.mask, &aa, &opts).unwrap();
-        let differing_over = over.iter().zip(expected.as_bytes()).filter(|(x, y)| x != y).count();
+        let compare = CompareOptions { pixel: opts.clone(), ..CompareOptions::default() };
+        // Equal images get no diff image.
+        let differing_over = match compare_images_into_png(a.clone(), b.view(), &compare).unwrap().1 {
+            Some(png) => {
+                let over = decode_image(&png, std::path::Path::new("diff.png")).unwrap();
+                over.as_bytes().iter().zip(expected.as_bytes()).filter(|(x, y)| x != y).count()
+            }
+            None if expected_count == 0 => 0,
+            None => expected.as_bytes().len(),
+        };
         if with_output.diff_pixels != expected_count
             || without.diff_pixels != expected_count
             || marked.diff_pixels != expected_count
