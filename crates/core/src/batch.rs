@@ -125,7 +125,7 @@ fn compare_stored(
     let baseline = match baseline {
         Ok(read) => read,
         Err(e) => {
-            let size = Size { width: capture.image.width(), height: capture.image.height() };
+            let size = Size::of(capture.image.view());
             let mut evidence = SnapshotEvidence::not_compared(
                 name,
                 &project,

@@ -259,7 +259,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let (compared, artifact) = rayon::join(
         || match &damaged {
             Some(damaged) => {
-                let size = Size { width: image.width(), height: image.height() };
+                let size = Size::of(image.view());
                 Ok((SnapshotEvidence::not_compared(name, project, damaged.clone(), Some(size)), None))
             }
             None => compare_snapshot(name, project, baseline_side, current_side, &options, true)

@@ -196,7 +196,8 @@ impl Sets {
         }
     }
 
-    /// Joins the sets of `a` and `b`; the smaller root stays root.
+    /// Joins the sets of `a` and `b`. The smaller root stays root: tiles are joined in raster
+    /// order, so a new tile's set goes under the older one and the trees stay shallow.
     fn join(&mut self, a: u32, b: u32) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
@@ -245,7 +246,7 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
     let mut cluster_of: Vec<u32> = vec![u32::MAX; mask.bits.len()];
     let mut clusters: Vec<Cluster> = Vec::new();
     for t in 0..mask.bits.len() {
-        if mask.bits[t] == 0 {
+        if !set(t) {
             continue;
         }
         let root = sets.find(t as u32) as usize;
@@ -288,7 +289,7 @@ pub fn find_regions(mask: &DiffMask, classification: Classification, options: &R
     // (pixels of the region seen so far, the index of its next sample)
     let mut seen = vec![(0u64, 0u64); clusters.len()];
     for t in 0..mask.bits.len() {
-        if mask.bits[t] == 0 {
+        if !set(t) {
             continue;
         }
         let root = sets.find(t as u32) as usize;

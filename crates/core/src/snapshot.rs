@@ -342,7 +342,7 @@ pub fn compare_snapshot(
     options: &SnapshotOptions,
     diff_image: bool,
 ) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
-    let current_size = Size { width: current.image.width(), height: current.image.height() };
+    let current_size = Size::of(current.image);
     let current_failures = failures_of(&current);
     let environment = EnvironmentComparison::of(baseline.and_then(|b| b.environment), current.environment);
     let evidence = |verdict: Verdict, baseline_size, layers, capture_health| {
