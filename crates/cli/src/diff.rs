@@ -9,7 +9,7 @@ use clap::Args;
 use sightline_core::compare::{
     Comparator, CompareOptions, ImageComparison, compare_images, compare_images_into_png, equal_images,
 };
-use sightline_core::decode::{DecodedPair, check_image, decode_pair, write_atomic};
+use sightline_core::decode::{DecodedPair, Durability, check_image, decode_pair, write_atomic};
 use sightline_core::pixel::PixelOptions;
 use sightline_core::regions::Classification;
 use sightline_core::shape::Shape;
@@ -87,7 +87,8 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         }
     };
     if let (Some(path), Some(png), false) = (&args.out, diff_png, comparison.matched) {
-        write_atomic(path, &png).with_context(|| format!("writing the diff image to {}", path.display()))?;
+        write_atomic(path, &png, Durability::RunOutput)
+            .with_context(|| format!("writing the diff image to {}", path.display()))?;
     }
 
     let mut stdout = std::io::stdout().lock();

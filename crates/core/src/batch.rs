@@ -61,7 +61,7 @@ pub fn merge_captures(store: &ProjectStore, folders: &[PathBuf]) -> Result<usize
     for ((name, stem), folder) in &seen {
         let from = folder.join(name).join(format!("{stem}.slcap"));
         let bytes = std::fs::read(&from).map_err(|e| Error::io(&from, e))?;
-        store.write(&store.capture_path(name, stem)?, &bytes)?;
+        store.write_run_output(&store.capture_path(name, stem)?, &bytes)?;
     }
     Ok(seen.len())
 }
@@ -92,7 +92,7 @@ pub fn compare_captures(
         store.write_diff(name, stem, diff.as_ref())?;
         let json =
             serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-        store.write(&store.evidence_path(name, stem)?, &json)?;
+        store.write_run_output(&store.evidence_path(name, stem)?, &json)?;
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         Ok(())
     })?;
@@ -213,7 +213,7 @@ pub fn finish_shard(store: &ProjectStore, current: u32, total: u32, mode: ShardM
     }
     let manifest = ShardManifest { current, total, mode, captures: captures.len() };
     let json = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Internal(e.to_string()))?;
-    store.write(&store.shard_manifest_path(), &json)?;
+    store.write_run_output(&store.shard_manifest_path(), &json)?;
     Ok(manifest)
 }
 
@@ -294,7 +294,7 @@ pub fn merge_shards(store: &ProjectStore, folders: &[PathBuf]) -> Result<MergedS
         for (path, required) in wanted {
             let from = folder.join(name).join(path.file_name().expect("store paths name a file"));
             match std::fs::read(&from) {
-                Ok(bytes) => store.write(&path, &bytes)?,
+                Ok(bytes) => store.write_run_output(&path, &bytes)?,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => {}
                 Err(e) => return Err(Error::io(&from, e)),
             }

@@ -322,7 +322,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     );
     let (diff_png, current_png) = (diff_png?.filter(|_| want_diff_png), current_png?);
     let evidence_json = json(&evidence)?;
-    store.write(&store.evidence_path(name, project)?, &evidence_json)?;
+    store.write_run_output(&store.evidence_path(name, project)?, &evidence_json)?;
     Ok(CaptureOutcome {
         evidence,
         evidence_json,
@@ -394,7 +394,7 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
     store.write_diff(name, project, None)?;
     let evidence_json =
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-    store.write(&store.evidence_path(name, project)?, &evidence_json)?;
+    store.write_run_output(&store.evidence_path(name, project)?, &evidence_json)?;
     crate::prefetch::forget_baseline(store, name, project);
     Ok(KeyCheck::Passed(Box::new(CaptureOutcome {
         evidence,

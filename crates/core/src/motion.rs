@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::allowed_roots::check_allowed;
-use crate::decode::{PngCompression, encode_png, write_atomic};
+use crate::decode::{Durability, PngCompression, encode_png, write_atomic};
 use crate::design::normalise::load_design_input;
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
@@ -518,7 +518,7 @@ fn draw_line(img: &mut RgbaImage, from: (f64, f64), to: (f64, f64), colour: [u8;
 /// Writes the signature chart as a PNG (checked against `SIGHTLINE_ALLOWED_ROOTS`).
 pub fn write_signature_chart(comparison: &MotionComparison, path: &Path) -> Result<PathBuf> {
     let path = check_allowed(path)?;
-    write_atomic(&path, &encode_png(&signature_chart(comparison), PngCompression::Smallest)?)?;
+    write_atomic(&path, &encode_png(&signature_chart(comparison), PngCompression::Smallest)?, Durability::RunOutput)?;
     Ok(path)
 }
 

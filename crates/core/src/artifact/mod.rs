@@ -311,7 +311,7 @@ pub fn decode_capture(bytes: &[u8], path: &Path) -> Result<Capture> {
 /// Writes a capture to `path` atomically (temp file in the same folder, then rename): a reader or
 /// a crash never sees half an artifact, and a failed write leaves the previous file whole.
 pub fn write_capture(path: &Path, capture: &Capture) -> Result<()> {
-    write_atomic(path, &encode_capture(capture)?)
+    write_atomic(path, &encode_capture(capture)?, crate::decode::Durability::Synced)
 }
 
 /// Reads and decodes an artifact file.

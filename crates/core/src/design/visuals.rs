@@ -9,7 +9,7 @@ use super::content::match_blocks;
 use super::layout::SsimMap;
 use super::normalise::{Plane, Rect};
 use crate::allowed_roots::check_allowed;
-use crate::decode::{PngCompression, encode_png, write_atomic};
+use crate::decode::{Durability, PngCompression, encode_png, write_atomic};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 
@@ -51,7 +51,7 @@ impl DesignVisuals {
         let mut written = Vec::new();
         for (name, image) in self.named() {
             let path = dir.join(name);
-            write_atomic(&path, &encode_png(image, PngCompression::Smallest)?)?;
+            write_atomic(&path, &encode_png(image, PngCompression::Smallest)?, Durability::RunOutput)?;
             written.push(path);
         }
         Ok(written)

@@ -45,7 +45,7 @@ pub fn write_report_file(
     let in_project = if report_dir.is_absolute() { report_dir.strip_prefix(root).ok() } else { Some(report_dir) }
         .is_some_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)));
     if in_project {
-        crate::store::write_inside(root, path, bytes)
+        crate::store::write_inside(root, path, bytes, crate::store::Durability::RunOutput)
     } else {
         crate::store::write_inside_report_folder(&root.join(report_dir), path, bytes)
     }

@@ -580,7 +580,7 @@ impl CaptureSession {
         outcome.evidence.environment = EnvironmentComparison::of(baseline, Some(environment));
         outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
             .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-        self.store.write(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)
+        self.store.write_run_output(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)
     }
 
     /// Whether the settled shot needs what the page was drawn with first: it will be stored (a

@@ -51,7 +51,10 @@ impl CaptureSession {
                     }
                     outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
                         .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-                    self.store.write(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)?;
+                    self.store.write_run_output(
+                        &self.store.evidence_path(&self.name, &self.project)?,
+                        &outcome.evidence_json,
+                    )?;
                 }
                 self.outcome(outcome, &shot, previous.as_deref())
             }

@@ -15,19 +15,21 @@ use std::path::{Component, Path, PathBuf};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 
+use crate::decode::Durability;
 use crate::error::{Error, Result};
 
 /// Writes `bytes` to `path`, a file under `root`, atomically (a temp file in the same folder, then
 /// a rename), making its folders as needed. Refused, with nothing written, when `path` is not
 /// under `root` or a symbolic link on the way leads out of it.
-pub fn write_inside(root: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
-    confined(Within::Project, root, path, |dir, name| replace(dir, name, bytes))
+pub fn write_inside(root: &Path, path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
+    confined(Within::Project, root, path, |dir, name| replace(dir, name, bytes, durability))
 }
 
 /// [`write_inside`] for a report folder the user configured outside the project (`reportDir`):
-/// kept inside `folder`, and a refusal names the report folder, not the project.
+/// kept inside `folder`, and a refusal names the report folder, not the project. Reports are run
+/// output.
 pub fn write_inside_report_folder(folder: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
-    confined(Within::ReportFolder, folder, path, |dir, name| replace(dir, name, bytes))
+    confined(Within::ReportFolder, folder, path, |dir, name| replace(dir, name, bytes, Durability::RunOutput))
 }
 
 /// Creates `path`, a file under `root`, holding `bytes`, only when nothing is there yet: `false`
@@ -273,7 +275,7 @@ fn write_under<T>(
 }
 
 /// Replaces `name` in `dir` with `bytes` atomically: a temp file, then a rename.
-fn replace(dir: &Dir, name: &OsStr, bytes: &[u8]) -> std::io::Result<()> {
+fn replace(dir: &Dir, name: &OsStr, bytes: &[u8], durability: Durability) -> std::io::Result<()> {
     // Unique per process and per call: two threads writing one path never share a temp file.
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -281,7 +283,9 @@ fn replace(dir: &Dir, name: &OsStr, bytes: &[u8]) -> std::io::Result<()> {
     let written = (|| {
         let mut file = dir.create(&temp)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
+        if durability == Durability::Synced {
+            file.sync_all()?;
+        }
         dir.rename(&temp, dir, name)
     })();
     if written.is_err() {
@@ -439,9 +443,12 @@ pub(crate) mod tests {
     fn inside_writes_make_folders_and_replace_files_atomically() {
         let places = Places::new("plain");
         let file = places.project().join(".sightline/baselines/cards/lamp/chromium.png");
-        write_inside(&places.project(), &file, b"one").unwrap();
-        write_inside(&places.project(), &file, b"two").unwrap();
+        write_inside(&places.project(), &file, b"one", Durability::Synced).unwrap();
+        write_inside(&places.project(), &file, b"two", Durability::Synced).unwrap();
         assert_eq!(std::fs::read(&file).unwrap(), b"two");
+        // Run output is not flushed first, but replaces the file the same way.
+        write_inside(&places.project(), &file, b"three", Durability::RunOutput).unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"three");
         let names: Vec<_> =
             std::fs::read_dir(file.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, ["chromium.png"], "no temp file is left");
@@ -491,7 +498,9 @@ pub(crate) mod tests {
         let baselines = places.project().join(".sightline/baselines");
         std::fs::create_dir_all(&baselines).unwrap();
         std::os::unix::fs::symlink(places.outside(), baselines.join("home")).unwrap();
-        let error = write_inside(&places.project(), &baselines.join("home/home.png"), b"new").unwrap_err().to_string();
+        let error = write_inside(&places.project(), &baselines.join("home/home.png"), b"new", Durability::Synced)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             error,
             format!(
@@ -503,7 +512,9 @@ pub(crate) mod tests {
         );
         assert_eq!(std::fs::read(places.outside().join("home.png")).unwrap(), b"outside");
         // Nor is a folder made out there for a nested name.
-        assert!(write_inside(&places.project(), &baselines.join("home/sub/x.png"), b"new").is_err());
+        assert!(
+            write_inside(&places.project(), &baselines.join("home/sub/x.png"), b"new", Durability::Synced).is_err()
+        );
         assert!(!places.outside().join("sub").exists());
     }
 
@@ -513,22 +524,34 @@ pub(crate) mod tests {
         let folder = places.project().join(".sightline/baselines/home");
         std::fs::create_dir_all(&folder).unwrap();
         std::os::unix::fs::symlink(places.outside().join("home.png"), folder.join("chromium.png")).unwrap();
-        let error = write_inside(&places.project(), &folder.join("chromium.png"), b"new").unwrap_err().to_string();
+        let error = write_inside(&places.project(), &folder.join("chromium.png"), b"new", Durability::Synced)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("is a symbolic link to") && error.contains("nothing was written"), "{error}");
         assert_eq!(std::fs::read(places.outside().join("home.png")).unwrap(), b"outside");
         // `.sightline` itself linked out of the project.
         let other = Places::new("dot-link");
         std::fs::remove_dir_all(other.project().join(".sightline")).unwrap();
         std::os::unix::fs::symlink(other.outside(), other.project().join(".sightline")).unwrap();
-        let error = write_inside(&other.project(), &other.project().join(".sightline/temp/a/b.slcap"), b"x");
+        let error = write_inside(
+            &other.project(),
+            &other.project().join(".sightline/temp/a/b.slcap"),
+            b"x",
+            Durability::Synced,
+        );
         assert!(error.unwrap_err().to_string().contains(".sightline is a symbolic link to"));
         assert!(!other.outside().join("temp").exists());
         // A link that stays inside the project is followed as any folder.
         let inside = places.project().join("shared-baselines");
         std::fs::create_dir_all(&inside).unwrap();
         std::os::unix::fs::symlink(&inside, places.project().join(".sightline/baselines/card")).unwrap();
-        write_inside(&places.project(), &places.project().join(".sightline/baselines/card/chromium.png"), b"ok")
-            .unwrap();
+        write_inside(
+            &places.project(),
+            &places.project().join(".sightline/baselines/card/chromium.png"),
+            b"ok",
+            Durability::Synced,
+        )
+        .unwrap();
         assert_eq!(std::fs::read(inside.join("chromium.png")).unwrap(), b"ok");
     }
 
@@ -536,7 +559,12 @@ pub(crate) mod tests {
     fn inside_a_file_where_a_folder_belongs_is_named() {
         let places = Places::new("file-folder");
         std::fs::write(places.project().join(".sightline/baselines"), b"").unwrap();
-        let error = write_inside(&places.project(), &places.project().join(".sightline/baselines/home/c.png"), b"x");
+        let error = write_inside(
+            &places.project(),
+            &places.project().join(".sightline/baselines/home/c.png"),
+            b"x",
+            Durability::Synced,
+        );
         let error = error.unwrap_err().to_string();
         assert!(error.contains("not a folder"), "{error}");
     }

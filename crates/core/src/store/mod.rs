@@ -32,6 +32,7 @@ use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
 use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
 
+pub use crate::decode::Durability;
 pub(crate) use capture_data::baseline_data;
 pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage};
 #[cfg(test)]
@@ -125,10 +126,17 @@ impl ProjectStore {
         Self { root: root.into(), layout }
     }
 
-    /// Writes `bytes` to `path`, a file of this project, atomically; never through a symbolic
-    /// link out of the project ([`write_inside`]).
+    /// Writes `bytes` to `path`, a file of this project, atomically and on the disk before it
+    /// replaces the old one ([`Durability::Synced`]); never through a symbolic link out of the
+    /// project ([`write_inside`]).
     pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        write_inside(&self.root, path, bytes)
+        write_inside(&self.root, path, bytes, Durability::Synced)
+    }
+
+    /// [`ProjectStore::write`] for this run's files (captures, evidence, diff images), which the
+    /// next run writes again: not flushed to the disk first ([`Durability::RunOutput`]).
+    pub fn write_run_output(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        write_inside(&self.root, path, bytes, Durability::RunOutput)
     }
 
     /// Removes `path`, a file or folder of this project, if it is there; never through a
@@ -255,7 +263,7 @@ impl ProjectStore {
         match diff {
             Some(image) => {
                 let png = crate::decode::encode_png(image, crate::decode::PngCompression::Fastest)?;
-                self.write(&path, &png)?;
+                self.write_run_output(&path, &png)?;
                 Ok(Some(png))
             }
             None => self.remove(&path).map(|()| None),
@@ -312,7 +320,7 @@ impl ProjectStore {
 
     /// Writes this run's capture, already encoded ([`encode_capture`]), to `.sightline/temp`.
     pub fn write_encoded_capture(&self, name: &str, project: &str, artifact: &[u8]) -> Result<()> {
-        self.write(&self.capture_path(name, project)?, artifact)
+        self.write_run_output(&self.capture_path(name, project)?, artifact)
     }
 
     /// Records `environment` with this run's capture of `name`, its pixels kept as written: what
@@ -330,7 +338,7 @@ impl ProjectStore {
             data.environment = Some(environment.clone());
             data.to_json()
         })?;
-        self.write(&path, &amended)
+        self.write_run_output(&path, &amended)
     }
 
     /// Reads this run's capture back.

@@ -333,7 +333,7 @@ fn sample_into(
         tools,
     };
     let json = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::InvalidInput(format!("manifest JSON: {e}")))?;
-    crate::decode::write_atomic(&folder.partial.join("manifest.json"), &json)?;
+    crate::decode::write_atomic(&folder.partial.join("manifest.json"), &json, crate::decode::Durability::Synced)?;
     make_read_only(&folder.partial)?;
     // A call cancelled or out of time at the last moment still leaves nothing.
     limits.check("before the frames folder was put in place")?;
