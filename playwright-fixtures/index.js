@@ -226,10 +226,15 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
   await page.screencast?.hideOverlays?.();
   let putBack = null;
   try {
-    await prepareForCapture(page, settings);
-    // A Locator asked for its full page: an element that scrolls is grown to its whole content.
-    if (settings.scrollContent && isLocator(target)) putBack = await growToScrollContent(target, settings.timeout);
-    if (settings.animations === 'disabled') await finishAnimations(page);
+    // A Locator asked for its full page: an element that scrolls is grown to its whole content,
+    // before its animations are finished.
+    const grow = settings.scrollContent && isLocator(target);
+    const finish = settings.animations === 'disabled';
+    await prepareForCapture(page, settings, { finish: finish && !grow });
+    if (grow) {
+      putBack = await growToScrollContent(target, settings.timeout);
+      if (finish) await finishAnimations(page);
+    }
     await work?.settle(deadline);
     await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }).catch((err) => {
       throw new Error(`toMatchVisual("${session.name}"): ${err.message}`);

@@ -144,12 +144,19 @@ async function inEveryFrame(page, fn, arg) {
 
 /**
  * Makes the page repeatable to capture: adopts `captureStyle(options)` in every frame and open
- * shadow root, then waits for `document.fonts.ready`. Undo with `restoreAfterCapture`.
+ * shadow root, then waits for `document.fonts.ready`; with `finish`, then finishes animations as
+ * `finishAnimations` does, in the same call to each frame (one round trip instead of two). Undo
+ * with `restoreAfterCapture`.
  * @param {import('@playwright/test').Page} page
  * @param {Parameters<typeof captureStyle>[0]} [options]
+ * @param {{finish?: boolean}} [also]
  */
-async function prepareForCapture(page, options) {
-  await inEveryFrame(page, stabiliseInPage, captureStyle(options));
+async function prepareForCapture(page, options, { finish = false } = {}) {
+  const css = JSON.stringify(captureStyle(options));
+  // One expression from both page functions' sources: each frame runs them in order.
+  const stabilise = `Promise.resolve((${stabiliseInPage})(${css}))`;
+  const steps = finish ? `${stabilise}.then(() => { (${finishAnimationsInPage})(); })` : stabilise;
+  await inEveryFrame(page, steps);
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -163,15 +170,24 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function waitForContent(page, { images, ariaBusy, timeout }) {
   const deadline = Date.now() + timeout;
+  // The first look for a busy element rides with the wait for images (one round trip).
+  let firstLook = null;
   if (images) {
     // The deadline's timer is cleared once the images are ready, so no wait outlives the call.
     let timer;
     const deadlinePassed = new Promise((resolve) => (timer = setTimeout(resolve, timeout)));
-    await Promise.race([inEveryFrame(page, imagesReadyInPage), deadlinePassed]).finally(() => clearTimeout(timer));
+    const steps = ariaBusy ? `(${imagesReadyInPage})().then(() => (${busyElementInPage})())` : imagesReadyInPage;
+    // Images still loading at the deadline leave no look: the loop below takes its own.
+    const looked = await Promise.race([inEveryFrame(page, steps), deadlinePassed.then(() => null)]).finally(() =>
+      clearTimeout(timer),
+    );
+    if (ariaBusy) firstLook = looked;
   }
   if (!ariaBusy) return;
   for (;;) {
-    const busy = (await inEveryFrame(page, busyElementInPage)).find(Boolean);
+    const looked = firstLook ?? (await inEveryFrame(page, busyElementInPage));
+    firstLook = null;
+    const busy = looked.find(Boolean);
     if (!busy) return;
     if (Date.now() >= deadline) {
       throw new Error(

@@ -5,9 +5,10 @@
 //! row above belongs to another part, which may not be drawn yet); every other row takes the
 //! Up filter, as [`PngCompression::Fastest`](super::PngCompression::Fastest) does.
 //!
-//! For the large diff images of `sightline diff --out`, where one core's encode was a fifth of
-//! the run: each part can also be drawn band by band just before it is deflated, so the drawing
-//! and the encode share the cores and each band is encoded while it is still in cache.
+//! Every [`PngCompression::Fastest`](super::PngCompression::Fastest) PNG is written so (diff
+//! images, this run's views). For `sightline diff --out` each part is also drawn band by band just
+//! before it is deflated, so the drawing and the encode share the cores and each band is encoded
+//! while it is still in cache.
 
 use rayon::prelude::*;
 
@@ -90,8 +91,8 @@ fn check_size(image: &RgbaImage) -> Result<()> {
     Ok(())
 }
 
-/// How many parts `rows` rows are cut into: one per core, each at least `min_rows` rows and a
-/// few hundred kilobytes (below that the threads cost more than they save).
+/// How many parts `rows` rows are cut into: one per core, each at least `min_rows` rows and 64
+/// (below that the threads cost more than they save).
 fn parts(rows: usize, min_rows: usize) -> usize {
     const MIN_PART_ROWS: usize = 64;
     let cores = rayon::current_num_threads().max(1);
