@@ -308,10 +308,7 @@ pub fn compare_images_into_png(
                 &mut image,
                 TILE,
                 || painter.scratch(),
-                |scratch, band, rows| {
-                    painter.draw_band(scratch, band, rows);
-                    Ok(())
-                },
+                |scratch, band, rows| painter.draw_band(scratch, band, rows),
             )
         },
         || summarise(baseline_size, current_size, options, &diff, moved),

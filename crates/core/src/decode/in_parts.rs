@@ -48,7 +48,7 @@ pub fn encode_png_drawn<S>(
     image: &mut RgbaImage,
     band_rows: usize,
     init: impl Fn() -> S + Sync,
-    draw: impl Fn(&mut S, usize, &mut [u8]) -> Result<()> + Sync,
+    draw: impl Fn(&mut S, usize, &mut [u8]) + Sync,
 ) -> Result<Vec<u8>> {
     check_size(image)?;
     let stride = image.width() as usize * 4;
@@ -69,7 +69,7 @@ pub fn encode_png_drawn<S>(
             let mut deflater = Deflater::new(stride, i == last);
             for start in (0..part.len()).step_by(band_bytes) {
                 let end = (start + band_bytes).min(part.len());
-                draw(&mut state, i * part_bands + start / band_bytes, &mut part[start..end])?;
+                draw(&mut state, i * part_bands + start / band_bytes, &mut part[start..end]);
                 let above = start.checked_sub(stride).map(|at| &part[at..start]);
                 deflater.rows(&part[start..end], above)?;
             }
@@ -189,19 +189,10 @@ fn deflate(
 /// The PNG of `image` from its parts' deflate streams, in order, with `chunk` before them.
 fn png_of(image: &RgbaImage, parts: Vec<Result<Part>>, chunk: Option<([u8; 4], &[u8])>) -> Result<Vec<u8>> {
     let parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
+    let adler = parts.iter().fold(1, |adler, part| adler32_combine(adler, part.adler, part.filtered_len));
     let deflated_len: usize = parts.iter().map(|p| p.deflated.len()).sum();
-    let mut zlib = Vec::with_capacity(2 + deflated_len + 4);
-    // CMF 0x78 (deflate, 32 KiB window), FLG 0x01 (fastest; the check bits make 0x7801 % 31 == 0).
-    zlib.extend_from_slice(&[0x78, 0x01]);
-    let mut adler = 1;
-    for part in &parts {
-        zlib.extend_from_slice(&part.deflated);
-        adler = adler32_combine(adler, part.adler, part.filtered_len);
-    }
-    zlib.extend_from_slice(&adler.to_be_bytes());
-
     let failed = |e: png::EncodingError| Error::InvalidInput(format!("PNG encoding failed: {e}"));
-    let mut out = Vec::with_capacity(zlib.len() + 1024);
+    let mut out = Vec::with_capacity(deflated_len + 1024);
     {
         let mut encoder = png::Encoder::new(&mut out, image.width(), image.height());
         encoder.set_color(png::ColorType::Rgba);
@@ -210,10 +201,17 @@ fn png_of(image: &RgbaImage, parts: Vec<Result<Part>>, chunk: Option<([u8; 4], &
         if let Some((kind, data)) = chunk {
             writer.write_chunk(png::chunk::ChunkType(kind), data).map_err(failed)?;
         }
-        // A chunk holds at most 2³¹ − 1 bytes.
-        for chunk in zlib.chunks(1 << 30) {
-            writer.write_chunk(png::chunk::IDAT, chunk).map_err(failed)?;
+        // The zlib stream is the concatenation of every IDAT's data, so each part is written as
+        // it is, without joining them first: the header (CMF 0x78: deflate, 32 KiB window; FLG
+        // 0x01: fastest, check bits making 0x7801 % 31 == 0), the parts (a chunk holds at most
+        // 2³¹ − 1 bytes), the Adler-32.
+        writer.write_chunk(png::chunk::IDAT, &[0x78, 0x01]).map_err(failed)?;
+        for part in &parts {
+            for data in part.deflated.chunks(1 << 30) {
+                writer.write_chunk(png::chunk::IDAT, data).map_err(failed)?;
+            }
         }
+        writer.write_chunk(png::chunk::IDAT, &adler.to_be_bytes()).map_err(failed)?;
         writer.finish().map_err(failed)?;
     }
     Ok(out)
@@ -295,14 +293,15 @@ mod tests {
                     encode_png_drawn(
                         &mut image,
                         band_rows,
-                        || 0usize,
-                        |bands_drawn, band, rows| {
-                            // Each band is drawn once, from its own rows of the expected image.
+                        || None,
+                        |last: &mut Option<usize>, band, rows| {
+                            // A thread draws its part's bands in order, each once, from its own
+                            // rows of the expected image.
+                            assert!(last.is_none_or(|last| band == last + 1), "band {band} after {last:?}");
+                            *last = Some(band);
                             let at = band * band_rows * stride;
                             rows.copy_from_slice(&expected.as_bytes()[at..at + rows.len()]);
-                            *bands_drawn += 1;
                             drawn.lock().unwrap().push(band);
-                            Ok(())
                         },
                     )
                 })
