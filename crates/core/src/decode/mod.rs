@@ -2,6 +2,7 @@
 //! and JPEG (decoded by libjpeg-turbo itself, to exactly the pixels its tools give). Dimensions
 //! are checked against the pixel cap before a pixel buffer is allocated.
 
+use std::ffi::OsStr;
 use std::io::Cursor;
 use std::path::Path;
 
@@ -422,25 +423,59 @@ pub enum Durability {
 /// Writes `bytes` to `path` atomically: a temp file in the same folder, then a rename, so a
 /// reader never sees half a file (nor a crash, when [`Durability::Synced`]).
 pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
-    use std::io::Write;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| Error::InvalidInput(format!("{}: not a file path", path.display())))?;
+    replace_in(dir, name, bytes, durability).map_err(|e| Error::io(path, e))
+}
+
+/// A folder a file is replaced in: a path, or an open handle of one (the store's, through which
+/// no write follows a link out of the project).
+pub(crate) trait Folder {
+    fn create(&self, name: &str) -> std::io::Result<std::fs::File>;
+    fn rename(&self, from: &str, to: &OsStr) -> std::io::Result<()>;
+    fn remove(&self, name: &str) -> std::io::Result<()>;
+}
+
+impl Folder for Path {
+    fn create(&self, name: &str) -> std::io::Result<std::fs::File> {
+        std::fs::File::create(self.join(name))
+    }
+
+    fn rename(&self, from: &str, to: &OsStr) -> std::io::Result<()> {
+        std::fs::rename(self.join(from), self.join(to))
+    }
+
+    fn remove(&self, name: &str) -> std::io::Result<()> {
+        std::fs::remove_file(self.join(name))
+    }
+}
+
+/// Replaces `name` in `folder` with `bytes`: written to a temp file there (flushed to the disk
+/// when [`Durability::Synced`]), then renamed over `name`; the temp file is removed when any step
+/// fails, so nothing is left half written.
+pub(crate) fn replace_in(
+    folder: &(impl Folder + ?Sized),
+    name: &OsStr,
+    bytes: &[u8],
+    durability: Durability,
+) -> std::io::Result<()> {
+    use std::io::Write;
     // Unique per process *and* per call: two threads writing the same path never share a temp.
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".{}.{}.{n}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
+    let temp = format!(".{}.{}.{n}.tmp", name.to_string_lossy(), std::process::id());
+    let written = (|| {
+        let mut file = folder.create(&temp)?;
+        file.write_all(bytes)?;
         if durability == Durability::Synced {
-            f.sync_all()?;
+            file.sync_all()?;
         }
-        std::fs::rename(&tmp, path)
+        folder.rename(&temp, name)
     })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    if written.is_err() {
+        let _ = folder.remove(&temp);
+    }
+    written
 }
 
 #[cfg(test)]

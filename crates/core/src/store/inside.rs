@@ -15,21 +15,21 @@ use std::path::{Component, Path, PathBuf};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 
-use crate::decode::Durability;
+use crate::decode::{Durability, Folder, replace_in};
 use crate::error::{Error, Result};
 
 /// Writes `bytes` to `path`, a file under `root`, atomically (a temp file in the same folder, then
 /// a rename), making its folders as needed. Refused, with nothing written, when `path` is not
 /// under `root` or a symbolic link on the way leads out of it.
 pub fn write_inside(root: &Path, path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
-    confined(Within::Project, root, path, |dir, name| replace(dir, name, bytes, durability))
+    confined(Within::Project, root, path, |dir, name| replace_in(dir, name, bytes, durability))
 }
 
 /// [`write_inside`] for a report folder the user configured outside the project (`reportDir`):
 /// kept inside `folder`, and a refusal names the report folder, not the project. Reports are run
 /// output.
 pub fn write_inside_report_folder(folder: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
-    confined(Within::ReportFolder, folder, path, |dir, name| replace(dir, name, bytes, Durability::RunOutput))
+    confined(Within::ReportFolder, folder, path, |dir, name| replace_in(dir, name, bytes, Durability::RunOutput))
 }
 
 /// Creates `path`, a file under `root`, holding `bytes`, only when nothing is there yet: `false`
@@ -274,24 +274,20 @@ fn write_under<T>(
     put(&dir, name).map_err(Failed::File)
 }
 
-/// Replaces `name` in `dir` with `bytes` atomically: a temp file, then a rename.
-fn replace(dir: &Dir, name: &OsStr, bytes: &[u8], durability: Durability) -> std::io::Result<()> {
-    // Unique per process and per call: two threads writing one path never share a temp file.
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temp = format!(".{}.{}.{n}.tmp", name.to_string_lossy(), std::process::id());
-    let written = (|| {
-        let mut file = dir.create(&temp)?;
-        file.write_all(bytes)?;
-        if durability == Durability::Synced {
-            file.sync_all()?;
-        }
-        dir.rename(&temp, dir, name)
-    })();
-    if written.is_err() {
-        let _ = dir.remove_file(&temp);
+/// The store's folders are open handles: a temp file and its rename stay in the folder the
+/// handle holds, whatever links are swapped in on the way.
+impl Folder for Dir {
+    fn create(&self, name: &str) -> std::io::Result<std::fs::File> {
+        Dir::create(self, name).map(cap_std::fs::File::into_std)
     }
-    written
+
+    fn rename(&self, from: &str, to: &OsStr) -> std::io::Result<()> {
+        Dir::rename(self, from, self, to)
+    }
+
+    fn remove(&self, name: &str) -> std::io::Result<()> {
+        self.remove_file(name)
+    }
 }
 
 /// Creates `name` in `dir` holding `bytes` unless something is there (`false`); the OS decides
