@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::capture::{CaptureOutcome, KeyCheck, Unsettled, UpdateMode, record_if_unchanged};
+use crate::capture::{CaptureOutcome, KeyCheck, Unsettled, UpdateMode};
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, TraceRequest, parse_dom};
@@ -402,7 +402,7 @@ impl CaptureSession {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::FirstShot if self.dom.is_none() && !self.capture_only => {
                 // Shot before the walk: the same bytes as the baseline's shot pass here.
-                match record_if_unchanged(&self.store, &self.request(&png, true, None))? {
+                match self.check_key(&png)? {
                     passed @ KeyCheck::Passed(_) => self.first_shot(png, passed),
                     key => {
                         self.phase = Phase::WalkAfterShot(png, key);

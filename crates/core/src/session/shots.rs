@@ -2,13 +2,19 @@
 //! first shot's provisional comparison, and whether the page is shot before it is walked.
 
 use std::path::Path;
+use std::sync::Arc;
 
-use crate::capture::{CaptureOutcome, CaptureRequest, KeyCheck, Unsettled, key_may_decide, record_capture};
+use crate::capture::{
+    CaptureOutcome, CaptureOwner, CaptureRequest, KeyCheck, Unsettled, UpdateMode, key_may_decide, record_capture,
+    record_if_unchanged,
+};
 use crate::decode::decode_image;
+use crate::dom::DomSnapshot;
 use crate::error::Result;
+use crate::snapshot::SnapshotOptions;
 use crate::stability::unsettled_area;
-use crate::store::CaptureData;
 use crate::store::ledger::TestRef;
+use crate::store::{CaptureData, ProjectStore};
 
 use super::input::check_ignore_regions;
 use super::{CaptureSession, Phase, Settled, Step};
@@ -63,31 +69,10 @@ impl CaptureSession {
         unsettled_area(previous.view(), shot.view(), self.dom.as_deref())
     }
 
-    /// The first shot's provisional comparison on a thread of its own, with what it needs of the
-    /// session copied (the DOM record shared).
+    /// The first shot's provisional comparison on a thread of its own.
     fn compare_beside(&self, shot: Vec<u8>) -> std::thread::JoinHandle<Result<CaptureOutcome>> {
-        let Self { store, name, project, update, is_not, .. } = self;
-        let (store, name, project, update, negated) = (store.clone(), name.clone(), project.clone(), *update, *is_not);
-        let (data, dom, options) = (self.capture_data(), self.dom.clone(), self.settings.snapshot_options());
-        let (write_missing_baselines, owner) = (self.settings.write_missing_baselines, self.test.owner());
-        std::thread::spawn(move || {
-            let request = CaptureRequest {
-                name: &name,
-                project: &project,
-                screenshot_png: &shot,
-                data,
-                parsed_dom: dom.as_deref(),
-                options,
-                update,
-                write_missing_baselines,
-                want_diff_png: true,
-                provisional: true,
-                unsettled: None,
-                owner: Some(owner),
-                negated,
-            };
-            record_capture(&store, request)
-        })
+        let comparison = self.shot_comparison();
+        std::thread::spawn(move || comparison.with_request(&shot, true, None, record_capture))
     }
 
     pub(super) fn compare(
@@ -96,28 +81,26 @@ impl CaptureSession {
         provisional: bool,
         unsettled: Option<Unsettled<'_>>,
     ) -> Result<CaptureOutcome> {
-        record_capture(&self.store, self.request(shot, provisional, unsettled))
+        self.shot_comparison().with_request(shot, provisional, unsettled, record_capture)
     }
 
-    pub(super) fn request<'a>(
-        &'a self,
-        shot: &'a [u8],
-        provisional: bool,
-        unsettled: Option<Unsettled<'a>>,
-    ) -> CaptureRequest<'a> {
-        CaptureRequest {
-            name: &self.name,
-            project: &self.project,
-            screenshot_png: shot,
+    /// Whether `shot`'s bytes are the baseline's shot (then it is recorded as passed).
+    pub(super) fn check_key(&self, shot: &[u8]) -> Result<KeyCheck> {
+        self.shot_comparison().with_request(shot, true, None, |store, request| record_if_unchanged(store, &request))
+    }
+
+    /// What comparing a shot needs of the session, copied (the DOM record shared).
+    fn shot_comparison(&self) -> ShotComparison {
+        ShotComparison {
+            store: self.store.clone(),
+            name: self.name.clone(),
+            project: self.project.clone(),
             data: self.capture_data(),
-            parsed_dom: self.dom.as_deref(),
+            dom: self.dom.clone(),
             options: self.settings.snapshot_options(),
             update: self.update,
             write_missing_baselines: self.settings.write_missing_baselines,
-            want_diff_png: true,
-            provisional,
-            unsettled,
-            owner: Some(self.test.owner()),
+            owner: self.test.owner(),
             negated: self.is_not,
         }
     }
@@ -136,5 +119,49 @@ impl CaptureSession {
             // The comparison keys the capture from the shot's bytes.
             shot: None,
         }
+    }
+}
+
+/// A shot's comparison with the baseline, with everything it needs of its session owned, so it
+/// can run on a thread of its own while the page is shot again.
+struct ShotComparison {
+    store: ProjectStore,
+    name: String,
+    project: String,
+    data: CaptureData,
+    dom: Option<Arc<DomSnapshot>>,
+    options: SnapshotOptions,
+    update: UpdateMode,
+    write_missing_baselines: bool,
+    owner: CaptureOwner,
+    negated: bool,
+}
+
+impl ShotComparison {
+    /// Runs `compare` on the capture request of `shot`.
+    fn with_request<T>(
+        self,
+        shot: &[u8],
+        provisional: bool,
+        unsettled: Option<Unsettled<'_>>,
+        compare: impl FnOnce(&ProjectStore, CaptureRequest<'_>) -> T,
+    ) -> T {
+        let Self { store, name, project, data, dom, options, update, write_missing_baselines, owner, negated } = self;
+        let request = CaptureRequest {
+            name: &name,
+            project: &project,
+            screenshot_png: shot,
+            data,
+            parsed_dom: dom.as_deref(),
+            options,
+            update,
+            write_missing_baselines,
+            want_diff_png: true,
+            provisional,
+            unsettled,
+            owner: Some(owner),
+            negated,
+        };
+        compare(&store, request)
     }
 }
