@@ -4,7 +4,6 @@
 // addon). Public Playwright APIs only.
 'use strict';
 
-const fs = require('node:fs');
 const path = require('node:path');
 const util = require('node:util');
 const { runnerPlaywright } = require('./runner.js');
@@ -18,6 +17,7 @@ const { styleRules } = require('./trace.js');
 const { watchAssets, assetDigests } = require('./assets.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { growToScrollContent } = require('./scroll-content.js');
+const { attachOutcome } = require('./attachments.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
 
@@ -342,12 +342,7 @@ function pause(ms, signal) {
  * output folder (`test-results/<test>/home-actual.png`), so the reporters print those paths.
  */
 async function finish(testInfo, session, outcome) {
-  for (const attachment of outcome.attachments) {
-    const { name, contentType } = attachment;
-    if (attachment.kind === 'inline') testInfo.attachments.push({ name, body: Buffer.from(attachment.body), contentType });
-    else if (attachment.kind === 'projectFile') testInfo.attachments.push({ name, path: attachment.path, contentType });
-    else testInfo.attachments.push({ name, path: await writeOutputFile(testInfo, name, attachment.body), contentType });
-  }
+  await attachOutcome(testInfo, outcome.attachments);
   const result = { pass: outcome.pass, message: () => outcome.message, name: 'toMatchVisual' };
   if (outcome.failAtEnd) {
     failNewSnapshotAtEnd(testInfo, outcome.failAtEnd);
@@ -371,14 +366,6 @@ function failNewSnapshotAtEnd(testInfo, message) {
 function callerFrames() {
   const lines = (new Error().stack ?? '').split('\n').slice(1);
   return lines.filter((line) => !line.includes(__dirname + path.sep)).join('\n');
-}
-
-/** Writes `body` as `file` in the test's output folder; returns its path. */
-async function writeOutputFile(testInfo, file, body) {
-  const where = testInfo.outputPath(file);
-  await fs.promises.mkdir(path.dirname(where), { recursive: true });
-  await fs.promises.writeFile(where, body);
-  return where;
 }
 
 const expect = baseExpect.extend({ toMatchVisual });

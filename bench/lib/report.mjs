@@ -135,8 +135,7 @@ const toolOfKind = (capture, kind) => Object.entries(capture.tools).find(([, r])
 /** Readable names for the steps the spec times, in the matcher's order. */
 function stepLabel(step, info) {
   switch (step) {
-    case 'prepareForCapture': return 'prepareForCapture (stabilising stylesheet, fonts.ready)';
-    case 'finishAnimations': return 'finishAnimations';
+    case 'prepareForCapture': return 'prepareForCapture (stabilising stylesheet, fonts.ready, animations finished)';
     case 'clearHover': return 'clearHover (mouse moved off the page)';
     case 'pageWork': return 'the page\'s own work (requests done, DOM quiet 100 ms)';
     case 'waitForContent': return 'waitForContent (images decoded, aria-busy)';
@@ -148,7 +147,7 @@ function stepLabel(step, info) {
     case 'compare': return info?.walked
       ? 'the session: compare with the baseline (decode, compare, write)'
       : 'the session: the shot\'s key against the baseline\'s, capture kept as the PNG';
-    case 'attach': return 'testInfo.attach(evidence JSON)';
+    case 'attach': return 'the attachments (output files written, as the matcher does)';
     case 'restoreAfterCapture': return 'restoreAfterCapture';
     default: return step;
   }

@@ -22,7 +22,8 @@ const require = createRequire(import.meta.url);
 // breakdown below runs exactly the code toMatchVisual runs.
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
 const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
-const { finishAnimations, prepareForCapture, restoreAfterCapture, waitForContent } = require(path.join(fixturesDir, 'stabilise.js'));
+const { prepareForCapture, restoreAfterCapture, waitForContent } = require(path.join(fixturesDir, 'stabilise.js'));
+const { attachOutcome } = require(path.join(fixturesDir, 'attachments.js'));
 const { pageWork } = require(path.join(fixturesDir, 'page-work.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const { renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
@@ -87,10 +88,10 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   const work = settings.waitForRequests ? pageWork(page, settings.ignoreRequests) : null;
   if (settings.clearHover) await page.mouse.move(-1, -1);
   lap('clearHover');
-  await prepareForCapture(page, settings);
+  // The stabilising stylesheet and the finished animations: one round trip per frame, as the
+  // matcher does for a page.
+  await prepareForCapture(page, settings, { finish: settings.animations === 'disabled' });
   lap('prepareForCapture');
-  await finishAnimations(page);
-  lap('finishAnimations');
   await work?.settle(deadline);
   lap('pageWork');
   await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout });
@@ -126,9 +127,8 @@ async function sessionSteps(page, testInfo, { expectPass }) {
         throw new Error(`the session asked for ${step.kind}`);
       }
     }
-    for (const { name, body, contentType } of step.outcome.attachments) {
-      if (body) await testInfo.attach(`steps-${name}`, { body, contentType });
-    }
+    // As the matcher attaches: the output files written into the test's output folder.
+    await attachOutcome(testInfo, step.outcome.attachments.map((a) => ({ ...a, name: `steps-${a.name}` })));
     lap('attach');
   } finally {
     await restoreAfterCapture(page);

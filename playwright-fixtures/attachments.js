@@ -1,0 +1,31 @@
+// What a finished toMatchVisual call attaches, as toHaveScreenshot attaches: not copied, so the
+// reporters print real paths. Shared with the bench, which times the matcher's steps one by one.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+/**
+ * Attaches the outcome's attachments to the test, in their order: an inline body as it is, a
+ * project file (the baseline) by its path, an output file (the actual image, the diff) written
+ * into the test's output folder first — all of them at once — and attached by that path.
+ */
+async function attachOutcome(testInfo, attachments) {
+  const attached = await Promise.all(attachments.map(async (attachment) => {
+    const { name, contentType } = attachment;
+    if (attachment.kind === 'inline') return { name, body: Buffer.from(attachment.body), contentType };
+    if (attachment.kind === 'projectFile') return { name, path: attachment.path, contentType };
+    return { name, path: await writeOutputFile(testInfo, name, attachment.body), contentType };
+  }));
+  testInfo.attachments.push(...attached);
+}
+
+/** Writes `body` as `file` in the test's output folder; returns its path. */
+async function writeOutputFile(testInfo, file, body) {
+  const where = testInfo.outputPath(file);
+  await fs.promises.mkdir(path.dirname(where), { recursive: true });
+  await fs.promises.writeFile(where, body);
+  return where;
+}
+
+module.exports = { attachOutcome };
