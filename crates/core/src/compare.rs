@@ -211,6 +211,15 @@ fn page_shift(
     if diff.diff_pixels == 0 {
         return Ok(None);
     }
+    shift_and_what_still_differs(baseline, current, options)
+}
+
+/// The page shift the pixels show, if any, with what still differs once it is undone.
+fn shift_and_what_still_differs(
+    baseline: ImageRef<'_>,
+    current: ImageRef<'_>,
+    options: &CompareOptions,
+) -> Result<Option<(PageShift, DiffMask)>> {
     let Some(found) = detect_shift(baseline, current, options.pixel.max_delta(), &options.shift_hints) else {
         return Ok(None);
     };
@@ -277,31 +286,50 @@ fn summarise(
 /// wants the diff image as a PNG (the CLI's `diff --out`): when the images differ, the diff image
 /// is drawn over the baseline's own pixels ([`DiffPainter`]) instead of into a new image of the
 /// same size, each band encoded as soon as it is drawn, on every core, while the regions are
-/// found. Equal images give no PNG. Images of different sizes, and the perceptual comparator,
-/// draw as [`compare_images_drawing`] does.
+/// found. Equal images give no PNG. Images of two heights (a page that grew or shrank) are drawn
+/// on the taller one's canvas, the baseline's buffer grown to it. Images of two widths, and the
+/// perceptual comparator, draw as [`compare_images_drawing`] does.
 pub fn compare_images_into_png(
     baseline: RgbaImage,
     current: ImageRef<'_>,
     options: &CompareOptions,
 ) -> Result<(ImageComparison, Option<Vec<u8>>)> {
-    let same_size = baseline.width() == current.width() && baseline.height() == current.height();
-    if !same_size || options.comparator != Comparator::Pixelmatch {
+    if baseline.width() != current.width() || options.comparator != Comparator::Pixelmatch {
         let (comparison, image) =
             compare_images_drawing(baseline.view(), current, options, DiffDrawing::WhenDifferent)?;
         return Ok((comparison, image.map(|image| encode_png(&image, PngCompression::Fastest)).transpose()?));
     }
     COMPARISONS.fetch_add(1, Ordering::Relaxed);
-    let (w, h) = (baseline.width() as usize, baseline.height() as usize);
-    let (diff, aa) = compare_pixels_marking_aa(baseline.as_bytes(), current.as_bytes(), w, h, &options.pixel)?;
-    let moved = page_shift(baseline.view(), current, options, &diff)?;
     let (baseline_size, current_size) = (Size::of(baseline.view()), Size::of(current));
+    // The rows both images have are compared in place; the canvas rows below them are padding,
+    // each a difference (as compare_images_drawing counts them).
+    let overlap = baseline.height().min(current.height());
+    let (w, h) = (baseline.width() as usize, baseline.height().max(current.height()) as usize);
+    let compared = current.rows(0, overlap);
+    // The shift is looked for from the pixels alone, beside the pixel test: each fills the other's
+    // idle moments (the ends of its parallel loops, its serial parts).
+    let (tested, shifted) = rayon::join(
+        || {
+            let base = baseline.view().rows(0, overlap);
+            compare_pixels_marking_aa(base.as_bytes(), compared.as_bytes(), w, overlap as usize, &options.pixel)
+        },
+        || shift_and_what_still_differs(baseline.view(), current, options),
+    );
+    let (mut diff, mut aa) = tested?;
+    if h > overlap as usize {
+        diff.mask.extend_to_height(h);
+        aa.extend_to_height(h);
+        mark_padding(&mut diff, baseline.view(), current, options, None);
+    }
+    // Pixels all within the threshold: nothing moved that counts.
+    let moved = shifted?.filter(|_| diff.diff_pixels > 0);
     if diff.diff_pixels == 0 {
         return Ok((summarise(baseline_size, current_size, options, &diff, moved), None));
     }
     // The pixels are done with: the regions are found from the masks while the diff image is
-    // drawn over the baseline and encoded.
-    let mut image = baseline;
-    let painter = DiffPainter::new(image.as_bytes(), current.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
+    // drawn over the baseline (grown to the canvas) and encoded.
+    let mut image = grown_to_height(baseline, h as u32)?;
+    let painter = DiffPainter::new(image.as_bytes(), compared.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
     let (png, comparison) = rayon::join(
         || {
             encode_png_drawn(
@@ -314,6 +342,18 @@ pub fn compare_images_into_png(
         || summarise(baseline_size, current_size, options, &diff, moved),
     );
     Ok((comparison, Some(png?)))
+}
+
+/// `image` with rows of zeros added below it up to `height` rows: its own buffer grown, which for
+/// a long page moves no pixel (the allocator remaps it).
+fn grown_to_height(image: RgbaImage, height: u32) -> Result<RgbaImage> {
+    if image.height() >= height {
+        return Ok(image);
+    }
+    let width = image.width();
+    let mut data = image.into_bytes();
+    data.resize(width as usize * height as usize * 4, 0);
+    RgbaImage::from_raw(width, height, data)
 }
 
 /// The diff image of two identical images: the baseline faded to grey, as the comparators draw
@@ -497,7 +537,7 @@ mod tests {
         // a half-transparent change across the second part's first band.
         let mut data = baseline.as_bytes()[..100 * row].to_vec();
         data.extend([0, 0, 255, 255].repeat(5 * 96));
-        data.extend_from_slice(&baseline.as_bytes()[100 * row..495 * row]);
+        data.extend_from_slice(&baseline.as_bytes()[100 * row..]);
         for y in 20..30 {
             data[y * row + 39 * 4..y * row + 40 * 4].copy_from_slice(&[160, 160, 160, 255]);
             data[y * row + 40 * 4..y * row + 50 * 4].copy_from_slice(&[0, 0, 0, 255].repeat(10));
@@ -505,19 +545,27 @@ mod tests {
         for y in 165..175 {
             data[y * row..y * row + 96 * 4].copy_from_slice(&[0, 160, 0, 128].repeat(96));
         }
-        let current = RgbaImage::from_raw(96, 500, data).unwrap();
-        for options in [
-            CompareOptions::default(),
-            CompareOptions { pixel: PixelOptions { diff_mask: true, ..PixelOptions::default() }, ..Default::default() },
-        ] {
-            let (expected, image) = compare_images(baseline.view(), current.view(), &options, true).unwrap();
-            let (compared, png) =
-                pool.install(|| compare_images_into_png(baseline.clone(), current.view(), &options)).unwrap();
-            let json = |c: &ImageComparison| serde_json::to_value(c).unwrap();
-            assert_eq!(json(&compared), json(&expected));
-            assert!(expected.shift.is_some() && expected.antialiased_pixels > 0, "{expected:?}");
-            let decoded = crate::decode::decode_image(&png.unwrap(), std::path::Path::new("diff.png")).unwrap();
-            assert!(decoded == image.unwrap(), "the PNG holds the diff image compare_images draws");
+        // The page as tall as before (its last rows pushed out), grown by the inserted rows, and
+        // shorter than before: the canvas's padding rows are the current's, then the baseline's.
+        for height in [500, 505, 490] {
+            let current = RgbaImage::from_raw(96, height, data[..height as usize * row].to_vec()).unwrap();
+            for options in [
+                CompareOptions::default(),
+                CompareOptions {
+                    pixel: PixelOptions { diff_mask: true, ..PixelOptions::default() },
+                    ..Default::default()
+                },
+            ] {
+                let (expected, image) = compare_images(baseline.view(), current.view(), &options, true).unwrap();
+                let (compared, png) =
+                    pool.install(|| compare_images_into_png(baseline.clone(), current.view(), &options)).unwrap();
+                let json = |c: &ImageComparison| serde_json::to_value(c).unwrap();
+                assert_eq!(json(&compared), json(&expected), "{height} rows");
+                assert!(expected.shift.is_some() && expected.antialiased_pixels > 0, "{expected:?}");
+                assert_eq!(expected.size_changed, height != 500);
+                let decoded = crate::decode::decode_image(&png.unwrap(), std::path::Path::new("diff.png")).unwrap();
+                assert!(decoded == image.unwrap(), "the PNG holds the diff image compare_images draws ({height} rows)");
+            }
         }
     }
 

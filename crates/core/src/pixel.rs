@@ -338,8 +338,11 @@ pub(crate) fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
 /// this pair, so no second image is allocated (on a long page that allocation's page faults cost
 /// more than the drawing). Each pixel is read before it is overwritten, and the colour of a
 /// differing pixel depends only on that pixel of both images, so the result is the
-/// comparator's, byte for byte, whatever order the bands are drawn in.
+/// comparator's, byte for byte, whatever order the bands are drawn in. Images of two heights are
+/// drawn on the taller one's canvas: the rows only one of them has are padding, painted in the
+/// diff colour, as a comparison of two heights pads them.
 pub struct DiffPainter<'a> {
+    /// The rows both images have: the canvas rows below them are padding.
     current: &'a [u8],
     width: usize,
     diff: &'a DiffMask,
@@ -355,9 +358,11 @@ pub struct PaintScratch {
 }
 
 impl<'a> DiffPainter<'a> {
-    /// A painter over `baseline`, which it draws over band by band later.
+    /// A painter over `canvas` (`width × height`: the baseline, grown to the taller image's
+    /// height), which it draws over band by band later. `current` holds the rows both images
+    /// have, the first rows of the canvas; the masks are the canvas's.
     pub fn new(
-        baseline: &[u8],
+        canvas: &[u8],
         current: &'a [u8],
         width: usize,
         height: usize,
@@ -365,7 +370,15 @@ impl<'a> DiffPainter<'a> {
         aa: &'a DiffMask,
         options: &'a PixelOptions,
     ) -> Result<Self> {
-        check_buffers(baseline, current, None, width, height)?;
+        let stride = width * 4;
+        let compared = current.len().checked_div(stride).unwrap_or(0);
+        check_buffers(canvas, canvas, None, width, height)?;
+        if compared > height || compared * stride != current.len() {
+            return Err(Error::InvalidInput(format!(
+                "the current image's {} bytes are not whole rows of the {width}×{height} canvas",
+                current.len()
+            )));
+        }
         if (diff.width, diff.height, aa.width, aa.height) != (width, height, width, height) {
             return Err(Error::InvalidInput(format!("diff masks are not {width}×{height}")));
         }
@@ -384,12 +397,18 @@ impl<'a> DiffPainter<'a> {
             return;
         }
         let [aa_r, aa_g, aa_b] = o.aa_color;
-        let band_bytes = stride * TILE;
-        let cur = &self.current[band * band_bytes..band * band_bytes + rows.len()];
+        let [pad_r, pad_g, pad_b] = o.diff_color;
         let diff_bits = &self.diff.bits[band * self.diff.tiles_x..(band + 1) * self.diff.tiles_x];
         let aa_bits = &self.aa.bits[band * self.aa.tiles_x..(band + 1) * self.aa.tiles_x];
         let PaintScratch { original, gray } = scratch;
-        for (r, (row, cur_row)) in rows.chunks_exact_mut(stride).zip(cur.chunks_exact(stride)).enumerate() {
+        for (r, row) in rows.chunks_exact_mut(stride).enumerate() {
+            let at = (band * TILE + r) * stride;
+            let Some(cur_row) = self.current.get(at..at + stride) else {
+                for pixel in row.chunks_exact_mut(4) {
+                    pixel.copy_from_slice(&[pad_r, pad_g, pad_b, 255]);
+                }
+                continue;
+            };
             // The whole row first (grey, or transparent for a mask) in one straight loop, from a
             // copy of the baseline row; then only the marked pixels, whose colour needs the
             // baseline pixel the first pass overwrote.
@@ -406,11 +425,15 @@ impl<'a> DiffPainter<'a> {
                     while bits != 0 {
                         let x = tx * TILE + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        let colour = if is_diff {
+                        let colour = if is_diff && o.diff_color_alt.is_some() {
                             let pa = u32::from_le_bytes(original[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
                             let pb = u32::from_le_bytes(cur_row[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
                             let pos = ((band * TILE + r) * width + x) * 4;
                             let [r, g, b] = o.diff_rgb(color_delta(pa, pb, pos));
+                            [r, g, b, 255]
+                        } else if is_diff {
+                            // One colour whichever way the pixel changed: no delta to compute.
+                            let [r, g, b] = o.diff_color;
                             [r, g, b, 255]
                         } else {
                             [aa_r, aa_g, aa_b, 255]
