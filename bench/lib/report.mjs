@@ -198,7 +198,8 @@ export function printCaptureGroup(title, capture) {
   if (failing?.error) console.log(`a failing toMatchVisual: ${failing.error}`);
   else if (failing) {
     const one = failing.comparisons === 1 ? 'one, as it should' : 'expected one';
-    console.log(`a failing toMatchVisual (a block recoloured, one call): ${fmtMs(failing.ms)} ms, ${failing.comparisons} image comparison${failing.comparisons === 1 ? '' : 's'} (${one}) — ${failing.verdict}`);
+    const runs = failing.samples ? `median of ${failing.samples.length} calls (${failing.samples.map(fmtMs).join(' / ')} ms)` : 'one call';
+    console.log(`a failing toMatchVisual (a block recoloured, ${runs}): ${fmtMs(failing.ms)} ms, ${failing.comparisons} image comparison${failing.comparisons === 1 ? '' : 's'} in the first (${one}) — ${failing.verdict}`);
     if (failing.sequence) {
       console.log(`  the same call step by step: ${failing.sequence.map(([step, ms]) => `${step} ${fmtMs(ms)}`).join(' → ')}`);
     }

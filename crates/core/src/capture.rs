@@ -156,8 +156,9 @@ pub struct CaptureOutcome {
     /// The diff image as PNG, when asked for and the snapshot failed.
     #[serde(skip)]
     pub diff_png: Option<Vec<u8>>,
-    /// The capture as the comparison saw it (masks painted), as a PNG compressed quickly
-    /// ([`PngCompression::Quick`](crate::decode::PngCompression)): the test's `-actual.png`, when
+    /// The capture as the comparison saw it, as a PNG: the browser's own when nothing was painted
+    /// over it, else with its masks painted, compressed quickly
+    /// ([`PngCompression::Quick`](crate::decode::PngCompression)). The test's `-actual.png`, when
     /// asked for with the diff and the test fails.
     #[serde(skip)]
     pub current_png: Option<Vec<u8>>,
@@ -219,9 +220,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     };
     let current_dom = parsed_dom.or(parsed.as_ref());
     // The capture shows its mask from here on: stored, attached, reported, approved.
-    if let Some(dom) = current_dom {
-        crate::mask::paint_capture(&mut image, dom, options.mask_color);
-    }
+    let painted = current_dom.is_some_and(|dom| crate::mask::paint_capture(&mut image, dom, options.mask_color));
     data.project = Some(project.to_string());
     // A healthy, settled capture is keyed by the browser's bytes, so a baseline approved from it
     // lets a later shot of the same page pass without decoding.
@@ -311,12 +310,16 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
     store.write_encoded_capture(name, project, &artifact)?;
     // The diff image and the capture as a PNG for the failing test's attachments, encoded side by
-    // side. The capture is compressed quickly, not as a baseline (on a 1280×86146 page: 0.5 s
-    // instead of 2.4 s, about the size of Chromium's own PNG).
+    // side. A capture with nothing painted over it is the browser's own PNG, attached as it is;
+    // a masked one is compressed quickly, not as a baseline (on a 1280×86146 page: 0.5 s instead
+    // of 2.4 s, about the size of Chromium's own PNG).
     let (diff_png, current_png) = rayon::join(
         || store.write_diff(name, project, diff.as_ref()),
         || {
             let wanted = want_diff_png && evidence.failed() && !write_baseline;
+            if wanted && !painted {
+                return Ok(Some(screenshot_png.to_vec()));
+            }
             wanted.then(|| crate::decode::encode_png(image, crate::decode::PngCompression::Quick)).transpose()
         },
     );

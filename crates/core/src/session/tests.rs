@@ -255,6 +255,42 @@ fn session_a_change_fails_with_the_baseline_the_capture_and_the_diff_attached() 
 }
 
 #[test]
+fn session_the_actual_image_is_the_browsers_png_unless_a_mask_is_painted_over_it() {
+    let root = Root::new("actual");
+    approve(&root);
+    let actual =
+        |outcome: &CallOutcome| match &outcome.attachments.iter().find(|a| a.name == "home-actual.png").unwrap().body {
+            AttachmentBody::OutputFile(png) => png.clone(),
+            other => panic!("{other:?}"),
+        };
+    // Nothing painted: the browser's own bytes, not encoded again.
+    let (_, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(100));
+    assert_eq!(outcome.status, Some(Status::Changed));
+    assert!(actual(&outcome) == shot(100), "the shot as the browser encoded it");
+    // A mask painted over the capture: the capture as compared, and only the mask differs from
+    // the shot.
+    let masked = || {
+        let mut record = page();
+        record["elements"][4]["masked"] = json!(true);
+        record
+    };
+    let (_, outcome) =
+        drive(request(&root, json!({ "mask": ["#card-a"] }), UpdateMode::None), |_| masked(), |_| shot(100));
+    assert_eq!(outcome.status, Some(Status::Changed));
+    let painted = crate::decode::decode_image(&actual(&outcome), Path::new("actual")).unwrap();
+    let browser = crate::decode::decode_image(&shot(100), Path::new("shot")).unwrap();
+    let differing: Vec<&[u8]> = painted
+        .as_bytes()
+        .chunks_exact(4)
+        .zip(browser.as_bytes().chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a)
+        .collect();
+    assert!(!differing.is_empty(), "the mask is painted");
+    assert!(differing.iter().all(|p| *p == [255, 0, 255, 255]), "only the mask's pixels differ");
+}
+
+#[test]
 fn session_a_page_that_never_settles_is_shot_with_backoff_until_the_timeout() {
     let root = Root::new("unsettled");
     approve(&root);
