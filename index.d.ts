@@ -220,8 +220,9 @@ export interface CaptureResult {
   /** The diff image as PNG when the snapshot failed against a baseline. */
   diffPng?: Buffer
   /**
-   * The capture as compared (masks painted), as a PNG compressed quickly (about the size of
-   * the browser's own PNG), when the test fails: the `-actual.png` attachment.
+   * The capture as compared, when the test fails: the browser's own PNG, or with its masks
+   * painted, compressed quickly (about the size of the browser's own PNG). The `-actual.png`
+   * attachment.
    */
   actualPng?: Buffer
   /**

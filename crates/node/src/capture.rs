@@ -77,8 +77,9 @@ pub struct CaptureResult {
     pub would_write_baseline: bool,
     /// The diff image as PNG when the snapshot failed against a baseline.
     pub diff_png: Option<Buffer>,
-    /// The capture as compared (masks painted), as a PNG compressed quickly (about the size of
-    /// the browser's own PNG), when the test fails: the `-actual.png` attachment.
+    /// The capture as compared, when the test fails: the browser's own PNG, or with its masks
+    /// painted, compressed quickly (about the size of the browser's own PNG). The `-actual.png`
+    /// attachment.
     pub actual_png: Option<Buffer>,
     /// The lines a failing test prints under its verdict: the top regions with their elements,
     /// then the restyled properties (`from → to`).
