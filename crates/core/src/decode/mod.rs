@@ -46,6 +46,11 @@ pub fn check_image(bytes: &[u8], path: &Path) -> Result<(u32, u32)> {
         return Ok((image.width(), image.height()));
     }
     let PngStart { mut reader, width, height, .. } = png_reader(bytes, path)?;
+    if reader.info().interlaced {
+        // Seven passes of rows: decoded whole, as decode_image reads them (such files are rare).
+        let image = decode_image(bytes, path)?;
+        return Ok((image.width(), image.height()));
+    }
     for _ in 0..height {
         reader.next_row().map_err(|e| bad(path, e))?.ok_or_else(|| bad(path, "fewer rows than the header says"))?;
     }
@@ -481,6 +486,62 @@ pub(crate) fn replace_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `image` as an Adam7-interlaced RGBA PNG, rows unfiltered, in one IDAT chunk (the png crate
+    /// writes no interlaced files).
+    fn interlaced_png(image: &RgbaImage) -> Vec<u8> {
+        use std::io::Write;
+        // Each pass: its first column and row, and its steps across and down.
+        const PASSES: [(usize, usize, usize, usize); 7] =
+            [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)];
+        let (w, h) = (image.width() as usize, image.height() as usize);
+        let mut raw = Vec::new();
+        for (x0, y0, dx, dy) in PASSES.into_iter().filter(|&(x0, y0, ..)| x0 < w && y0 < h) {
+            for y in (y0..h).step_by(dy) {
+                raw.push(0);
+                for x in (x0..w).step_by(dx) {
+                    raw.extend_from_slice(&image.as_bytes()[(y * w + x) * 4..][..4]);
+                }
+            }
+        }
+        let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        zlib.write_all(&raw).unwrap();
+        let crc = |bytes: &[u8]| {
+            !bytes.iter().fold(!0u32, |crc, &b| {
+                (0..8).fold(crc ^ u32::from(b), |c, _| if c & 1 == 1 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 })
+            })
+        };
+        let mut png = PNG_SIGNATURE.to_vec();
+        let mut ihdr = [0u8; 13];
+        ihdr[..4].copy_from_slice(&(w as u32).to_be_bytes());
+        ihdr[4..8].copy_from_slice(&(h as u32).to_be_bytes());
+        ihdr[8..].copy_from_slice(&[8, 6, 0, 0, 1]);
+        for (kind, data) in [(b"IHDR", ihdr.to_vec()), (b"IDAT", zlib.finish().unwrap()), (b"IEND", Vec::new())] {
+            png.extend_from_slice(&(data.len() as u32).to_be_bytes());
+            let start = png.len();
+            png.extend_from_slice(kind);
+            png.extend_from_slice(&data);
+            let sum = crc(&png[start..]);
+            png.extend_from_slice(&sum.to_be_bytes());
+        }
+        png
+    }
+
+    #[test]
+    fn check_image_reads_every_pass_of_an_interlaced_png() {
+        let data = (0..37 * 29).flat_map(|i: u32| [(i % 251) as u8, (i / 7 % 253) as u8, 90, 255]).collect();
+        let image = RgbaImage::from_raw(37, 29, data).unwrap();
+        let png = interlaced_png(&image);
+        assert!(decode_image(&png, Path::new("i.png")).unwrap() == image, "the test's interlaced file");
+        assert_eq!(check_image(&png, Path::new("i.png")).unwrap(), (37, 29));
+        // A byte of the last pass's rows flipped: only a read of every pass finds it (the CRC).
+        let mut damaged = png.clone();
+        let last_idat_byte = damaged.len() - 12 - 4 - 1;
+        damaged[last_idat_byte] ^= 0x40;
+        assert!(decode_image(&damaged, Path::new("i.png")).is_err());
+        let message = check_image(&damaged, Path::new("i.png")).expect_err("damaged").to_string();
+        assert!(message.contains("i.png"), "{message}");
+    }
 
     #[test]
     fn jpeg_scan_count_skips_segment_payloads_and_entropy_data() {
