@@ -344,8 +344,8 @@ pub fn compare_images_into_png(
     Ok((comparison, Some(png?)))
 }
 
-/// `image` with rows of zeros added below it up to `height` rows: its own buffer grown, which for
-/// a long page moves no pixel (the allocator remaps it).
+/// `image` with rows of zeros added below it up to `height` rows: its own buffer grown (a long
+/// page's buffer is its own mapping, which the allocator grows by remapping, not copying).
 fn grown_to_height(image: RgbaImage, height: u32) -> Result<RgbaImage> {
     if image.height() >= height {
         return Ok(image);

@@ -371,9 +371,14 @@ impl<'a> DiffPainter<'a> {
         options: &'a PixelOptions,
     ) -> Result<Self> {
         let stride = width * 4;
-        let compared = current.len().checked_div(stride).unwrap_or(0);
-        check_buffers(canvas, canvas, None, width, height)?;
-        if compared > height || compared * stride != current.len() {
+        if canvas.len() != stride * height {
+            return Err(Error::InvalidInput(format!(
+                "the canvas is not {width}×{height}×4 bytes (got {})",
+                canvas.len()
+            )));
+        }
+        // At most the canvas's rows, and whole ones.
+        if current.len() > canvas.len() || current.len().checked_rem(stride).is_some_and(|rest| rest != 0) {
             return Err(Error::InvalidInput(format!(
                 "the current image's {} bytes are not whole rows of the {width}×{height} canvas",
                 current.len()
