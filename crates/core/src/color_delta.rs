@@ -82,25 +82,29 @@ pub fn faded_gray(p: [u8; 4], alpha: f64) -> u8 {
 }
 
 /// Draws pixels in faded grey ([`faded_gray`]) for a whole image. Pages are drawn in few
-/// colours, so a small direct-mapped memo of pixel → grey answers almost every pixel without the
-/// floating-point blend (a division per pixel, most of a diff image's drawing time), and gives
-/// exactly the bytes [`faded_gray`] gives. One per thread: it is filled as it draws.
+/// colours (text adds its anti-aliasing greys), so a small direct-mapped memo of pixel → grey
+/// answers almost every pixel without the floating-point blend (a division per pixel, most of a
+/// diff image's drawing time), and gives exactly the bytes [`faded_gray`] gives. One per thread:
+/// it is filled as it draws.
 pub struct FadedGray {
     alpha: f64,
-    pixels: [u32; 256],
-    grays: [u8; 256],
+    pixels: [u32; MEMO_SLOTS],
+    grays: [u8; MEMO_SLOTS],
 }
+
+/// Slots of the memo: the greys of anti-aliased text and a page's colours, with few collisions.
+const MEMO_SLOTS: usize = 1024;
 
 impl FadedGray {
     pub fn new(alpha: f64) -> Self {
         // Every slot starts as opaque white, the most common pixel, with its true grey.
-        Self { alpha, pixels: [u32::MAX; 256], grays: [faded_gray([255; 4], alpha); 256] }
+        Self { alpha, pixels: [u32::MAX; MEMO_SLOTS], grays: [faded_gray([255; 4], alpha); MEMO_SLOTS] }
     }
 
     /// The grey of one pixel (little-endian RGBA).
     #[inline(always)]
     pub fn of(&mut self, pixel: u32) -> u8 {
-        let slot = (pixel.wrapping_mul(0x9E37_79B1) >> 24) as usize;
+        let slot = (pixel.wrapping_mul(0x9E37_79B1) >> (32 - MEMO_SLOTS.trailing_zeros())) as usize;
         if self.pixels[slot] != pixel {
             self.pixels[slot] = pixel;
             self.grays[slot] = faded_gray(pixel.to_le_bytes(), self.alpha);
@@ -110,18 +114,50 @@ impl FadedGray {
 
     /// Every pixel of `img` drawn faded into `out` (the same length).
     pub fn draw(&mut self, img: &[u8], out: &mut [u8]) {
-        // Pages are mostly runs of one colour: a pixel like the one before it skips the memo.
+        out.copy_from_slice(img);
+        self.fade(out);
+    }
+
+    /// Every pixel of `pixels` (RGBA) replaced by its faded grey.
+    pub fn fade(&mut self, pixels: &mut [u8]) {
+        // Pages are mostly runs of one colour: eight pixels like the one before them are one
+        // comparison and one store; a pixel like the one before it skips the memo.
+        const RUN: usize = 8;
         let white = self.of(u32::MAX);
         let (mut last, mut drawn) = (u32::MAX, u32::from_le_bytes([white, white, white, 255]));
-        for (o, p) in out.chunks_exact_mut(4).zip(img.chunks_exact(4)) {
-            let pixel = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
-            if pixel != last {
-                let v = self.of(pixel);
-                (last, drawn) = (pixel, u32::from_le_bytes([v, v, v, 255]));
+        let mut runs = pixels.chunks_exact_mut(RUN * 4);
+        for run in &mut runs {
+            let colours: [u32; RUN] = std::array::from_fn(|k| pixel_at(run, k));
+            // No early exit, so the eight comparisons are one vector operation.
+            if colours.iter().fold(0, |acc, &colour| acc | (colour ^ last)) == 0 {
+                for pixel in run.chunks_exact_mut(4) {
+                    pixel.copy_from_slice(&drawn.to_le_bytes());
+                }
+                continue;
             }
-            o.copy_from_slice(&drawn.to_le_bytes());
+            for (pixel, colour) in run.chunks_exact_mut(4).zip(colours) {
+                if colour != last {
+                    let v = self.of(colour);
+                    (last, drawn) = (colour, u32::from_le_bytes([v, v, v, 255]));
+                }
+                pixel.copy_from_slice(&drawn.to_le_bytes());
+            }
+        }
+        for pixel in runs.into_remainder().chunks_exact_mut(4) {
+            let colour = pixel_at(pixel, 0);
+            if colour != last {
+                let v = self.of(colour);
+                (last, drawn) = (colour, u32::from_le_bytes([v, v, v, 255]));
+            }
+            pixel.copy_from_slice(&drawn.to_le_bytes());
         }
     }
+}
+
+/// Pixel `k` of RGBA bytes as a little-endian word.
+#[inline(always)]
+fn pixel_at(bytes: &[u8], k: usize) -> u32 {
+    u32::from_le_bytes([bytes[k * 4], bytes[k * 4 + 1], bytes[k * 4 + 2], bytes[k * 4 + 3]])
 }
 
 #[cfg(test)]
@@ -158,7 +194,8 @@ mod tests {
                 seed ^= seed >> 17;
                 seed ^= seed << 5;
                 let pixel = if i % 4 == 0 { u32::MAX } else { seed | (seed & 0x100) << 23 };
-                for _ in 0..1 + seed % 5 {
+                // Runs shorter and longer than the eight pixels drawn at once.
+                for _ in 0..1 + seed % 21 {
                     img.extend_from_slice(&pixel.to_le_bytes());
                 }
             }

@@ -352,7 +352,10 @@ fn grown_to_height(image: RgbaImage, height: u32) -> Result<RgbaImage> {
     }
     let width = image.width();
     let mut data = image.into_bytes();
-    data.resize(width as usize * height as usize * 4, 0);
+    let len = width as usize * height as usize * 4;
+    // Exactly the canvas: growth by doubling would reserve twice the page.
+    data.reserve_exact(len - data.len());
+    data.resize(len, 0);
     RgbaImage::from_raw(width, height, data)
 }
 

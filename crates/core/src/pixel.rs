@@ -350,8 +350,8 @@ pub struct DiffPainter<'a> {
     options: &'a PixelOptions,
 }
 
-/// What one thread of a [`DiffPainter`] keeps between bands: the baseline row being drawn over,
-/// and the grey memo.
+/// What one thread of a [`DiffPainter`] keeps between bands: the baseline row being drawn over
+/// (when a diff colour depends on it), and the grey memo.
 pub struct PaintScratch {
     original: Vec<u8>,
     gray: FadedGray,
@@ -414,14 +414,16 @@ impl<'a> DiffPainter<'a> {
                 }
                 continue;
             };
-            // The whole row first (grey, or transparent for a mask) in one straight loop, from a
-            // copy of the baseline row; then only the marked pixels, whose colour needs the
-            // baseline pixel the first pass overwrote.
-            original.copy_from_slice(row);
+            // The whole row first (grey, or transparent for a mask) in one straight loop; then
+            // only the marked pixels. A diff colour by how the pixel changed needs the baseline
+            // pixel the first pass overwrote: it is kept first.
+            if o.diff_color_alt.is_some() {
+                original.copy_from_slice(row);
+            }
             if o.diff_mask {
                 row.fill(0);
             } else {
-                gray.draw(original, row);
+                gray.fade(row);
             }
             for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
                 let d = (d >> (r * TILE)) & 0xFF;

@@ -13,8 +13,10 @@ impl CaptureSession {
     /// `previous` is the shot before `shot` of a page that never settled: attached as
     /// `<name>-previous.png`, as toHaveScreenshot does, to show what kept changing.
     pub(super) fn outcome(&mut self, outcome: CaptureOutcome, shot: &[u8], previous: Option<&[u8]>) -> Result<Step> {
-        let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = &outcome;
         let failed = outcome.fails_test();
+        // Taken apart, not borrowed: the images move into the attachments without a copy.
+        let CaptureOutcome { evidence, baseline_written, diff_png, current_png, evidence_json, .. } = outcome;
+        let evidence = &evidence;
         let name = &self.name;
         if self.is_not {
             // As toHaveScreenshot's `.not`: nothing attached or left in the test's output, pass or
@@ -34,7 +36,7 @@ impl CaptureSession {
             });
         }
         // A baseline `writeMissingBaselines` wrote with no update flag fails the test at its end.
-        let written_unreviewed = *baseline_written && self.update == UpdateMode::Default;
+        let written_unreviewed = baseline_written && self.update == UpdateMode::Default;
         // As toHaveScreenshot: a passing call attaches nothing (each attachment is a step in the
         // report); a failing one its evidence and its images.
         let mut attachments = Vec::new();
@@ -44,7 +46,7 @@ impl CaptureSession {
             attachments.push(Attachment {
                 name: format!("{name}-evidence.json"),
                 content_type: "application/json",
-                body: AttachmentBody::Inline(outcome.evidence_json.clone()),
+                body: AttachmentBody::Inline(evidence_json),
             });
             attachments.extend(
                 evidence
@@ -53,11 +55,10 @@ impl CaptureSession {
                     .as_ref()
                     .map(|b| png("expected", AttachmentBody::ProjectFile(self.root.join(b)))),
             );
-            // The capture as compared (masks painted, compressed quickly), the diff, and the shot
-            // before it of a page that never settled.
-            attachments
-                .push(png("actual", AttachmentBody::OutputFile(current_png.clone().unwrap_or_else(|| shot.to_vec()))));
-            attachments.extend(diff_png.as_ref().map(|diff| png("diff", AttachmentBody::OutputFile(diff.clone()))));
+            // The capture as compared (the browser's PNG, or its masks painted), the diff, and the
+            // shot before it of a page that never settled.
+            attachments.push(png("actual", AttachmentBody::OutputFile(current_png.unwrap_or_else(|| shot.to_vec()))));
+            attachments.extend(diff_png.map(|diff| png("diff", AttachmentBody::OutputFile(diff))));
             attachments.extend(previous.map(|shot| png("previous", AttachmentBody::OutputFile(shot.to_vec()))));
         }
         let status = Some(evidence.status);
@@ -84,7 +85,7 @@ impl CaptureSession {
                 attachments,
             });
         }
-        let message = if *baseline_written {
+        let message = if baseline_written {
             format!(
                 "toMatchVisual({name:?}): baseline written ({})",
                 evidence.files.baseline.as_deref().unwrap_or_default()
