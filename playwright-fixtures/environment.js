@@ -37,15 +37,21 @@ async function renderedFonts(page, maxFamilies) {
   if (families.length === 0) return [];
   const cdp = await page.context().newCDPSession(page);
   try {
-    await cdp.send('DOM.enable');
-    await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    // Sent together: a session answers in order, so the domains are enabled before the document
+    // is asked for, without a round trip each.
+    const [, , { root }] = await Promise.all([
+      cdp.send('DOM.enable'),
+      cdp.send('CSS.enable'),
+      cdp.send('DOM.getDocument', { depth: 0 }),
+    ]);
     const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: `[${MARK}]` });
     const fonts = await Promise.all(
       nodeIds.map(async (nodeId) => {
-        const { attributes } = await cdp.send('DOM.getAttributes', { nodeId });
+        const [{ attributes }, { fonts: used }] = await Promise.all([
+          cdp.send('DOM.getAttributes', { nodeId }),
+          cdp.send('CSS.getPlatformFontsForNode', { nodeId }),
+        ]);
         const index = Number(attributes[attributes.indexOf(MARK) + 1]);
-        const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
         const faces = used
           .sort((a, b) => b.glyphCount - a.glyphCount)
           .map((font) => ({ name: font.familyName, web: font.isCustomFont }));
@@ -54,10 +60,13 @@ async function renderedFonts(page, maxFamilies) {
     );
     return fonts.filter((font) => font.family !== undefined && font.faces.length > 0);
   } finally {
-    await cdp.detach().catch(() => {});
-    await page.evaluate((mark) => {
-      for (const element of document.querySelectorAll(`[${mark}]`)) element.removeAttribute(mark);
-    }, MARK);
+    // The session's end and the marks' removal are independent: one wait for both.
+    await Promise.all([
+      cdp.detach().catch(() => {}),
+      page.evaluate((mark) => {
+        for (const element of document.querySelectorAll(`[${mark}]`)) element.removeAttribute(mark);
+      }, MARK),
+    ]);
   }
 }
 

@@ -24,9 +24,13 @@ async function styleRules(page, selectors, names) {
   // Enabling the CSS domain reports every stylesheet the page already has.
   cdp.on('CSS.styleSheetAdded', ({ header }) => headers.set(header.styleSheetId, header));
   try {
-    await cdp.send('DOM.enable');
-    await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    // Sent together: a session answers in order, so the domains are enabled (and every sheet
+    // reported) before the document is asked for, without a round trip each.
+    const [, , { root }] = await Promise.all([
+      cdp.send('DOM.enable'),
+      cdp.send('CSS.enable'),
+      cdp.send('DOM.getDocument', { depth: 0 }),
+    ]);
     const wanted = new Set(names);
     const used = new Set();
     const record = (origin, selector, style, sheet) => {
