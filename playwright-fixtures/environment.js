@@ -3,6 +3,8 @@
 // pixels where nothing on the page changed; the engine reads this to tell the two apart.
 'use strict';
 
+const { pageSession } = require('./devtools.js');
+
 /** The attribute that marks, for a moment, one element per family for CDP to find. */
 const MARK = 'data-sightline-font';
 
@@ -35,7 +37,7 @@ async function renderedFonts(page, maxFamilies) {
   if (page.context().browser()?.browserType().name() !== 'chromium') return [];
   const families = await page.evaluate(markOnePerFamily, { mark: MARK, max: maxFamilies });
   if (families.length === 0) return [];
-  const cdp = await page.context().newCDPSession(page);
+  const cdp = await pageSession(page);
   try {
     // Sent together: a session answers in order, so the domains are enabled before the document
     // is asked for, without a round trip each.
@@ -60,9 +62,10 @@ async function renderedFonts(page, maxFamilies) {
     );
     return fonts.filter((font) => font.family !== undefined && font.faces.length > 0);
   } finally {
-    // The session's end and the marks' removal are independent: one wait for both.
+    // The domains off again (CSS first: it needs DOM) and the marks removed: one wait for all.
     await Promise.all([
-      cdp.detach().catch(() => {}),
+      cdp.send('CSS.disable').catch(() => {}),
+      cdp.send('DOM.disable').catch(() => {}),
       page.evaluate((mark) => {
         for (const element of document.querySelectorAll(`[${mark}]`)) element.removeAttribute(mark);
       }, MARK),

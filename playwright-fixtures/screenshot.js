@@ -10,9 +10,10 @@ function isPage(target) {
   return Boolean(target) && typeof target.mainFrame === 'function' && typeof target.screenshot === 'function';
 }
 
-/** One CDP session per page, reused for every full-page shot of that page, with the page's
- *  device pixel ratio (fixed for its context). */
-const cdpSessions = new WeakMap();
+const { pageSession } = require('./devtools.js');
+
+/** Each page's device pixel ratio (fixed for its context), asked once. */
+const ratios = new WeakMap();
 
 function isChromium(page) {
   return page.context().browser()?.browserType().name() === 'chromium';
@@ -26,14 +27,13 @@ function isChromium(page) {
  * asks for the page's ratio.
  */
 async function chromiumFullPage(page, scale) {
-  let entry = cdpSessions.get(page);
-  if (!entry) {
-    const session = await page.context().newCDPSession(page);
+  const session = await pageSession(page);
+  let ratio = ratios.get(page);
+  if (ratio === undefined) {
     const { result } = await session.send('Runtime.evaluate', { expression: 'window.devicePixelRatio', returnByValue: true });
-    entry = { session, ratio: Number(result.value) || 1 };
-    cdpSessions.set(page, entry);
+    ratio = Number(result.value) || 1;
+    ratios.set(page, ratio);
   }
-  const { session, ratio } = entry;
   const { cssContentSize } = await session.send('Page.getLayoutMetrics');
   const clip = {
     x: 0,

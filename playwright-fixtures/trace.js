@@ -5,6 +5,8 @@
 // (crates/core/src/dom/trace). Only Chromium's DevTools protocol can say; elsewhere, nothing.
 'use strict';
 
+const { pageSession } = require('./devtools.js');
+
 /** Largest source map read, as the engine's MAX_SOURCE_MAP_BYTES. */
 const MAX_MAP_BYTES = 16 << 20;
 /** Source maps read per snapshot, as the engine's MAX_SOURCE_MAPS. */
@@ -19,10 +21,11 @@ const ORIGINS = { regular: 'regular', 'user-agent': 'userAgent' };
  */
 async function styleRules(page, selectors, names) {
   if (page.context().browser()?.browserType().name() !== 'chromium') return undefined;
-  const cdp = await page.context().newCDPSession(page);
+  const cdp = await pageSession(page);
   const headers = new Map();
   // Enabling the CSS domain reports every stylesheet the page already has.
-  cdp.on('CSS.styleSheetAdded', ({ header }) => headers.set(header.styleSheetId, header));
+  const sheetAdded = ({ header }) => headers.set(header.styleSheetId, header);
+  cdp.on('CSS.styleSheetAdded', sheetAdded);
   try {
     // Sent together: a session answers in order, so the domains are enabled (and every sheet
     // reported) before the document is asked for, without a round trip each.
@@ -89,7 +92,9 @@ async function styleRules(page, selectors, names) {
       sourceMaps,
     });
   } finally {
-    await cdp.detach().catch(() => {});
+    cdp.off('CSS.styleSheetAdded', sheetAdded);
+    // The domains off again (CSS first: it needs DOM), as the page's session was found.
+    await Promise.all([cdp.send('CSS.disable').catch(() => {}), cdp.send('DOM.disable').catch(() => {})]);
   }
 }
 
