@@ -264,7 +264,9 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
     let environmentTold = false;
     while (step.kind !== 'done') {
       checkSignal();
-      await runLocatorHandlers(page, settings.timeout);
+      // Before the page is walked or shot; the lookups after the last shot (its fonts, its rules)
+      // are about the page as it was shot, which a handler must not change.
+      if (step.kind === 'walk' || step.kind === 'shoot') await runLocatorHandlers(page, settings.timeout);
       // What the page started since (the images of what it rendered) is waited for too.
       await work?.settle(deadline, { quiet: false });
       if (step.kind === 'walk') {

@@ -139,7 +139,7 @@ function stepLabel(step, info) {
     case 'clearHover': return 'clearHover (mouse moved off the page)';
     case 'pageWork': return 'the page\'s own work (requests done, DOM quiet 100 ms)';
     case 'waitForContent': return 'waitForContent (images decoded, aria-busy)';
-    case 'beforeStep': return 'before each step (locator handlers, requests started since)';
+    case 'beforeStep': return 'before each step (locator handlers before a walk or a shot, requests started since)';
     case 'collectDom': return info
       ? `collectDom (${info.domElements} elements × ${info.styleProperties} styles, ${fmtBytes(info.domBytes)} JSON)`
       : 'collectDom';

@@ -98,8 +98,9 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   lap('waitForContent');
   try {
     while (step.kind !== 'done') {
-      // As the matcher before each step: locator handlers, then what the page started since.
-      await page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout });
+      // As the matcher before each step: locator handlers (before a walk or a shot), then what
+      // the page started since.
+      if (step.kind === 'walk' || step.kind === 'shoot') await page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout });
       await work?.settle(deadline, { quiet: false });
       lap('beforeStep');
       if (step.kind === 'walk') {
