@@ -236,9 +236,15 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
       if (finish) await finishAnimations(page);
     }
     await work?.settle(deadline);
-    await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }).catch((err) => {
-      throw new Error(`toMatchVisual("${session.name}"): ${err.message}`);
-    });
+    // The first step's locator handlers run while the content is waited for: each only waits on
+    // the page, so the two cost one wait.
+    await Promise.all([
+      waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }).catch((err) => {
+        throw new Error(`toMatchVisual("${session.name}"): ${err.message}`);
+      }),
+      runLocatorHandlers(page, settings.timeout),
+    ]);
+    let handlersRan = true;
     // A Locator capture is only the element's box: its DOM record is only the element's subtree,
     // boxes relative to the element (so they line up with the element screenshot's pixels).
     const walk = async (styleProperties) => {
@@ -266,7 +272,8 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
       checkSignal();
       // Before the page is walked or shot; the lookups after the last shot (its fonts, its rules)
       // are about the page as it was shot, which a handler must not change.
-      if (step.kind === 'walk' || step.kind === 'shoot') await runLocatorHandlers(page, settings.timeout);
+      if ((step.kind === 'walk' || step.kind === 'shoot') && !handlersRan) await runLocatorHandlers(page, settings.timeout);
+      handlersRan = false;
       // What the page started since (the images of what it rendered) is waited for too.
       await work?.settle(deadline, { quiet: false });
       if (step.kind === 'walk') {

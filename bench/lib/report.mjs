@@ -138,7 +138,7 @@ function stepLabel(step, info) {
     case 'prepareForCapture': return 'prepareForCapture (stabilising stylesheet, fonts.ready, animations finished)';
     case 'clearHover': return 'clearHover (mouse moved off the page)';
     case 'pageWork': return 'the page\'s own work (requests done, DOM quiet 100 ms)';
-    case 'waitForContent': return 'waitForContent (images decoded, aria-busy)';
+    case 'waitForContent': return 'waitForContent (images decoded, aria-busy; the first locator handlers beside)';
     case 'beforeStep': return 'before each step (locator handlers before a walk or a shot, requests started since)';
     case 'collectDom': return info
       ? `collectDom (${info.domElements} elements × ${info.styleProperties} styles, ${fmtBytes(info.domBytes)} JSON)`

@@ -94,13 +94,19 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   lap('prepareForCapture');
   await work?.settle(deadline);
   lap('pageWork');
-  await waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout });
+  // As the matcher: the first step's locator handlers beside the wait for content.
+  await Promise.all([
+    waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }),
+    page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout }),
+  ]);
   lap('waitForContent');
+  let handlersRan = true;
   try {
     while (step.kind !== 'done') {
-      // As the matcher before each step: locator handlers (before a walk or a shot), then what
-      // the page started since.
-      if (step.kind === 'walk' || step.kind === 'shoot') await page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout });
+      // As the matcher before each step: locator handlers (before a walk or a shot, unless they
+      // just ran), then what the page started since.
+      if ((step.kind === 'walk' || step.kind === 'shoot') && !handlersRan) await page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout });
+      handlersRan = false;
       await work?.settle(deadline, { quiet: false });
       lap('beforeStep');
       if (step.kind === 'walk') {
