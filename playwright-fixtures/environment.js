@@ -39,8 +39,8 @@ async function renderedFonts(page, maxFamilies) {
   if (families.length === 0) return [];
   const cdp = await pageSession(page);
   try {
-    // Sent together: a session answers in order, so the domains are enabled before the document
-    // is asked for, without a round trip each.
+    // Sent together: a session handles its commands in order, so the domains are enabled before
+    // the document is asked for, without a round trip each.
     const [, , { root }] = await Promise.all([
       cdp.send('DOM.enable'),
       cdp.send('CSS.enable'),

@@ -27,8 +27,9 @@ async function styleRules(page, selectors, names) {
   const sheetAdded = ({ header }) => headers.set(header.styleSheetId, header);
   cdp.on('CSS.styleSheetAdded', sheetAdded);
   try {
-    // Sent together: a session answers in order, so the domains are enabled (and every sheet
-    // reported) before the document is asked for, without a round trip each.
+    // Sent together: a session handles its commands in order, so the domains are enabled before
+    // the document is asked for, without a round trip each; every sheet is reported by the time
+    // all three have answered.
     const [, , { root }] = await Promise.all([
       cdp.send('DOM.enable'),
       cdp.send('CSS.enable'),
