@@ -23,4 +23,36 @@ function pageSession(page) {
   return session;
 }
 
-module.exports = { pageSession };
+/**
+ * Runs `use(cdp, root)` with the page's DOM and CSS domains enabled and `root` its document node,
+ * then disables both again, so the page's session is left as it was found. `onSheet`, if given,
+ * hears `CSS.styleSheetAdded` while the domains are on: enabling CSS reports every stylesheet the
+ * page already has, all of them by the time the document has been returned.
+ * @template T
+ * @param {import('@playwright/test').Page} page
+ * @param {(cdp: import('@playwright/test').CDPSession, root: { nodeId: number }) => Promise<T>} use
+ * @param {{ onSheet?: (event: { header: object }) => void }} [options]
+ * @returns {Promise<T>}
+ */
+async function withDocument(page, use, { onSheet } = {}) {
+  const cdp = await pageSession(page);
+  if (onSheet) cdp.on('CSS.styleSheetAdded', onSheet);
+  try {
+    // Sent together: a session handles its commands in order, so the domains are enabled before
+    // the document is asked for, without a round trip each.
+    const [, , { root }] = await Promise.all([
+      cdp.send('DOM.enable'),
+      cdp.send('CSS.enable'),
+      cdp.send('DOM.getDocument', { depth: 0 }),
+    ]);
+    return await use(cdp, root);
+  } finally {
+    if (onSheet) cdp.off('CSS.styleSheetAdded', onSheet);
+    // CSS first (it needs DOM). Not waited for: the session handles them before any command sent
+    // after them, so its next user finds both off; a page closed meanwhile only rejects them.
+    cdp.send('CSS.disable').catch(() => {});
+    cdp.send('DOM.disable').catch(() => {});
+  }
+}
+
+module.exports = { pageSession, withDocument };

@@ -3,7 +3,7 @@
 // pixels where nothing on the page changed; the engine reads this to tell the two apart.
 'use strict';
 
-const { pageSession } = require('./devtools.js');
+const { withDocument } = require('./devtools.js');
 
 /** The attribute that marks, for a moment, one element per family for CDP to find. */
 const MARK = 'data-sightline-font';
@@ -37,39 +37,28 @@ async function renderedFonts(page, maxFamilies) {
   if (page.context().browser()?.browserType().name() !== 'chromium') return [];
   const families = await page.evaluate(markOnePerFamily, { mark: MARK, max: maxFamilies });
   if (families.length === 0) return [];
-  const cdp = await pageSession(page);
   try {
-    // Sent together: a session handles its commands in order, so the domains are enabled before
-    // the document is asked for, without a round trip each.
-    const [, , { root }] = await Promise.all([
-      cdp.send('DOM.enable'),
-      cdp.send('CSS.enable'),
-      cdp.send('DOM.getDocument', { depth: 0 }),
-    ]);
-    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: `[${MARK}]` });
-    const fonts = await Promise.all(
-      nodeIds.map(async (nodeId) => {
-        const [{ attributes }, { fonts: used }] = await Promise.all([
-          cdp.send('DOM.getAttributes', { nodeId }),
-          cdp.send('CSS.getPlatformFontsForNode', { nodeId }),
-        ]);
-        const index = Number(attributes[attributes.indexOf(MARK) + 1]);
-        const faces = used
-          .sort((a, b) => b.glyphCount - a.glyphCount)
-          .map((font) => ({ name: font.familyName, web: font.isCustomFont }));
-        return { family: families[index], faces };
-      }),
-    );
-    return fonts.filter((font) => font.family !== undefined && font.faces.length > 0);
+    return await withDocument(page, async (cdp, root) => {
+      const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: `[${MARK}]` });
+      const fonts = await Promise.all(
+        nodeIds.map(async (nodeId) => {
+          const [{ attributes }, { fonts: used }] = await Promise.all([
+            cdp.send('DOM.getAttributes', { nodeId }),
+            cdp.send('CSS.getPlatformFontsForNode', { nodeId }),
+          ]);
+          const index = Number(attributes[attributes.indexOf(MARK) + 1]);
+          const faces = used
+            .sort((a, b) => b.glyphCount - a.glyphCount)
+            .map((font) => ({ name: font.familyName, web: font.isCustomFont }));
+          return { family: families[index], faces };
+        }),
+      );
+      return fonts.filter((font) => font.family !== undefined && font.faces.length > 0);
+    });
   } finally {
-    // The domains off again (CSS first: it needs DOM) and the marks removed: one wait for all.
-    await Promise.all([
-      cdp.send('CSS.disable').catch(() => {}),
-      cdp.send('DOM.disable').catch(() => {}),
-      page.evaluate((mark) => {
-        for (const element of document.querySelectorAll(`[${mark}]`)) element.removeAttribute(mark);
-      }, MARK),
-    ]);
+    await page.evaluate((mark) => {
+      for (const element of document.querySelectorAll(`[${mark}]`)) element.removeAttribute(mark);
+    }, MARK);
   }
 }
 

@@ -5,7 +5,7 @@
 // (crates/core/src/dom/trace). Only Chromium's DevTools protocol can say; elsewhere, nothing.
 'use strict';
 
-const { pageSession } = require('./devtools.js');
+const { withDocument } = require('./devtools.js');
 
 /** Largest source map read, as the engine's MAX_SOURCE_MAP_BYTES. */
 const MAX_MAP_BYTES = 16 << 20;
@@ -21,20 +21,10 @@ const ORIGINS = { regular: 'regular', 'user-agent': 'userAgent' };
  */
 async function styleRules(page, selectors, names) {
   if (page.context().browser()?.browserType().name() !== 'chromium') return undefined;
-  const cdp = await pageSession(page);
   const headers = new Map();
   // Enabling the CSS domain reports every stylesheet the page already has.
-  const sheetAdded = ({ header }) => headers.set(header.styleSheetId, header);
-  cdp.on('CSS.styleSheetAdded', sheetAdded);
-  try {
-    // Sent together: a session handles its commands in order, so the domains are enabled before
-    // the document is asked for, without a round trip each; every sheet is reported by the time
-    // all three have answered.
-    const [, , { root }] = await Promise.all([
-      cdp.send('DOM.enable'),
-      cdp.send('CSS.enable'),
-      cdp.send('DOM.getDocument', { depth: 0 }),
-    ]);
+  const onSheet = ({ header }) => headers.set(header.styleSheetId, header);
+  return withDocument(page, async (cdp, root) => {
     const wanted = new Set(names);
     const used = new Set();
     const record = (origin, selector, style, sheet) => {
@@ -92,11 +82,7 @@ async function styleRules(page, selectors, names) {
       elements: answers,
       sourceMaps,
     });
-  } finally {
-    cdp.off('CSS.styleSheetAdded', sheetAdded);
-    // The domains off again (CSS first: it needs DOM), as the page's session was found.
-    await Promise.all([cdp.send('CSS.disable').catch(() => {}), cdp.send('DOM.disable').catch(() => {})]);
-  }
+  }, { onSheet });
 }
 
 /**

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the builds, the tests, the bench and the example need on a fresh machine:
-# Chromium, ffmpeg, libjpeg-turbo's tools, nasm, strace and two documentation packages from Debian
-# (Playwright cannot download its own browser or ffmpeg here) and the npm packages.
+# Chromium, ffmpeg, libjpeg-turbo's tools, nasm, cmake, strace and two documentation packages from
+# Debian (Playwright cannot download its own browser or ffmpeg here) and the npm packages.
 # Idempotent and quick when everything is already there; `npm test` runs it first.
 # --no-install-recommends keeps the font set fixed: recommends pull in fonts-liberation, which
 # changes how `sans-serif` renders and would invalidate every baseline.
@@ -17,6 +17,9 @@ if ! command -v djpeg >/dev/null 2>&1; then missing+=(libjpeg-turbo-progs); fi
 # nasm assembles libjpeg-turbo's SIMD code into the JPEG decoder (mozjpeg-sys): the same pixels in
 # about 70 % of the time. Without it the build says so in a cargo warning and uses plain C.
 if ! command -v nasm >/dev/null 2>&1; then missing+=(nasm); fi
+# cmake: `npm run bench` builds the blazediff crate's CLI (a file-to-file peer), whose libspng and
+# libjpeg-turbo are built with cmake (and nasm).
+if ! command -v cmake >/dev/null 2>&1; then missing+=(cmake); fi
 # Real documentation sites no one here wrote, for visual_check's false-positive test
 # (tests/live/pages.mjs, DEBIAN_DOCS): Python's docs and the Debian Reference.
 # strace: the matcher test counts the files one toMatchVisual call opens on a real run.

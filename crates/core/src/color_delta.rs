@@ -121,35 +121,22 @@ impl FadedGray {
     /// Every pixel of `pixels` (RGBA) replaced by its faded grey.
     pub fn fade(&mut self, pixels: &mut [u8]) {
         // Pages are mostly runs of one colour: eight pixels like the one before them are one
-        // comparison and one store; a pixel like the one before it skips the memo.
+        // comparison and eight stores; a pixel like the one before it skips the memo.
         const RUN: usize = 8;
         let white = self.of(u32::MAX);
         let (mut last, mut drawn) = (u32::MAX, u32::from_le_bytes([white, white, white, 255]));
-        let mut runs = pixels.chunks_exact_mut(RUN * 4);
-        for run in &mut runs {
-            let colours: [u32; RUN] = std::array::from_fn(|k| pixel_at(run, k));
+        for run in pixels.chunks_mut(RUN * 4) {
             // No early exit, so the eight comparisons are one vector operation.
-            if colours.iter().fold(0, |acc, &colour| acc | (colour ^ last)) == 0 {
-                for pixel in run.chunks_exact_mut(4) {
-                    pixel.copy_from_slice(&drawn.to_le_bytes());
-                }
-                continue;
-            }
-            for (pixel, colour) in run.chunks_exact_mut(4).zip(colours) {
-                if colour != last {
+            let alike = <&[u8; RUN * 4]>::try_from(&*run)
+                .is_ok_and(|eight| (0..RUN).fold(0, |acc, k| acc | (pixel_at(eight, k) ^ last)) == 0);
+            for pixel in run.chunks_exact_mut(4) {
+                let colour = pixel_at(pixel, 0);
+                if !alike && colour != last {
                     let v = self.of(colour);
                     (last, drawn) = (colour, u32::from_le_bytes([v, v, v, 255]));
                 }
                 pixel.copy_from_slice(&drawn.to_le_bytes());
             }
-        }
-        for pixel in runs.into_remainder().chunks_exact_mut(4) {
-            let colour = pixel_at(pixel, 0);
-            if colour != last {
-                let v = self.of(colour);
-                (last, drawn) = (colour, u32::from_le_bytes([v, v, v, 255]));
-            }
-            pixel.copy_from_slice(&drawn.to_le_bytes());
         }
     }
 }
