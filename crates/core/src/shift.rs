@@ -60,19 +60,19 @@ pub fn detect_shift(
         return None;
     }
     let (ha, hb) = (baseline.height() as usize, current.height() as usize);
-    let hash_a = row_hashes(baseline);
-    let hash_b = row_hashes(current);
+    let keys_a = row_keys(baseline);
+    let keys_b = row_keys(current);
 
     let mut rows_of: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (y, h) in hash_a.iter().enumerate() {
-        if let Some(h) = h {
+    for (y, key) in keys_a.iter().enumerate() {
+        if let RowKey::Hashed(h) = key {
             rows_of.entry(*h).or_default().push(y);
         }
     }
     let mut votes: HashMap<i64, usize> = HashMap::new();
-    for (y, h) in hash_b.iter().enumerate() {
-        let Some(h) = h else { continue };
-        if y < ha && hash_a[y] == Some(*h) {
+    for (y, key) in keys_b.iter().enumerate() {
+        let RowKey::Hashed(h) = key else { continue };
+        if y < ha && keys_a[y] == *key {
             continue;
         }
         if let Some(rows) = rows_of.get(h).filter(|r| r.len() <= MAX_ROWS_PER_HASH) {
@@ -102,8 +102,11 @@ pub fn detect_shift(
     let a32 = as_pixels(baseline.as_bytes());
     let b32 = as_pixels(current.as_bytes());
     let w = baseline.width() as usize;
+    // Rows of one key are the same bytes: only rows that differ are read again, pixel by pixel.
     let rows_equal = |ya: usize, yb: usize| {
-        ya < ha && rows_within_tolerance(&a32[ya * w..(ya + 1) * w], &b32[yb * w..(yb + 1) * w], ya * w * 4, max_delta)
+        ya < ha
+            && (keys_a[ya] == keys_b[yb]
+                || rows_within_tolerance(&a32[ya * w..(ya + 1) * w], &b32[yb * w..(yb + 1) * w], ya * w * 4, max_delta))
     };
     let at_zero: Vec<bool> = (0..hb).into_par_iter().map(|y| rows_equal(y, y)).collect();
     let mut prefix_zero = vec![0usize; hb + 1];
@@ -150,24 +153,35 @@ pub fn detect_shift(
     best.map(|(_, shift)| shift)
 }
 
-/// One hash per row; `None` for a row of a single colour (blank rows match anywhere and would
-/// vote for every offset). A row is of one colour exactly when it equals itself moved by one
-/// pixel, so both tests are a memcmp and an XXH3, each far faster than a pixel loop on long pages.
-fn row_hashes(image: ImageRef<'_>) -> Vec<Option<u64>> {
+/// A row as the search tells rows apart: the colour of a row of one colour (blank rows match
+/// anywhere, so they never vote for an offset), else the XXH3 of its bytes. Rows with one key are
+/// the same bytes, short of a 64-bit hash collision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RowKey {
+    Blank(u32),
+    Hashed(u64),
+}
+
+/// Every row's key. A row is of one colour exactly when it equals itself moved by one pixel, so
+/// both tests are a memcmp and an XXH3, each far faster than a pixel loop on long pages.
+fn row_keys(image: ImageRef<'_>) -> Vec<RowKey> {
     let stride = image.width() as usize * 4;
     image
         .as_bytes()
         .par_chunks(stride)
-        .map(|row| if row[4..] == row[..row.len() - 4] { None } else { Some(xxh3_64(row)) })
+        .map(|row| {
+            if row[4..] == row[..row.len() - 4] {
+                RowKey::Blank(u32::from_le_bytes([row[0], row[1], row[2], row[3]]))
+            } else {
+                RowKey::Hashed(xxh3_64(row))
+            }
+        })
         .collect()
 }
 
 /// Rows are equal when at most 1 % of their pixels differ beyond the tolerance (anti-aliased
 /// edges of moved content).
 fn rows_within_tolerance(a: &[u32], b: &[u32], offset: usize, max_delta: f64) -> bool {
-    if a == b {
-        return true;
-    }
     let allowed = a.len() / 100;
     let mut differing = 0;
     for (x, (&pa, &pb)) in a.iter().zip(b).enumerate() {
