@@ -1,9 +1,14 @@
 //! Two images decoded for one comparison, each on its own core, compared row by row while they
 //! are decoded. Most pairs that differ in bytes have the same pixels (a file re-encoded by
-//! another tool, another compression level): then only the first image is kept whole and the
-//! second is checked against it one row at a time, while that row is still in cache, so the
-//! second whole-image buffer (tens of MB on a long page, each page of it faulted in and cleared
-//! by the kernel) is only made for a pair that differs.
+//! another tool, another compression level). Until a row differs, neither image is kept: the
+//! first hands the second a few bands of rows at a time, reused, so a pair with the same pixels
+//! never makes a whole-image buffer (tens of MB on a long page, each page of it faulted in and
+//! cleared by the kernel, which costs about as much as decoding the rows that fill it).
+//!
+//! At the first row that differs, both images are made whole: each decoder goes on from where it
+//! is, and the rows before the band that differs — the same in both — are decoded once more from
+//! the first file, beside them. Changes near the top of a page (a banner, a shift) cost nothing
+//! extra; a change only in the last rows costs one more decode of the first image.
 
 use std::path::Path;
 use std::sync::mpsc;
@@ -14,6 +19,8 @@ use crate::image::{RgbaImage, pixel_buffer};
 
 /// Rows the first image hands the second at a time: a band small enough to stay in cache.
 const BAND_ROWS: usize = 16;
+/// Bands the first image may decode ahead of the second; their buffers go round.
+const BANDS_AHEAD: usize = 4;
 
 /// Two images decoded for a comparison.
 pub enum DecodedPair {
@@ -32,94 +39,168 @@ pub fn decode_pair(a: &[u8], a_path: &Path, b: &[u8], b_path: &Path) -> Result<D
         let (first, second) = (png_reader(a, a_path)?, png_reader(b, b_path)?);
         let interlaced = first.reader.info().interlaced || second.reader.info().interlaced;
         if (first.width, first.height) == (second.width, second.height) && !interlaced {
-            return decode_in_bands(first, a_path, second, b_path);
+            return decode_in_bands(a, first, a_path, second, b_path);
         }
     }
     let (a, b) = rayon::join(|| decode_image(a, a_path), || decode_image(b, b_path));
     Ok(DecodedPair::Both(a?, b?))
 }
 
-/// `first` decoded whole on a thread of its own, handing each band of rows on as it is done;
-/// `second` decoded here, one row at a time, and kept only from its first row that differs.
-fn decode_in_bands(first: PngStart<'_>, a_path: &Path, second: PngStart<'_>, b_path: &Path) -> Result<DecodedPair> {
-    let (width, height, pixels) = (first.width, first.height, first.pixels);
-    let stride = width as usize * 4;
-    let mut a_data = pixel_buffer(pixels * 4);
-    let (a_result, b_result) = std::thread::scope(|scope| {
-        let (bands, received) = mpsc::channel::<&[u8]>();
-        let a_data = &mut a_data;
-        let a_thread = scope.spawn(move || -> Result<()> {
-            let mut reader = first.reader;
-            let mut rows = RgbaRows::new(&reader, a_path)?;
-            for band in a_data.chunks_mut(stride * BAND_ROWS) {
-                for row in band.chunks_exact_mut(stride) {
-                    rows.read(&mut reader, row)?;
-                }
-                if bands.send(band).is_err() {
-                    // The second image failed: nothing will look at this one.
-                    return Ok(());
-                }
-            }
-            Ok(())
-        });
-        let b_result = second_against_first(second, b_path, received, stride, pixels);
-        let a_result = a_thread.join().unwrap_or_else(|_| Err(Error::Internal("decoding an image panicked".into())));
-        (a_result, b_result)
-    });
-    a_result?;
-    let b_data = b_result?;
-    Ok(match b_data {
-        None => DecodedPair::Same { width, height },
-        Some(b_data) => {
-            DecodedPair::Both(RgbaImage::from_raw(width, height, a_data)?, RgbaImage::from_raw(width, height, b_data)?)
-        }
-    })
+/// A band of the first image's rows: `rows` rows from row `start`, in a buffer that goes round.
+struct Band {
+    start: usize,
+    rows: usize,
+    pixels: Vec<u8>,
 }
 
-/// Decodes the second image row by row against the first's bands as they come: `None` when every
-/// row is the same, else the whole second image. Stops early (with `None`) when the first image
-/// stops handing bands on, which only its own error does.
-fn second_against_first(
-    second: PngStart<'_>,
+/// A PNG part-way through its rows.
+struct Partway<'a, 'p> {
+    reader: png::Reader<std::io::Cursor<&'a [u8]>>,
+    rows: RgbaRows<'p>,
+    /// Rows read so far.
+    done: usize,
+}
+
+impl Partway<'_, '_> {
+    /// Reads the next rows into `out`, a whole number of rows.
+    fn read_into(&mut self, out: &mut [u8], stride: usize) -> Result<()> {
+        for row in out.chunks_exact_mut(stride) {
+            self.rows.read(&mut self.reader, row)?;
+            self.done += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Where the second image first differs from the first.
+struct FirstDifference<'a, 'p> {
+    /// The first image's band holding the row that differs.
+    band: Band,
+    /// Bands the first image decoded past it, in order.
+    ahead: Vec<Band>,
+    first: Partway<'a, 'p>,
+    second: Partway<'a, 'p>,
+    /// The second image's row that differs (row `second.done - 1`).
+    row: Vec<u8>,
+}
+
+/// `first` decoded on a thread of its own, handing on bands of rows; `second` decoded here, one
+/// row at a time, against them. Both are made whole only from the first row that differs.
+fn decode_in_bands<'a>(
+    a: &'a [u8],
+    first: PngStart<'a>,
+    a_path: &Path,
+    second: PngStart<'a>,
     b_path: &Path,
-    bands: mpsc::Receiver<&[u8]>,
+) -> Result<DecodedPair> {
+    let (width, height, pixels) = (first.width, first.height, first.pixels);
+    let stride = width as usize * 4;
+    let Some(at) = first_difference(first, a_path, second, b_path, stride, height as usize)? else {
+        return Ok(DecodedPair::Same { width, height });
+    };
+    let FirstDifference { band, ahead, first: mut a_rest, second: mut b_rest, row } = at;
+
+    let (mut a_data, mut b_data) = (pixel_buffer(pixels * 4), pixel_buffer(pixels * 4));
+    let start = band.start * stride;
+    let (a_before, a_from) = a_data.split_at_mut(start);
+    let (b_before, b_from) = b_data.split_at_mut(start);
+    // What is already decoded: the band that differs and those past it from the first image; the
+    // second's rows up to the one that differs are the first's.
+    let mut filled = 0;
+    for band in std::iter::once(&band).chain(&ahead) {
+        let len = band.rows * stride;
+        a_from[filled..filled + len].copy_from_slice(&band.pixels[..len]);
+        filled += len;
+    }
+    debug_assert_eq!(filled, (a_rest.done - band.start) * stride);
+    let differs = (b_rest.done - 1) * stride - start;
+    b_from[..differs].copy_from_slice(&band.pixels[..differs]);
+    b_from[differs..differs + stride].copy_from_slice(&row);
+
+    let (a_result, b_result, before_result) = std::thread::scope(|scope| {
+        let a_tail = &mut a_from[filled..];
+        let a_thread = scope.spawn(move || a_rest.read_into(a_tail, stride));
+        let before = scope.spawn(move || -> Result<()> {
+            if a_before.is_empty() {
+                return Ok(());
+            }
+            // The rows before the band are the same in both images: decoded once, copied.
+            let start = png_reader(a, a_path)?;
+            let rows = RgbaRows::new(&start.reader, a_path)?;
+            Partway { reader: start.reader, rows, done: 0 }.read_into(a_before, stride)?;
+            b_before.copy_from_slice(a_before);
+            Ok(())
+        });
+        let b_result = b_rest.read_into(&mut b_from[differs + stride..], stride);
+        let joined = |r: std::thread::Result<Result<()>>| {
+            r.unwrap_or_else(|_| Err(Error::Internal("decoding an image panicked".into())))
+        };
+        (joined(a_thread.join()), b_result, joined(before.join()))
+    });
+    a_result?;
+    before_result?;
+    b_result?;
+    Ok(DecodedPair::Both(RgbaImage::from_raw(width, height, a_data)?, RgbaImage::from_raw(width, height, b_data)?))
+}
+
+/// Decodes both images in step until a row differs: `None` when every row is the same.
+fn first_difference<'a, 'p>(
+    first: PngStart<'a>,
+    a_path: &'p Path,
+    second: PngStart<'a>,
+    b_path: &'p Path,
     stride: usize,
-    pixels: usize,
-) -> Result<Option<Vec<u8>>> {
-    let mut reader = second.reader;
-    let mut rows = RgbaRows::new(&reader, b_path)?;
-    let mut row = vec![0; stride];
-    // The first image's bands so far: the rows the second shares with it until one differs.
-    let mut same_so_far: Vec<&[u8]> = Vec::new();
-    let mut kept: Option<Vec<u8>> = None;
-    let mut at = 0;
-    for band in bands {
-        for a_row in band.chunks_exact(stride) {
-            match kept.as_mut() {
-                Some(b_data) => rows.read(&mut reader, &mut b_data[at..at + stride])?,
-                None => {
-                    rows.read(&mut reader, &mut row)?;
-                    if row != a_row {
-                        let mut b_data = pixel_buffer(pixels * 4);
-                        let mut filled = 0;
-                        for same in same_so_far.drain(..) {
-                            b_data[filled..filled + same.len()].copy_from_slice(same);
-                            filled += same.len();
-                        }
-                        let before = at - filled;
-                        b_data[filled..at].copy_from_slice(&band[..before]);
-                        b_data[at..at + stride].copy_from_slice(&row);
-                        kept = Some(b_data);
-                    }
+    height: usize,
+) -> Result<Option<FirstDifference<'a, 'p>>> {
+    let mut b = Partway { rows: RgbaRows::new(&second.reader, b_path)?, reader: second.reader, done: 0 };
+    let (a_result, b_result) = std::thread::scope(|scope| {
+        let (bands, received) = mpsc::channel::<Band>();
+        let (give_back, free) = mpsc::channel::<Vec<u8>>();
+        for _ in 0..BANDS_AHEAD {
+            give_back.send(vec![0; stride * BAND_ROWS]).expect("the receiver is here");
+        }
+        let a_thread = scope.spawn(move || -> Result<Partway<'a, 'p>> {
+            let mut a = Partway { rows: RgbaRows::new(&first.reader, a_path)?, reader: first.reader, done: 0 };
+            // Stops when every row is read, or when the second image stops giving bands back:
+            // it found a row that differs, or an error.
+            while a.done < height {
+                let Ok(mut pixels) = free.recv() else { break };
+                let (start, rows) = (a.done, BAND_ROWS.min(height - a.done));
+                a.read_into(&mut pixels[..rows * stride], stride)?;
+                if bands.send(Band { start, rows, pixels }).is_err() {
+                    break;
                 }
             }
-            at += stride;
-        }
-        if kept.is_none() {
-            same_so_far.push(band);
-        }
-    }
-    Ok(kept)
+            Ok(a)
+        });
+        let mut row = vec![0; stride];
+        let mut found = None;
+        let b_result = (|| -> Result<()> {
+            for band in &received {
+                for a_row in band.pixels[..band.rows * stride].chunks_exact(stride) {
+                    b.read_into(&mut row, stride)?;
+                    if row != a_row {
+                        found = Some(band);
+                        return Ok(());
+                    }
+                }
+                // Sent back only while the first image is still decoding.
+                let _ = give_back.send(band.pixels);
+            }
+            Ok(())
+        })();
+        drop(give_back);
+        let a_result = a_thread.join().unwrap_or_else(|_| Err(Error::Internal("decoding an image panicked".into())));
+        let ahead: Vec<Band> = received.try_iter().collect();
+        (a_result, b_result.map(|()| found.map(|band| (band, ahead, row))))
+    });
+    let a = a_result?;
+    let Some((band, ahead, row)) = b_result? else {
+        // Every band the first image handed on was the same in the second; it handed on all of
+        // them unless it failed, which `a_result` reported.
+        return Ok(None);
+    };
+    Ok(Some(FirstDifference { band, ahead, first: a, second: b, row }))
 }
 
 #[cfg(test)]
@@ -167,6 +248,35 @@ mod tests {
             let DecodedPair::Both(first, second) = pair(&a, &b).unwrap() else { panic!("({x}, {y}) differs") };
             assert_eq!(first.as_bytes(), base.as_bytes());
             assert_eq!(second.as_bytes(), changed.as_bytes(), "({x}, {y})");
+        }
+    }
+
+    #[test]
+    fn a_row_that_differs_far_below_the_top_gives_both_images_whole() {
+        // Past every band the first image may have decoded ahead, in a last band of fewer rows.
+        let height = (BAND_ROWS * (BANDS_AHEAD + 3) + 5) as u32;
+        let base = image(29, height);
+        for y in [BAND_ROWS as u32 * 2, BAND_ROWS as u32 * 5 + 1, height - 1] {
+            let mut changed = base.clone();
+            changed.as_bytes_mut()[(y * 29 * 4 + 4) as usize] ^= 0x40;
+            let (a, b) = (as_rgb_png(&base), encode_png(&changed, PngCompression::Fastest).unwrap());
+            let DecodedPair::Both(first, second) = pair(&a, &b).unwrap() else { panic!("row {y} differs") };
+            assert_eq!(first.as_bytes(), base.as_bytes(), "row {y}");
+            assert_eq!(second.as_bytes(), changed.as_bytes(), "row {y}");
+        }
+    }
+
+    #[test]
+    fn a_file_cut_after_the_first_row_that_differs_is_named() {
+        let height = (BAND_ROWS * (BANDS_AHEAD + 4)) as u32;
+        let base = image(29, height);
+        let mut changed = base.clone();
+        changed.as_bytes_mut()[4] ^= 0x40;
+        let (whole_a, whole_b) = (as_rgb_png(&base), as_rgb_png(&changed));
+        let (cut_a, cut_b) = (&whole_a[..whole_a.len() * 3 / 4], &whole_b[..whole_b.len() * 3 / 4]);
+        for (a, b, named) in [(cut_a, &whole_b[..], "a.png"), (&whole_a[..], cut_b, "b.png")] {
+            let message = pair(a, b).err().expect("a cut file").to_string();
+            assert!(message.contains(named), "{message}");
         }
     }
 
