@@ -597,6 +597,24 @@ if (missing) {
     });
   });
 
+  test('devtools: the font lookup and the rule trace leave the page\'s DOM and CSS domains off', async () => {
+    const { renderedFonts } = require('../playwright-fixtures/environment.js');
+    const { styleRules } = require('../playwright-fixtures/trace.js');
+    const { pageSession } = require('../playwright-fixtures/devtools.js');
+    await withPage('<style>p { color: #b91c1c; font-family: sans-serif }</style><p>text</p>', async (page) => {
+      const fonts = await renderedFonts(page, 8);
+      assert.ok(fonts.some((f) => f.family === 'sans-serif'), JSON.stringify(fonts));
+      const rules = JSON.parse(await styleRules(page, ['p'], ['color']));
+      const color = rules.elements[0].own.flatMap((rule) => rule.declarations).find((d) => d.name === 'color');
+      assert.equal(color?.value, '#b91c1c', JSON.stringify(rules.elements));
+      // Both lookups send their disables without waiting: a command sent after them finds the
+      // domains off (DOM.disable refuses a domain that is off; CSS reads refuse without it).
+      const cdp = await pageSession(page);
+      await assert.rejects(cdp.send('DOM.disable'), /DOM agent hasn't been enabled/);
+      await assert.rejects(cdp.send('CSS.getMatchedStylesForNode', { nodeId: 1 }), /CSS agent was not enabled/);
+    });
+  });
+
   test('collector: a 5,000-element page is one evaluate and a few style rows (its speed is the bench\'s, npm run bench -- --only dom)', async () => {
     await withPage(cardsPage(), async (page) => {
       const dom = await collect(page);

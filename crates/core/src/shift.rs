@@ -285,6 +285,26 @@ mod tests {
     }
 
     #[test]
+    fn shift_blank_rows_of_two_colours_are_not_alike_at_an_offset() {
+        // No row is alike at any offset: the baseline's rows each have a black pixel, the current
+        // page's a red one. Only a blank band is in both, white at rows 20..40 in the baseline and
+        // grey at rows 60..80 now (far beyond the tolerance). Blank rows never vote, so only the
+        // hint tries +40; there the bands must be told apart by their colour.
+        let a = {
+            let mut img = striped(64, 100);
+            img.as_bytes_mut()[20 * 64 * 4..40 * 64 * 4].fill(255);
+            img
+        };
+        let mut b = striped(64, 100);
+        for px in b.as_bytes_mut().chunks_exact_mut(4).filter(|px| px[0] == 0) {
+            px[0] = 255;
+        }
+        b.as_bytes_mut()[60 * 64 * 4..80 * 64 * 4].copy_from_slice(&[128, 128, 128, 255].repeat(20 * 64));
+        let hint = PageShift { dy: 40, below_y: 20 };
+        assert_eq!(detect_shift(a.view(), b.view(), 35215.0 * 0.01, &[hint]), None);
+    }
+
+    #[test]
     fn shift_none_for_identical_or_recoloured_pages() {
         let a = striped(64, 300);
         assert_eq!(detect_shift(a.view(), a.view(), 100.0, &[]), None);
