@@ -129,7 +129,7 @@ test('confinement: capture_frames opens file:// pages inside into a frames folde
     assert.equal(captured.files.length, 1);
     for (const escape of [path.join(outside, 'page.html'), path.join(allowed, 'link.html')]) {
       const url = pathToFileURL(escape).href;
-      assert.deepEqual(await failure(client, 'capture_frames', { url, ...shot }), { invalidParams: `MCP error -32602: url: ${refusal(escape)}` }, escape);
+      assert.deepEqual(await failure(client, 'capture_frames', { url, ...shot }), { toolError: `url: ${refusal(escape)}` }, escape);
     }
   });
   await withClient(elsewhere, async (client) => {

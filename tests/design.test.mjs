@@ -101,13 +101,13 @@ test('design: bad arguments and paths outside SIGHTLINE_ALLOWED_ROOTS are clear 
     });
     const pair = { reference: 'a.png', candidate: 'b.png' };
     assert.deepEqual(await failure(client, 'compare_designs', { ...pair, mode: 'page' }), {
-      invalidParams: 'MCP error -32602: mode: "page" is not one of widget, screen',
+      toolError: 'mode: "page" is not one of widget, screen',
     });
     assert.deepEqual(await failure(client, 'compare_designs', { ...pair, preset: 'light' }), {
-      invalidParams: 'MCP error -32602: preset: "light" is not one of default, dark-ui',
+      toolError: 'preset: "light" is not one of default, dark-ui',
     });
     assert.deepEqual(await failure(client, 'compare_designs', { ...pair, weights: { colour: 1 } }), {
-      invalidParams: 'MCP error -32602: weights: unknown field `colour`, expected one of `layout`, `color`, `content`, `typography`, `spacing`; use numbers for layout, color, content, typography, spacing',
+      toolError: 'weights: unknown field `colour`, expected one of `layout`, `color`, `content`, `typography`, `spacing`; use numbers for layout, color, content, typography, spacing',
     });
   });
   // Weights and boxes that parse but cannot be used are refused by the core, before any image is read.

@@ -82,7 +82,7 @@ test('live: visual_verify withholds its answers, rejects wrong ones, accepts rig
     toolError: refusal(again.sessionId),
   });
   assert.deepEqual(await failure('visual_verify', { url: url('/clean'), query: ' ' }), {
-    invalidParams: 'MCP error -32602: query: say what the looking model should answer about the page',
+    toolError: 'query: say what the looking model should answer about the page',
   });
 });
 

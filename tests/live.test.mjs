@@ -144,7 +144,7 @@ test('live: visual_check prompt narrows to the area it names and says so; no_cac
   const fresh = await call('visual_check', { url: url('/phone'), no_cache: true });
   assert.equal(fresh.cache, 'nothing is cached: every visual_check opens the page afresh, so no_cache changes nothing');
   assert.deepEqual(await failure('visual_check', { url: url('/phone'), prompt: 'the header', focus: '#top' }), {
-    invalidParams: 'MCP error -32602: give focus (a CSS selector) or prompt (words or a selector), not both',
+    toolError: 'give focus (a CSS selector) or prompt (words or a selector), not both',
   });
   assert.deepEqual(await failure('visual_check', { url: url('/phone'), focus: '#nope' }), {
     toolError: `no element matches focus #nope on ${url('/phone')}`,
@@ -249,7 +249,7 @@ test('live: get_console_logs returns the planted error with its location, filter
   assert.equal(clean.dropped, 0);
   assert.equal(clean.status, 'clean');
   assert.deepEqual(await failure('get_console_logs', { url: url('/clean'), levels: ['fatal'] }), {
-    invalidParams: 'MCP error -32602: levels: unknown console level "fatal"; use any of error, warning, info, log, debug, pageerror',
+    toolError: 'levels: unknown console level "fatal"; use any of error, warning, info, log, debug, pageerror',
   });
 });
 
@@ -279,7 +279,7 @@ test('live: verify_accessibility with rules runs only the named rules', { skip }
   assert.deepEqual(contrast.violations, []);
   assert.equal(contrast.summary, 'No accessibility violations (1 rules passed).');
   assert.deepEqual(await failure('verify_accessibility', { url: url('/a11y'), rules: ['image alt'] }), {
-    invalidParams: 'MCP error -32602: rules: axe-core rule ids are words with dashes, e.g. "color-contrast"',
+    toolError: 'rules: axe-core rule ids are words with dashes, e.g. "color-contrast"',
   });
   // A well-formed id axe does not know: found in the page (axe's own list), named with the argument.
   assert.deepEqual(await failure('verify_accessibility', { url: url('/a11y'), rules: ['image-alt', 'no-such-rule', 'colour-contrast'] }), {
@@ -373,7 +373,7 @@ test('live: measure_element gives the box model and typography', { skip }, async
   // A server that has opened no page yet says so.
   await withServer({}, async (own) => {
     assert.deepEqual(await failure('measure_element', { selector: '#buy' }, own), {
-      invalidParams: 'MCP error -32602: url: no page has been opened yet in this session; give the page\'s url',
+      toolError: 'url: no page has been opened yet in this session; give the page\'s url',
     });
   });
 });
@@ -497,13 +497,13 @@ test('live: capture_visual_state writes a screenshot, the DOM record and a captu
 
 test('live: bad urls are invalid params; an unreachable server is a clear tool error', { skip }, async () => {
   assert.deepEqual(await failure('visual_check', { url: 'javascript:alert(1)' }), {
-    invalidParams: 'MCP error -32602: url: only http:// and https:// pages can be checked, got "javascript:alert(1)" (e.g. http://localhost:3000/)',
+    toolError: 'url: only http:// and https:// pages can be checked, got "javascript:alert(1)" (e.g. http://localhost:3000/)',
   });
   assert.deepEqual(await failure('visual_check', { url: 'file:///etc/passwd' }), {
-    invalidParams: 'MCP error -32602: url: file:// pages open only inside the folders SIGHTLINE_ALLOWED_ROOTS lists, and it is not set: file:///etc/passwd',
+    toolError: 'url: file:// pages open only inside the folders SIGHTLINE_ALLOWED_ROOTS lists, and it is not set: file:///etc/passwd',
   });
   assert.deepEqual(await failure('visual_check', { url: url('/clean'), viewport: 'watch' }), {
-    invalidParams: 'MCP error -32602: viewport: "watch" is not one of desktop, tablet, mobile',
+    toolError: 'viewport: "watch" is not one of desktop, tablet, mobile',
   });
   const closed = await freePort();
   const down = `http://127.0.0.1:${closed}/`;
@@ -584,7 +584,7 @@ test('live: with SIGHTLINE_ALLOWED_ROOTS set, file:// pages inside open and othe
       const inside = await call('visual_check', { url: `file://${dir}/page%20one.html` }, local);
       assert.deepEqual(inside.issues, []);
       assert.deepEqual(await failure('visual_check', { url: 'file:///etc/hostname' }, local), {
-        invalidParams: `MCP error -32602: url: /etc/hostname: outside the folders SIGHTLINE_ALLOWED_ROOTS allows (${dir}); move it under one of them or add its folder to SIGHTLINE_ALLOWED_ROOTS`,
+        toolError: `url: /etc/hostname: outside the folders SIGHTLINE_ALLOWED_ROOTS allows (${dir}); move it under one of them or add its folder to SIGHTLINE_ALLOWED_ROOTS`,
       });
     }, dir);
   } finally {

@@ -284,26 +284,27 @@ test('mcp: get_diff with region or a band returns only that crop', { skip }, asy
     assert.deepEqual([unknown.isError, unknown.content[0].text], [true, 'no snapshot named "nope" in the last run; its snapshots are: about, catalogue, home']);
     // A band of no rows is refused, not quietly widened to one row.
     assert.deepEqual(await settle(client.callTool({ name: 'get_diff', arguments: { name: 'catalogue', y: 100, height: 0 } })), {
-      code: -32602,
-      text: 'MCP error -32602: height: a band has at least 1 row',
+      isError: true,
+      text: 'height: a band has at least 1 row',
     });
   });
 });
 
 test('mcp: bad arguments are errors and the server keeps serving', { skip }, async () => {
   await withClient(run, [], async (client) => {
-    // Refused before the tool runs: JSON-RPC invalid params (-32602) naming what is wrong.
+    // Refused before the tool runs, naming what is wrong: the tool's error (isError), which a client
+    // hands to the model (MCP 2025-11-25, SEP-1303). Only an unknown tool is a JSON-RPC error.
     assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: '../x' } })), {
-      code: -32602,
-      text: `MCP error -32602: name: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. "checkout-page" or "cards/lamp"`,
+      isError: true,
+      text: `name: snapshot name "../x" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. "checkout-page" or "cards/lamp"`,
     });
     assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 42 } })), {
-      code: -32602,
-      text: 'MCP error -32602: explain_snapshot: argument "name" must be string, got 42',
+      isError: true,
+      text: 'explain_snapshot: argument "name" must be string, got 42',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'get_diff', arguments: { name: 'home', region: 'two' } })), {
-      code: -32602,
-      text: 'MCP error -32602: get_diff: argument "region" must be integer or null, got "two"',
+      isError: true,
+      text: 'get_diff: argument "region" must be integer or null, got "two"',
     });
     const { tools } = await client.listTools();
     assert.deepEqual(await settle(client.callTool({ name: 'no_such_tool', arguments: {} })), {
@@ -313,20 +314,20 @@ test('mcp: bad arguments are errors and the server keeps serving', { skip }, asy
     // A missing required argument, and one the tool does not take (dropped by the tool's own
     // parsing, it would leave the call on its defaults without a word), are named the same way.
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: {} })), {
-      code: -32602,
-      text: 'MCP error -32602: approve_snapshot: argument "name" is required (string)',
+      isError: true,
+      text: 'approve_snapshot: argument "name" is required (string)',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'get_visual_results', arguments: { include_passed: true } })), {
-      code: -32602,
-      text: 'MCP error -32602: get_visual_results: unknown argument "include_passed" (did you mean "includePassed"?); its arguments are includePassed',
+      isError: true,
+      text: 'get_visual_results: unknown argument "include_passed" (did you mean "includePassed"?); its arguments are includePassed',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'get_diff', arguments: { name: 'home', crop: 1 } })), {
-      code: -32602,
-      text: 'MCP error -32602: get_diff: unknown argument "crop"; its arguments are height, name, project, region, y',
+      isError: true,
+      text: 'get_diff: unknown argument "crop"; its arguments are height, name, project, region, y',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'get_report', arguments: { raw: true } })), {
-      code: -32602,
-      text: 'MCP error -32602: get_report: unknown argument "raw"; get_report takes no arguments',
+      isError: true,
+      text: 'get_report: unknown argument "raw"; get_report takes no arguments',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'explain_snapshot', arguments: { name: 'nope' } })), {
       isError: true,
@@ -517,12 +518,12 @@ test('mcp: approve_snapshot approves only a changed or new snapshot of the last 
     "home (chromium): the capture in .sightline/temp is not the one the last run's report shows (visual-report/images/home/chromium-current.png); a newer run has captured it (under way, or stopped before writing its report). Nothing was approved: review that run's results first";
   await withClient(root, [], async (client) => {
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'catalogue', confirmed: false } })), {
-      code: -32602,
-      text: 'MCP error -32602: approve_snapshot: unknown argument "confirmed"; its arguments are asVariant, includeUnhealthy, name, project',
+      isError: true,
+      text: 'approve_snapshot: unknown argument "confirmed"; its arguments are asVariant, includeUnhealthy, name, project',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'approve_all', arguments: { userSaid: 'no' } })), {
-      code: -32602,
-      text: 'MCP error -32602: approve_all: unknown argument "userSaid"; its arguments are includeUnhealthy',
+      isError: true,
+      text: 'approve_all: unknown argument "userSaid"; its arguments are includeUnhealthy',
     });
     assert.deepEqual(await settle(client.callTool({ name: 'approve_snapshot', arguments: { name: 'ghost' } })), {
       isError: true,

@@ -378,10 +378,10 @@ test('motion: capture_frames records a CSS animation; compare_motion says compar
     for (const side of [twice.reference, twice.candidate]) assert.deepEqual([side.signature, side.energy], [Array(7).fill(0.5), 0.5]);
     // Bad requests are refused before a browser opens.
     assert.deepEqual(await failure(client, 'capture_frames', { url: 'ftp://example.com/', frames: 2, intervalMs: 10 }), {
-      invalidParams: 'MCP error -32602: url: only http:// and https:// pages can be checked, got "ftp://example.com/" (e.g. http://localhost:3000/)',
+      toolError: 'url: only http:// and https:// pages can be checked, got "ftp://example.com/" (e.g. http://localhost:3000/)',
     });
     assert.deepEqual(await failure(client, 'capture_frames', { url: base, frames: 120, intervalMs: 5000 }), {
-      invalidParams: 'MCP error -32602: frames × intervalMs is 600000 ms, above 60000; take fewer frames or a shorter interval',
+      toolError: 'frames × intervalMs is 600000 ms, above 60000; take fewer frames or a shorter interval',
     });
   }));
 });
@@ -397,7 +397,7 @@ test('motion: capture_frames clip gives frames of the clip, showing only what is
       assert.deepEqual([png.pixel(0, 0), png.pixel(59, 59), png.pixel(30, 60), png.pixel(59, 79)], [BLUE, BLUE, WHITE, WHITE]);
     }
     assert.deepEqual(await failure(client, 'capture_frames', { url: `${base}/still`, frames: 1, intervalMs: 0, clip: { x: 0, y: 0, width: 0, height: 10 } }), {
-      invalidParams: 'MCP error -32602: clip: x and y ≥ 0, width and height > 0',
+      toolError: 'clip: x and y ≥ 0, width and height > 0',
     });
   }));
 });
@@ -420,7 +420,7 @@ test('motion: capture_frames actions run before the frames, which show what they
     const hoveredAt = await capture(client, url, { frames: 1, intervalMs: 0, actions: [{ type: 'hover', x: 250, y: 150 }] });
     assert.deepEqual(at(hoveredAt.files, 250, 150), [[34, 34, 34]]);
     assert.deepEqual(await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'click' }] }), {
-      invalidParams: 'MCP error -32602: actions[0]: use {"type": "click"|"hover", "selector": …}, {"type": "click"|"hover", "x": …, "y": …} or {"type": "wait", "ms": ≤ 20000}',
+      toolError: 'actions[0]: use {"type": "click"|"hover", "selector": …}, {"type": "click"|"hover", "x": …, "y": …} or {"type": "wait", "ms": ≤ 20000}',
     });
     // A selector that finds nothing fails within the action's 5 s, naming the action; not after
     // the call's 30 s with the page blamed for loading slowly.
@@ -435,7 +435,7 @@ test('motion: capture_frames actions run before the frames, which show what they
     const unreadable = await failure(client, 'capture_frames', { url, frames: 1, intervalMs: 0, actions: [{ type: 'click', selector: '#go[' }] });
     assert.match(unreadable.toolError, /^actions\[0\]: "#go\[" is not a selector Playwright can read \(page\.click: /);
     assert.deepEqual(await failure(client, 'capture_frames', { url, viewport: { width: 320, height: 240 }, frames: 1, intervalMs: 0, actions: [{ type: 'click', x: 400, y: 10 }] }), {
-      invalidParams: 'MCP error -32602: actions[0]: the point (400, 10) is outside the 320×240 viewport; give x and y inside it',
+      toolError: 'actions[0]: the point (400, 10) is outside the 320×240 viewport; give x and y inside it',
     });
   }));
 });
@@ -484,7 +484,7 @@ test('motion: capture_frames with frames 1 gives one still that compare_designs 
     assert.ok(!result.isError, result.content[0].text);
     assert.equal(JSON.parse(result.content[0].text).overall, 100);
     assert.deepEqual(await failure(client, 'capture_frames', { url: `${base}/still`, frames: 0, intervalMs: 0 }), {
-      invalidParams: 'MCP error -32602: frames: 0 is outside 1–120',
+      toolError: 'frames: 0 is outside 1–120',
     });
   }));
 });

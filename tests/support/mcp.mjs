@@ -29,8 +29,9 @@ export async function withMcp({ root, flags = [], env, name = 'sightline-test' }
 }
 
 /**
- * How a call that must fail failed: `{ invalidParams }` with the thrown message (bad arguments
- * are McpError -32602) or `{ toolError }` with the text of a result flagged isError.
+ * How a call that must fail failed: `{ toolError }` with the text of a result flagged isError
+ * (bad arguments too), or `{ invalidParams }` with the thrown message of a JSON-RPC error (an
+ * unknown tool only).
  */
 export async function toolFailure(client, name, args) {
   const result = await client.callTool({ name, arguments: args }).catch((e) => ({ thrown: e.message }));

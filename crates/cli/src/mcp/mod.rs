@@ -393,18 +393,29 @@ impl SightlineServer {
 #[prompt_handler(router = self.prompt_router)]
 impl ServerHandler for SightlineServer {
     /// Every call is checked against the tool's schema first (see `arguments`), then routed.
+    /// Only an unknown tool is a protocol error (JSON-RPC invalid params). What is wrong with a
+    /// known tool's arguments, found by the check or by the tool itself, is the tool's answer
+    /// with `isError`, as MCP 2025-11-25 asks of input validation (SEP-1303): clients hand tool
+    /// errors to the model, which reads what to fix and calls again.
     async fn call_tool(
         &self,
         request: rmcp::model::CallToolRequestParams,
         context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
-        if let Some(problem) =
-            arguments::check_call(&self.tool_router.list_all(), &request.name, request.arguments.as_ref())
-        {
-            return Err(ErrorData::invalid_params(problem, None));
+        let tools = self.tool_router.list_all();
+        if let Some(problem) = arguments::check_call(&tools, &request.name, request.arguments.as_ref()) {
+            if !tools.iter().any(|tool| tool.name == request.name) {
+                return Err(ErrorData::invalid_params(problem, None));
+            }
+            return Ok(failure(problem).into());
         }
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        self.tool_router.call(call).await
+        match self.tool_router.call(call).await {
+            Err(refused) if refused.code == rmcp::model::ErrorCode::INVALID_PARAMS => {
+                Ok(failure(refused.message).into())
+            }
+            answered => answered,
+        }
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -554,6 +565,14 @@ mod in_process {
         }
     }
 
+    /// The message of a tool's answer to arguments it refuses: a result with `isError` and one
+    /// text block (SEP-1303); a protocol error or a success fails the test.
+    pub(super) fn refused(result: Result<rmcp::model::CallToolResult, rmcp::ServiceError>) -> String {
+        let result = result.unwrap_or_else(|e| panic!("expected a tool error, got {e:?}"));
+        assert_eq!(result.is_error, Some(true), "{result:?}");
+        only_text(&result)
+    }
+
     /// The one text block of a tool answer.
     pub(super) fn only_text(result: &rmcp::model::CallToolResult) -> String {
         assert_eq!(result.content.len(), 1, "{result:?}");
@@ -597,12 +616,12 @@ mod in_process {
             )
             .await;
         assert_eq!(
-            invalid_params(unsafe_name),
+            refused(unsafe_name),
             "name: snapshot name \"../x\" contains '..'; use letters, digits, '-', '_' and '.', with '/' between folders, e.g. \"checkout-page\" or \"cards/lamp\""
         );
         // No arguments at all: the required one is named before rmcp's extractor sees the call.
         let missing = client.call_tool(CallToolRequestParams::new("approve_snapshot")).await;
-        assert_eq!(invalid_params(missing), "approve_snapshot: argument \"name\" is required (string)");
+        assert_eq!(refused(missing), "approve_snapshot: argument \"name\" is required (string)");
         let listed = client.call_tool(CallToolRequestParams::new("list_baselines")).await.unwrap();
         assert_eq!(
             only_text(&listed),

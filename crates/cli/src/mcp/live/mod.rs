@@ -69,7 +69,7 @@ impl LiveState {
     }
 }
 
-/// A caller's mistake: `invalid_params` with the whole message.
+/// A caller's mistake, with the whole message (`call_tool` answers it as the tool's error).
 fn bad(message: impl Into<String>) -> ErrorData {
     ErrorData::invalid_params(message.into(), None)
 }
@@ -153,7 +153,7 @@ mod in_process {
     use rmcp::model::CallToolRequestParams;
     use serde_json::Value;
 
-    use super::super::in_process::{invalid_params, only_text};
+    use super::super::in_process::{only_text, refused};
     use super::super::view::Project;
     use super::*;
 
@@ -176,33 +176,33 @@ mod in_process {
             async move { client.call_tool(CallToolRequestParams::new(name).with_arguments(args(value))).await }
         };
 
-        // Bad arguments are invalid_params with the whole message: what is wrong and what is allowed.
+        // Bad arguments are tool errors with the whole message: what is wrong and what is allowed.
         let bad_url = call("visual_check", json!({"url": "javascript:alert(1)"})).await;
         assert_eq!(
-            invalid_params(bad_url),
+            refused(bad_url),
             "url: only http:// and https:// pages can be checked, got \"javascript:alert(1)\" (e.g. http://localhost:3000/)"
         );
         let bad_viewport = call("visual_check", json!({"url": "http://127.0.0.1:1/", "viewport": "watch"})).await;
-        assert_eq!(invalid_params(bad_viewport), "viewport: \"watch\" is not one of desktop, tablet, mobile");
+        assert_eq!(refused(bad_viewport), "viewport: \"watch\" is not one of desktop, tablet, mobile");
         let both = call(
             "visual_check",
             json!({"url": "http://127.0.0.1:1/", "focus": "#top", "prompt": "the header", "no_cache": true}),
         )
         .await;
-        assert_eq!(invalid_params(both), "give focus (a CSS selector) or prompt (words or a selector), not both");
+        assert_eq!(refused(both), "give focus (a CSS selector) or prompt (words or a selector), not both");
         let bad_level = call("get_console_logs", json!({"url": "http://127.0.0.1:1/", "levels": ["fatal"]})).await;
         assert_eq!(
-            invalid_params(bad_level),
+            refused(bad_level),
             "levels: unknown console level \"fatal\"; use any of error, warning, info, log, debug, pageerror"
         );
         let long_wait = call("detect_flash", json!({"url": "http://127.0.0.1:1/", "wait_time": 999_999})).await;
-        assert_eq!(invalid_params(long_wait), "wait_time: at most 20000 ms, got 999999");
+        assert_eq!(refused(long_wait), "wait_time: at most 20000 ms, got 999999");
         let bad_criteria = call(
             "visual_verify",
             json!({"url": "http://127.0.0.1:1/", "query": "q", "criteria": [{"question": "x", "expected": [1]}]}),
         )
         .await;
-        assert_eq!(invalid_params(bad_criteria), "criteria[0].expected: give a string, a number or a boolean");
+        assert_eq!(refused(bad_criteria), "criteria[0].expected: give a string, a number or a boolean");
 
         // Unknown ids are tool errors (the call was well formed) that say which id and what to do.
         let unknown = call("compare_snapshots", json!({"before_id": "dom-1-1", "after_id": "dom-2-1"})).await.unwrap();
