@@ -61,7 +61,12 @@ struct Partway<'a, 'p> {
     done: usize,
 }
 
-impl Partway<'_, '_> {
+impl<'a, 'p> Partway<'a, 'p> {
+    /// `start`'s image before its first row.
+    fn new(start: PngStart<'a>, path: &'p Path) -> Result<Self> {
+        Ok(Self { rows: RgbaRows::new(&start.reader, path)?, reader: start.reader, done: 0 })
+    }
+
     /// Reads the next rows into `out`, a whole number of rows.
     fn read_into(&mut self, out: &mut [u8], stride: usize) -> Result<()> {
         for row in out.chunks_exact_mut(stride) {
@@ -125,16 +130,11 @@ fn decode_in_bands<'a>(
                 return Ok(());
             }
             // The rows before the band are the same in both images: decoded once, copied.
-            let start = png_reader(a, a_path)?;
-            let rows = RgbaRows::new(&start.reader, a_path)?;
-            Partway { reader: start.reader, rows, done: 0 }.read_into(a_before, stride)?;
+            Partway::new(png_reader(a, a_path)?, a_path)?.read_into(a_before, stride)?;
             b_before.copy_from_slice(a_before);
             Ok(())
         });
         let b_result = b_rest.read_into(&mut b_from[differs + stride..], stride);
-        let joined = |r: std::thread::Result<Result<()>>| {
-            r.unwrap_or_else(|_| Err(Error::Internal("decoding an image panicked".into())))
-        };
         (joined(a_thread.join()), b_result, joined(before.join()))
     });
     a_result?;
@@ -152,7 +152,7 @@ fn first_difference<'a, 'p>(
     stride: usize,
     height: usize,
 ) -> Result<Option<FirstDifference<'a, 'p>>> {
-    let mut b = Partway { rows: RgbaRows::new(&second.reader, b_path)?, reader: second.reader, done: 0 };
+    let mut b = Partway::new(second, b_path)?;
     let (a_result, b_result) = std::thread::scope(|scope| {
         let (bands, received) = mpsc::channel::<Band>();
         let (give_back, free) = mpsc::channel::<Vec<u8>>();
@@ -160,7 +160,7 @@ fn first_difference<'a, 'p>(
             give_back.send(vec![0; stride * BAND_ROWS]).expect("the receiver is here");
         }
         let a_thread = scope.spawn(move || -> Result<Partway<'a, 'p>> {
-            let mut a = Partway { rows: RgbaRows::new(&first.reader, a_path)?, reader: first.reader, done: 0 };
+            let mut a = Partway::new(first, a_path)?;
             // Stops when every row is read, or when the second image stops giving bands back:
             // it found a row that differs, or an error.
             while a.done < height {
@@ -190,7 +190,7 @@ fn first_difference<'a, 'p>(
             Ok(())
         })();
         drop(give_back);
-        let a_result = a_thread.join().unwrap_or_else(|_| Err(Error::Internal("decoding an image panicked".into())));
+        let a_result = joined(a_thread.join());
         let ahead: Vec<Band> = received.try_iter().collect();
         (a_result, b_result.map(|()| found.map(|band| (band, ahead, row))))
     });
@@ -201,6 +201,11 @@ fn first_difference<'a, 'p>(
         return Ok(None);
     };
     Ok(Some(FirstDifference { band, ahead, first: a, second: b, row }))
+}
+
+/// A decoding thread's result; its panic is an error like any other.
+fn joined<T>(thread: std::thread::Result<Result<T>>) -> Result<T> {
+    thread.unwrap_or_else(|_| Err(Error::Internal("decoding an image panicked".into())))
 }
 
 #[cfg(test)]
