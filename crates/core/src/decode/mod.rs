@@ -82,9 +82,10 @@ fn png_reader<'a>(bytes: &'a [u8], path: &Path) -> Result<PngStart<'a>> {
 }
 
 fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
-    let PngStart { mut reader, width, height, pixels } = png_reader(bytes, path)?;
-    let channels = output_channels(&reader, path)?;
-    let mut data = crate::image::pixel_buffer(pixels * 4);
+    let mut start = png_reader(bytes, path)?;
+    let (width, height, reader) = (start.width, start.height, &mut start.reader);
+    let channels = output_channels(reader, path)?;
+    let mut data = crate::image::pixel_buffer(start.pixels * 4);
     if channels == 4 {
         let frame = reader.next_frame(&mut data).map_err(|e| bad(path, e))?;
         if frame.line_size != width as usize * 4 {
@@ -105,10 +106,7 @@ fn decode_png(bytes: &[u8], path: &Path) -> Result<RgbaImage> {
     }
     // Expand row by row straight into the RGBA buffer: the decoded row is still in cache and
     // no second whole-image buffer is allocated.
-    let mut rows = RgbaRows::new(&reader, path)?;
-    for out in data.chunks_exact_mut(width as usize * 4) {
-        rows.read(&mut reader, out)?;
-    }
+    Partway::new(start, path)?.read_into(&mut data, width as usize * 4)?;
     RgbaImage::from_raw(width, height, data)
 }
 
@@ -157,6 +155,30 @@ impl<'p> RgbaRows<'p> {
             .ok_or_else(|| bad(path, "fewer rows than the header says"))?;
         if self.channels != 4 {
             expand_to_rgba(self.channels, &self.native, out);
+        }
+        Ok(())
+    }
+}
+
+/// A PNG part-way through its rows.
+struct Partway<'a, 'p> {
+    reader: png::Reader<Cursor<&'a [u8]>>,
+    rows: RgbaRows<'p>,
+    /// Rows read so far.
+    done: usize,
+}
+
+impl<'a, 'p> Partway<'a, 'p> {
+    /// `start`'s image before its first row.
+    fn new(start: PngStart<'a>, path: &'p Path) -> Result<Self> {
+        Ok(Self { rows: RgbaRows::new(&start.reader, path)?, reader: start.reader, done: 0 })
+    }
+
+    /// Reads the next rows into `out`, a whole number of rows.
+    fn read_into(&mut self, out: &mut [u8], stride: usize) -> Result<()> {
+        for row in out.chunks_exact_mut(stride) {
+            self.rows.read(&mut self.reader, row)?;
+            self.done += 1;
         }
         Ok(())
     }

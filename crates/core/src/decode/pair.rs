@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::sync::mpsc;
 
-use super::{PngStart, RgbaRows, decode_image, png_reader};
+use super::{Partway, PngStart, decode_image, png_reader};
 use crate::error::{Error, Result};
 use crate::image::{RgbaImage, pixel_buffer};
 
@@ -51,30 +51,6 @@ struct Band {
     start: usize,
     rows: usize,
     pixels: Vec<u8>,
-}
-
-/// A PNG part-way through its rows.
-struct Partway<'a, 'p> {
-    reader: png::Reader<std::io::Cursor<&'a [u8]>>,
-    rows: RgbaRows<'p>,
-    /// Rows read so far.
-    done: usize,
-}
-
-impl<'a, 'p> Partway<'a, 'p> {
-    /// `start`'s image before its first row.
-    fn new(start: PngStart<'a>, path: &'p Path) -> Result<Self> {
-        Ok(Self { rows: RgbaRows::new(&start.reader, path)?, reader: start.reader, done: 0 })
-    }
-
-    /// Reads the next rows into `out`, a whole number of rows.
-    fn read_into(&mut self, out: &mut [u8], stride: usize) -> Result<()> {
-        for row in out.chunks_exact_mut(stride) {
-            self.rows.read(&mut self.reader, row)?;
-            self.done += 1;
-        }
-        Ok(())
-    }
 }
 
 /// Where the second image first differs from the first.
