@@ -17,6 +17,7 @@ const { styleRules } = require('./trace.js');
 const { watchAssets, assetDigests } = require('./assets.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { growToScrollContent } = require('./scroll-content.js');
+const { runLocatorHandlers } = require('./locator-handlers.js');
 const { attachOutcome } = require('./attachments.js');
 const { isMaskLocator, markLocators } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
@@ -320,15 +321,6 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
     await page.screencast?.showOverlays?.();
   }
   return step.outcome;
-}
-
-/**
- * Lets the page's `page.addLocatorHandler` handlers close what they watch for (a cookie banner,
- * a sign-up dialog) before the page is walked or shot, as toHaveScreenshot does before each
- * shot. Waiting for a locator is the public call that runs them (and waits out a navigation).
- */
-async function runLocatorHandlers(page, timeout) {
-  await page.locator(':root').waitFor({ state: 'attached', timeout });
 }
 
 /** Waits `ms`, or less when `signal` aborts meanwhile. */

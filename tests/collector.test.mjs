@@ -615,6 +615,25 @@ if (missing) {
     });
   });
 
+  test('locator handlers: a page without any skips their round trip; one with a handler still runs it', async () => {
+    const { mayHaveLocatorHandlers, runLocatorHandlers } = require('../playwright-fixtures/locator-handlers.js');
+    await withPage('<button id="consent">Accept</button><p>text</p>', async (page) => {
+      // Where the installed Playwright keeps a page's handlers: if it moves them, this fails and
+      // says the fast path is lost (the handlers would still run: any other shape counts as "may").
+      assert.equal(mayHaveLocatorHandlers(page), false);
+      const consent = page.locator('#consent');
+      await page.addLocatorHandler(consent, async () => {
+        await page.evaluate(() => document.getElementById('consent').remove());
+      });
+      assert.equal(mayHaveLocatorHandlers(page), true);
+      await runLocatorHandlers(page, 5000);
+      assert.equal(await page.locator('#consent').count(), 0, 'the handler ran and removed what it watches for');
+      await page.removeLocatorHandler(consent);
+      assert.equal(mayHaveLocatorHandlers(page), false);
+      assert.equal(mayHaveLocatorHandlers({}), true, 'a page of another shape runs the handlers');
+    });
+  });
+
   test('collector: a 5,000-element page is one evaluate and a few style rows (its speed is the bench\'s, npm run bench -- --only dom)', async () => {
     await withPage(cardsPage(), async (page) => {
       const dom = await collect(page);

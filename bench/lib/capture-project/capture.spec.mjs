@@ -25,6 +25,7 @@ const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
 const { prepareForCapture, restoreAfterCapture, waitForContent } = require(path.join(fixturesDir, 'stabilise.js'));
 const { attachOutcome } = require(path.join(fixturesDir, 'attachments.js'));
 const { pageWork } = require(path.join(fixturesDir, 'page-work.js'));
+const { runLocatorHandlers } = require(path.join(fixturesDir, 'locator-handlers.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const { renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
 const { assetDigests } = require(path.join(fixturesDir, 'assets.js'));
@@ -97,7 +98,7 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   // As the matcher: the first step's locator handlers beside the wait for content.
   await Promise.all([
     waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }),
-    page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout }),
+    runLocatorHandlers(page, settings.timeout),
   ]);
   lap('waitForContent');
   let handlersRan = true;
@@ -105,7 +106,7 @@ async function sessionSteps(page, testInfo, { expectPass }) {
     while (step.kind !== 'done') {
       // As the matcher before each step: locator handlers (before a walk or a shot, unless they
       // just ran), then what the page started since.
-      if ((step.kind === 'walk' || step.kind === 'shoot') && !handlersRan) await page.locator(':root').waitFor({ state: 'attached', timeout: settings.timeout });
+      if ((step.kind === 'walk' || step.kind === 'shoot') && !handlersRan) await runLocatorHandlers(page, settings.timeout);
       handlersRan = false;
       await work?.settle(deadline, { quiet: false });
       lap('beforeStep');
