@@ -189,8 +189,11 @@ struct Settling {
 #[derive(Debug)]
 struct Settled {
     shot: Vec<u8>,
-    previous: Vec<u8>,
-    settled: bool,
+    /// `shot` is the round's first shot, the one its first comparison compared: that comparison
+    /// stands for it (told where the round ends, so no one compares the two shots' bytes again).
+    is_first: bool,
+    /// The shot before `shot`, when the page never settled (it kept changing until the timeout).
+    unsettled: Option<Vec<u8>>,
     waited_ms: u64,
 }
 
@@ -228,8 +231,8 @@ pub struct CaptureSession {
     walks: u32,
     /// When the call began: its timeout counts from here.
     started: Instant,
-    /// The first shot of this round and its provisional comparison.
-    first: Option<(Vec<u8>, CaptureOutcome)>,
+    /// The provisional comparison of this round's first shot.
+    first: Option<CaptureOutcome>,
     /// The settled shot of the round before.
     earlier: Option<Vec<u8>>,
 }
@@ -418,10 +421,10 @@ impl CaptureSession {
                     let outcome =
                         beside.join().map_err(|_| Error::Internal("the first shot's comparison panicked".into()))??;
                     let unsettled = outcome.fails_test() || outcome.would_write_baseline;
-                    self.first = Some((s.shot.clone(), outcome));
+                    self.first = Some(outcome);
                     if !unsettled {
                         let shot = std::mem::take(&mut s.shot);
-                        return self.settled(Settled { previous: shot.clone(), shot, settled: true, waited_ms: 0 });
+                        return self.settled(Settled { shot, is_first: true, unsettled: None, waited_ms: 0 });
                     }
                 }
                 s.previous = std::mem::replace(&mut s.shot, png);
@@ -429,12 +432,20 @@ impl CaptureSession {
                 s.shot_image = shot_image;
                 if agree {
                     let waited_ms = millis(self.started.elapsed());
-                    return self.settled(Settled { shot: s.shot, previous: s.previous, settled: true, waited_ms });
+                    // The first shot's comparison stands only for the shot right after it: a
+                    // later pair of shots that agree need not have the first's bytes.
+                    let is_first = s.attempt == 0 && s.previous == s.shot;
+                    return self.settled(Settled { shot: s.shot, is_first, unsettled: None, waited_ms });
                 }
                 let now = Instant::now();
                 if now >= s.deadline {
                     let waited_ms = millis(self.started.elapsed());
-                    return self.settled(Settled { shot: s.shot, previous: s.previous, settled: false, waited_ms });
+                    return self.settled(Settled {
+                        shot: s.shot,
+                        is_first: false,
+                        unsettled: Some(s.previous),
+                        waited_ms,
+                    });
                 }
                 s.attempt += 1;
                 // The last pause is cut to the time left, so a never-settling page is shot until
@@ -514,8 +525,8 @@ impl CaptureSession {
     /// A round's shots are over: the masked boxes are checked, or the round is finished.
     fn settled(&mut self, settled: Settled) -> Result<Step> {
         // A capture-only shard stores nothing from a page that never settled.
-        if self.capture_only && !settled.settled {
-            let area = self.unsettled_area(&settled.previous, &settled.shot)?;
+        if let (true, Some(previous)) = (self.capture_only, &settled.unsettled) {
+            let area = self.unsettled_area(previous, &settled.shot)?;
             return self.done(CallOutcome {
                 message: format!(
                     "toMatchVisual({:?}): {}; nothing was stored for the merge job",
@@ -546,7 +557,7 @@ impl CaptureSession {
                 // the verdict — another environment than the baseline's, a font drawn by another
                 // face, a file replaced under its URL — the settled shot is compared with them,
                 // even when it is the same shot.
-                let first_env = self.first.as_ref().and_then(|(_, outcome)| outcome.evidence.environment.as_ref());
+                let first_env = self.first.as_ref().and_then(|outcome| outcome.evidence.environment.as_ref());
                 let matters = first_env.is_some_and(|compared| {
                     let now = EnvironmentComparison::of(compared.baseline.as_ref(), self.environment.as_ref());
                     now.is_some_and(|now| {
@@ -568,11 +579,11 @@ impl CaptureSession {
     /// changes nothing in it: the stored capture and its evidence record it, so a capture approved
     /// later keeps its fonts and assets, without comparing again.
     fn amend_first(&mut self, settled: &Settled) -> Result<()> {
-        let (Some((first, outcome)), Some(environment)) = (self.first.as_mut(), self.environment.as_ref()) else {
+        let (Some(outcome), Some(environment)) = (self.first.as_mut(), self.environment.as_ref()) else {
             return Ok(());
         };
         let stored = outcome.evidence.files.current.is_some();
-        if *first != settled.shot || outcome.would_write_baseline || !stored {
+        if !settled.is_first || outcome.would_write_baseline || !stored {
             return Ok(());
         }
         self.store.amend_capture_environment(&self.name, &self.project, environment)?;
@@ -587,10 +598,11 @@ impl CaptureSession {
     /// baseline, a capture that differs) and the matcher can tell its environment. An unchanged
     /// page, which its first shot decided, costs no lookup.
     fn wants_rendered(&self, settled: &Settled) -> bool {
-        let decided_unchanged = self.first.as_ref().is_some_and(|(first, outcome)| {
-            *first == settled.shot && !outcome.fails_test() && !outcome.would_write_baseline
-        });
-        self.environment.is_some() && !self.rendered_asked && settled.settled && !decided_unchanged
+        let decided_unchanged = self
+            .first
+            .as_ref()
+            .is_some_and(|outcome| settled.is_first && !outcome.fails_test() && !outcome.would_write_baseline);
+        self.environment.is_some() && !self.rendered_asked && settled.unsettled.is_none() && !decided_unchanged
     }
 
     /// The masked boxes are where the walk found them: the settled shot decides.
@@ -617,19 +629,19 @@ impl CaptureSession {
             });
         }
         let first = self.first.take();
-        let outcome = match first {
+        let outcome = match (first, &settled.unsettled) {
             // The core names what kept changing and writes no baseline, in any update mode.
-            _ if !settled.settled => self.compare(
+            (_, Some(previous)) => self.compare(
                 &settled.shot,
                 false,
-                Some(Unsettled { previous_png: &settled.previous, waited_ms: settled.waited_ms }),
+                Some(Unsettled { previous_png: previous, waited_ms: settled.waited_ms }),
             )?,
             // The first comparison stands when the settled shot is the one it compared and there
             // is no baseline to write: a failing snapshot costs one comparison.
-            Some((first, outcome)) if first == settled.shot && !outcome.would_write_baseline => outcome,
+            (Some(outcome), None) if settled.is_first && !outcome.would_write_baseline => outcome,
             _ => self.compare(&settled.shot, false, None)?,
         };
-        let previous = (!settled.settled).then_some(settled.previous);
+        let previous = settled.unsettled;
         if let Some(request) = self.trace_request(&outcome) {
             self.phase =
                 Phase::Trace(Box::new(Tracing { request: request.clone(), outcome, shot: settled.shot, previous }));

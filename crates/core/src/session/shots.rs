@@ -45,11 +45,11 @@ impl CaptureSession {
             KeyCheck::Differs | KeyCheck::Unknown => self.compare(&png, true, None)?,
         };
         let unsettled = outcome.fails_test() || outcome.would_write_baseline;
-        self.first = Some((png.clone(), outcome));
+        self.first = Some(outcome);
         if unsettled {
             Ok(self.start_settling(png))
         } else {
-            self.settled(Settled { previous: png.clone(), shot: png, settled: true, waited_ms: 0 })
+            self.settled(Settled { shot: png, is_first: true, unsettled: None, waited_ms: 0 })
         }
     }
 

@@ -671,3 +671,55 @@ fn session_a_scrolling_element_is_grown_only_when_the_call_asks_for_its_full_pag
     assert!(!asked(json!({})));
     assert!(!asked(json!({ "fullPage": false })));
 }
+
+/// Set in the child process of [`session_a_failing_page_is_compared_once_in_either_round`]: the
+/// count of comparisons is process-wide, so it is taken where no other test compares.
+const COUNT_CHILD: &str = "SIGHTLINE_SESSION_COUNT_CHILD";
+
+#[test]
+fn session_a_failing_page_is_compared_once_in_either_round() {
+    if std::env::var_os(COUNT_CHILD).is_some() {
+        let compared = |options: Value| {
+            let root = Root::new(&format!("compared-once-{}", options.as_object().map_or(0, |o| o.len())));
+            approve(&root);
+            let before = crate::compare::comparisons_made();
+            let (asked, outcome) = drive(request(&root, options, UpdateMode::None), |_| page(), |_| shot(100));
+            assert!(!outcome.pass, "{}", outcome.message);
+            println!("compared: {} after {}", crate::compare::comparisons_made() - before, asked.join(", "));
+        };
+        // Shot first, its key says it differs: compared beside the second shot, which agrees.
+        compared(json!({}));
+        // Walked first (a mask): compared, then shot again until two shots agree.
+        compared(json!({ "mask": ["#nothing"] }));
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["session::tests::session_a_failing_page_is_compared_once_in_either_round", "--exact", "--nocapture"])
+        .args(["--test-threads=1"])
+        .env(COUNT_CHILD, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let counts: Vec<&str> = stdout.lines().filter_map(|l| l.split_once("compared: ").map(|(_, c)| c)).collect();
+    // The second shot has the first's bytes: the first shot's comparison stands for it.
+    assert_eq!(
+        counts,
+        ["1 after shoot after 0, walk, shoot after 0", "1 after walk, shoot after 0, shoot after 0, boxes"],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn session_a_page_that_settles_after_a_change_is_compared_as_it_settled() {
+    let root = Root::new("settles-later");
+    approve(&root);
+    // The first shot, then another twice: the round settles on the third shot, whose pixels the
+    // stored capture holds (the first shot's comparison was of other pixels).
+    let shoot = |n: usize| if n == 1 { shot(100) } else { shot(150) };
+    let (asked, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), shoot);
+    assert_eq!(asked, ["shoot after 0", "walk", "shoot after 0", "shoot after 100"]);
+    assert!(!outcome.pass, "{}", outcome.message);
+    let stored = ProjectStore::new(&root.0).read_capture("home", "chromium").unwrap();
+    assert_eq!(&stored.image.as_bytes()[..4], &[150, 150, 150, 255]);
+}
