@@ -647,7 +647,7 @@ impl CaptureSession {
                 Phase::Trace(Box::new(Tracing { request: request.clone(), outcome, shot: settled.shot, previous }));
             return Ok(Step::Trace(request));
         }
-        self.outcome(outcome, &settled.shot, previous.as_deref())
+        self.outcome(outcome, settled.shot, previous)
     }
 
     /// A masked element moved on every walk: a page that does not settle.
@@ -666,7 +666,7 @@ impl CaptureSession {
         let waited_ms = millis(self.started.elapsed());
         let earlier = self.earlier.take().unwrap_or_else(|| settled.shot.clone());
         let outcome = self.compare(&settled.shot, false, Some(Unsettled { previous_png: &earlier, waited_ms }))?;
-        self.outcome(outcome, &settled.shot, Some(&earlier))
+        self.outcome(outcome, settled.shot, Some(earlier))
     }
 
     fn done(&mut self, outcome: CallOutcome) -> Result<Step> {

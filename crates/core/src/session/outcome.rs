@@ -12,7 +12,12 @@ impl CaptureSession {
     /// The call's end from the deciding comparison: pass or fail, the message, the attachments.
     /// `previous` is the shot before `shot` of a page that never settled: attached as
     /// `<name>-previous.png`, as toHaveScreenshot does, to show what kept changing.
-    pub(super) fn outcome(&mut self, outcome: CaptureOutcome, shot: &[u8], previous: Option<&[u8]>) -> Result<Step> {
+    pub(super) fn outcome(
+        &mut self,
+        outcome: CaptureOutcome,
+        shot: Vec<u8>,
+        previous: Option<Vec<u8>>,
+    ) -> Result<Step> {
         let failed = outcome.fails_test();
         // Taken apart, not borrowed: the images move into the attachments without a copy.
         let CaptureOutcome { evidence, baseline_written, diff_png, current_png, evidence_json, .. } = outcome;
@@ -57,9 +62,9 @@ impl CaptureSession {
             );
             // The capture as compared (the browser's PNG, or its masks painted), the diff, and the
             // shot before it of a page that never settled.
-            attachments.push(png("actual", AttachmentBody::OutputFile(current_png.unwrap_or_else(|| shot.to_vec()))));
+            attachments.push(png("actual", AttachmentBody::OutputFile(current_png.unwrap_or(shot))));
             attachments.extend(diff_png.map(|diff| png("diff", AttachmentBody::OutputFile(diff))));
-            attachments.extend(previous.map(|shot| png("previous", AttachmentBody::OutputFile(shot.to_vec()))));
+            attachments.extend(previous.map(|shot| png("previous", AttachmentBody::OutputFile(shot))));
         }
         let status = Some(evidence.status);
         // Nothing compared yet, so nothing the rest of the test depends on: the test runs on and

@@ -56,7 +56,7 @@ impl CaptureSession {
                         &outcome.evidence_json,
                     )?;
                 }
-                self.outcome(outcome, &shot, previous.as_deref())
+                self.outcome(outcome, shot, previous)
             }
             other => Err(self.out_of_order(other, "the rules of restyled elements")),
         }
