@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::decode::{PngCompression, encode_png};
 use crate::dom::test_records::page;
+use crate::environment::RenderedFont;
 use crate::image::RgbaImage;
 
 /// A project root of its own, removed when the test ends.

@@ -1,0 +1,71 @@
+//! The rendered step of a call: what the page was drawn with (its fonts, its assets), asked once
+//! for a capture that will be stored, and recorded with the first shot's comparison when that
+//! comparison stands.
+
+use super::{CaptureSession, Phase, Settled, Step};
+use crate::environment::{Asset, Environment, EnvironmentComparison, RenderedFont};
+use crate::error::{Error, Result};
+
+impl CaptureSession {
+    /// What the page was drawn with, for a [`Step::Rendered`]: the fonts that drew its text (most
+    /// glyphs first per family) and the assets it loaded, with digests of their bytes.
+    pub fn rendered(&mut self, fonts: Vec<RenderedFont>, assets: Vec<Asset>) -> Result<Step> {
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Rendered(settled) => {
+                if let Some(environment) = self.environment.take() {
+                    let with_fonts = Environment { fonts, assets, ..environment }.checked();
+                    self.environment =
+                        Some(with_fonts.map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?);
+                }
+                // The first shot's comparison knew neither fonts nor assets. Where they can change
+                // the verdict — another environment than the baseline's, a font drawn by another
+                // face, a file replaced under its URL — the settled shot is compared with them,
+                // even when it is the same shot.
+                let first_env = self.first.as_ref().and_then(|outcome| outcome.evidence.environment.as_ref());
+                let matters = first_env.is_some_and(|compared| {
+                    let now = EnvironmentComparison::of(compared.baseline.as_ref(), self.environment.as_ref());
+                    now.is_some_and(|now| {
+                        now.differs() || !now.font_substitutions.is_empty() || !now.replaced_assets.is_empty()
+                    })
+                });
+                if matters {
+                    self.first = None;
+                } else {
+                    self.amend_first(&settled)?;
+                }
+                self.finish_round(settled)
+            }
+            other => Err(self.out_of_order(other, "what the page was drawn with")),
+        }
+    }
+
+    /// The first shot's comparison stands for the settled shot and what the page was drawn with
+    /// changes nothing in it: the stored capture and its evidence record it, so a capture approved
+    /// later keeps its fonts and assets, without comparing again.
+    fn amend_first(&mut self, settled: &Settled) -> Result<()> {
+        let (Some(outcome), Some(environment)) = (self.first.as_mut(), self.environment.as_ref()) else {
+            return Ok(());
+        };
+        let stored = outcome.evidence.files.current.is_some();
+        if !settled.is_first || outcome.would_write_baseline || !stored {
+            return Ok(());
+        }
+        self.store.amend_capture_environment(&self.name, &self.project, environment)?;
+        let baseline = outcome.evidence.environment.as_ref().and_then(|e| e.baseline.as_ref());
+        outcome.evidence.environment = EnvironmentComparison::of(baseline, Some(environment));
+        outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
+            .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+        self.store.write_run_output(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)
+    }
+
+    /// Whether the settled shot needs what the page was drawn with first: it will be stored (a
+    /// baseline, a capture that differs) and the matcher can tell its environment. An unchanged
+    /// page, which its first shot decided, costs no lookup.
+    pub(super) fn wants_rendered(&self, settled: &Settled) -> bool {
+        let decided_unchanged = self
+            .first
+            .as_ref()
+            .is_some_and(|outcome| settled.is_first && !outcome.fails_test() && !outcome.would_write_baseline);
+        self.environment.is_some() && !self.rendered_asked && settled.unsettled.is_none() && !decided_unchanged
+    }
+}
