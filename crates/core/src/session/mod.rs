@@ -175,15 +175,29 @@ enum Phase {
 struct Settling {
     deadline: Instant,
     attempt: usize,
-    previous: Vec<u8>,
+    /// The round's last shot (empty while `beside` has it).
     shot: Vec<u8>,
     /// `shot` decoded, when comparing it past its bytes needed it: the next comparison, where it
     /// is the earlier shot, does not decode it again.
     shot_image: Option<RgbaImage>,
     /// The first shot's comparison, running beside this round's next shot (the first shot's key
-    /// said it differs, so the page is shot again whatever the comparison finds).
-    beside: Option<std::thread::JoinHandle<Result<CaptureOutcome>>>,
+    /// said it differs, so the page is shot again whatever the comparison finds). It hands the
+    /// shot back with its outcome.
+    beside: Option<Beside>,
 }
+
+/// How two consecutive shots compare ([`CaptureSession::shots_agree`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Agreement {
+    /// The same bytes: the same pixels.
+    SameBytes,
+    /// Other pixels only under the call's masked and ignored boxes.
+    OutsideSetAside,
+    Differ,
+}
+
+/// A shot's comparison on a thread of its own, which hands the shot back with its outcome.
+type Beside = std::thread::JoinHandle<(Vec<u8>, Result<CaptureOutcome>)>;
 
 /// The end of one round of shots.
 #[derive(Debug)]
@@ -418,8 +432,10 @@ impl CaptureSession {
                 if let Some(beside) = s.beside.take() {
                     // The first shot's comparison ran while this one was taken: a pass after all
                     // (another browser build's bytes) ends the round on the first shot.
-                    let outcome =
-                        beside.join().map_err(|_| Error::Internal("the first shot's comparison panicked".into()))??;
+                    let (first, outcome) =
+                        beside.join().map_err(|_| Error::Internal("the first shot's comparison panicked".into()))?;
+                    let outcome = outcome?;
+                    s.shot = first;
                     let unsettled = outcome.fails_test() || outcome.would_write_baseline;
                     self.first = Some(outcome);
                     if !unsettled {
@@ -427,14 +443,15 @@ impl CaptureSession {
                         return self.settled(Settled { shot, is_first: true, unsettled: None, waited_ms: 0 });
                     }
                 }
-                s.previous = std::mem::replace(&mut s.shot, png);
-                let (agree, shot_image) = self.shots_agree(&s.previous, s.shot_image.take(), &s.shot)?;
+                let previous = std::mem::replace(&mut s.shot, png);
+                let (agreement, shot_image) = self.shots_agree(&previous, s.shot_image.take(), &s.shot)?;
                 s.shot_image = shot_image;
-                if agree {
+                if agreement != Agreement::Differ {
                     let waited_ms = millis(self.started.elapsed());
-                    // The first shot's comparison stands only for the shot right after it: a
-                    // later pair of shots that agree need not have the first's bytes.
-                    let is_first = s.attempt == 0 && s.previous == s.shot;
+                    // The first shot's comparison stands only for the shot right after it, and
+                    // only for its very bytes: a later pair of shots that agree, or a pair that
+                    // agrees outside the masked boxes, need not have the first's pixels.
+                    let is_first = s.attempt == 0 && agreement == Agreement::SameBytes;
                     return self.settled(Settled { shot: s.shot, is_first, unsettled: None, waited_ms });
                 }
                 let now = Instant::now();
@@ -443,7 +460,7 @@ impl CaptureSession {
                     return self.settled(Settled {
                         shot: s.shot,
                         is_first: false,
-                        unsettled: Some(s.previous),
+                        unsettled: Some(previous),
                         waited_ms,
                     });
                 }
@@ -489,12 +506,13 @@ impl CaptureSession {
         self.mask_locators || !self.settings.mask.is_empty() || !self.settings.ignore_selectors.is_empty()
     }
 
-    fn start_settling(&mut self, first: Vec<u8>) -> Step {
+    /// Shoots the page again after `first` (which `beside`, when given, is comparing and hands
+    /// back: `first` is then empty).
+    fn start_settling(&mut self, first: Vec<u8>, beside: Option<Beside>) -> Step {
         // The timeout bounds the whole call, as toHaveScreenshot's does: the walk and the first
         // shot spent part of it.
         let deadline = self.started + Duration::from_secs_f64(self.timeout_ms.max(0.0) / 1000.0);
-        let (previous, shot) = (first.clone(), first);
-        self.phase = Phase::Settling(Settling { deadline, attempt: 0, previous, shot, shot_image: None, beside: None });
+        self.phase = Phase::Settling(Settling { deadline, attempt: 0, shot: first, shot_image: None, beside });
         Step::Shoot { after_ms: RESHOT_BACKOFF_MS[0] }
     }
 
@@ -507,19 +525,24 @@ impl CaptureSession {
         previous: &[u8],
         previous_image: Option<RgbaImage>,
         shot: &[u8],
-    ) -> Result<(bool, Option<RgbaImage>)> {
+    ) -> Result<(Agreement, Option<RgbaImage>)> {
         if previous == shot {
-            return Ok((true, previous_image));
+            return Ok((Agreement::SameBytes, previous_image));
         }
         if !self.sets_aside() {
-            return Ok((false, None));
+            return Ok((Agreement::Differ, None));
         }
         let (a, b) = rayon::join(
             || previous_image.map_or_else(|| decode_image(previous, Path::new("earlier screenshot")), Ok),
             || decode_image(shot, Path::new("last screenshot")),
         );
         let (a, b) = (a?, b?);
-        Ok((shots_agree(a.view(), b.view(), self.dom.as_deref()), Some(b)))
+        let agreement = if shots_agree(a.view(), b.view(), self.dom.as_deref()) {
+            Agreement::OutsideSetAside
+        } else {
+            Agreement::Differ
+        };
+        Ok((agreement, Some(b)))
     }
 
     /// A round's shots are over: the masked boxes are checked, or the round is finished.

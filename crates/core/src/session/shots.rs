@@ -17,7 +17,7 @@ use crate::store::ledger::TestRef;
 use crate::store::{CaptureData, ProjectStore};
 
 use super::input::check_ignore_regions;
-use super::{CaptureSession, Phase, Settled, Step};
+use super::{Beside, CaptureSession, Settled, Step};
 
 impl CaptureSession {
     /// The first shot of a round, compared with the baseline unless its key decided it already;
@@ -26,17 +26,13 @@ impl CaptureSession {
         let dpr = self.dom.as_deref().map_or(1.0, |d| d.device_pixel_ratio);
         check_ignore_regions(&self.settings.ignore_regions, &png, dpr)?;
         if self.capture_only {
-            return Ok(self.start_settling(png));
+            return Ok(self.start_settling(png, None));
         }
         if matches!(key, KeyCheck::Differs) {
             // Its key says it differs: the page is shot again meanwhile, whatever the comparison
             // finds (toHaveScreenshot's settling shot), so the two overlap.
-            let beside = self.compare_beside(png.clone());
-            let step = self.start_settling(png);
-            if let Phase::Settling(settling) = &mut self.phase {
-                settling.beside = Some(beside);
-            }
-            return Ok(step);
+            let beside = self.compare_beside(png);
+            return Ok(self.start_settling(Vec::new(), Some(beside)));
         }
         // An unchanged page costs one shot: the first is checked against the baseline,
         // provisionally (no baseline is written from a shot that may not be stable).
@@ -47,7 +43,7 @@ impl CaptureSession {
         let unsettled = outcome.fails_test() || outcome.would_write_baseline;
         self.first = Some(outcome);
         if unsettled {
-            Ok(self.start_settling(png))
+            Ok(self.start_settling(png, None))
         } else {
             self.settled(Settled { shot: png, is_first: true, unsettled: None, waited_ms: 0 })
         }
@@ -70,9 +66,12 @@ impl CaptureSession {
     }
 
     /// The first shot's provisional comparison on a thread of its own.
-    fn compare_beside(&self, shot: Vec<u8>) -> std::thread::JoinHandle<Result<CaptureOutcome>> {
+    fn compare_beside(&self, shot: Vec<u8>) -> Beside {
         let comparison = self.shot_comparison();
-        std::thread::spawn(move || comparison.with_request(&shot, true, None, record_capture))
+        std::thread::spawn(move || {
+            let outcome = comparison.with_request(&shot, true, None, record_capture);
+            (shot, outcome)
+        })
     }
 
     pub(super) fn compare(
