@@ -156,12 +156,24 @@ pub struct CaptureOutcome {
     /// The diff image as PNG, when asked for and the snapshot failed.
     #[serde(skip)]
     pub diff_png: Option<Vec<u8>>,
-    /// The capture as the comparison saw it, as a PNG: the browser's own when nothing was painted
-    /// over it, else with its masks painted, compressed quickly
-    /// ([`PngCompression::Quick`](crate::decode::PngCompression)). The test's `-actual.png`, when
-    /// asked for with the diff and the test fails.
+    /// The capture as the comparison saw it: the test's `-actual.png`, when asked for with the
+    /// diff and the test fails.
     #[serde(skip)]
-    pub current_png: Option<Vec<u8>>,
+    pub current_png: ActualPng,
+}
+
+/// The test's `-actual.png` ([`CaptureOutcome::current_png`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub enum ActualPng {
+    /// Not asked for, or the test passes.
+    #[default]
+    None,
+    /// The screenshot as the browser gave it: nothing was painted over it (the caller has its
+    /// bytes, so none are copied).
+    AsShot,
+    /// The capture with its masks painted, compressed quickly
+    /// ([`PngCompression::Quick`](crate::decode::PngCompression)).
+    Painted(Vec<u8>),
 }
 
 impl CaptureOutcome {
@@ -304,7 +316,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             baseline_written: false,
             would_write_baseline,
             diff_png: None,
-            current_png: None,
+            current_png: ActualPng::None,
         });
     };
     evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
@@ -317,10 +329,13 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         || store.write_diff(name, project, diff.as_ref()),
         || {
             let wanted = want_diff_png && evidence.failed() && !write_baseline;
-            if wanted && !painted {
-                return Ok(Some(screenshot_png.to_vec()));
-            }
-            wanted.then(|| crate::decode::encode_png(image, crate::decode::PngCompression::Quick)).transpose()
+            Ok(match (wanted, painted) {
+                (false, _) => ActualPng::None,
+                (true, false) => ActualPng::AsShot,
+                (true, true) => {
+                    ActualPng::Painted(crate::decode::encode_png(image, crate::decode::PngCompression::Quick)?)
+                }
+            })
         },
     );
     let (diff_png, current_png) = (diff_png?.filter(|_| want_diff_png), current_png?);
@@ -405,7 +420,7 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
         baseline_written: false,
         would_write_baseline: false,
         diff_png: None,
-        current_png: None,
+        current_png: ActualPng::None,
     })))
 }
 

@@ -5,6 +5,7 @@
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use sightline_core::capture::ActualPng;
 use sightline_core::config::{Settings, SettingsLayer};
 use sightline_core::store::ProjectStore;
 
@@ -158,7 +159,12 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
         baseline_written: outcome.baseline_written,
         would_write_baseline: outcome.would_write_baseline,
         diff_png: outcome.diff_png.map(Buffer::from),
-        actual_png: outcome.current_png.map(Buffer::from),
+        actual_png: match outcome.current_png {
+            ActualPng::None => None,
+            // This older export returns a buffer of its own, as before.
+            ActualPng::AsShot => Some(Buffer::from(input.screenshot.to_vec())),
+            ActualPng::Painted(png) => Some(Buffer::from(png)),
+        },
         explanation: outcome.evidence.explanation(3, 5),
     })
 }

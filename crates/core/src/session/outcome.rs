@@ -1,7 +1,7 @@
 //! How a call ends once a comparison decided it: pass or fail, the message the test prints, and
 //! what it attaches — as toHaveScreenshot ends, with Sightline's verdict and explanation.
 
-use crate::capture::{CaptureOutcome, UpdateMode};
+use crate::capture::{ActualPng, CaptureOutcome, UpdateMode};
 use crate::error::Result;
 use crate::snapshot::SnapshotEvidence;
 use crate::verdict::Status;
@@ -62,7 +62,11 @@ impl CaptureSession {
             );
             // The capture as compared (the browser's PNG, or its masks painted), the diff, and the
             // shot before it of a page that never settled.
-            attachments.push(png("actual", AttachmentBody::OutputFile(current_png.unwrap_or(shot))));
+            let actual = match current_png {
+                ActualPng::Painted(painted) => painted,
+                ActualPng::AsShot | ActualPng::None => shot,
+            };
+            attachments.push(png("actual", AttachmentBody::OutputFile(actual)));
             attachments.extend(diff_png.map(|diff| png("diff", AttachmentBody::OutputFile(diff))));
             attachments.extend(previous.map(|shot| png("previous", AttachmentBody::OutputFile(shot))));
         }
