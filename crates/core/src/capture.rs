@@ -408,7 +408,7 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
     evidence.files.baseline = Some(store.relative(&store.baseline_png(name, project)?));
     evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
     let artifact = crate::artifact::encode_png_capture(png, data.device_scale_factor, &data.to_json()?)?;
-    store.write_encoded_capture(name, project, &artifact)?;
+    store.write_png_capture(name, project, &artifact)?;
     store.write_diff(name, project, None)?;
     let evidence_json =
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;

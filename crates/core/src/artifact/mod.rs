@@ -164,14 +164,15 @@ pub fn encode_capture(capture: &Capture) -> Result<Vec<u8>> {
 /// Encodes a capture whose pixels are the browser's PNG `png`, kept byte for byte
 /// ([`FLAG_PNG_PIXELS`]); `metadata` as in [`Capture::metadata`]. The PNG's size is read from its
 /// header and checked against the pixel cap; its pixels are decoded only when the artifact is read.
-pub fn encode_png_capture(png: &[u8], device_scale_factor: f32, metadata: &[u8]) -> Result<Vec<u8>> {
+/// The PNG is not copied: the artifact is written as its [`PngCapture::parts`].
+pub fn encode_png_capture<'a>(png: &'a [u8], device_scale_factor: f32, metadata: &[u8]) -> Result<PngCapture<'a>> {
     let dsf = device_scale_factor;
     check_before_encoding(dsf, metadata)?;
     let (width, height) = crate::decode::png_dimensions(png)
         .ok_or_else(|| Error::InvalidInput("a capture's screenshot is not a PNG".into()))?;
     check_dimensions("screenshot", width.into(), height.into())?;
     let compressed = new_compressor().and_then(|mut c| c.compress(metadata)).map_err(zstd_failed)?;
-    let mut out = Vec::with_capacity(HEADER_LEN + png.len() + compressed.len());
+    let mut head = Vec::with_capacity(HEADER_LEN);
     HeaderOut {
         flags: FLAG_PNG_PIXELS,
         size: (width, height),
@@ -179,12 +180,33 @@ pub fn encode_png_capture(png: &[u8], device_scale_factor: f32, metadata: &[u8])
         bands: (0, 0),
         sections: [png.len(), compressed.len(), metadata.len()],
     }
-    .write(&mut out);
-    out.extend_from_slice(png);
-    out.extend_from_slice(&compressed);
-    let checksum = checksum(&out);
-    out[CHECKSUM_AT..HEADER_LEN].copy_from_slice(&checksum.to_le_bytes());
-    Ok(out)
+    .write(&mut head);
+    let mut hasher = Xxh3::new();
+    hasher.update(&head[..CHECKSUM_AT]);
+    hasher.update(png);
+    hasher.update(&compressed);
+    head[CHECKSUM_AT..HEADER_LEN].copy_from_slice(&hasher.digest().to_le_bytes());
+    Ok(PngCapture { head, png, metadata: compressed })
+}
+
+/// A capture artifact around the browser's PNG ([`encode_png_capture`]), in the three parts its
+/// file is written from.
+pub struct PngCapture<'a> {
+    head: Vec<u8>,
+    png: &'a [u8],
+    metadata: Vec<u8>,
+}
+
+impl PngCapture<'_> {
+    /// The header, the PNG, the compressed metadata: the artifact's bytes, in order.
+    pub fn parts(&self) -> [&[u8]; 3] {
+        [&self.head, self.png, &self.metadata]
+    }
+
+    /// The artifact as one buffer.
+    pub fn to_vec(&self) -> Vec<u8> {
+        self.parts().concat()
+    }
 }
 
 /// What every encoding refuses: a scale factor that is not a positive number, metadata over the cap.

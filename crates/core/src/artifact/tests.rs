@@ -251,7 +251,7 @@ fn artifact_metadata_is_replaced_and_the_pixels_kept() {
 fn artifact_keeps_a_browser_png_byte_for_byte_and_reads_its_pixels() {
     let original = capture(300, 40);
     let png = crate::decode::encode_png(&original.image, crate::decode::PngCompression::Fastest).expect("png");
-    let bytes = encode_png_capture(&png, 1.5, &original.metadata).expect("encode");
+    let bytes = encode_png_capture(&png, 1.5, &original.metadata).expect("encode").to_vec();
     assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), FLAG_PNG_PIXELS);
     assert_eq!(&bytes[HEADER_LEN..HEADER_LEN + png.len()], &png[..], "the PNG is kept as it came");
     assert_eq!(decode_capture(&bytes, path()).expect("decode"), original);
@@ -271,12 +271,12 @@ fn artifact_keeps_a_browser_png_byte_for_byte_and_reads_its_pixels() {
 fn artifact_refuses_a_png_pixel_section_that_disagrees_with_its_header() {
     let original = capture(30, 20);
     let png = crate::decode::encode_png(&original.image, crate::decode::PngCompression::Fastest).expect("png");
-    let mut bytes = encode_png_capture(&png, 1.0, b"{}").expect("encode");
+    let mut bytes = encode_png_capture(&png, 1.0, b"{}").expect("encode").to_vec();
     set_u32(&mut bytes, 16, 21);
     reseal_for_fuzzing(&mut bytes);
     assert_eq!(bad_detail(decode_capture(&bytes, path())), "its PNG is 30×20, the header says 30×21");
     // Bands declared beside a PNG section: the layout is refused before anything is decoded.
-    let mut bytes = encode_png_capture(&png, 1.0, b"{}").expect("encode");
+    let mut bytes = encode_png_capture(&png, 1.0, b"{}").expect("encode").to_vec();
     set_u32(&mut bytes, 28, 1);
     reseal_for_fuzzing(&mut bytes);
     assert!(bad_detail(decode_capture(&bytes, path())).contains("pixel bands"), "layout refused");

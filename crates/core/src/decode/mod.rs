@@ -452,7 +452,7 @@ pub enum Durability {
 pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| Error::InvalidInput(format!("{}: not a file path", path.display())))?;
-    replace_in(dir, name, bytes, durability).map_err(|e| Error::io(path, e))
+    replace_in(dir, name, &[bytes], durability).map_err(|e| Error::io(path, e))
 }
 
 /// A folder a file is replaced in: a path, or an open handle of one (the store's, through which
@@ -477,13 +477,13 @@ impl Folder for Path {
     }
 }
 
-/// Replaces `name` in `folder` with `bytes`: written to a temp file there (flushed to the disk
+/// Replaces `name` in `folder` with `parts`, one after the other: written to a temp file there (flushed to the disk
 /// when [`Durability::Synced`]), then renamed over `name`; the temp file is removed when any step
 /// fails, so nothing is left half written.
 pub(crate) fn replace_in(
     folder: &(impl Folder + ?Sized),
     name: &OsStr,
-    bytes: &[u8],
+    parts: &[&[u8]],
     durability: Durability,
 ) -> std::io::Result<()> {
     use std::io::Write;
@@ -493,7 +493,9 @@ pub(crate) fn replace_in(
     let temp = format!(".{}.{}.{n}.tmp", name.to_string_lossy(), std::process::id());
     let written = (|| {
         let mut file = folder.create(&temp)?;
-        file.write_all(bytes)?;
+        for part in parts {
+            file.write_all(part)?;
+        }
         if durability == Durability::Synced {
             file.sync_all()?;
         }

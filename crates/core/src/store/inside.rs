@@ -22,14 +22,19 @@ use crate::error::{Error, Result};
 /// a rename), making its folders as needed. Refused, with nothing written, when `path` is not
 /// under `root` or a symbolic link on the way leads out of it.
 pub fn write_inside(root: &Path, path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
-    confined(Within::Project, root, path, |dir, name| replace_in(dir, name, bytes, durability))
+    write_parts_inside(root, path, &[bytes], durability)
+}
+
+/// [`write_inside`] for a file whose bytes are `parts` one after the other (none copied to join them).
+pub fn write_parts_inside(root: &Path, path: &Path, parts: &[&[u8]], durability: Durability) -> Result<()> {
+    confined(Within::Project, root, path, |dir, name| replace_in(dir, name, parts, durability))
 }
 
 /// [`write_inside`] for a report folder the user configured outside the project (`reportDir`):
 /// kept inside `folder`, and a refusal names the report folder, not the project. Reports are run
 /// output.
 pub fn write_inside_report_folder(folder: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
-    confined(Within::ReportFolder, folder, path, |dir, name| replace_in(dir, name, bytes, Durability::RunOutput))
+    confined(Within::ReportFolder, folder, path, |dir, name| replace_in(dir, name, &[bytes], Durability::RunOutput))
 }
 
 /// Creates `path`, a file under `root`, holding `bytes`, only when nothing is there yet: `false`

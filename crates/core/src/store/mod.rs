@@ -39,6 +39,7 @@ pub use capture_data::{BASELINE_CHUNK, CaptureData, StoredCapture, UnsettledPage
 pub(crate) use inside::tests::Places;
 pub use inside::{
     create_new_inside, open_inside, read_inside, remove_inside, write_inside, write_inside_report_folder,
+    write_parts_inside,
 };
 pub use names::{CallName, call_snapshot_name};
 
@@ -321,6 +322,16 @@ impl ProjectStore {
     /// Writes this run's capture, already encoded ([`encode_capture`]), to `.sightline/temp`.
     pub fn write_encoded_capture(&self, name: &str, project: &str, artifact: &[u8]) -> Result<()> {
         self.write_run_output(&self.capture_path(name, project)?, artifact)
+    }
+
+    /// Writes this run's capture of `name` around the browser's PNG, the PNG not copied.
+    pub fn write_png_capture(
+        &self,
+        name: &str,
+        project: &str,
+        artifact: &crate::artifact::PngCapture<'_>,
+    ) -> Result<()> {
+        write_parts_inside(&self.root, &self.capture_path(name, project)?, &artifact.parts(), Durability::RunOutput)
     }
 
     /// Records `environment` with this run's capture of `name`, its pixels kept as written: what
