@@ -406,6 +406,8 @@ export interface PageSettings {
    * call's own options ask for `fullPage: true`.
    */
   scrollContent: boolean
+  /** The computed styles the DOM walk records (longhands). */
+  styleProperties: Array<string>
 }
 
 /** Result of the pixel test on two RGBA buffers. */

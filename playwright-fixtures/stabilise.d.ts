@@ -10,6 +10,20 @@ export interface CaptureStyleOptions {
   hideScrollbars?: boolean;
   /** Extra CSS applied while capturing (toHaveScreenshot's `stylePath` files). */
   css?: string;
+  /** The properties the DOM walk records: one the sheet sets has it apply to every element. */
+  styleProperties?: readonly string[];
+}
+
+/** What each frame builds its capture stylesheet from. */
+export interface CaptureStyle {
+  /** The declarations every named element gets (`!important`). */
+  declarations: string;
+  /** The focused element's caret is made transparent. */
+  caret: boolean;
+  hideScrollbars: boolean;
+  /** The walk records a property the sheet sets: the sheet names every element. */
+  recorded: boolean;
+  css: string;
 }
 
 /**
@@ -18,10 +32,10 @@ export interface CaptureStyleOptions {
  */
 export function waitForContent(page: Page, options: { images: boolean; ariaBusy: boolean; timeout: number }): Promise<void>;
 
-/** The stylesheet applied while capturing. */
-export function captureStyle(options?: CaptureStyleOptions): string;
+/** What the stylesheet applied while capturing is built from, in each frame. */
+export function captureStyle(options?: CaptureStyleOptions): CaptureStyle;
 
-/** CSS that stops transitions and CSS animations and hides the caret: `captureStyle()`. */
+/** CSS that stops transitions and CSS animations and hides the caret, for every element. */
 export const stabilisationStyle: string;
 
 /** Adopts `captureStyle(options)` in every frame and open shadow root, then awaits `document.fonts.ready`. */

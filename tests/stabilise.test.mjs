@@ -61,10 +61,75 @@ if (missing) {
       await stabilise.restoreAfterCapture(page);
       assert.equal((await read())[0], 'rgb(255, 0, 0)');
     });
-    // The page's own CSP forbids every stylesheet it did not list; an adopted sheet still applies.
+    // The page's own CSP forbids every stylesheet it did not list; an adopted sheet still applies
+    // (here to the focused field, the one whose caret is drawn).
     await withPage(`<meta http-equiv="Content-Security-Policy" content="style-src 'none'"><input value="x">`, async (page) => {
+      await page.focus('input');
       await stabilise.prepareForCapture(page);
       assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('input')).caretColor), 'rgba(0, 0, 0, 0)');
+    });
+  });
+
+  /** The selectors of the capture sheet's rules in the page, in order. */
+  const captureRules = (page) =>
+    page.evaluate(() => [...document.adoptedStyleSheets.at(-1).cssRules].map((r) => r.selectorText ?? r.cssText.split(' {')[0]));
+
+  test('stabilise: the capture sheet names the elements the page animates, so adding it restyles only them', async () => {
+    // Transitions and animations set by rules (also inside @media and @import-free @layer), by a
+    // style attribute and by a rule the page adds later for a class it toggles: each stops.
+    const html = `<style>
+        .move { transition: margin-left 10s linear }
+        @media (min-width: 1px) { @layer base { .later { transition: margin-left 10s linear } } }
+        @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
+        .fade::after { content: 'x'; animation: fade 100s forwards }
+        p { color: rgb(1, 2, 3) }
+      </style>
+      <div class="move">m</div><div id="inline" style="transition: margin-left 10s linear">i</div><div id="toggled">t</div>
+      <div class="fade">f</div><p>p</p><input value="x">`;
+    await withPage(html, async (page) => {
+      await stabilise.prepareForCapture(page);
+      assert.deepEqual(await captureRules(page), [
+        '.move, .later, .fade::after',
+        ':focus',
+        '[style*="transition" i], [style*="animation" i], [style*="scroll-behavior" i], [style*="caret" i]',
+      ]);
+      const margins = await page.evaluate(() => {
+        for (const id of ['inline', 'toggled']) document.getElementById(id).style.marginLeft = '100px';
+        document.querySelector('.move').style.marginLeft = '100px';
+        document.getElementById('toggled').className = 'later';
+        return ['.move', '#inline', '#toggled'].map((s) => getComputedStyle(document.querySelector(s)).marginLeft);
+      });
+      assert.deepEqual(margins, ['100px', '100px', '100px']);
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.fade'), '::after').opacity), '0.5');
+      await stabilise.restoreAfterCapture(page);
+      assert.equal(await page.evaluate(() => document.adoptedStyleSheets.length), 0);
+    });
+  });
+
+  test('stabilise: every element is named where a rule cannot be, or the walk records a property the sheet sets', async () => {
+    const every = '*, ::before, ::after, ::marker';
+    // A nested rule's selector means something only inside its parent's.
+    await withPage('<style>.card { & .inner { transition: margin-left 10s linear } }</style><div class="card"><p class="inner">x</p></div>', async (page) => {
+      await stabilise.prepareForCapture(page);
+      assert.deepEqual(await captureRules(page), [every]);
+      await page.evaluate(() => (document.querySelector('.inner').style.marginLeft = '100px'));
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.inner')).marginLeft), '100px');
+    });
+    // The walk records caret-color: it must read the same on every element as in a baseline.
+    await withPage('<input value="x">', async (page) => {
+      await stabilise.prepareForCapture(page, { styleProperties: ['color', 'caret-color'] });
+      assert.deepEqual(await captureRules(page), [every]);
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('input')).caretColor), 'rgba(0, 0, 0, 0)');
+    });
+    // Scrollbars to hide: a page that does not scroll cannot tell whether they are drawn.
+    await withPage('<p>short</p>', async (page) => {
+      await stabilise.prepareForCapture(page, { hideScrollbars: true });
+      assert.deepEqual(await captureRules(page), [every, '::-webkit-scrollbar']);
+    });
+    // A page that scrolls and gives its scrollbar no width draws none (headless Chromium).
+    await withPage('<div style="height: 5000px">tall</div>', async (page) => {
+      await stabilise.prepareForCapture(page, { hideScrollbars: true });
+      assert.deepEqual((await captureRules(page))[0], ':focus');
     });
   });
 

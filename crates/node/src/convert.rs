@@ -171,6 +171,8 @@ pub struct PageSettings {
     /// A Locator capture of an element that scrolls takes its whole scrollable content: the
     /// call's own options ask for `fullPage: true`.
     pub scroll_content: bool,
+    /// The computed styles the DOM walk records (longhands).
+    pub style_properties: Vec<String>,
 }
 
 impl From<session::PageSettings<'_>> for PageSettings {
@@ -208,6 +210,7 @@ impl From<session::PageSettings<'_>> for PageSettings {
                 .map(|r| Clip { x: r.x, y: r.y, width: r.width, height: r.height })
                 .collect(),
             scroll_content: page.scroll_content,
+            style_properties: c.style_properties(),
         }
     }
 }
