@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 import { median } from './measure.mjs';
 import { PAGE_HEIGHT, PAGE_WIDTH, pageHtml } from './page.mjs';
@@ -23,7 +23,9 @@ export const CAPTURE_TITLE = 'capture in a Playwright test (1280×10000 page, un
 
 /** Python's "Built-in Types" page from Debian's python3-doc: a real, very tall documentation page. */
 export const REAL_PAGE_FILE = '/usr/share/doc/python3/html/library/stdtypes.html';
-export const REAL_PAGE_TITLE = 'capture in a Playwright test, a real docs page (Python\'s stdtypes.html from python3-doc, unchanged, baseline present)';
+/** The folder python3-doc's site is served from. */
+const REAL_SITE = '/usr/share/doc/python3/html';
+export const REAL_PAGE_TITLE = 'capture in a Playwright test, a real docs page (Python\'s stdtypes.html from python3-doc served over HTTP, unchanged, baseline present)';
 
 /**
  * Makes `sightline/playwright` resolve from the generated project. Inside the repo a package
@@ -119,7 +121,10 @@ export function captureGroup({ root, workDir, chromiumPath, runs, addon, realPag
     BENCH_PAGE_WIDTH: String(PAGE_WIDTH),
     // The real page is as tall as it renders; the spec measures and reports it.
     BENCH_PAGE_HEIGHT: realPage ? '' : String(PAGE_HEIGHT),
-    ...(realPage ? { BENCH_CAPTURE_URL: pathToFileURL(REAL_PAGE_FILE).href, BENCH_CAPTURE_ROUND_MS: '240000', BENCH_CAPTURE_RECOLOUR: 'h1' } : {}),
+    // The real site is served over HTTP, as a test's app is, from its own folder.
+    ...(realPage
+      ? { BENCH_CAPTURE_SITE: REAL_SITE, BENCH_CAPTURE_PATH: path.relative(REAL_SITE, REAL_PAGE_FILE), BENCH_CAPTURE_ROUND_MS: '240000', BENCH_CAPTURE_RECOLOUR: 'h1' }
+      : {}),
   };
 
   console.log(`\ncapture: writing both matchers' baselines in ${path.relative(process.cwd(), projectDir)} …`);

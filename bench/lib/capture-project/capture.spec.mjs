@@ -9,7 +9,8 @@
 //   does), timed with performance.now() around the single call — browser and worker start-up
 //   are not part of any number. The samples go to BENCH_CAPTURE_OUT as JSON; capture.mjs takes
 //   the medians and prints them.
-import { renameSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, renameSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -35,7 +36,7 @@ const addon = require('sightline');
 const PHASE = process.env.BENCH_CAPTURE_PHASE;
 const RUNS = Number(process.env.BENCH_CAPTURE_RUNS);
 const WIDTH = Number(process.env.BENCH_PAGE_WIDTH);
-// The synthetic page's height is known and checked; a real page (BENCH_CAPTURE_URL) is as tall
+// The synthetic page's height is known and checked; a real page (BENCH_CAPTURE_SITE) is as tall
 // as it renders, measured after load.
 let HEIGHT = Number(process.env.BENCH_PAGE_HEIGHT || 0);
 const NAME = 'bench-page';
@@ -278,10 +279,32 @@ async function memoryPeak(page, testInfo) {
   return { tool: tool.name, rssBeforeBytes: before, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
 }
 
+const TYPES = { '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.png': 'image/png', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
+
+/**
+ * Serves `folder` over HTTP on a free local port, as a test of a served site loads it (a `file:`
+ * page is its own origin: the page cannot read its stylesheets). Resolves to the origin.
+ */
+async function serve(folder) {
+  const server = http.createServer((req, res) => {
+    const file = path.join(folder, path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    if (!file.startsWith(folder)) return res.writeHead(403).end();
+    const stream = createReadStream(file);
+    stream.on('open', () => {
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      stream.pipe(res);
+    });
+    stream.on('error', () => res.writeHead(404).end());
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
 test('capture', async ({ page }, testInfo) => {
-  if (process.env.BENCH_CAPTURE_URL) {
-    // A real site: its stylesheets and images load from its own folder.
-    await page.goto(process.env.BENCH_CAPTURE_URL, { waitUntil: 'load' });
+  if (process.env.BENCH_CAPTURE_SITE) {
+    // A real site, served: its stylesheets and images load from its own folder.
+    const origin = await serve(process.env.BENCH_CAPTURE_SITE);
+    await page.goto(`${origin}/${process.env.BENCH_CAPTURE_PATH}`, { waitUntil: 'load' });
   } else {
     // The page as bench/lib/render.mjs loads it: set, not served, then fonts settled.
     await page.setContent(readFileSync(process.env.BENCH_CAPTURE_PAGE, 'utf8'), { waitUntil: 'load' });

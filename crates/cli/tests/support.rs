@@ -55,6 +55,7 @@ fn record(
         name,
         project,
         screenshot_png: png,
+        decoded: None,
         data,
         parsed_dom: None,
         options: SnapshotOptions::default(),

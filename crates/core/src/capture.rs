@@ -10,6 +10,7 @@ use crate::damaged::{DamagedFile, DamagedSide};
 use crate::decode::decode_image;
 use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
+use crate::image::RgbaImage;
 use crate::layout::check_snapshot_name;
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot, snapshot_label};
 use crate::store::{CaptureData, ProjectStore, UnsettledPage};
@@ -108,6 +109,9 @@ pub struct CaptureRequest<'a> {
     pub project: &'a str,
     /// The screenshot as Playwright returns it (PNG).
     pub screenshot_png: &'a [u8],
+    /// `screenshot_png`'s pixels when they were decoded ahead (a capture session decodes a shot
+    /// whose key says it differs while the page is walked), or that decode's error.
+    pub decoded: Option<Result<RgbaImage>>,
     pub data: CaptureData,
     /// `data`'s DOM record already parsed (a capture session keeps it), so it is not parsed again.
     pub parsed_dom: Option<&'a DomSnapshot>,
@@ -195,6 +199,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         name,
         project,
         screenshot_png,
+        decoded,
         data,
         parsed_dom,
         options,
@@ -214,7 +219,10 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     // parsed beside it, with the baseline (usually ready: prefetch_baseline read it ahead).
     let mut data = data;
     let (image, (parsed, baseline)) = rayon::join(
-        || decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}"))),
+        || {
+            decoded
+                .unwrap_or_else(|| decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}"))))
+        },
         || {
             let parse = || if parsed_dom.is_some() { Ok(None) } else { data.parsed_dom() };
             rayon::join(parse, || crate::prefetch::read_baseline_side(store, name, project))

@@ -159,6 +159,38 @@ impl BaselineHead {
     }
 }
 
+/// Decodes the baseline of `name` / `project` now when it was read ahead undecoded (its shot key
+/// said the comparison might not need its pixels): the shot's key said it differs, so it will. Runs
+/// on the caller's thread; the comparison then takes the decoded baseline.
+pub(crate) fn decode_ahead(store: &ProjectStore, name: &str, project: &str) {
+    let Ok(path) = store.baseline_png(name, project) else { return };
+    let taken = {
+        let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+        pending.iter().position(|p| p.path == path).map(|at| pending.remove(at))
+    };
+    let Some(mut entry) = taken else { return };
+    entry.read();
+    entry.state = match std::mem::replace(&mut entry.state, State::Read(None)) {
+        State::Read(Some((identity, Ok(ReadAhead::Undecoded { bytes, data })))) => {
+            let decoded = decode_image(&bytes, &path)
+                .and_then(|image| with_dom(StoredCapture { image, data: *data }))
+                .map(|side| ReadAhead::Decoded(Box::new(side)));
+            State::Read(Some((identity, decoded)))
+        }
+        // Decoded already, or nothing read: put back as it was.
+        read => read,
+    };
+    // Back with the baselines read ahead, unless another was read of its file meanwhile.
+    let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+    if pending.iter().any(|p| p.path == entry.path) {
+        return;
+    }
+    if pending.len() >= MAX_PENDING {
+        pending.remove(0);
+    }
+    pending.push(entry);
+}
+
 /// Drops what was read ahead of the baseline of `name` / `project`: its comparison was not needed.
 pub(crate) fn forget_baseline(store: &ProjectStore, name: &str, project: &str) {
     let Ok(path) = store.baseline_png(name, project) else { return };
@@ -273,6 +305,30 @@ mod tests {
         if let Some(side) = take_prefetched(&store.baseline_png("card", "chromium").unwrap()) {
             assert_eq!(&side.unwrap().0.unwrap().image.as_bytes()[..4], &[200, 0, 0, 255]);
         }
+        std::fs::remove_dir_all(store.root()).unwrap();
+    }
+
+    #[test]
+    fn a_keyed_baseline_is_read_undecoded_and_decoded_ahead_when_asked() {
+        let _turn = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+        let store = store("decode-ahead");
+        let data = CaptureData { device_scale_factor: 1.0, shot: Some("0".repeat(32)), ..Default::default() };
+        store.write_baseline("card", "chromium", &RgbaImage::filled(8, 6, [9, 8, 7, 255]).unwrap(), &data).unwrap();
+        prefetch_baseline(&store, "card", "chromium");
+        let path = store.baseline_png("card", "chromium").unwrap();
+        let decoded = || {
+            let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+            let entry = pending.iter_mut().find(|p| p.path == path).expect("held");
+            matches!(entry.read(), Some((_, Ok(ReadAhead::Decoded(_)))))
+        };
+        assert!(!decoded(), "a keyed baseline is read, not decoded");
+        decode_ahead(&store, "card", "chromium");
+        assert!(decoded(), "decoded ahead, and still held");
+        let (baseline, _) = take_prefetched(&path).expect("prefetched").unwrap();
+        assert_eq!(&baseline.unwrap().image.as_bytes()[..4], &[9, 8, 7, 255]);
+        // Nothing held: nothing to decode, nothing added.
+        decode_ahead(&store, "card", "chromium");
+        assert!(take_prefetched(&path).is_none());
         std::fs::remove_dir_all(store.root()).unwrap();
     }
 

@@ -58,6 +58,7 @@ pub fn capture_card_unsettled(
         name: "card",
         project: "chromium",
         screenshot_png: png,
+        decoded: None,
         data: sightline_core::store::CaptureData { device_scale_factor: 1.0, ..Default::default() },
         parsed_dom: None,
         options: sightline_core::snapshot::SnapshotOptions::default(),

@@ -136,6 +136,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             name: &input.name,
             project: &input.project,
             screenshot_png: &input.screenshot,
+            decoded: None,
             data: capture_data(input, &settings)?,
             parsed_dom: None,
             options: settings.snapshot_options(),

@@ -151,9 +151,10 @@ enum Phase {
     Walk,
     /// The first shot of a round is awaited.
     FirstShot,
-    /// The first shot, taken before the walk, is not the baseline's: the page is walked for it.
-    /// What its key said (it differs, or nothing) decides how it is compared.
-    WalkAfterShot(Vec<u8>, KeyCheck),
+    /// The first shot, taken before the walk, is not the baseline's: the page is walked for it
+    /// while the shot is decoded. What its key said (it differs, or nothing) decides how it is
+    /// compared.
+    WalkAfterShot(Decoding, KeyCheck),
     /// Shots until two consecutive ones agree.
     Settling(Settling),
     /// After the settled shot: the masked and ignored boxes are walked again.
@@ -195,6 +196,10 @@ enum Agreement {
     OutsideSetAside,
     Differ,
 }
+
+/// A shot decoded on a thread of its own while the page is walked, which hands the shot back with
+/// its pixels (or the decode's error).
+type Decoding = std::thread::JoinHandle<(Vec<u8>, Result<RgbaImage>)>;
 
 /// A shot's comparison on a thread of its own, which hands the shot back with its outcome.
 type Beside = std::thread::JoinHandle<(Vec<u8>, Result<CaptureOutcome>)>;
@@ -377,9 +382,14 @@ impl CaptureSession {
                 self.phase = Phase::FirstShot;
                 Ok(Step::Shoot { after_ms: 0 })
             }
-            Phase::WalkAfterShot(shot, key) => {
+            Phase::WalkAfterShot(decoding, key) => {
                 self.keep_dom(dom_json)?;
-                self.first_shot(shot, key)
+                if matches!(key, KeyCheck::Differs) {
+                    return Ok(self.compare_beside(decoding));
+                }
+                let (shot, pixels) =
+                    decoding.join().map_err(|_| Error::Internal("the first shot's decoding panicked".into()))?;
+                self.first_shot(shot, key, Some(pixels))
             }
             Phase::BoxesWalk(settled) => {
                 let now = parse_dom(&dom_json)?;
@@ -420,14 +430,14 @@ impl CaptureSession {
             Phase::FirstShot if self.dom.is_none() && !self.capture_only => {
                 // Shot before the walk: the same bytes as the baseline's shot pass here.
                 match self.check_key(&png)? {
-                    passed @ KeyCheck::Passed(_) => self.first_shot(png, passed),
+                    passed @ KeyCheck::Passed(_) => self.first_shot(png, passed, None),
                     key => {
-                        self.phase = Phase::WalkAfterShot(png, key);
+                        self.phase = Phase::WalkAfterShot(self.decode_ahead(png), key);
                         Ok(self.walk_step())
                     }
                 }
             }
-            Phase::FirstShot => self.first_shot(png, KeyCheck::Unknown),
+            Phase::FirstShot => self.first_shot(png, KeyCheck::Unknown, None),
             Phase::Settling(mut s) => {
                 if let Some(beside) = s.beside.take() {
                     // The first shot's comparison ran while this one was taken: a pass after all

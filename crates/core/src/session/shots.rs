@@ -10,35 +10,37 @@ use crate::capture::{
 };
 use crate::decode::decode_image;
 use crate::dom::DomSnapshot;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::image::RgbaImage;
 use crate::snapshot::SnapshotOptions;
 use crate::stability::unsettled_area;
 use crate::store::ledger::TestRef;
 use crate::store::{CaptureData, ProjectStore};
 
 use super::input::check_ignore_regions;
-use super::{Beside, CaptureSession, Settled, Step};
+use super::{CaptureSession, Decoding, Settled, Step};
 
 impl CaptureSession {
-    /// The first shot of a round, compared with the baseline unless its key decided it already;
-    /// a key that says it differs has it compared beside the settling shot.
-    pub(super) fn first_shot(&mut self, png: Vec<u8>, key: KeyCheck) -> Result<Step> {
+    /// The first shot of a round, compared with the baseline unless its key decided it already.
+    /// `pixels`: the shot decoded ahead, when it was.
+    pub(super) fn first_shot(
+        &mut self,
+        png: Vec<u8>,
+        key: KeyCheck,
+        pixels: Option<Result<RgbaImage>>,
+    ) -> Result<Step> {
         let dpr = self.dom.as_deref().map_or(1.0, |d| d.device_pixel_ratio);
         check_ignore_regions(&self.settings.ignore_regions, &png, dpr)?;
         if self.capture_only {
             return Ok(self.start_settling(png, None));
         }
-        if matches!(key, KeyCheck::Differs) {
-            // Its key says it differs: the page is shot again meanwhile, whatever the comparison
-            // finds (toHaveScreenshot's settling shot), so the two overlap.
-            let beside = self.compare_beside(png);
-            return Ok(self.start_settling(Vec::new(), Some(beside)));
-        }
         // An unchanged page costs one shot: the first is checked against the baseline,
         // provisionally (no baseline is written from a shot that may not be stable).
         let outcome = match key {
             KeyCheck::Passed(outcome) => *outcome,
-            KeyCheck::Differs | KeyCheck::Unknown => self.compare(&png, true, None)?,
+            KeyCheck::Differs | KeyCheck::Unknown => {
+                self.shot_comparison().with_request(&png, pixels, true, None, record_capture)?
+            }
         };
         let unsettled = outcome.fails_test() || outcome.would_write_baseline;
         self.first = Some(outcome);
@@ -65,12 +67,33 @@ impl CaptureSession {
         unsettled_area(previous.view(), shot.view(), self.dom.as_deref())
     }
 
-    /// The first shot's provisional comparison on a thread of its own.
-    fn compare_beside(&self, shot: Vec<u8>) -> Beside {
+    /// A first shot whose key says it differs, walked: the page is shot again meanwhile, whatever
+    /// its comparison finds (toHaveScreenshot's settling shot), so the two overlap. The comparison
+    /// takes the shot from its decoding, on a thread of its own: the decode may still be running
+    /// (on a short walk), and the settling shot need not wait for it. (A shot first has no ignored
+    /// regions to check against its size: those are placed by a walk before the shot.)
+    pub(super) fn compare_beside(&mut self, decoding: Decoding) -> Step {
         let comparison = self.shot_comparison();
-        std::thread::spawn(move || {
-            let outcome = comparison.with_request(&shot, true, None, record_capture);
+        let beside = std::thread::spawn(move || {
+            let Ok((shot, pixels)) = decoding.join() else {
+                return (Vec::new(), Err(Error::Internal("the first shot's decoding panicked".into())));
+            };
+            let outcome = comparison.with_request(&shot, Some(pixels), true, None, record_capture);
             (shot, outcome)
+        });
+        self.start_settling(Vec::new(), Some(beside))
+    }
+
+    /// Decodes a first shot whose key did not pass it on a thread of its own, while the page is
+    /// walked (the browser works on one core then; the walk's record is needed before the shot can
+    /// be compared), and the baseline with it when it was read ahead undecoded: the settling shot
+    /// that follows the walk no longer competes with both decodes for the cores.
+    pub(super) fn decode_ahead(&self, shot: Vec<u8>) -> Decoding {
+        let (store, name, project) = (self.store.clone(), self.name.clone(), self.project.clone());
+        std::thread::spawn(move || {
+            let pixels = decode_image(&shot, Path::new(&format!("screenshot of {name}")));
+            crate::prefetch::decode_ahead(&store, &name, &project);
+            (shot, pixels)
         })
     }
 
@@ -80,12 +103,13 @@ impl CaptureSession {
         provisional: bool,
         unsettled: Option<Unsettled<'_>>,
     ) -> Result<CaptureOutcome> {
-        self.shot_comparison().with_request(shot, provisional, unsettled, record_capture)
+        self.shot_comparison().with_request(shot, None, provisional, unsettled, record_capture)
     }
 
     /// Whether `shot`'s bytes are the baseline's shot (then it is recorded as passed).
     pub(super) fn check_key(&self, shot: &[u8]) -> Result<KeyCheck> {
-        self.shot_comparison().with_request(shot, true, None, |store, request| record_if_unchanged(store, &request))
+        self.shot_comparison()
+            .with_request(shot, None, true, None, |store, request| record_if_unchanged(store, &request))
     }
 
     /// What comparing a shot needs of the session, copied (the DOM record shared).
@@ -141,6 +165,7 @@ impl ShotComparison {
     fn with_request<T>(
         self,
         shot: &[u8],
+        pixels: Option<Result<RgbaImage>>,
         provisional: bool,
         unsettled: Option<Unsettled<'_>>,
         compare: impl FnOnce(&ProjectStore, CaptureRequest<'_>) -> T,
@@ -150,6 +175,7 @@ impl ShotComparison {
             name: &name,
             project: &project,
             screenshot_png: shot,
+            decoded: pixels,
             data,
             parsed_dom: dom.as_deref(),
             options,
