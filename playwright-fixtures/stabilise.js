@@ -67,19 +67,25 @@ function stabiliseInPage(style) {
   // be told (a sheet of another origin, a rule whose selector only means something nested).
   const selectorsIn = (root) => {
     const found = new Set();
+    const sets = (style) => {
+      for (let i = 0; i < style.length; i++) if (SETS.test(style[i])) return true;
+      return false;
+    };
+    // A rule that names more elements than it styles only stops what they do not run; one that
+    // names fewer would leave an animation running, so a selector that cannot stand on its own
+    // (nested, or relative to its scope) gives up.
     const visit = (rules) => {
       for (const rule of rules) {
         if (rule.type === CSSRule.KEYFRAMES_RULE) continue;
-        if (rule.type === CSSRule.STYLE_RULE) {
-          let sets = false;
-          for (let i = 0; i < rule.style.length && !sets; i++) sets = SETS.test(rule.style[i]);
-          if (sets) {
-            if (rule.parentRule?.type === CSSRule.STYLE_RULE || /&|:scope/.test(rule.selectorText)) return false;
-            found.add(rule.selectorText);
-          }
+        if (rule.style && sets(rule.style)) {
+          // Declarations after a nested rule belong to the rule around them.
+          const owner = rule.type === CSSRule.STYLE_RULE ? rule : rule.parentRule;
+          if (owner?.type !== CSSRule.STYLE_RULE || owner.parentRule?.type === CSSRule.STYLE_RULE || /&|:scope/.test(owner.selectorText)) return false;
+          found.add(owner.selectorText);
         }
         if (rule.type === CSSRule.IMPORT_RULE) {
-          if (rule.styleSheet && !visitSheet(rule.styleSheet)) return false;
+          // An import not loaded yet may bring its rules during the capture.
+          if (!rule.styleSheet || !visitSheet(rule.styleSheet)) return false;
         } else if (rule.cssRules && !visit(rule.cssRules)) {
           return false;
         }

@@ -83,13 +83,14 @@ if (missing) {
         @keyframes fade { from { opacity: 0 } to { opacity: 0.5 } }
         .fade::after { content: 'x'; animation: fade 100s forwards }
         p { color: rgb(1, 2, 3) }
+        .panel { color: rgb(1, 2, 3); & b { color: rgb(4, 5, 6) } transition: margin-left 10s linear }
       </style>
       <div class="move">m</div><div id="inline" style="transition: margin-left 10s linear">i</div><div id="toggled">t</div>
       <div class="fade">f</div><p>p</p><input value="x">`;
     await withPage(html, async (page) => {
       await stabilise.prepareForCapture(page);
       assert.deepEqual(await captureRules(page), [
-        '.move, .later, .fade::after',
+        '.move, .later, .fade::after, .panel',
         ':focus',
         '[style*="transition" i], [style*="animation" i], [style*="scroll-behavior" i], [style*="caret" i]',
       ]);
