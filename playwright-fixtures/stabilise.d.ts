@@ -18,9 +18,13 @@ export interface CaptureStyleOptions {
 export interface CaptureStyle {
   /** The declarations every named element gets (`!important`). */
   declarations: string;
+  /** The first words of the longhands the sheet sets: rules and style attributes setting one are named. */
+  overridden: readonly string[];
   /** The focused element's caret is made transparent. */
   caret: boolean;
   hideScrollbars: boolean;
+  /** How scrollbars drawn beside the content are hidden. */
+  scrollbars: { declaration: string; rule: string };
   /** The walk records a property the sheet sets: the sheet names every element. */
   recorded: boolean;
   css: string;
@@ -35,8 +39,6 @@ export function waitForContent(page: Page, options: { images: boolean; ariaBusy:
 /** What the stylesheet applied while capturing is built from, in each frame. */
 export function captureStyle(options?: CaptureStyleOptions): CaptureStyle;
 
-/** CSS that stops transitions and CSS animations and hides the caret, for every element. */
-export const stabilisationStyle: string;
 
 /** Adopts `captureStyle(options)` in every frame and open shadow root, then awaits `document.fonts.ready`. */
 export function prepareForCapture(page: Page, options?: CaptureStyleOptions): Promise<void>;

@@ -38,23 +38,26 @@ function captureStyle({ animations = 'disabled', caret = 'hide', hideScrollbars 
     );
   }
   if (caret === 'hide') rules.push('caret-color: transparent !important;');
+  const sets = (p) => OVERRIDDEN.some((name) => p.startsWith(name));
   return {
     declarations: rules.map((r) => `  ${r}`).join('\n'),
+    overridden: OVERRIDDEN,
     caret: caret === 'hide',
     hideScrollbars,
-    recorded: styleProperties.some((p) => SET_BY_CAPTURE_STYLE.test(p)),
+    scrollbars: HIDDEN_SCROLLBARS,
+    recorded: styleProperties.some((p) => sets(p) || p === 'scrollbar-width'),
     css,
   };
 }
 
-/** The properties the capture stylesheet sets (longhands), as a pattern. */
-const SET_BY_CAPTURE_STYLE = /^(transition|animation|caret|scroll-behavior$|scrollbar-width$)/;
+/**
+ * What the sheet overrides, as the first words of the longhands it sets (`transition-duration`,
+ * `caret-color`…): the page's rules and style attributes that set one are the elements it names.
+ */
+const OVERRIDDEN = ['transition', 'animation', 'scroll-behavior', 'caret'];
 
-/** The stylesheet for toHaveScreenshot's defaults, as it is for every element. */
-const stabilisationStyle = `*, *::before, *::after, *::marker {\n${captureStyle().declarations}\n}\n`;
-
-/** The rule that hides scrollbars drawn beside the content (its declaration goes with the others). */
-const HIDDEN_SCROLLBARS = ['  scrollbar-width: none !important;', '::-webkit-scrollbar { display: none !important; }'];
+/** How scrollbars drawn beside the content are hidden: a declaration for the named elements, and a rule. */
+const HIDDEN_SCROLLBARS = { declaration: '  scrollbar-width: none !important;', rule: '::-webkit-scrollbar { display: none !important; }' };
 
 // Runs in each frame. A constructed stylesheet (not a <style> tag) because a page's CSP can block
 // inline <style> but not adopted sheets; each open shadow root adopts one of its own (document
@@ -62,13 +65,13 @@ const HIDDEN_SCROLLBARS = ['  scrollbar-width: none !important;', '::-webkit-scr
 function stabiliseInPage(style) {
   const state = window.__sightlineCapture || (window.__sightlineCapture = { sheets: new Map(), cancelled: [] });
   const EVERY = '*, *::before, *::after, *::marker';
-  const SETS = /^(transition|animation|caret|scroll-behavior$)/;
+  const setsOne = (name) => style.overridden.some((word) => name.startsWith(word));
   // The selectors of `root`'s rules that set what the sheet overrides, or null when one cannot
   // be told (a sheet of another origin, a rule whose selector only means something nested).
   const selectorsIn = (root) => {
     const found = new Set();
-    const sets = (style) => {
-      for (let i = 0; i < style.length; i++) if (SETS.test(style[i])) return true;
+    const sets = (declared) => {
+      for (let i = 0; i < declared.length; i++) if (setsOne(declared[i])) return true;
       return false;
     };
     // A rule that names more elements than it styles only stops what they do not run; one that
@@ -109,22 +112,24 @@ function stabiliseInPage(style) {
   // Scrollbars are hidden only where they would be drawn beside the content: a root that scrolls
   // and takes no width for its scrollbar says they are not (headless Chromium hides them); a page
   // that cannot say keeps the rule for every element.
-  const root = document.scrollingElement || document.documentElement;
+  const scroller = document.scrollingElement || document.documentElement;
   const overflow = getComputedStyle(document.documentElement).overflowY;
-  const noScrollbars = root.scrollHeight > root.clientHeight && !/hidden|clip/.test(overflow) && window.innerWidth === root.clientWidth;
+  const noScrollbars =
+    scroller.scrollHeight > scroller.clientHeight && !/hidden|clip/.test(overflow) && window.innerWidth === scroller.clientWidth;
   const scrollbars = style.hideScrollbars && !noScrollbars;
-  const declarations = scrollbars ? `${style.declarations}\n${style.scrollbarRule[0]}` : style.declarations;
+  const declarations = scrollbars ? `${style.declarations}\n${style.scrollbars.declaration}` : style.declarations;
   const everyElement = style.recorded || scrollbars;
+  const styleAttributes = style.overridden.map((word) => `[style*="${word}" i]`).join(', ');
   const sheetFor = (root) => {
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync(scrollbars ? `${style.scrollbarRule[1]}\n${style.css}` : style.css);
+    sheet.replaceSync(scrollbars ? `${style.scrollbars.rule}\n${style.css}` : style.css);
     const every = () => sheet.insertRule(`${EVERY} {\n${declarations}\n}`, 0);
     const selectors = everyElement ? null : selectorsIn(root);
     if (!selectors) {
       every();
       return sheet;
     }
-    sheet.insertRule(`[style*="transition" i], [style*="animation" i], [style*="scroll-behavior" i], [style*="caret" i] {\n${declarations}\n}`, 0);
+    sheet.insertRule(`${styleAttributes} {\n${declarations}\n}`, 0);
     if (style.caret) sheet.insertRule(':focus { caret-color: transparent !important; }', 0);
     if (selectors.length) {
       try {
@@ -244,7 +249,7 @@ async function inEveryFrame(page, fn, arg) {
  * @param {{finish?: boolean}} [also]
  */
 async function prepareForCapture(page, options, { finish = false } = {}) {
-  const style = JSON.stringify({ ...captureStyle(options), scrollbarRule: HIDDEN_SCROLLBARS });
+  const style = JSON.stringify(captureStyle(options));
   // One expression from both page functions' sources: each frame runs them in order.
   const stabilise = `Promise.resolve((${stabiliseInPage})(${style}))`;
   const steps = finish ? `${stabilise}.then(() => { (${finishAnimationsInPage})(); })` : stabilise;
@@ -319,7 +324,6 @@ async function restoreAfterCapture(page) {
 module.exports = {
   captureStyle,
   waitForContent,
-  stabilisationStyle,
   prepareForCapture,
   finishAnimations,
   restoreAfterCapture,
