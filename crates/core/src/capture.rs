@@ -188,6 +188,11 @@ impl CaptureOutcome {
     }
 }
 
+/// Decodes a call's screenshot (PNG); an error names it as the screenshot of `name`.
+pub(crate) fn decode_screenshot(png: &[u8], name: &str) -> Result<RgbaImage> {
+    decode_image(png, std::path::Path::new(&format!("screenshot of {name}")))
+}
+
 /// Records a capture in `store` and compares it with the baseline.
 pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Result<CaptureOutcome> {
     check_snapshot_name(request.name)?;
@@ -219,10 +224,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     // parsed beside it, with the baseline (usually ready: prefetch_baseline read it ahead).
     let mut data = data;
     let (image, (parsed, baseline)) = rayon::join(
-        || {
-            decoded
-                .unwrap_or_else(|| decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}"))))
-        },
+        || decoded.unwrap_or_else(|| decode_screenshot(screenshot_png, name)),
         || {
             let parse = || if parsed_dom.is_some() { Ok(None) } else { data.parsed_dom() };
             rayon::join(parse, || crate::prefetch::read_baseline_side(store, name, project))
@@ -502,7 +504,7 @@ pub fn store_capture_only(
     if let Some(owner) = owner {
         claim_snapshot(store, name, project, owner)?;
     }
-    let mut image = decode_image(screenshot_png, std::path::Path::new(&format!("screenshot of {name}")))?;
+    let mut image = decode_screenshot(screenshot_png, name)?;
     if let Some(dom) = data.parsed_dom()? {
         data.set_device_scale_factor(dom.device_pixel_ratio);
         crate::mask::paint_capture(&mut image, &dom, mask_color);

@@ -114,10 +114,34 @@ pub fn prefetch_baseline(store: &ProjectStore, name: &str, project: &str) {
     let Ok(reading) = reading else { return };
     let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
     pending.retain(|p| p.path != path);
+    hold(&mut pending, Pending { path, state: State::Reading(reading) });
+}
+
+/// Holds `entry`, pushing out the oldest when [`MAX_PENDING`] are held.
+fn hold(pending: &mut Vec<Pending>, entry: Pending) {
     if pending.len() >= MAX_PENDING {
         pending.remove(0);
     }
-    pending.push(Pending { path, state: State::Reading(reading) });
+    pending.push(entry);
+}
+
+/// Takes the entry read ahead of `path` out of the held ones, if there is one.
+fn take(path: &Path) -> Option<Pending> {
+    let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+    let at = pending.iter().position(|p| p.path == path)?;
+    Some(pending.remove(at))
+}
+
+impl ReadAhead {
+    /// The baseline as the comparison uses it, decoded now if it was read undecoded.
+    fn into_side(self, path: &Path) -> Result<BaselineSide> {
+        match self {
+            ReadAhead::Decoded(side) => Ok(*side),
+            ReadAhead::Undecoded { bytes, data } => {
+                with_dom(StoredCapture { image: decode_image(&bytes, path)?, data: *data })
+            }
+        }
+    }
 }
 
 /// The shot key, environment and scale of the baseline of `name` / `project`, from its prefetch
@@ -164,17 +188,11 @@ impl BaselineHead {
 /// on the caller's thread; the comparison then takes the decoded baseline.
 pub(crate) fn decode_ahead(store: &ProjectStore, name: &str, project: &str) {
     let Ok(path) = store.baseline_png(name, project) else { return };
-    let taken = {
-        let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
-        pending.iter().position(|p| p.path == path).map(|at| pending.remove(at))
-    };
-    let Some(mut entry) = taken else { return };
+    let Some(mut entry) = take(&path) else { return };
     entry.read();
     entry.state = match std::mem::replace(&mut entry.state, State::Read(None)) {
-        State::Read(Some((identity, Ok(ReadAhead::Undecoded { bytes, data })))) => {
-            let decoded = decode_image(&bytes, &path)
-                .and_then(|image| with_dom(StoredCapture { image, data: *data }))
-                .map(|side| ReadAhead::Decoded(Box::new(side)));
+        State::Read(Some((identity, Ok(undecoded @ ReadAhead::Undecoded { .. })))) => {
+            let decoded = undecoded.into_side(&path).map(|side| ReadAhead::Decoded(Box::new(side)));
             State::Read(Some((identity, decoded)))
         }
         // Decoded already, or nothing read: put back as it was.
@@ -182,13 +200,9 @@ pub(crate) fn decode_ahead(store: &ProjectStore, name: &str, project: &str) {
     };
     // Back with the baselines read ahead, unless another was read of its file meanwhile.
     let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
-    if pending.iter().any(|p| p.path == entry.path) {
-        return;
+    if !pending.iter().any(|p| p.path == entry.path) {
+        hold(&mut pending, entry);
     }
-    if pending.len() >= MAX_PENDING {
-        pending.remove(0);
-    }
-    pending.push(entry);
 }
 
 /// Drops what was read ahead of the baseline of `name` / `project`: its comparison was not needed.
@@ -209,22 +223,13 @@ pub(crate) fn read_baseline_side(store: &ProjectStore, name: &str, project: &str
 /// The baseline at `path` if it was prefetched and the file is still the one that was read
 /// (decoded now if it was read undecoded); `None` means read it now.
 fn take_prefetched(path: &Path) -> Option<Result<BaselineSide>> {
-    let mut pending = {
-        let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
-        let at = pending.iter().position(|p| p.path == path)?;
-        pending.remove(at)
-    };
+    let mut pending = take(path)?;
     pending.read();
     let State::Read(Some((identity, read))) = pending.state else { return None };
     if !identity.still(path) {
         return None;
     }
-    Some(read.and_then(|read| match read {
-        ReadAhead::Decoded(side) => Ok(*side),
-        ReadAhead::Undecoded { bytes, data } => {
-            with_dom(StoredCapture { image: decode_image(&bytes, path)?, data: *data })
-        }
-    }))
+    Some(read.and_then(|read| read.into_side(path)))
 }
 
 /// Reads the baseline through one open file, so the identity is that of the bytes decoded.

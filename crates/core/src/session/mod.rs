@@ -387,8 +387,7 @@ impl CaptureSession {
                 if matches!(key, KeyCheck::Differs) {
                     return Ok(self.compare_beside(decoding));
                 }
-                let (shot, pixels) =
-                    decoding.join().map_err(|_| Error::Internal("the first shot's decoding panicked".into()))?;
+                let (shot, pixels) = shots::joined(decoding)?;
                 self.first_shot(shot, key, Some(pixels))
             }
             Phase::BoxesWalk(settled) => {

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::capture::decode_screenshot;
 use crate::capture::{
     CaptureOutcome, CaptureOwner, CaptureRequest, KeyCheck, Unsettled, UpdateMode, key_may_decide, record_capture,
     record_if_unchanged,
@@ -74,12 +75,12 @@ impl CaptureSession {
     /// regions to check against its size: those are placed by a walk before the shot.)
     pub(super) fn compare_beside(&mut self, decoding: Decoding) -> Step {
         let comparison = self.shot_comparison();
-        let beside = std::thread::spawn(move || {
-            let Ok((shot, pixels)) = decoding.join() else {
-                return (Vec::new(), Err(Error::Internal("the first shot's decoding panicked".into())));
-            };
-            let outcome = comparison.with_request(&shot, Some(pixels), true, None, record_capture);
-            (shot, outcome)
+        let beside = std::thread::spawn(move || match joined(decoding) {
+            Ok((shot, pixels)) => {
+                let outcome = comparison.with_request(&shot, Some(pixels), true, None, record_capture);
+                (shot, outcome)
+            }
+            Err(e) => (Vec::new(), Err(e)),
         });
         self.start_settling(Vec::new(), Some(beside))
     }
@@ -91,7 +92,7 @@ impl CaptureSession {
     pub(super) fn decode_ahead(&self, shot: Vec<u8>) -> Decoding {
         let (store, name, project) = (self.store.clone(), self.name.clone(), self.project.clone());
         std::thread::spawn(move || {
-            let pixels = decode_image(&shot, Path::new(&format!("screenshot of {name}")));
+            let pixels = decode_screenshot(&shot, &name);
             crate::prefetch::decode_ahead(&store, &name, &project);
             (shot, pixels)
         })
@@ -189,4 +190,9 @@ impl ShotComparison {
         };
         compare(&store, request)
     }
+}
+
+/// The shot and its pixels from a [`Decoding`], once it is done.
+pub(super) fn joined(decoding: Decoding) -> Result<(Vec<u8>, Result<RgbaImage>)> {
+    decoding.join().map_err(|_| Error::Internal("the first shot's decoding panicked".into()))
 }

@@ -5,6 +5,12 @@ use serde_json::{Value, json};
 
 use super::*;
 
+/// A page that never settles: its shots alternate between two greys.
+fn never_settling() -> impl Fn(usize) -> Vec<u8> {
+    let (a, b) = (shot(10), shot(20));
+    move |n| if n.is_multiple_of(2) { a.clone() } else { b.clone() }
+}
+
 #[test]
 fn session_a_new_snapshot_is_shot_until_stable_and_fails_at_the_end_of_the_test() {
     let root = Root::new("new");
@@ -21,8 +27,7 @@ fn session_a_new_snapshot_is_shot_until_stable_and_fails_at_the_end_of_the_test(
 fn session_a_page_that_never_settles_is_shot_with_backoff_until_the_timeout() {
     let root = Root::new("unsettled");
     approve(&root);
-    let (a, b) = (shot(10), shot(20));
-    let alternate = |n: usize| if n.is_multiple_of(2) { a.clone() } else { b.clone() };
+    let alternate = never_settling();
     let (asked, outcome) = drive(request(&root, json!({ "timeout": 1500 }), UpdateMode::All), |_| page(), alternate);
     assert_eq!(asked[..5], ["walk", "shoot after 0", "shoot after 0", "shoot after 100", "shoot after 250"]);
     assert!(!outcome.pass, "no baseline is written from an unstable page, in any update mode");
@@ -46,8 +51,7 @@ fn session_a_page_that_never_settles_is_shot_with_backoff_until_the_timeout() {
 fn session_sightline_compare_keeps_an_unsettled_capture_unstable() {
     let root = Root::new("unsettled-compare");
     approve(&root);
-    let (a, b) = (shot(10), shot(20));
-    let alternate = |n: usize| if n.is_multiple_of(2) { a.clone() } else { b.clone() };
+    let alternate = never_settling();
     let (_, outcome) = drive(request(&root, json!({ "timeout": 400 }), UpdateMode::None), |_| page(), alternate);
     let matcher: crate::snapshot::SnapshotEvidence =
         serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
