@@ -59,10 +59,31 @@ async function screenshot(page, target, settings) {
   const shotOptions = { animations: settings.animations, caret: settings.caret, scale: settings.scale, omitBackground: settings.omitBackground };
   // Playwright waits for the element to be visible and stable: within the call's timeout, not
   // the test's.
-  if (isLocator(target)) return target.screenshot({ ...shotOptions, timeout: settings.timeout });
+  if (isLocator(target)) return whenFramed(() => target.screenshot({ ...shotOptions, timeout: settings.timeout }));
   // Firefox and WebKit, and clipped, viewport-only or transparent shots, take Playwright's path.
-  if (settings.fullPage && !settings.clip && !settings.omitBackground && isChromium(page)) return chromiumFullPage(page, settings.scale);
-  return page.screenshot({ ...shotOptions, fullPage: settings.fullPage, clip: settings.clip });
+  if (settings.fullPage && !settings.clip && !settings.omitBackground && isChromium(page)) return whenFramed(() => chromiumFullPage(page, settings.scale));
+  return whenFramed(() => page.screenshot({ ...shotOptions, fullPage: settings.fullPage, clip: settings.clip }));
 }
 
-module.exports = { screenshot, isLocator, isPage };
+/**
+ * Chromium answers `Page.captureScreenshot` with "Unable to capture screenshot" when its
+ * compositor had no frame to copy (seen on a busy two-core machine, a page just opened and
+ * clicked); a later frame is there. That failure alone is tried again, twice, `NO_FRAME_WAIT_MS`
+ * apart: any other error, or a third, is the caller's.
+ */
+async function whenFramed(take) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await take();
+    } catch (err) {
+      if (tries > NO_FRAME_RETRIES || !NO_FRAME.test(err?.message ?? '')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, NO_FRAME_WAIT_MS));
+    }
+  }
+}
+
+const NO_FRAME = /Unable to capture screenshot/;
+const NO_FRAME_RETRIES = 2;
+const NO_FRAME_WAIT_MS = 100;
+
+module.exports = { screenshot, whenFramed, isLocator, isPage };

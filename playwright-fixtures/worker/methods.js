@@ -10,6 +10,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { collectDom, collectInPage } = require('../collector');
+const { whenFramed } = require('../screenshot');
 const { INSTALL_HINT, lookupDirs, loadPlaywright, findBrowser, browserRunning, withPage } = require('./browser');
 const {
   detailsInPage,
@@ -126,7 +127,7 @@ const methods = {
         scope = JSON.parse(await page.evaluate(`(${scopeInPage})(${collectInPage}, ${args.join(', ')})`));
       }
       const screenshot = screenshotPath(params, 'check');
-      if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+      if (screenshot) await whenFramed(() => page.screenshot({ path: screenshot, fullPage: true }));
       return { dom, details, console: record.console, failedRequests: record.failedRequests, screenshot, scope };
     });
   },
@@ -229,7 +230,7 @@ const methods = {
         const dom = await collectDom(page, { styleProperties: params.styleProperties });
         const element = params.selector ? JSON.parse(await page.evaluate(elementFactsInPage, params.selector)) : null;
         const screenshot = screenshotPath(params, `viewport-${bp.width}x${bp.height}`);
-        if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+        if (screenshot) await whenFramed(() => page.screenshot({ path: screenshot, fullPage: true }));
         return { dom, element, screenshot };
       });
       results.push({ width: bp.width, height: bp.height, ...one });
@@ -256,8 +257,8 @@ const methods = {
       let screenshot = null;
       if (params.screenshot) {
         screenshot = screenshotPath(params, 'capture');
-        if (scope) await scope.screenshot({ path: screenshot });
-        else await page.screenshot({ path: screenshot, fullPage: true });
+        if (scope) await whenFramed(() => scope.screenshot({ path: screenshot }));
+        else await whenFramed(() => page.screenshot({ path: screenshot, fullPage: true }));
       }
       return { dom, screenshot };
     });
@@ -287,7 +288,7 @@ const methods = {
         if (left > 0) await wait(left);
         const file = path.join(params.outDir, `frame-${String(i).padStart(3, '0')}.png`);
         const atMs = Date.now() - started;
-        await page.screenshot({ path: file, clip: params.clip || undefined });
+        await whenFramed(() => page.screenshot({ path: file, clip: params.clip || undefined }));
         shots.push({ file, atMs });
       }
       return { shots };
@@ -307,8 +308,8 @@ const methods = {
       if (facts.missing) throw new Error(`no element matches ${params.selector} on ${params.url}`);
       const screenshot = screenshotPath(params, 'verify');
       if (screenshot) {
-        if (params.selector) await page.locator(params.selector).first().screenshot({ path: screenshot });
-        else await page.screenshot({ path: screenshot, fullPage: true, clip: facts.area });
+        if (params.selector) await whenFramed(() => page.locator(params.selector).first().screenshot({ path: screenshot }));
+        else await whenFramed(() => page.screenshot({ path: screenshot, fullPage: true, clip: facts.area }));
       }
       return { ...facts, screenshot };
     });
