@@ -7,7 +7,7 @@
 // self-contained: Playwright ships it to the page as source text, so it can use nothing from this
 // module's scope. The Rust side (`crates/core` dom) parses exactly this shape:
 //
-//   { version: 2, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
+//   { version: 3, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
 //     styleProperties: [..], styleRows: [[..]], elements: [{parent, tag, selector,
 //     box: [x, y, w, h], text, image, style, masked, ignored?}], fonts: [{family, status}],
 //     brokenImages: [url], tokens: [[name, value]], elementTokens: [[element, name, value]],
@@ -90,6 +90,24 @@ function collectInPage(args) {
   const declarations = []; // the live computed style of elements[i]
   const nodes = []; // the DOM element of elements[i]
   const displays = []; // its display, read during the walk
+
+  // The page's own files are named by their path from the page (record version 3), so a page
+  // served on another host or port, or opened from another folder, records the same images. The
+  // rule is the core's `dom::page_relative` (crates/core/src/dom/page_urls.rs), to the letter: an
+  // http(s) page drops its origin, keeping the `/` after it; a file: page drops its folder.
+  const pageBase = (() => {
+    const href = location.href;
+    const origin = /^https?:\/\/[^/?#]*/.exec(href);
+    if (origin) return { prefix: origin[0] + '/', dropped: origin[0].length };
+    if (!href.startsWith('file:')) return null;
+    const path = href.split(/[?#]/)[0];
+    const folder = path.slice(0, path.lastIndexOf('/') + 1);
+    return folder ? { prefix: folder, dropped: folder.length } : null;
+  })();
+  const fromPage = (url) => (pageBase && url.startsWith(pageBase.prefix) ? url.slice(pageBase.dropped) : url);
+  const cssUrl = pageBase && 'url("' + pageBase.prefix;
+  const cssUrlFromPage = pageBase && 'url("' + pageBase.prefix.slice(pageBase.dropped);
+  const fromPageInCss = (value) => (cssUrl && value.includes(cssUrl) ? value.split(cssUrl).join(cssUrlFromPage) : value);
 
   // FNV-1a 64 over the UTF-8 bytes, in two 32-bit halves (BigInt would allocate per byte).
   // prime = 2^40 + 435, so h * prime = h * 435 + (h << 40).
@@ -408,17 +426,19 @@ function collectInPage(args) {
     // url()s; gradients included, so a gradient change also counts as an image change).
     let source = '';
     if (tag === 'img') {
-      source = el.currentSrc || el.src;
+      const url = el.currentSrc || el.src;
       const hasSource = el.getAttribute('src') || el.getAttribute('srcset');
-      if (el.complete && el.naturalWidth === 0 && hasSource && source && !brokenSeen.has(source)) {
-        brokenSeen.add(source);
-        brokenImages.push(source);
+      // Broken images keep their whole URL: the network failures that explain them use it.
+      if (el.complete && el.naturalWidth === 0 && hasSource && url && !brokenSeen.has(url)) {
+        brokenSeen.add(url);
+        brokenImages.push(url);
       }
+      source = fromPage(url);
     } else if (tag === 'image' && el.href && el.href.baseVal) {
-      source = new URL(el.href.baseVal, el.baseURI).href;
+      source = fromPage(new URL(el.href.baseVal, el.baseURI).href);
     }
     const background = cs.getPropertyValue('background-image');
-    if (background !== 'none' && background !== '') source += (source ? '\n' : '') + background;
+    if (background !== 'none' && background !== '') source += (source ? '\n' : '') + fromPageInCss(background);
     const image = source ? digest(source) : null;
 
     const masked = entry.masked || (scope.masked.size > 0 && scope.masked.has(el));
@@ -501,6 +521,7 @@ function collectInPage(args) {
     let row = rowOf.get(key);
     if (row === undefined) {
       row = styleRows.length;
+      for (let p = 0; p < propCount; p++) if (styles[p].includes('url(')) styles[p] = fromPageInCss(styles[p]);
       styleRows.push(styles);
       rowOf.set(key, row);
     }
@@ -523,7 +544,7 @@ function collectInPage(args) {
   }
   const elementTokens = declaredTokens(doc);
   const record = {
-    version: 2,
+    version: 3,
     url: location.href,
     viewport: { width: window.innerWidth, height: window.innerHeight },
     // Image pixels per CSS pixel: 1 for a `scale: 'css'` capture whatever the device's.

@@ -8,7 +8,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import http from 'node:http';
 import { cardsPage } from '../bench/lib/dom.mjs';
 
@@ -42,6 +45,12 @@ function fnv1a64(text) {
   for (const b of Buffer.from(text, 'utf8')) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
   return h.toString(16).padStart(16, '0');
 }
+
+/** Images of the page's own (by path and relative), one of another origin, a background. */
+const IMAGES_PAGE = `<img id="root" src="/ok.png"><img id="near" src="ok.png">
+  <img id="other" src="http://other.invalid/ok.png">
+  <div id="bg" style="width:5px;height:5px;background-image:url(/ok.png), url(http://other.invalid/x.png)"></div>
+  <div id="styled" style="width:5px;height:5px;background-image:url(ok.png)"></div>`;
 
 const ONE_PIXEL_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -78,6 +87,7 @@ if (missing) {
        <img style="display:none" src="/hidden-missing.png" alt="hidden">`,
     ],
     '/ok.png': () => ['image/png', ONE_PIXEL_PNG],
+    '/shop/images.html': () => ['text/html', IMAGES_PAGE],
   };
 
   before(async () => {
@@ -151,7 +161,7 @@ if (missing) {
       assert.deepEqual(Object.keys(dom), [
         'version', 'url', 'viewport', 'devicePixelRatio', 'document', 'styleProperties', 'styleRows', 'elements', 'fonts', 'brokenImages', 'tokens', 'elementTokens',
       ]);
-      assert.equal(dom.version, 2);
+      assert.equal(dom.version, 3);
       assert.equal(dom.url, 'about:blank');
       assert.deepEqual(dom.viewport, { width: 800, height: 600 });
       assert.equal(dom.devicePixelRatio, 1);
@@ -318,6 +328,55 @@ if (missing) {
       assert.equal(bySelector(dom, '#grad').image, fnv1a64('linear-gradient(rgb(255, 0, 0), rgb(0, 0, 255))'));
       assert.equal(bySelector(dom, '#none').image, null);
     });
+  });
+
+  test('collector: the page\'s own images are named by their path from the page, on any host or folder', async () => {
+    // The same server as two origins (127.0.0.1 and localhost): the records must agree.
+    const served = [];
+    for (const origin of [base, crossOrigin]) {
+      const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+      try {
+        await page.goto(`${origin}/shop/images.html`);
+        served.push(await collect(page, { styleProperties: ['background-image'] }));
+      } finally {
+        await page.close();
+      }
+    }
+    const [a, b] = served;
+    // The digests the core's `dom::page_relative` names (its unit tests pin the same paths).
+    assert.equal(bySelector(a, '#root').image, fnv1a64('/ok.png'));
+    assert.equal(bySelector(a, '#near').image, fnv1a64('/shop/ok.png'));
+    assert.equal(bySelector(a, '#other').image, fnv1a64('http://other.invalid/ok.png'));
+    assert.equal(bySelector(a, '#bg').image, fnv1a64('url("/ok.png"), url("http://other.invalid/x.png")'));
+    assert.equal(style(a, bySelector(a, '#styled'), 'background-image'), 'url("/shop/ok.png")');
+    for (const selector of ['#root', '#near', '#other', '#bg', '#styled']) {
+      assert.equal(bySelector(b, selector).image, bySelector(a, selector).image, selector);
+    }
+    assert.deepEqual(b.styleRows, a.styleRows);
+
+    // A file: page opened from two folders (two checkouts): named from the page's folder.
+    const records = [];
+    const dirs = [];
+    try {
+      for (const name of ['one', 'two']) {
+        const dir = mkdtempSync(path.join(os.tmpdir(), `sightline-${name}-`));
+        dirs.push(dir);
+        mkdirSync(path.join(dir, 'img'));
+        writeFileSync(path.join(dir, 'img', 'ok.png'), ONE_PIXEL_PNG);
+        writeFileSync(path.join(dir, 'index.html'), '<!doctype html><img id="i" src="img/ok.png">');
+        const page = await browser.newPage();
+        try {
+          await page.goto(pathToFileURL(path.join(dir, 'index.html')).href);
+          records.push(await collect(page));
+        } finally {
+          await page.close();
+        }
+      }
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+    assert.equal(bySelector(records[0], '#i').image, fnv1a64('img/ok.png'));
+    assert.equal(bySelector(records[1], '#i').image, bySelector(records[0], '#i').image);
   });
 
   test('collector: styles follow the property list; a custom property change shows as colour changes', async () => {
@@ -593,7 +652,9 @@ if (missing) {
         { family: 'Broken Face', status: 'error', sources: [`${base}/missing.woff2`] },
         { family: 'Unused', status: 'unloaded' },
       ]);
-      assert.equal(bySelector(dom, 'body > img:nth-of-type(2)').image, fnv1a64(`${base}/ok.png`));
+      // The broken image keeps its whole URL (the network failure that explains it has it); the
+      // digest of one that loaded names it by its path from the page.
+      assert.equal(bySelector(dom, 'body > img:nth-of-type(2)').image, fnv1a64('/ok.png'));
     });
   });
 

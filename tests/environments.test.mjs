@@ -81,7 +81,8 @@ test('figures', async ({ page }) => {
     if (url.pathname === '/brand.ttf') return route.fulfill({ contentType: 'font/ttf', path: v('FIGURES_FONT', ${JSON.stringify(FONTS.regular)}) });
     return route.abort();
   });
-  await page.goto('http://figures.test/');
+  // Where the app is served: the machine's own choice (another host or port in CI).
+  await page.goto(\`http://\${v('FIGURES_HOST', 'figures.test')}/\`);
   await expect(page).toMatchVisual('figures');
 });
 `;
@@ -152,6 +153,20 @@ test('environments: another rasteriser switch draws the unchanged page different
   const strict = run(root, [], switched);
   assert.equal(strict.status, 1, strict.output);
   assert.match(strict.errors.figures, /^Error: toMatchVisual\("figures"\): Rendering differs \(.*; strictRendering fails it: approve it/);
+});
+
+test('environments: the app served on another host and port is the same page: unchanged it passes, and a changed word is that paragraph alone (its images are the same files)', { skip }, () => {
+  const root = project();
+  const approved = run(root, ['--update-snapshots=all'], { FIGURES_BROWSER: chromium });
+  assert.equal(approved.status, 0, approved.output);
+  const elsewhere = { FIGURES_BROWSER: chromium, FIGURES_HOST: '127.0.0.1:4173' };
+  const unchanged = run(root, [], elsewhere);
+  assert.equal(unchanged.status, 0, unchanged.output);
+  const changed = run(root, [], { ...elsewhere, FIGURES_WORD: 'southern' });
+  assert.equal(changed.status, 1, changed.output);
+  assert.match(changed.errors.figures, /Structural change: 1 element with changed content \(body > p:nth-of-type\(1\)\)/);
+  const { modified } = evidence(root).layers.dom;
+  assert.deepEqual(modified.elements, [{ selector: 'body > p:nth-of-type(1)', changes: ['text'] }], 'the image (#hero) is not changed content');
 });
 
 test('environments: an older Chromium build shapes button text differently — said so, decided by a person — and a replaced image beside it is still its own change', { skip }, async () => {

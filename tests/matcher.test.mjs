@@ -50,7 +50,7 @@ test('matcher: baselines were written as PNG + DOM data', { skip }, () => {
     assert.ok(existsSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png')), name);
     // one file per baseline: the DOM record rides inside the PNG
     const { data } = addon.readBaselineSync(root, name, 'chromium');
-    assert.equal(data.dom.version, 2);
+    assert.equal(data.dom.version, 3);
     assert.ok(data.dom.styleRows.length > 0 && data.dom.elements.every((e) => Number.isInteger(e.style)), name);
   }
 });

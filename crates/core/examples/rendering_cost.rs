@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let dom = compare_dom(&b, &c);
         let started = Instant::now();
-        let proven = evidence.environment.as_ref().map(|e| e.proven_images()).unwrap_or_default();
+        let proven = evidence.environment.as_ref().map(|e| e.proven_images([&b, &c])).unwrap_or_default();
         let rendering = rendering_regions(&regions, &b, &c, &dom, &proven);
         classify_ms.push(started.elapsed().as_secs_f64() * 1000.0);
         counts = (regions.len(), rendering.iter().filter(|r| **r).count());

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::dom::{DomSnapshot, image_source_digest, page_relative};
 use crate::health::AssetKind;
 use crate::words::capitalised;
 
@@ -324,14 +325,31 @@ impl EnvironmentComparison {
         })
     }
 
-    /// The DOM record's digests of the `<img>` sources whose files have the same bytes on both
+    /// The DOM records' digests of the `<img>` sources whose files have the same bytes on both
     /// sides: the engine alone draws them ([`rendering_regions`](crate::dom::rendering_regions)).
-    pub fn proven_images(&self) -> Vec<String> {
+    /// A file is the same file when its path from the page is (the page may be served on another
+    /// host or port); each side's digest is the one its record holds.
+    pub fn proven_images(&self, doms: [&DomSnapshot; 2]) -> Vec<String> {
         let (Some(baseline), Some(current)) = (&self.baseline, &self.current) else { return Vec::new() };
-        let same = |a: &&Asset| {
-            a.kind == AssetKind::Image && baseline.assets.iter().any(|b| b.url == a.url && b.digest == a.digest)
-        };
-        current.assets.iter().filter(same).map(|a| crate::dom::image_source_digest(&a.url)).collect()
+        let [baseline_dom, current_dom] = doms;
+        let mut proven = Vec::new();
+        for c in current.assets.iter().filter(|a| a.kind == AssetKind::Image) {
+            let path = page_relative(&c.url, &current_dom.url);
+            let same = |b: &&Asset| {
+                b.kind == AssetKind::Image && b.digest == c.digest && page_relative(&b.url, &baseline_dom.url) == path
+            };
+            if let Some(b) = baseline.assets.iter().find(same) {
+                for digest in [
+                    image_source_digest(current_dom.image_name(&c.url)),
+                    image_source_digest(baseline_dom.image_name(&b.url)),
+                ] {
+                    if !proven.contains(&digest) {
+                        proven.push(digest);
+                    }
+                }
+            }
+        }
+        proven
     }
 
     /// True when the browser, the platform or the scale factor differ between the sides.
@@ -419,6 +437,40 @@ mod tests {
             rendering_switches: Vec::new(),
             assets: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_same_image_file_served_on_another_port_is_proven() {
+        let image = |url: &str, digest: &str| Asset { kind: AssetKind::Image, url: url.into(), digest: digest.into() };
+        let mut before = env("156.0.1", "linux", "A");
+        before.assets =
+            vec![image("http://localhost:3000/hero.png", "aa"), image("http://localhost:3000/logo.png", "bb")];
+        let mut after = before.clone();
+        after.assets =
+            vec![image("http://127.0.0.1:4173/hero.png", "aa"), image("http://127.0.0.1:4173/logo.png", "cc")];
+        let dom = |url: &str, version: u32| {
+            let mut v = crate::dom::test_records::page();
+            v["url"] = serde_json::json!(url);
+            v["version"] = serde_json::json!(version);
+            if version >= 2 {
+                for e in v["elements"].as_array_mut().unwrap() {
+                    e.as_object_mut().unwrap().remove("styles");
+                    e["style"] = serde_json::json!(0);
+                }
+                v["styleRows"] = serde_json::json!([["rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "16px"]]);
+            }
+            crate::dom::test_records::parse(&v)
+        };
+        let compared = EnvironmentComparison::of(Some(&before), Some(&after)).unwrap();
+        let (b, c) = (dom("http://localhost:3000/", 3), dom("http://127.0.0.1:4173/shop", 3));
+        // The logo's bytes changed; the hero is the same file, named by its path on both sides.
+        assert_eq!(compared.proven_images([&b, &c]), [image_source_digest("/hero.png")]);
+        // A baseline of version 2 names it by its absolute URL: both digests are proven.
+        let old = dom("http://localhost:3000/", 2);
+        assert_eq!(
+            compared.proven_images([&old, &c]),
+            [image_source_digest("/hero.png"), image_source_digest("http://localhost:3000/hero.png")]
+        );
     }
 
     #[test]

@@ -385,7 +385,7 @@ pub fn compare_snapshot(
         // Where the engine drew the same content differently. Not with another font on one side:
         // the text did change there, and the verdict names the font.
         if crate::rendering::no_font_differs(environment.as_ref()) {
-            let proven = environment.as_ref().map(EnvironmentComparison::proven_images).unwrap_or_default();
+            let proven = environment.as_ref().map(|e| e.proven_images([b, c])).unwrap_or_default();
             let rendering = rendering_regions(&pixel.regions, b, c, &comparison, &proven);
             for (region, rendering) in pixel.regions.iter_mut().zip(rendering) {
                 if rendering {

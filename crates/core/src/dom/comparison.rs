@@ -187,7 +187,9 @@ pub(super) struct ElementRoles {
 /// others are paired, and at most moved.
 pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparison {
     let (bs, cs) = (&baseline.elements, &current.elements);
-    let (baseline_pair, current_pair) = match_elements(bs, cs);
+    // A version 2 baseline digests images by absolute URL, a new capture by path: not comparable.
+    let images = baseline.names_images_alike(current);
+    let (baseline_pair, current_pair) = match_elements(bs, cs, images);
     let styles_comparable =
         !baseline.style_properties.is_empty() && baseline.style_properties == current.style_properties;
 
@@ -225,7 +227,7 @@ pub fn compare_dom(baseline: &DomSnapshot, current: &DomSnapshot) -> DomComparis
         let changes: Vec<ContentChange> = [
             (old.tag != e.tag, ContentChange::Tag),
             (old.text != e.text, ContentChange::Text),
-            (old.image != e.image, ContentChange::Image),
+            (images && old.image != e.image, ContentChange::Image),
         ]
         .into_iter()
         .filter_map(|(differs, kind)| differs.then_some(kind))
@@ -454,6 +456,31 @@ mod tests {
         );
         assert_eq!(d.modified.elements[1].changes, [ContentChange::Image]);
         assert_eq!(d.style_check, StyleCheck::Match);
+    }
+
+    #[test]
+    fn dom_images_named_by_url_and_by_path_are_not_compared() {
+        // A version 2 baseline digests `http://localhost:3000/a.png`, a version 3 capture `/a.png`:
+        // the digests differ for the same file, so images say nothing between them, and the
+        // element still pairs (no key holds its image).
+        let mut old = page();
+        old["elements"][7]["image"] = json!("0a");
+        let mut new = page();
+        new["version"] = json!(3);
+        new["elements"][7]["image"] = json!("0b");
+        for e in new["elements"].as_array_mut().unwrap() {
+            let styles = e.as_object_mut().unwrap().remove("styles").unwrap();
+            assert_eq!(styles, json!([BLACK, CLEAR, "16px"]));
+            e["style"] = json!(0);
+        }
+        new["styleRows"] = json!([[BLACK, CLEAR, "16px"]]);
+        let d = compare(&old, &new);
+        assert!(!d.changed, "{d:?}");
+        assert_eq!(d.modified.count, 0);
+        // Between two version 3 records the same change is one.
+        let mut newer = new.clone();
+        newer["elements"][7]["image"] = json!("0c");
+        assert_eq!(compare(&new, &newer).modified.elements[0].changes, [ContentChange::Image]);
     }
 
     #[test]

@@ -24,7 +24,8 @@ pub(super) struct Forest {
 }
 
 impl Forest {
-    pub(super) fn new(es: &[ElementRecord]) -> Self {
+    /// The keys of `es`; own-content keys leave images out when `images` is false.
+    pub(super) fn new(es: &[ElementRecord], images: bool) -> Self {
         let n = es.len();
         // A parent out of range (a record not from parse_dom) makes a root rather than a panic.
         let parent = |e: &ElementRecord| e.parent_index().filter(|&p| p < n);
@@ -54,17 +55,12 @@ impl Forest {
             .zip(&shape)
             .map(|(e, &s)| {
                 // A masked element's content is no evidence: only its shape counts.
-                if e.is_excluded() { s } else { digest_option(digest_option(s, e.text.as_deref()), e.image.as_deref()) }
+                if e.is_excluded() { s } else { own_content(s, e, images) }
             })
             .collect();
         let tag: Vec<u64> = es.iter().map(tag_key).collect();
-        let own_unnamed: Vec<u64> = es
-            .iter()
-            .zip(&tag)
-            .map(|(e, &t)| {
-                if e.is_excluded() { t } else { digest_option(digest_option(t, e.text.as_deref()), e.image.as_deref()) }
-            })
-            .collect();
+        let own_unnamed: Vec<u64> =
+            es.iter().zip(&tag).map(|(e, &t)| if e.is_excluded() { t } else { own_content(t, e, images) }).collect();
         let tree = subtree_keys(es, &start, &kids, &own);
         let tree_unnamed = subtree_keys(es, &start, &kids, &own_unnamed);
         Forest { start, kids, roots, keys: [tree, own, shape, tree_unnamed, own_unnamed, tag] }
@@ -165,6 +161,12 @@ fn digest_bytes(h: u64, bytes: &[u8]) -> u64 {
 }
 
 /// Adds an optional digest to a key, `None` and `Some("")` apart.
+/// `h` with the element's own text and, when `images`, its image digest.
+fn own_content(h: u64, e: &ElementRecord, images: bool) -> u64 {
+    let h = digest_option(h, e.text.as_deref());
+    if images { digest_option(h, e.image.as_deref()) } else { h }
+}
+
 fn digest_option(h: u64, value: Option<&str>) -> u64 {
     match value {
         None => mix(h, u64::MAX),

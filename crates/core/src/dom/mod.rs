@@ -6,12 +6,12 @@
 //! is which current element), `comparison.rs` ([`compare_dom`] and the tallies it reports) and
 //! `attribution.rs` ([`attribute_regions`]: the elements under each pixel region).
 //!
-//! # The DOM record (format version 1)
+//! # The DOM record (format version 3)
 //!
 //! The collector returns one JSON string from one `page.evaluate`:
 //!
 //! ```json
-//! { "version": 2,
+//! { "version": 3,
 //!   "url": "http://localhost:3000/pricing",
 //!   "viewport": { "width": 1280, "height": 720 },
 //!   "devicePixelRatio": 1,
@@ -39,7 +39,12 @@
 //! - `box` is the border box `[x, y, width, height]` in CSS pixels of the page (not the
 //!   viewport); multiply by `devicePixelRatio` for screenshot pixels.
 //! - `text` is a hex digest of the element's own text (its direct text nodes), `image` a digest of
-//!   an `<img>`'s `currentSrc` or a `background-image`; `null` when there is none.
+//!   an `<img>`'s `currentSrc` or a `background-image`; `null` when there is none. The page's own
+//!   files are named by their path from the page ([`page_relative`]: `/img/hero.png` on a served
+//!   page, `img/hero.png` on a `file:` one), in image digests and style values alike, so a page
+//!   served on another host or port, or opened from another folder, records the same images.
+//!   Version 2 records named them by absolute URL: their style values are renamed when read,
+//!   their image digests are compared only with version 2 records.
 //! - `styleRows` holds each distinct list of computed values of `styleProperties`, in that order
 //!   (longhands only), once; an element's `style` is the index of its row. [`parse_dom`] gives
 //!   every element its row as [`ElementRecord::styles`], so the checks read one list per element.
@@ -67,6 +72,8 @@ mod geometry;
 mod keys;
 /// The classes a selector names, and the class changes of paired elements.
 mod names;
+/// How a record names the page's own files: by their path from the page.
+mod page_urls;
 /// Which baseline element is which current element: a line diff over the element tree.
 mod pairing;
 /// The record, its limits and validation.
@@ -86,6 +93,7 @@ pub use comparison::{
     ModifiedElements, MovedElements, PropertyChange, ResizedElement, StyleChanges, StyleCheck, compare_dom,
 };
 pub use names::{ClassChange, ClassChanges};
+pub use page_urls::{page_relative, page_relative_in_css};
 pub use record::{
     CssSize, DOM_VERSION, DomSnapshot, ElementRecord, FontRecord, FontStatus, MAX_DOM_BYTES, MAX_ELEMENT_TOKENS,
     MAX_ELEMENTS, MAX_IGNORE_REGIONS, MAX_LIST_ENTRIES, MAX_STRING_BYTES, MAX_STYLE_PROPERTIES, MAX_TOKENS, parse_dom,

@@ -30,8 +30,15 @@ const LCS_CELLS: usize = 1 << 16;
 ///
 /// Keys never contain a selector's `:nth-of-type(n)` nor its parent path: one inserted sibling
 /// renames every later sibling and their descendants, but pairs none of them differently.
-pub(super) fn match_elements(bs: &[ElementRecord], cs: &[ElementRecord]) -> (Vec<Option<u32>>, Vec<Option<u32>>) {
-    let (fb, fc) = (Forest::new(bs), Forest::new(cs));
+///
+/// `images` is false when the records' image digests cannot be compared
+/// ([`DomSnapshot::names_images_alike`](super::DomSnapshot::names_images_alike)): no key holds them.
+pub(super) fn match_elements(
+    bs: &[ElementRecord],
+    cs: &[ElementRecord],
+    images: bool,
+) -> (Vec<Option<u32>>, Vec<Option<u32>>) {
+    let (fb, fc) = (Forest::new(bs, images), Forest::new(cs, images));
     let mut pairing = Pairing {
         baseline: &fb,
         current: &fc,

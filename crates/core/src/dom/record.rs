@@ -1,17 +1,22 @@
 //! The DOM record (format in the [module docs](super)): its types, the limits a record must
 //! keep and [`parse_dom`]'s validation.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// The DOM record format version the collector writes. Version 2 gives each element its styles
-/// as an index into `styleRows` (most elements share their computed values with many others);
-/// version 1 gave every element its own `styles` list. Both are read, since baselines keep the
-/// record they were approved with.
-pub const DOM_VERSION: u32 = 2;
+/// The DOM record format version the collector writes. Version 3 names the page's own files by
+/// their path from the page ([`page_relative`](super::page_relative)) in image digests and style
+/// values; version 2 named them by absolute URL. Version 2 gives each element its styles as an
+/// index into `styleRows` (most elements share their computed values with many others); version
+/// 1 gave every element its own `styles` list. All are read, since baselines keep the record
+/// they were approved with: an older record's style values are renamed as version 3 names them
+/// when read; its image digests cannot be, so images are compared only between records that
+/// name them alike ([`DomSnapshot::names_images_alike`]).
+pub const DOM_VERSION: u32 = 3;
 /// Largest DOM record accepted, in bytes of JSON.
 pub const MAX_DOM_BYTES: usize = 512 << 20;
 /// Most elements one record may hold.
@@ -33,7 +38,7 @@ pub const MAX_STRING_BYTES: usize = 16 << 10;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DomSnapshot {
-    /// Format version; always [`DOM_VERSION`] after parsing.
+    /// Format version, as written: 1 to [`DOM_VERSION`].
     pub version: u32,
     /// The page's URL at capture time.
     pub url: String,
@@ -71,6 +76,19 @@ pub struct DomSnapshot {
     /// record carries them so a stored capture and a baseline keep what their call left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignore_regions: Vec<[f64; 4]>,
+}
+
+impl DomSnapshot {
+    /// True when image digests of this record and `other` can be compared: both digest the
+    /// page's own files by their path from the page (version 3 on), or both by absolute URL.
+    pub fn names_images_alike(&self, other: &DomSnapshot) -> bool {
+        (self.version >= 3) == (other.version >= 3)
+    }
+
+    /// `url` (absolute, as the browser loaded it) as this record's image digests name it.
+    pub fn image_name<'u>(&self, url: &'u str) -> &'u str {
+        if self.version >= 3 { super::page_relative(url, &self.url) } else { url }
+    }
 }
 
 /// A width and height in CSS pixels.
@@ -231,6 +249,9 @@ fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
     }
     expand_style_rows(&mut snapshot, limits)?;
     validate(&snapshot, limits)?;
+    if snapshot.version < 3 {
+        name_style_urls_from_the_page(&mut snapshot);
+    }
 
     let mut excluded = Vec::with_capacity(snapshot.elements.len());
     for e in &mut snapshot.elements {
@@ -240,6 +261,24 @@ fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
         excluded.push(e.excluded);
     }
     Ok(snapshot)
+}
+
+/// An older record's style values with the page's own `url("…")`s named as version 3 names them,
+/// so a baseline approved before version 3 compares its styles exactly with a new capture. Rows
+/// are shared: each distinct row is renamed once.
+fn name_style_urls_from_the_page(snapshot: &mut DomSnapshot) {
+    let page = snapshot.url.as_str();
+    // Keyed by the shared row's address: elements of one row hold one Arc.
+    let mut renamed: HashMap<*const String, Arc<[String]>> = HashMap::new();
+    for e in &mut snapshot.elements {
+        if !e.styles.iter().any(|v| v.contains("url(")) {
+            continue;
+        }
+        let row = renamed
+            .entry(Arc::as_ptr(&e.styles).cast::<String>())
+            .or_insert_with(|| e.styles.iter().map(|v| super::page_relative_in_css(v, page).into_owned()).collect());
+        e.styles = Arc::clone(row);
+    }
 }
 
 /// Gives every element of a version 2 record its style row, checking each index and the rows'
@@ -457,14 +496,39 @@ mod tests {
     #[test]
     fn dom_parse_rejects_another_version() {
         let mut v = page();
-        v["version"] = json!(3);
+        v["version"] = json!(4);
         let err = parse_err(&v);
         assert_eq!(
             err,
-            "DOM record: format version 3, this sightline reads versions 1 to 2; capture again with the current sightline"
+            "DOM record: format version 4, this sightline reads versions 1 to 3; capture again with the current sightline"
         );
         // A future record of another shape still names its version, not a missing field.
-        assert!(parse_err(&json!({ "version": 3, "nodes": [] })).contains("format version 3"), "{err}");
+        assert!(parse_err(&json!({ "version": 4, "nodes": [] })).contains("format version 4"), "{err}");
+    }
+
+    #[test]
+    fn an_older_records_style_urls_read_as_version_3_names_them() {
+        let mut v2 = with_style_rows(&page());
+        v2["styleRows"][0][1] = json!(r#"url("http://localhost:3000/bg.png"), url("http://cdn.test/x.png")"#);
+        let old = parse(&v2);
+        assert_eq!(&*old.elements[4].styles[1], r#"url("/bg.png"), url("http://cdn.test/x.png")"#);
+        // Rows stay shared: every element of the row holds one list.
+        assert!(old.elements.windows(2).all(|w| Arc::ptr_eq(&w[0].styles, &w[1].styles)));
+        // A version 3 record's values are the collector's, read as they are.
+        let mut v3 = v2.clone();
+        v3["version"] = json!(3);
+        assert_eq!(&*parse(&v3).elements[4].styles[1], v2["styleRows"][0][1].as_str().unwrap());
+    }
+
+    #[test]
+    fn images_are_named_from_the_page_from_version_3_on() {
+        let mut v3 = with_style_rows(&page());
+        v3["version"] = json!(3);
+        let (old, new) = (parse(&with_style_rows(&page())), parse(&v3));
+        assert_eq!(new.image_name("http://localhost:3000/img/a.png"), "/img/a.png");
+        assert_eq!(old.image_name("http://localhost:3000/img/a.png"), "http://localhost:3000/img/a.png");
+        assert!(new.names_images_alike(&new) && old.names_images_alike(&old));
+        assert!(!old.names_images_alike(&new));
     }
 
     /// `page()` as the collector writes version 2: each distinct list of values once, in
