@@ -201,6 +201,8 @@ const MAX_NAVIGATIONS = 3;
 
 /** Whether `err` says the page's document went away under a step (it navigated). */
 function navigatedAway(err) {
+  // `navigated`: screenshot.js's full-page shot, which Chromium leaves unanswered on a navigation.
+  if (err?.navigated === true) return true;
   return /Execution context was destroyed|Cannot find context with specified id|[Ff]rame (was|got) detached/.test(String(err?.message));
 }
 

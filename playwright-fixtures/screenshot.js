@@ -27,6 +27,15 @@ function isChromium(page) {
  * asks for the page's ratio.
  */
 async function chromiumFullPage(page, scale) {
+  const navigation = newDocument(page);
+  try {
+    return await Promise.race([chromiumFullPageShot(page, scale), navigation.happened]);
+  } finally {
+    navigation.stop();
+  }
+}
+
+async function chromiumFullPageShot(page, scale) {
   const session = await pageSession(page);
   let ratio = ratios.get(page);
   if (ratio === undefined) {
@@ -49,6 +58,24 @@ async function chromiumFullPage(page, scale) {
     clip,
   });
   return Buffer.from(data, 'base64');
+}
+
+/**
+ * Chromium never answers a `Page.captureScreenshot` whose page loads another document meanwhile
+ * (seen here: `location.href` set by a timer while the shot was taken; the call waited until the
+ * test's timeout). `happened` rejects when the main frame's new document is parsed
+ * (`domcontentloaded`, which a same-document navigation does not fire), with an error the
+ * matcher takes as a navigation: it waits for the new page and captures it from the start.
+ */
+function newDocument(page) {
+  let onLoaded;
+  const happened = new Promise((_, reject) => {
+    onLoaded = () => reject(Object.assign(new Error('the page loaded another document while it was shot'), { navigated: true }));
+    page.on('domcontentloaded', onLoaded);
+  });
+  // Nobody may be waiting when the shot finished first.
+  happened.catch(() => {});
+  return { happened, stop: () => page.off('domcontentloaded', onLoaded) };
 }
 
 /**
