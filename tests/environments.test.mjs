@@ -155,7 +155,7 @@ test('environments: another rasteriser switch draws the unchanged page different
   assert.match(strict.errors.figures, /^Error: toMatchVisual\("figures"\): Rendering differs \(.*; strictRendering fails it: approve it/);
 });
 
-test('environments: the app served on another host and port is the same page: unchanged it passes, and a changed word is that paragraph alone (its images are the same files)', { skip }, () => {
+test('environments: the app served on another host and port is the same page: unchanged it passes, a changed word is that paragraph alone (its images are the same files), and an image replaced under its path is named', { skip }, () => {
   const root = project();
   const approved = run(root, ['--update-snapshots=all'], { FIGURES_BROWSER: chromium });
   assert.equal(approved.status, 0, approved.output);
@@ -167,6 +167,10 @@ test('environments: the app served on another host and port is the same page: un
   assert.match(changed.errors.figures, /Structural change: 1 element with changed content \(body > p:nth-of-type\(1\)\)/);
   const { modified } = evidence(root).layers.dom;
   assert.deepEqual(modified.elements, [{ selector: 'body > p:nth-of-type(1)', changes: ['text'] }], 'the image (#hero) is not changed content');
+  // The hero replaced under its path is named so on the other host too.
+  const replaced = run(root, [], { ...elsewhere, FIGURES_HERO: 'b' });
+  assert.equal(replaced.status, 1, replaced.output);
+  assert.match(replaced.errors.figures, /Asset replaced under its URL: image http:\/\/127\.0\.0\.1:4173\/hero\.png has other bytes than in the baseline/);
 });
 
 test('environments: an older Chromium build shapes button text differently — said so, decided by a person — and a replaced image beside it is still its own change', { skip }, async () => {

@@ -78,6 +78,11 @@ pub struct Environment {
     /// a file replaced under the same URL draws differently with nothing in the DOM changing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assets: Vec<Asset>,
+    /// The page's URL when its assets were listed: a file is the same file on another host or
+    /// port when its path from the page is the same ([`page_relative`]). Empty in environments
+    /// recorded before it was (their assets are matched by whole URL).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub page_url: String,
 }
 
 /// A file the page loaded and drew with, and a digest of its bytes.
@@ -155,6 +160,9 @@ impl Environment {
             return Err(format!("environment assets: {} files, at most {MAX_ASSETS}", self.assets.len()));
         }
         self.assets.retain(|a| a.url.len() <= MAX_URL_BYTES && a.digest.len() <= MAX_NAME_BYTES);
+        if self.page_url.len() > MAX_URL_BYTES {
+            self.page_url.clear();
+        }
         self.assets.sort_by(|a, b| a.url.cmp(&b.url));
         self.assets.dedup_by(|a, b| a.url == b.url);
         if self.fonts.len() > MAX_RENDERED_FONTS {
@@ -208,12 +216,22 @@ impl Environment {
 }
 
 /// The assets of `current` whose URL `baseline` also loaded, with other bytes.
-fn replaced_assets(baseline: &[Asset], current: &[Asset]) -> Vec<ReplacedAsset> {
+fn replaced_assets(baseline: &Environment, current: &Environment) -> Vec<ReplacedAsset> {
     current
+        .assets
         .iter()
-        .filter(|c| baseline.iter().any(|b| b.url == c.url && b.digest != c.digest))
+        .filter(|c| baseline.assets.iter().any(|b| b.digest != c.digest && same_file(b, baseline, c, current)))
         .map(|c| ReplacedAsset { kind: c.kind, url: c.url.clone() })
         .collect()
+}
+
+/// Whether asset `b` of `baseline` and `c` of `current` are one file: the same path from their
+/// pages, or, where either side did not record its page, the same URL.
+fn same_file(b: &Asset, baseline: &Environment, c: &Asset, current: &Environment) -> bool {
+    if baseline.page_url.is_empty() || current.page_url.is_empty() {
+        return b.url == c.url;
+    }
+    page_relative(&b.url, &baseline.page_url) == page_relative(&c.url, &current.page_url)
 }
 
 /// The browser's major version: `156`.
@@ -313,7 +331,7 @@ impl EnvironmentComparison {
             }
         }
         let replaced_assets = match (baseline, current) {
-            (Some(b), Some(c)) => replaced_assets(&b.assets, &c.assets),
+            (Some(b), Some(c)) => replaced_assets(b, c),
             _ => Vec::new(),
         };
         Some(Self {
@@ -436,6 +454,7 @@ mod tests {
             }],
             rendering_switches: Vec::new(),
             assets: Vec::new(),
+            page_url: String::new(),
         }
     }
 
@@ -487,6 +506,32 @@ mod tests {
         );
         assert!(!compared.differs(), "the same environment");
         assert_eq!(compared.notes(), ["replaced under its URL: font http://x/brand.woff2"]);
+    }
+
+    #[test]
+    fn an_asset_replaced_under_its_path_is_named_on_another_host() {
+        let asset = |url: &str, digest: &str| Asset { kind: AssetKind::Image, url: url.into(), digest: digest.into() };
+        let mut before = env("156.0.1", "linux", "A");
+        before.page_url = "http://localhost:3000/shop".into();
+        before.assets =
+            vec![asset("http://localhost:3000/logo.png", "aa"), asset("http://localhost:3000/hero.png", "bb")];
+        let mut after = before.clone();
+        after.page_url = "http://127.0.0.1:4173/shop".into();
+        after.assets =
+            vec![asset("http://127.0.0.1:4173/logo.png", "cc"), asset("http://127.0.0.1:4173/hero.png", "bb")];
+        let compared = EnvironmentComparison::of(Some(&before), Some(&after)).unwrap();
+        assert_eq!(
+            compared.replaced_assets,
+            [ReplacedAsset { kind: AssetKind::Image, url: "http://127.0.0.1:4173/logo.png".into() }]
+        );
+        // A baseline recorded before pages were: whole URLs, as then (none match across hosts).
+        before.page_url.clear();
+        assert!(EnvironmentComparison::of(Some(&before), Some(&after)).unwrap().replaced_assets.is_empty());
+        let same_host = Environment { page_url: String::new(), ..before.clone() };
+        let mut replaced = same_host.clone();
+        replaced.assets[0].digest = "dd".into();
+        replaced.page_url = "http://localhost:3000/shop".into();
+        assert_eq!(EnvironmentComparison::of(Some(&same_host), Some(&replaced)).unwrap().replaced_assets.len(), 1);
     }
 
     #[test]

@@ -81,6 +81,7 @@ fn chromium(version: &str, sans: &str) -> Environment {
         fonts: vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }],
         rendering_switches: Vec::new(),
         assets: Vec::new(),
+        page_url: String::new(),
     }
 }
 

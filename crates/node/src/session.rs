@@ -136,6 +136,8 @@ impl From<CaptureEnvironment> for environment::Environment {
             fonts: Vec::new(),
             rendering_switches: environment::rendering_switches(&input.launch_args.unwrap_or_default()),
             assets: Vec::new(),
+            // Set with the assets, from the page's DOM record.
+            page_url: String::new(),
         }
     }
 }

@@ -13,7 +13,8 @@ impl CaptureSession {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Rendered(settled) => {
                 if let Some(environment) = self.environment.take() {
-                    let with_fonts = Environment { fonts, assets, ..environment }.checked();
+                    let page_url = self.dom.as_ref().map(|dom| dom.url.clone()).unwrap_or_default();
+                    let with_fonts = Environment { fonts, assets, page_url, ..environment }.checked();
                     self.environment =
                         Some(with_fonts.map_err(|e| Error::InvalidInput(format!("toMatchVisual: {e}")))?);
                 }

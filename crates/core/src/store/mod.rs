@@ -532,6 +532,7 @@ mod tests {
                     url: "http://x/hero.png".into(),
                     digest: "0f1e".into(),
                 }],
+                page_url: "http://x/".into(),
             }),
             shot: Some("5d0c7a1e9b3f42a6c8e1d7f0b2a4c6e8".into()),
         };

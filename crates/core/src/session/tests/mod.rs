@@ -418,6 +418,7 @@ fn chromium() -> Environment {
         fonts: Vec::new(),
         rendering_switches: Vec::new(),
         assets: Vec::new(),
+        page_url: String::new(),
     }
 }
 
