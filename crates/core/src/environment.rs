@@ -215,7 +215,7 @@ impl Environment {
     }
 }
 
-/// The assets of `current` whose URL `baseline` also loaded, with other bytes.
+/// The assets of `current` whose file `baseline` also loaded ([`same_file`]), with other bytes.
 fn replaced_assets(baseline: &Environment, current: &Environment) -> Vec<ReplacedAsset> {
     current
         .assets
@@ -345,17 +345,16 @@ impl EnvironmentComparison {
 
     /// The DOM records' digests of the `<img>` sources whose files have the same bytes on both
     /// sides: the engine alone draws them ([`rendering_regions`](crate::dom::rendering_regions)).
-    /// A file is the same file when its path from the page is (the page may be served on another
-    /// host or port); each side's digest is the one its record holds.
+    /// Files are paired as [`same_file`] pairs them (the page may be served on another host or
+    /// port); each side's digest is the one its record (`doms`: the baseline's, the capture's)
+    /// holds.
     pub fn proven_images(&self, doms: [&DomSnapshot; 2]) -> Vec<String> {
         let (Some(baseline), Some(current)) = (&self.baseline, &self.current) else { return Vec::new() };
         let [baseline_dom, current_dom] = doms;
         let mut proven = Vec::new();
         for c in current.assets.iter().filter(|a| a.kind == AssetKind::Image) {
-            let path = page_relative(&c.url, &current_dom.url);
-            let same = |b: &&Asset| {
-                b.kind == AssetKind::Image && b.digest == c.digest && page_relative(&b.url, &baseline_dom.url) == path
-            };
+            let same =
+                |b: &&Asset| b.kind == AssetKind::Image && b.digest == c.digest && same_file(b, baseline, c, current);
             if let Some(b) = baseline.assets.iter().find(same) {
                 for digest in [
                     image_source_digest(current_dom.image_name(&c.url)),
@@ -462,9 +461,11 @@ mod tests {
     fn the_same_image_file_served_on_another_port_is_proven() {
         let image = |url: &str, digest: &str| Asset { kind: AssetKind::Image, url: url.into(), digest: digest.into() };
         let mut before = env("156.0.1", "linux", "A");
+        before.page_url = "http://localhost:3000/".into();
         before.assets =
             vec![image("http://localhost:3000/hero.png", "aa"), image("http://localhost:3000/logo.png", "bb")];
         let mut after = before.clone();
+        after.page_url = "http://127.0.0.1:4173/shop".into();
         after.assets =
             vec![image("http://127.0.0.1:4173/hero.png", "aa"), image("http://127.0.0.1:4173/logo.png", "cc")];
         let dom = |url: &str, version: u32| {
@@ -490,6 +491,9 @@ mod tests {
             compared.proven_images([&old, &c]),
             [image_source_digest("/hero.png"), image_source_digest("http://localhost:3000/hero.png")]
         );
+        // An environment recorded before its page was: files are paired by whole URL, as then.
+        before.page_url.clear();
+        assert!(EnvironmentComparison::of(Some(&before), Some(&after)).unwrap().proven_images([&b, &c]).is_empty());
     }
 
     #[test]
