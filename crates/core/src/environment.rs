@@ -457,36 +457,39 @@ mod tests {
         }
     }
 
+    /// The same page's environment served at `localhost:3000/shop` and at `127.0.0.1:4173/shop`,
+    /// each side loading the image files `(path, baseline digest, current digest)`.
+    fn on_two_hosts(files: &[(&str, &str, &str)]) -> (Environment, Environment) {
+        let side = |origin: &str, current: bool| Environment {
+            page_url: format!("{origin}/shop"),
+            assets: files
+                .iter()
+                .map(|&(path, then, now)| Asset {
+                    kind: AssetKind::Image,
+                    url: format!("{origin}{path}"),
+                    digest: if current { now } else { then }.into(),
+                })
+                .collect(),
+            ..env("156.0.1", "linux", "A")
+        };
+        (side("http://localhost:3000", false), side("http://127.0.0.1:4173", true))
+    }
+
     #[test]
     fn the_same_image_file_served_on_another_port_is_proven() {
-        let image = |url: &str, digest: &str| Asset { kind: AssetKind::Image, url: url.into(), digest: digest.into() };
-        let mut before = env("156.0.1", "linux", "A");
-        before.page_url = "http://localhost:3000/".into();
-        before.assets =
-            vec![image("http://localhost:3000/hero.png", "aa"), image("http://localhost:3000/logo.png", "bb")];
-        let mut after = before.clone();
-        after.page_url = "http://127.0.0.1:4173/shop".into();
-        after.assets =
-            vec![image("http://127.0.0.1:4173/hero.png", "aa"), image("http://127.0.0.1:4173/logo.png", "cc")];
+        let (mut before, after) = on_two_hosts(&[("/hero.png", "aa", "aa"), ("/logo.png", "bb", "cc")]);
         let dom = |url: &str, version: u32| {
-            let mut v = crate::dom::test_records::page();
+            let mut v = crate::dom::test_records::with_style_rows(&crate::dom::test_records::page());
             v["url"] = serde_json::json!(url);
             v["version"] = serde_json::json!(version);
-            if version >= 2 {
-                for e in v["elements"].as_array_mut().unwrap() {
-                    e.as_object_mut().unwrap().remove("styles");
-                    e["style"] = serde_json::json!(0);
-                }
-                v["styleRows"] = serde_json::json!([["rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "16px"]]);
-            }
             crate::dom::test_records::parse(&v)
         };
         let compared = EnvironmentComparison::of(Some(&before), Some(&after)).unwrap();
-        let (b, c) = (dom("http://localhost:3000/", 3), dom("http://127.0.0.1:4173/shop", 3));
+        let (b, c) = (dom("http://localhost:3000/shop", 3), dom("http://127.0.0.1:4173/shop", 3));
         // The logo's bytes changed; the hero is the same file, named by its path on both sides.
         assert_eq!(compared.proven_images([&b, &c]), [image_source_digest("/hero.png")]);
         // A baseline of version 2 names it by its absolute URL: both digests are proven.
-        let old = dom("http://localhost:3000/", 2);
+        let old = dom("http://localhost:3000/shop", 2);
         assert_eq!(
             compared.proven_images([&old, &c]),
             [image_source_digest("/hero.png"), image_source_digest("http://localhost:3000/hero.png")]
@@ -514,15 +517,7 @@ mod tests {
 
     #[test]
     fn an_asset_replaced_under_its_path_is_named_on_another_host() {
-        let asset = |url: &str, digest: &str| Asset { kind: AssetKind::Image, url: url.into(), digest: digest.into() };
-        let mut before = env("156.0.1", "linux", "A");
-        before.page_url = "http://localhost:3000/shop".into();
-        before.assets =
-            vec![asset("http://localhost:3000/logo.png", "aa"), asset("http://localhost:3000/hero.png", "bb")];
-        let mut after = before.clone();
-        after.page_url = "http://127.0.0.1:4173/shop".into();
-        after.assets =
-            vec![asset("http://127.0.0.1:4173/logo.png", "cc"), asset("http://127.0.0.1:4173/hero.png", "bb")];
+        let (mut before, after) = on_two_hosts(&[("/logo.png", "aa", "cc"), ("/hero.png", "bb", "bb")]);
         let compared = EnvironmentComparison::of(Some(&before), Some(&after)).unwrap();
         assert_eq!(
             compared.replaced_assets,
@@ -531,7 +526,7 @@ mod tests {
         // A baseline recorded before pages were: whole URLs, as then (none match across hosts).
         before.page_url.clear();
         assert!(EnvironmentComparison::of(Some(&before), Some(&after)).unwrap().replaced_assets.is_empty());
-        let same_host = Environment { page_url: String::new(), ..before.clone() };
+        let same_host = before.clone();
         let mut replaced = same_host.clone();
         replaced.assets[0].digest = "dd".into();
         replaced.page_url = "http://localhost:3000/shop".into();

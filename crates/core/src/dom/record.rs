@@ -455,7 +455,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::dom::test_records::{BLACK, CLEAR, page, parse};
+    use crate::dom::test_records::{BLACK, CLEAR, page, parse, with_style_rows};
 
     fn parse_err(v: &Value) -> String {
         match parse_dom(&v.to_string()) {
@@ -529,24 +529,6 @@ mod tests {
         assert_eq!(old.image_name("http://localhost:3000/img/a.png"), "http://localhost:3000/img/a.png");
         assert!(new.names_images_alike(&new) && old.names_images_alike(&old));
         assert!(!old.names_images_alike(&new));
-    }
-
-    /// `page()` as the collector writes version 2: each distinct list of values once, in
-    /// `styleRows`, and each element's index into it.
-    fn with_style_rows(v: &Value) -> Value {
-        let mut v = v.clone();
-        let mut rows: Vec<Value> = Vec::new();
-        for e in v["elements"].as_array_mut().unwrap() {
-            let values = e.as_object_mut().unwrap().remove("styles").unwrap();
-            let row = rows.iter().position(|r| *r == values).unwrap_or_else(|| {
-                rows.push(values);
-                rows.len() - 1
-            });
-            e["style"] = json!(row);
-        }
-        v["version"] = json!(2);
-        v["styleRows"] = Value::Array(rows);
-        v
     }
 
     #[test]

@@ -39,6 +39,24 @@ pub(crate) fn page() -> Value {
     })
 }
 
+/// `v` (a version 1 record, as `page()`) as the collector writes version 2: each distinct list of
+/// values once, in `styleRows`, and each element's index into it.
+pub(crate) fn with_style_rows(v: &Value) -> Value {
+    let mut v = v.clone();
+    let mut rows: Vec<Value> = Vec::new();
+    for e in v["elements"].as_array_mut().unwrap() {
+        let values = e.as_object_mut().unwrap().remove("styles").unwrap();
+        let row = rows.iter().position(|r| *r == values).unwrap_or_else(|| {
+            rows.push(values);
+            rows.len() - 1
+        });
+        e["style"] = json!(row);
+    }
+    v["version"] = json!(2);
+    v["styleRows"] = Value::Array(rows);
+    v
+}
+
 pub(crate) fn parse(v: &Value) -> DomSnapshot {
     parse_dom(&v.to_string()).unwrap()
 }
