@@ -91,23 +91,17 @@ function collectInPage(args) {
   const nodes = []; // the DOM element of elements[i]
   const displays = []; // its display, read during the walk
 
-  // The page's own files are named by their path from the page (record version 3), so a page
-  // served on another host or port, or opened from another folder, records the same images. The
-  // rule is the core's `dom::page_relative` (crates/core/src/dom/page_urls.rs), to the letter: an
-  // http(s) page drops its origin, keeping the `/` after it; a file: page drops its folder.
+  // The page's own files are named by their path from the page (record version 3): the core's
+  // rule, `dom::page_relative` (crates/core/src/dom/page_urls.rs), to the letter.
   const pageBase = (() => {
     const href = location.href;
     const origin = /^https?:\/\/[^/?#]*/.exec(href);
-    if (origin) return { prefix: origin[0] + '/', dropped: origin[0].length };
-    if (!href.startsWith('file:')) return null;
-    const path = href.split(/[?#]/)[0];
-    const folder = path.slice(0, path.lastIndexOf('/') + 1);
-    return folder ? { prefix: folder, dropped: folder.length } : null;
+    const folder = href.startsWith('file:') ? href.split(/[?#]/)[0].replace(/[^/]*$/, '') : '';
+    const [prefix, dropped] = origin ? [origin[0] + '/', origin[0].length] : [folder, folder.length];
+    return prefix ? { prefix, dropped, css: 'url("' + prefix, cssFromPage: 'url("' + prefix.slice(dropped) } : null;
   })();
   const fromPage = (url) => (pageBase && url.startsWith(pageBase.prefix) ? url.slice(pageBase.dropped) : url);
-  const cssUrl = pageBase && 'url("' + pageBase.prefix;
-  const cssUrlFromPage = pageBase && 'url("' + pageBase.prefix.slice(pageBase.dropped);
-  const fromPageInCss = (value) => (cssUrl && value.includes(cssUrl) ? value.split(cssUrl).join(cssUrlFromPage) : value);
+  const fromPageInCss = (value) => (pageBase && value.includes(pageBase.css) ? value.split(pageBase.css).join(pageBase.cssFromPage) : value);
 
   // FNV-1a 64 over the UTF-8 bytes, in two 32-bit halves (BigInt would allocate per byte).
   // prime = 2^40 + 435, so h * prime = h * 435 + (h << 40).
