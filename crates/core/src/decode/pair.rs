@@ -39,7 +39,15 @@ pub fn decode_pair(a: &[u8], a_path: &Path, b: &[u8], b_path: &Path) -> Result<D
         let (first, second) = (png_reader(a, a_path)?, png_reader(b, b_path)?);
         let interlaced = first.reader.info().interlaced || second.reader.info().interlaced;
         if (first.width, first.height) == (second.width, second.height) && !interlaced {
-            return decode_in_bands(a, first, a_path, second, b_path);
+            // The larger file (more to inflate) takes the thread that only decodes; the other
+            // also compares the rows, so neither waits long for the other.
+            if b.len() <= a.len() {
+                return decode_in_bands(a, first, a_path, second, b_path);
+            }
+            return Ok(match decode_in_bands(b, second, b_path, first, a_path)? {
+                DecodedPair::Both(b, a) => DecodedPair::Both(a, b),
+                same => same,
+            });
         }
     }
     let (a, b) = rayon::join(|| decode_image(a, a_path), || decode_image(b, b_path));
@@ -230,6 +238,22 @@ mod tests {
             assert_eq!(first.as_bytes(), base.as_bytes());
             assert_eq!(second.as_bytes(), changed.as_bytes(), "({x}, {y})");
         }
+    }
+
+    #[test]
+    fn either_file_may_be_the_larger_and_each_image_stays_on_its_side() {
+        let base = image(37, 101);
+        let mut changed = base.clone();
+        changed.as_bytes_mut()[(40 * 37 + 3) * 4] ^= 0x20;
+        let (small, large) = (as_rgb_png(&base), encode_png(&changed, PngCompression::Fastest).unwrap());
+        assert!(small.len() < large.len(), "{} vs {} bytes", small.len(), large.len());
+        for (a, b, first, second) in [(&small, &large, &base, &changed), (&large, &small, &changed, &base)] {
+            let DecodedPair::Both(a, b) = pair(a, b).unwrap() else { panic!("they differ") };
+            assert_eq!((a.as_bytes(), b.as_bytes()), (first.as_bytes(), second.as_bytes()));
+        }
+        let same = encode_png(&base, PngCompression::Fastest).unwrap();
+        assert!(matches!(pair(&small, &same).unwrap(), DecodedPair::Same { width: 37, height: 101 }));
+        assert!(matches!(pair(&same, &small).unwrap(), DecodedPair::Same { width: 37, height: 101 }));
     }
 
     #[test]
