@@ -28,7 +28,7 @@ const { attachOutcome } = require(path.join(fixturesDir, 'attachments.js'));
 const { pageWork } = require(path.join(fixturesDir, 'page-work.js'));
 const { runLocatorHandlers } = require(path.join(fixturesDir, 'locator-handlers.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
-const { renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
+const { captureEnvironment, renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
 const { assetDigests } = require(path.join(fixturesDir, 'assets.js'));
 const { styleRules } = require(path.join(fixturesDir, 'trace.js'));
 const addon = require('sightline');
@@ -103,6 +103,14 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   ]);
   lap('waitForContent');
   let handlersRan = true;
+  // As the matcher: where the page is rendered comes with the first answer, so a capture the
+  // session stores asks what the page was drawn with (the `rendered` step), as the matcher's does.
+  let environment = captureEnvironment(page, []);
+  const told = () => {
+    const once = environment;
+    environment = undefined;
+    return once;
+  };
   try {
     while (step.kind !== 'done') {
       // As the matcher before each step: locator handlers (before a walk or a shot, unless they
@@ -114,13 +122,13 @@ async function sessionSteps(page, testInfo, { expectPass }) {
       if (step.kind === 'walk') {
         dom = await collectDom(page, { styleProperties: step.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
         lap('collectDom');
-        step = await session.walked(dom);
+        step = await session.walked(dom, told());
         lap('compare');
       } else if (step.kind === 'shoot') {
         if (step.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, step.afterMs));
         shot = await screenshot(page, page, settings);
         lap('screenshot');
-        step = await session.shot(shot, []);
+        step = await session.shot(shot, [], told());
         lap('compare');
       } else if (step.kind === 'rendered') {
         const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies), assetDigests(page, step.maxAssets)]);
