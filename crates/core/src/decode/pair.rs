@@ -45,7 +45,7 @@ pub fn decode_pair(a: &[u8], a_path: &Path, b: &[u8], b_path: &Path) -> Result<D
                 return decode_in_bands(a, first, a_path, second, b_path);
             }
             return Ok(match decode_in_bands(b, second, b_path, first, a_path)? {
-                DecodedPair::Both(b, a) => DecodedPair::Both(a, b),
+                DecodedPair::Both(b_image, a_image) => DecodedPair::Both(a_image, b_image),
                 same => same,
             });
         }
