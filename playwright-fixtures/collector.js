@@ -91,8 +91,8 @@ function collectInPage(args) {
   const nodes = []; // the DOM element of elements[i]
   const displays = []; // its display, read during the walk
 
-  // The page's own files are named by their path from the page (record version 3): the core's
-  // rule, `dom::page_relative` (crates/core/src/dom/page_urls.rs), to the letter.
+  // The page's own files by their path from the page (record version 3): an http(s) page drops its
+  // origin (keeps `/`), a file: page its folder — the core's `dom::page_relative`, to the letter.
   const pageBase = (() => {
     const href = location.href;
     const origin = /^https?:\/\/[^/?#]*/.exec(href);
