@@ -311,6 +311,13 @@ export declare function finishRunSync(input: RunEndInput): Array<string>
  */
 export declare function finishShardSync(input: ShardInput): ShardManifest
 
+/** The element of the DOM record whose fonts stand for its computed `font-family`. */
+export interface FontElement {
+  family: string
+  /** Its selector in the record, which the document answers. */
+  selector: string
+}
+
 /** One face that drew text: a platform font's family name, or a web font's (`web`). */
 export interface FontFace {
   name: string
@@ -518,7 +525,7 @@ export declare const enum Scale {
 export type SessionStep =
   | { kind: 'walk'; styleProperties: Array<string> }
   | { kind: 'shoot'; afterMs: number }
-  | { kind: 'rendered'; maxFamilies: number; maxAssets: number }
+  | { kind: 'rendered'; maxFamilies: number; maxAssets: number; fontElements?: Array<FontElement> }
   | { kind: 'trace'; selectors: Array<string>; names: Array<string> }
   | { kind: 'done'; outcome: CallOutcome }
 

@@ -29,37 +29,46 @@ function captureEnvironment(page, launchArgs) {
  * glyphs first (`CSS.getPlatformFontsForNode`, which names the local font that served a generic
  * or missing family, or the web font). One element per family is asked: a family's text is drawn
  * by the same faces wherever it is, unless its characters need another (a fallback for a script),
- * which that family's first element may not show. Only Chromium's DevTools protocol can say; in
- * another browser, none. The engine asks only for a capture it will store, so an unchanged page
- * costs no lookup.
+ * which that family's first element may not show. `elements` (`[{ family, selector }]`) are the
+ * ones the engine chose from the DOM record; without them (a record without `font-family`) the
+ * page marks one per family itself. Only Chromium's DevTools protocol can say; in another
+ * browser, none. The engine asks only for a capture it will store, so an unchanged page costs no
+ * lookup.
  */
-async function renderedFonts(page, maxFamilies) {
+async function renderedFonts(page, maxFamilies, elements) {
   if (page.context().browser()?.browserType().name() !== 'chromium') return [];
+  if (elements) return elements.length === 0 ? [] : fontsOf(page, elements);
   const families = await page.evaluate(markOnePerFamily, { mark: MARK, max: maxFamilies });
   if (families.length === 0) return [];
   try {
-    return await withDocument(page, async (cdp, root) => {
-      const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: `[${MARK}]` });
-      const fonts = await Promise.all(
-        nodeIds.map(async (nodeId) => {
-          const [{ attributes }, { fonts: used }] = await Promise.all([
-            cdp.send('DOM.getAttributes', { nodeId }),
-            cdp.send('CSS.getPlatformFontsForNode', { nodeId }),
-          ]);
-          const index = Number(attributes[attributes.indexOf(MARK) + 1]);
-          const faces = used
-            .sort((a, b) => b.glyphCount - a.glyphCount)
-            .map((font) => ({ name: font.familyName, web: font.isCustomFont }));
-          return { family: families[index], faces };
-        }),
-      );
-      return fonts.filter((font) => font.family !== undefined && font.faces.length > 0);
-    });
+    return await fontsOf(
+      page,
+      families.map((family, index) => ({ family, selector: `[${MARK}="${index}"]` })),
+    );
   } finally {
     await page.evaluate((mark) => {
       for (const element of document.querySelectorAll(`[${mark}]`)) element.removeAttribute(mark);
     }, MARK);
   }
+}
+
+/** The faces that drew each `{ family, selector }`'s element; an element not found is left out. */
+function fontsOf(page, elements) {
+  return withDocument(page, async (cdp, root) => {
+    // Asked all at once: the protocol answers in order, without a round trip per element.
+    const fonts = await Promise.all(
+      elements.map(async ({ family, selector }) => {
+        const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector }).catch(() => ({ nodeId: 0 }));
+        if (!nodeId) return undefined;
+        const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+        const faces = used
+          .sort((a, b) => b.glyphCount - a.glyphCount)
+          .map((font) => ({ name: font.familyName, web: font.isCustomFont }));
+        return { family, faces };
+      }),
+    );
+    return fonts.filter((font) => font !== undefined && font.faces.length > 0);
+  });
 }
 
 /**

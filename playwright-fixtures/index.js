@@ -297,7 +297,7 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
         }
         step = await session.traced(rules, error);
       } else if (step.kind === 'rendered') {
-        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies), assetDigests(page, step.maxAssets)]);
+        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies, step.fontElements), assetDigests(page, step.maxAssets)]);
         step = await session.rendered(fonts, assets);
       } else {
         if (step.afterMs > 0) await pause(step.afterMs, signal);

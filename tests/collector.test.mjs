@@ -676,6 +676,29 @@ if (missing) {
     });
   });
 
+  test('fonts: the elements the engine names from the record are asked as they are, the page untouched; the same faces as the page\'s own marking', async () => {
+    const { renderedFonts } = require('../playwright-fixtures/environment.js');
+    const html =
+      '<style>p { font-family: serif } pre { font-family: monospace }</style>' +
+      '<p>serif text</p><pre>let x = 1;</pre>' +
+      '<script>window.mutations = 0; new MutationObserver((list) => { window.mutations += list.length }).observe(document, { subtree: true, attributes: true, childList: true })</script>';
+    await withPage(html, async (page) => {
+      const named = [
+        { family: 'serif', selector: 'body > p' },
+        { family: 'monospace', selector: 'body > pre' },
+        { family: 'cursive', selector: 'body > nav' }, // not in the document: left out
+      ];
+      const byRecord = await renderedFonts(page, 8, named);
+      assert.deepEqual(byRecord.map((f) => f.family), ['serif', 'monospace'], JSON.stringify(byRecord));
+      assert.ok(byRecord.every((f) => f.faces.length > 0 && f.faces.every((face) => face.name && !face.web)), JSON.stringify(byRecord));
+      assert.equal(await page.evaluate(() => window.mutations), 0, 'asked by selector: nothing marked in the page');
+      const byMarking = await renderedFonts(page, 8);
+      assert.deepEqual(byMarking, byRecord);
+      assert.ok((await page.evaluate(() => window.mutations)) > 0, 'the page\'s own marking is seen by the page');
+      assert.deepEqual(await renderedFonts(page, 8, []), [], 'a record without text asks nothing');
+    });
+  });
+
   test('locator handlers: a page without any skips their round trip; one with a handler still runs it', async () => {
     const { mayHaveLocatorHandlers, runLocatorHandlers } = require('../playwright-fixtures/locator-handlers.js');
     await withPage('<button id="consent">Accept</button><p>text</p>', async (page) => {

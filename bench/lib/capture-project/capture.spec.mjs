@@ -131,7 +131,7 @@ async function sessionSteps(page, testInfo, { expectPass }) {
         step = await session.shot(shot, [], told());
         lap('compare');
       } else if (step.kind === 'rendered') {
-        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies), assetDigests(page, step.maxAssets)]);
+        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies, step.fontElements), assetDigests(page, step.maxAssets)]);
         lap('rendered');
         step = await session.rendered(fonts, assets);
         lap('compare');

@@ -157,6 +157,14 @@ pub struct CallOutcome {
     pub attachments: Vec<Attachment>,
 }
 
+/// The element of the DOM record whose fonts stand for its computed `font-family`.
+#[napi(object)]
+pub struct FontElement {
+    pub family: String,
+    /// Its selector in the record, which the document answers.
+    pub selector: String,
+}
+
 /// What the session asks of the page next.
 #[napi(discriminant = "kind", discriminant_case = "lowercase")]
 pub enum SessionStep {
@@ -167,8 +175,9 @@ pub enum SessionStep {
     Shoot { after_ms: u32 },
     /// Find the fonts that drew the text of at most `maxFamilies` computed `font-family` values
     /// and digests of at most `maxAssets` fonts, images and stylesheets the page loaded, and give
-    /// them to `rendered`.
-    Rendered { max_families: u32, max_assets: u32 },
+    /// them to `rendered`. `fontElements` names, from the DOM record, the element to ask about
+    /// for each family; null when the record cannot say (the page then finds one per family).
+    Rendered { max_families: u32, max_assets: u32, font_elements: Option<Vec<FontElement>> },
     /// Find which rules the restyled elements (by their selectors in the DOM record) matched,
     /// with the declarations of these names (and every custom property), and give them to
     /// `traced`.
@@ -182,9 +191,12 @@ impl From<session::Step> for SessionStep {
         match step {
             session::Step::Walk { style_properties } => Self::Walk { style_properties },
             session::Step::Shoot { after_ms } => Self::Shoot { after_ms: after_ms.try_into().unwrap_or(u32::MAX) },
-            session::Step::Rendered { max_families, max_assets } => Self::Rendered {
+            session::Step::Rendered { max_families, max_assets, font_elements } => Self::Rendered {
                 max_families: max_families.try_into().unwrap_or(u32::MAX),
                 max_assets: max_assets.try_into().unwrap_or(u32::MAX),
+                font_elements: font_elements.map(|found| {
+                    found.into_iter().map(|f| FontElement { family: f.family, selector: f.selector }).collect()
+                }),
             },
             session::Step::Trace(request) => Self::Trace { selectors: request.selectors, names: request.names },
             session::Step::Done(outcome) => {

@@ -23,7 +23,7 @@ use crate::capture::{CaptureOutcome, KeyCheck, Unsettled, UpdateMode};
 use crate::config::{Settings, SettingsLayer, ShardMode};
 use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, TraceRequest, parse_dom};
-use crate::environment::{Environment, MAX_ASSETS, MAX_RENDERED_FONTS};
+use crate::environment::{Environment, FontElement, MAX_ASSETS, MAX_RENDERED_FONTS, font_elements};
 use crate::error::{Error, Result};
 use crate::health::HealthReason;
 use crate::image::RgbaImage;
@@ -98,8 +98,9 @@ pub enum Step {
     Shoot { after_ms: u64 },
     /// Say what the page was drawn with: the fonts that drew its text (at most `max_families`
     /// `font-family` values) and digests of the fonts, images and stylesheets it loaded (at most
-    /// `max_assets`).
-    Rendered { max_families: usize, max_assets: usize },
+    /// `max_assets`). `font_elements` names the element to ask about for each family, from the
+    /// DOM record; `None` when the record cannot say (the page then finds one per family).
+    Rendered { max_families: usize, max_assets: usize, font_elements: Option<Vec<FontElement>> },
     /// Say which rules these restyled elements matched (a failing snapshot, once): the answer
     /// goes to [`CaptureSession::traced`].
     Trace(TraceRequest),
@@ -580,7 +581,8 @@ impl CaptureSession {
         if self.wants_rendered(&settled) {
             self.rendered_asked = true;
             self.phase = Phase::Rendered(settled);
-            return Ok(Step::Rendered { max_families: MAX_RENDERED_FONTS, max_assets: MAX_ASSETS });
+            let font_elements = self.dom.as_deref().and_then(|dom| font_elements(dom, MAX_RENDERED_FONTS));
+            return Ok(Step::Rendered { max_families: MAX_RENDERED_FONTS, max_assets: MAX_ASSETS, font_elements });
         }
         if self.capture_only {
             crate::capture::store_capture_only(

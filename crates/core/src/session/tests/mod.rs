@@ -82,8 +82,13 @@ fn drive_in(
                 walks += 1;
                 session.walked(walk(walks).to_string(), if walks == 1 { environment.clone() } else { None }).unwrap()
             }
-            Step::Rendered { max_families, max_assets } => {
-                asked.push(format!("rendered with {max_families} fonts, {max_assets} assets"));
+            Step::Rendered { max_families, max_assets, font_elements } => {
+                let elements = match font_elements {
+                    Some(found) => found.iter().map(|f| format!("{} by {}", f.family, f.selector)).collect(),
+                    None => vec!["found by the page".to_owned()],
+                };
+                asked
+                    .push(format!("rendered with {max_families} fonts ({}), {max_assets} assets", elements.join("; ")));
                 let face = crate::environment::FontFace { name: "DejaVu Sans".into(), web: false };
                 session
                     .rendered(vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }], Vec::new())
@@ -431,7 +436,7 @@ fn session_asks_for_fonts_only_for_a_capture_it_stores() {
     let (asked, _) = in_chromium(json!({}), UpdateMode::All, 200);
     assert_eq!(
         asked,
-        ["walk", "shoot after 0", "shoot after 0", "rendered with 64 fonts, 128 assets"],
+        ["walk", "shoot after 0", "shoot after 0", "rendered with 64 fonts (found by the page), 128 assets"],
         "a baseline written"
     );
     let baseline = ProjectStore::new(&root.0).read_baseline_data("home", "chromium").unwrap().unwrap();
@@ -441,9 +446,27 @@ fn session_asks_for_fonts_only_for_a_capture_it_stores() {
     let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 200);
     assert_eq!(asked, ["shoot after 0"]);
     assert!(outcome.pass);
-    // A changed one is stored with its fonts, once, after the round settled.
-    let (asked, outcome) = in_chromium(json!({}), UpdateMode::None, 100);
-    assert_eq!(asked, ["shoot after 0", "walk", "shoot after 0", "rendered with 64 fonts, 128 assets"]);
+    // A changed one is stored with its fonts, once, after the round settled; the element asked
+    // for each family is the record's (its first with own text), so the page is not walked again.
+    let with_family = |_| {
+        let mut v = page();
+        v["styleProperties"].as_array_mut().unwrap().push(json!("font-family"));
+        for e in v["elements"].as_array_mut().unwrap() {
+            e["styles"].as_array_mut().unwrap().push(json!("Inter, sans-serif"));
+        }
+        v
+    };
+    let (asked, outcome) =
+        drive_in(Some(chromium()), request(&root, json!({}), UpdateMode::None), with_family, |_| shot(100));
+    assert_eq!(
+        asked,
+        [
+            "shoot after 0",
+            "walk",
+            "shoot after 0",
+            "rendered with 64 fonts (Inter, sans-serif by body > header > h1), 128 assets"
+        ]
+    );
     assert!(!outcome.pass);
     // Its first shot's comparison stood; the stored capture and its evidence were given the fonts.
     let stored = ProjectStore::new(&root.0).read_capture("home", "chromium").unwrap();
