@@ -275,8 +275,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         environment: b.data.environment.as_ref(),
     });
     // One comparison decides the snapshot and, when it fails, draws its diff image; the report
-    // copies that image instead of comparing again. The capture artifact is compressed meanwhile
-    // (both only read the pixels); it is written once the comparison has succeeded.
+    // copies that image instead of comparing again. The capture artifact is made meanwhile (both
+    // only read the pixels); it is written once the comparison has succeeded.
     let (compared, artifact) = rayon::join(
         || match &damaged {
             Some(damaged) => {
@@ -286,7 +286,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             None => compare_snapshot(name, project, baseline_side, current_side, &options, true)
                 .and_then(|compared| compare_accepted_states(store, name, project, compared, current_side, &options)),
         },
-        || (!negated).then(|| encode_capture(&capture)).transpose(),
+        || (!negated).then(|| CaptureArtifact::of(&capture, screenshot_png, painted)).transpose(),
     );
     let (mut evidence, diff) = compared?;
     let artifact = artifact?;
@@ -330,7 +330,10 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         });
     };
     evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
-    store.write_encoded_capture(name, project, &artifact)?;
+    match &artifact {
+        CaptureArtifact::AsShot(artifact) => store.write_png_capture(name, project, artifact)?,
+        CaptureArtifact::Painted(artifact) => store.write_encoded_capture(name, project, artifact)?,
+    }
     // The diff image and the capture as a PNG for the failing test's attachments, encoded side by
     // side. A capture with nothing painted over it is the browser's own PNG, attached as it is;
     // a masked one is compressed quickly, not as a baseline (on a 1280×86146 page: 0.5 s instead
@@ -359,6 +362,27 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         diff_png,
         current_png,
     })
+}
+
+/// The stored form of a compared capture.
+enum CaptureArtifact<'a> {
+    /// Nothing was painted over the shot: the browser's PNG is kept as it is. Compressing its
+    /// pixels again took a tenth of a failing call's comparison on a long page, on the cores the
+    /// browser needs for the settling shot; what reads the capture later decodes the PNG instead.
+    AsShot(crate::artifact::PngCapture<'a>),
+    /// The capture with its masks painted, its pixels compressed.
+    Painted(Vec<u8>),
+}
+
+impl<'a> CaptureArtifact<'a> {
+    fn of(capture: &Capture, shot: &'a [u8], painted: bool) -> Result<Self> {
+        let (width, height) = (capture.image.width(), capture.image.height());
+        if !painted && crate::decode::png_dimensions(shot) == Some((width, height)) {
+            let artifact = crate::artifact::encode_png_capture(shot, capture.device_scale_factor, &capture.metadata)?;
+            return Ok(Self::AsShot(artifact));
+        }
+        encode_capture(capture).map(Self::Painted)
+    }
 }
 
 /// What the shot's key says of a capture ([`record_if_unchanged`]).

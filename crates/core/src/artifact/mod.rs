@@ -26,10 +26,13 @@
 //! core (frames are compressed independently, so the bytes do not depend on thread timing).
 //!
 //! With flag 1 ([`FLAG_PNG_PIXELS`]) the pixel section is instead the browser's own PNG, byte for
-//! byte (rows per band and band count are 0): the capture of an unchanged page, whose bytes were
-//! found equal to the baseline's shot, is kept without decoding or compressing it again. It reads
-//! slower (a PNG decode) but is written for the cost of a copy, and only a later `sightline
-//! compare` of a page that passed reads it.
+//! byte (rows per band and band count are 0): every capture with nothing painted over it (no
+//! mask) — an unchanged page, whose bytes were found equal to the baseline's shot, without
+//! decoding them, and a changed one, whose comparison decoded them anyway. It reads slower (a PNG
+//! decode) and takes more room, but is written for the cost of a copy, in the call the test
+//! waits for, while compressing the pixels again costs the cores the browser needs for the
+//! settling shot; what reads it later (an approve, `sightline compare`, the report) is not on
+//! that path.
 //! Decoding trusts nothing before checking it: the header's lengths must add up to the file's
 //! length, the checksum must match, the pixel count must pass
 //! [`MAX_PIXELS`](crate::image::MAX_PIXELS) before the pixel buffer exists, and every frame must

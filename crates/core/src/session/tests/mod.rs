@@ -249,7 +249,7 @@ fn session_a_change_fails_with_the_baseline_the_capture_and_the_diff_attached() 
 }
 
 #[test]
-fn session_the_actual_image_is_the_browsers_png_unless_a_mask_is_painted_over_it() {
+fn session_the_actual_image_and_the_stored_capture_are_the_browsers_png_unless_a_mask_is_painted_over_it() {
     let root = Root::new("actual");
     approve(&root);
     let actual =
@@ -261,6 +261,13 @@ fn session_the_actual_image_is_the_browsers_png_unless_a_mask_is_painted_over_it
     let (_, outcome) = drive(request(&root, json!({}), UpdateMode::None), |_| page(), |_| shot(100));
     assert_eq!(outcome.status, Some(Status::Changed));
     assert!(actual(&outcome) == shot(100), "the shot as the browser encoded it");
+    // The stored capture keeps those bytes too, after its header, and reads back as the shot.
+    let store = ProjectStore::new(&root.0);
+    let stored = || std::fs::read(store.capture_path("home", "chromium").unwrap()).unwrap();
+    let header = crate::artifact::HEADER_LEN;
+    assert!(stored()[header..header + shot(100).len()] == shot(100), "the browser's PNG in the capture");
+    let browser = crate::decode::decode_image(&shot(100), Path::new("shot")).unwrap();
+    assert!(store.read_capture("home", "chromium").unwrap().image == browser);
     // A mask painted over the capture: the capture as compared, and only the mask differs from
     // the shot.
     let masked = || {
@@ -282,6 +289,9 @@ fn session_the_actual_image_is_the_browsers_png_unless_a_mask_is_painted_over_it
         .collect();
     assert!(!differing.is_empty(), "the mask is painted");
     assert!(differing.iter().all(|p| *p == [255, 0, 255, 255]), "only the mask's pixels differ");
+    // The stored capture shows the mask as the actual image does, in pixels of its own.
+    assert!(store.read_capture("home", "chromium").unwrap().image == painted);
+    assert!(!stored()[header..].starts_with(b"\x89PNG"), "its pixels, not a PNG");
 }
 
 /// `sightline compare` over the captures a run left, with the project's settings; the evidence
