@@ -20,6 +20,16 @@ pub struct RgbaImage {
     data: Vec<u8>,
 }
 
+impl Drop for RgbaImage {
+    fn drop(&mut self) {
+        if self.data.capacity() >= MIN_SPARE_BYTES
+            && let Some(mut spares) = spares()
+        {
+            spares.keep(std::mem::take(&mut self.data));
+        }
+    }
+}
+
 impl std::fmt::Debug for RgbaImage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "RgbaImage({}×{})", self.width, self.height)
@@ -52,8 +62,70 @@ fn check_rgba_len(width: u32, height: u32, len: usize) -> Result<()> {
 /// allocator (calloc), so pages are first touched by the code that fills them. Huge-page advice
 /// (madvise) was tried and dropped: after another large process exits, the kernel's direct
 /// compaction stalled a `sightline diff` run from 130 ms to 210 ms.
+///
+/// In a process that keeps spare buffers ([`keep_spare_pixel_buffers`]), a dropped image's
+/// buffer is taken again instead, cleared.
 pub(crate) fn pixel_buffer(len: usize) -> Vec<u8> {
+    if let Some(mut buffer) = (len >= MIN_SPARE_BYTES).then(spares).flatten().and_then(|mut spares| spares.take(len)) {
+        buffer.clear();
+        buffer.resize(len, 0);
+        return buffer;
+    }
     vec![0u8; len]
+}
+
+/// Keeps the pixel buffers of dropped images for the next images, in this process from now on.
+/// For the test worker, which compares one page after another: a failing call decodes two
+/// shots and draws a diff image, and a fresh buffer is mapped and zeroed by the kernel page by
+/// page — a quarter of the comparison's CPU on a 1280 × 10,000 page, taken from the cores the
+/// browser needs for the settling shot; clearing a kept one costs a third of that. At most
+/// [`MAX_SPARE_BYTES`] are kept (a page whose images are larger keeps none); an image larger
+/// than any kept gives them back to the system.
+pub fn keep_spare_pixel_buffers() {
+    KEEP_SPARES.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Buffers smaller than this are the allocator's to reuse.
+const MIN_SPARE_BYTES: usize = 8 << 20;
+/// Most bytes kept: five images of a 1280 × 10,000 page.
+const MAX_SPARE_BYTES: usize = 256 << 20;
+
+static KEEP_SPARES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static SPARES: std::sync::Mutex<Spares> = std::sync::Mutex::new(Spares(Vec::new()));
+
+fn spares() -> Option<std::sync::MutexGuard<'static, Spares>> {
+    KEEP_SPARES
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .then(|| SPARES.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+}
+
+/// Pixel buffers of dropped images, kept for later ones.
+#[derive(Debug, Default)]
+struct Spares(Vec<Vec<u8>>);
+
+impl Spares {
+    /// The smallest kept buffer that holds `len` bytes. When none does, the kept ones are given
+    /// back to the system: the pages got larger.
+    fn take(&mut self, len: usize) -> Option<Vec<u8>> {
+        if len < MIN_SPARE_BYTES {
+            return None;
+        }
+        let fits = (0..self.0.len()).filter(|&i| self.0[i].capacity() >= len).min_by_key(|&i| self.0[i].capacity());
+        match fits {
+            Some(i) => Some(self.0.swap_remove(i)),
+            None => {
+                self.0.clear();
+                None
+            }
+        }
+    }
+
+    fn keep(&mut self, buffer: Vec<u8>) {
+        let kept: usize = self.0.iter().map(Vec::capacity).sum();
+        if buffer.capacity() >= MIN_SPARE_BYTES && kept + buffer.capacity() <= MAX_SPARE_BYTES {
+            self.0.push(buffer);
+        }
+    }
 }
 
 /// A borrowed RGBA8 image: the same layout as [`RgbaImage`] over someone else's bytes (a
@@ -156,8 +228,11 @@ impl RgbaImage {
         &mut self.data
     }
 
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.data
+    pub fn into_bytes(mut self) -> Vec<u8> {
+        let mut data = std::mem::take(&mut self.data);
+        // A kept buffer may be larger than the image: the caller holds only what it needs.
+        data.shrink_to_fit();
+        data
     }
 
     /// One row's RGBA bytes.
@@ -227,6 +302,36 @@ pub fn resize(src: ImageRef<'_>, area: Rect, width: u32, height: u32, filter: Fi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_buffer_serves_the_next_image_that_fits_and_a_larger_one_gives_them_all_back() {
+        let mb = |n: usize| n << 20;
+        let mut spares = Spares::default();
+        spares.keep(vec![0; mb(1)]);
+        assert!(spares.0.is_empty(), "small buffers are the allocator's");
+        for size in [mb(40), mb(16), mb(60), mb(100)] {
+            spares.keep(Vec::with_capacity(size));
+        }
+        spares.keep(Vec::with_capacity(mb(41)));
+        assert_eq!(spares.0.len(), 4, "never past MAX_SPARE_BYTES");
+        assert_eq!(spares.take(mb(12)).map(|b| b.capacity()), Some(mb(16)), "the smallest that fits");
+        assert_eq!(spares.take(mb(4)), None, "a small image never takes one");
+        assert_eq!(spares.take(mb(101)), None);
+        assert!(spares.0.is_empty(), "a larger page than any kept: all given back");
+    }
+
+    #[test]
+    fn an_image_made_from_a_kept_buffer_is_cleared() {
+        keep_spare_pixel_buffers();
+        let (width, height) = (1024, 3000);
+        let mut drawn = RgbaImage::transparent(width, height).unwrap();
+        drawn.as_bytes_mut().fill(0xAB);
+        drop(drawn);
+        let again = RgbaImage::transparent(width, height - 1).unwrap();
+        assert_eq!(again.as_bytes().len(), (width * (height - 1) * 4) as usize);
+        assert!(again.as_bytes().iter().all(|&b| b == 0));
+        assert_eq!(again.into_bytes().capacity(), (width * (height - 1) * 4) as usize, "handed out at its size");
+    }
 
     /// A `width × 1` image of grey levels.
     fn greys(levels: &[u8]) -> RgbaImage {
