@@ -109,7 +109,7 @@ const CASES: &[Case] = &[
         what: "truncated capture, approve",
         setup: |root| truncate(root, CAPTURE),
         args: &["approve", "home"],
-        says: "{root}/.sightline/temp/home/chromium.slcap: truncated: the header declares 211 bytes but the file has 105; delete it and capture again",
+        says: "{root}/.sightline/temp/home/chromium.slcap: truncated: the header declares 351 bytes but the file has 175; delete it and capture again",
     },
     Case {
         what: "capture that is not an artifact",
