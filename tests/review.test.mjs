@@ -648,7 +648,9 @@ test('review: --open hands the printed URL to the desktop opener; without one th
   // The desktop's opener as a program on PATH that writes down the URL it was given.
   const bin = tempDir('review-opener');
   const opened = path.join(bin, 'opened.txt');
-  writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+  // Written aside and renamed (PATH holds only this folder, so mv by its path): the file appears
+  // with the whole URL in it, never empty.
+  writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}.part' && /bin/mv '${opened}.part' '${opened}'\n`, { mode: 0o755 });
   await withReview(root, async ({ url }) => {
     const deadline = Date.now() + 10_000;
     while (!existsSync(opened) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
