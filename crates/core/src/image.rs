@@ -66,12 +66,11 @@ fn check_rgba_len(width: u32, height: u32, len: usize) -> Result<()> {
 /// In a process that keeps spare buffers ([`keep_spare_pixel_buffers`]), a dropped image's
 /// buffer is taken again instead, cleared.
 pub(crate) fn pixel_buffer(len: usize) -> Vec<u8> {
-    if let Some(mut buffer) = (len >= MIN_SPARE_BYTES).then(spares).flatten().and_then(|mut spares| spares.take(len)) {
-        buffer.clear();
-        buffer.resize(len, 0);
-        return buffer;
-    }
-    vec![0u8; len]
+    (len >= MIN_SPARE_BYTES)
+        .then(spares)
+        .flatten()
+        .and_then(|mut spares| spares.take(len))
+        .unwrap_or_else(|| vec![0u8; len])
 }
 
 /// Keeps the pixel buffers of dropped images for the next images, in this process from now on.
@@ -104,15 +103,20 @@ fn spares() -> Option<std::sync::MutexGuard<'static, Spares>> {
 struct Spares(Vec<Vec<u8>>);
 
 impl Spares {
-    /// The smallest kept buffer that holds `len` bytes. When none does, the kept ones are given
-    /// back to the system: the pages got larger.
+    /// The smallest kept buffer that holds `len` bytes, as `len` zeroes. When none does, the kept
+    /// ones are given back to the system: the pages got larger.
     fn take(&mut self, len: usize) -> Option<Vec<u8>> {
         if len < MIN_SPARE_BYTES {
             return None;
         }
         let fits = (0..self.0.len()).filter(|&i| self.0[i].capacity() >= len).min_by_key(|&i| self.0[i].capacity());
         match fits {
-            Some(i) => Some(self.0.swap_remove(i)),
+            Some(i) => {
+                let mut buffer = self.0.swap_remove(i);
+                buffer.clear();
+                buffer.resize(len, 0);
+                Some(buffer)
+            }
             None => {
                 self.0.clear();
                 None
@@ -315,6 +319,14 @@ mod tests {
         spares.keep(Vec::with_capacity(mb(41)));
         assert_eq!(spares.0.len(), 4, "never past MAX_SPARE_BYTES");
         assert_eq!(spares.take(mb(12)).map(|b| b.capacity()), Some(mb(16)), "the smallest that fits");
+        // A kept buffer comes back as the image needs it: its own allocation, cleared, sized.
+        let mut alone = Spares::default();
+        let mut drawn = vec![0xAB; mb(40)];
+        let at = drawn.as_mut_ptr();
+        alone.keep(drawn);
+        let again = alone.take(mb(40) - 4).unwrap();
+        assert_eq!((again.as_ptr(), again.len()), (at.cast_const(), mb(40) - 4));
+        assert!(again.iter().all(|&b| b == 0), "cleared");
         assert_eq!(spares.take(mb(4)), None, "a small image never takes one");
         assert_eq!(spares.take(mb(101)), None);
         assert!(spares.0.is_empty(), "a larger page than any kept: all given back");
