@@ -66,6 +66,7 @@ fn record(
         unsettled,
         owner: None,
         negated: false,
+        defer_writes: false,
     };
     record_capture(store, request).unwrap();
 }

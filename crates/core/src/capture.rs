@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::artifact::{Capture, encode_capture};
+use crate::artifact::{EncodedBands, PixelSection, encode_bands, seal};
 use crate::compare::Size;
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::decode::decode_image;
@@ -133,6 +133,10 @@ pub struct CaptureRequest<'a> {
     /// any update mode, and nothing is kept for the run (no capture, evidence or claim): the run's
     /// results list what the suite expects to match, not what it expects to differ.
     pub negated: bool,
+    /// Leave the run's capture and evidence unwritten, in [`CaptureOutcome::unwritten`]: the
+    /// caller learns more of them after the comparison (what the page was drawn with, the rules
+    /// behind a restyle) and writes them once, with [`CaptureOutcome::write_run_files`].
+    pub defer_writes: bool,
 }
 
 /// The last shots of a page that never settled (see [`CaptureRequest::unsettled`]).
@@ -164,6 +168,18 @@ pub struct CaptureOutcome {
     /// diff and the test fails.
     #[serde(skip)]
     pub current_png: ActualPng,
+    /// The run's capture and evidence, when the request deferred writing them
+    /// ([`CaptureRequest::defer_writes`]); `evidence_json` is empty until they are written.
+    #[serde(skip)]
+    pub unwritten: Option<UnwrittenCapture>,
+}
+
+/// A compared capture whose file is not written yet ([`CaptureRequest::defer_writes`]).
+#[derive(Debug)]
+pub struct UnwrittenCapture {
+    /// What the capture records besides its pixels; the caller may add to it before the write.
+    pub data: CaptureData,
+    pixels: CapturePixels,
 }
 
 /// The test's `-actual.png` ([`CaptureOutcome::current_png`]).
@@ -181,6 +197,21 @@ pub enum ActualPng {
 }
 
 impl CaptureOutcome {
+    /// Writes what [`CaptureRequest::defer_writes`] left: the capture (`shot` is the screenshot
+    /// it was compared from) and the evidence, as it stands now. Nothing when nothing was left.
+    pub fn write_run_files(&mut self, store: &ProjectStore, name: &str, project: &str, shot: &[u8]) -> Result<()> {
+        let Some(UnwrittenCapture { data, pixels }) = self.unwritten.take() else { return Ok(()) };
+        let section = match &pixels {
+            CapturePixels::AsShot => PixelSection::Png(shot),
+            CapturePixels::Painted(bands) => PixelSection::Bands(bands),
+        };
+        let capture = seal(section, data.device_scale_factor, &data.to_json()?)?;
+        store.write_capture_parts(name, project, &capture)?;
+        self.evidence_json = serde_json::to_vec_pretty(&self.evidence)
+            .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+        store.write_run_output(&store.evidence_path(name, project)?, &self.evidence_json)
+    }
+
     /// Whether the test fails: the snapshot did not pass and no baseline was written for it
     /// (under an update mode, writing the baseline is the outcome the user asked for).
     pub fn fails_test(&self) -> bool {
@@ -215,6 +246,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         provisional,
         unsettled,
         negated,
+        defer_writes,
     } = request;
     if let Some(owner) = owner.as_ref().filter(|_| !negated) {
         claim_snapshot(store, name, project, owner)?;
@@ -260,8 +292,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     if let Some(dom) = current_dom {
         data.set_device_scale_factor(dom.device_pixel_ratio);
     }
-    let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
-    let image = &capture.image;
+    let image = &image;
     let current_side = CaptureSide {
         image: image.view(),
         dom: current_dom,
@@ -275,9 +306,9 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         environment: b.data.environment.as_ref(),
     });
     // One comparison decides the snapshot and, when it fails, draws its diff image; the report
-    // copies that image instead of comparing again. The capture artifact is made meanwhile (both
-    // only read the pixels); it is written once the comparison has succeeded.
-    let (compared, artifact) = rayon::join(
+    // copies that image instead of comparing again. The capture's pixels are encoded meanwhile
+    // (both only read them); the capture is written once the comparison has succeeded.
+    let (compared, pixels) = rayon::join(
         || match &damaged {
             Some(damaged) => {
                 let size = Size::of(image.view());
@@ -286,10 +317,10 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
             None => compare_snapshot(name, project, baseline_side, current_side, &options, true)
                 .and_then(|compared| compare_accepted_states(store, name, project, compared, current_side, &options)),
         },
-        || (!negated).then(|| CaptureArtifact::of(&capture, screenshot_png, painted)).transpose(),
+        || (!negated).then(|| CapturePixels::of(image, screenshot_png, painted)).transpose(),
     );
     let (mut evidence, diff) = compared?;
-    let artifact = artifact?;
+    let pixels = pixels?;
 
     if let Some(page) = &data.unsettled {
         evidence.mark_unsettled(page.waited_ms, &page.area);
@@ -315,25 +346,20 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         let accepted = if write_baseline { None } else { evidence.accepted_variant() };
         evidence.files.baseline = Some(store.relative(&store.accepted_png(name, project, accepted)?));
     }
-    let json = |evidence: &SnapshotEvidence| {
-        serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))
-    };
-    let Some(artifact) = artifact else {
+    let Some(pixels) = pixels else {
         // A `.not` call keeps nothing: its outcome is the evidence alone.
         return Ok(CaptureOutcome {
-            evidence_json: json(&evidence)?,
+            evidence_json: serde_json::to_vec_pretty(&evidence)
+                .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?,
             evidence,
             baseline_written: false,
             would_write_baseline,
             diff_png: None,
             current_png: ActualPng::None,
+            unwritten: None,
         });
     };
     evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
-    match &artifact {
-        CaptureArtifact::AsShot(artifact) => store.write_png_capture(name, project, artifact)?,
-        CaptureArtifact::Painted(artifact) => store.write_encoded_capture(name, project, artifact)?,
-    }
     // The diff image and the capture as a PNG for the failing test's attachments, encoded side by
     // side. A capture with nothing painted over it is the browser's own PNG, attached as it is;
     // a masked one is compressed quickly, not as a baseline (on a 1280×86146 page: 0.5 s instead
@@ -352,36 +378,38 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
         },
     );
     let (diff_png, current_png) = (diff_png?.filter(|_| want_diff_png), current_png?);
-    let evidence_json = json(&evidence)?;
-    store.write_run_output(&store.evidence_path(name, project)?, &evidence_json)?;
-    Ok(CaptureOutcome {
+    let mut outcome = CaptureOutcome {
         evidence,
-        evidence_json,
+        evidence_json: Vec::new(),
         baseline_written: write_baseline,
         would_write_baseline,
         diff_png,
         current_png,
-    })
+        unwritten: Some(UnwrittenCapture { data, pixels }),
+    };
+    if !defer_writes {
+        outcome.write_run_files(store, name, project, screenshot_png)?;
+    }
+    Ok(outcome)
 }
 
-/// The stored form of a compared capture.
-enum CaptureArtifact<'a> {
+/// The pixels of a compared capture, as its file will store them.
+#[derive(Debug)]
+enum CapturePixels {
     /// Nothing was painted over the shot: the browser's PNG is kept as it is. Compressing its
     /// pixels again took a tenth of a failing call's comparison on a long page, on the cores the
     /// browser needs for the settling shot; what reads the capture later decodes the PNG instead.
-    AsShot(crate::artifact::PngCapture<'a>),
+    AsShot,
     /// The capture with its masks painted, its pixels compressed.
-    Painted(Vec<u8>),
+    Painted(EncodedBands),
 }
 
-impl<'a> CaptureArtifact<'a> {
-    fn of(capture: &Capture, shot: &'a [u8], painted: bool) -> Result<Self> {
-        let (width, height) = (capture.image.width(), capture.image.height());
-        if !painted && crate::decode::png_dimensions(shot) == Some((width, height)) {
-            let artifact = crate::artifact::encode_png_capture(shot, capture.device_scale_factor, &capture.metadata)?;
-            return Ok(Self::AsShot(artifact));
+impl CapturePixels {
+    fn of(image: &RgbaImage, shot: &[u8], painted: bool) -> Result<Self> {
+        if !painted && crate::decode::png_dimensions(shot) == Some((image.width(), image.height())) {
+            return Ok(Self::AsShot);
         }
-        encode_capture(capture).map(Self::Painted)
+        encode_bands(image).map(Self::Painted)
     }
 }
 
@@ -441,8 +469,8 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
         crate::snapshot::identical_evidence((name, project), size, (&data, dom), head.environment.as_ref(), options);
     evidence.files.baseline = Some(store.relative(&store.baseline_png(name, project)?));
     evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
-    let artifact = crate::artifact::encode_png_capture(png, data.device_scale_factor, &data.to_json()?)?;
-    store.write_png_capture(name, project, &artifact)?;
+    let capture = seal(PixelSection::Png(png), data.device_scale_factor, &data.to_json()?)?;
+    store.write_capture_parts(name, project, &capture)?;
     store.write_diff(name, project, None)?;
     let evidence_json =
         serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
@@ -455,6 +483,7 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
         would_write_baseline: false,
         diff_png: None,
         current_png: ActualPng::None,
+        unwritten: None,
     })))
 }
 

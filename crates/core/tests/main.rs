@@ -69,6 +69,7 @@ pub fn capture_card_unsettled(
         unsettled,
         owner: None,
         negated: false,
+        defer_writes: false,
     };
     sightline_core::capture::record_capture(store, request).unwrap()
 }

@@ -150,6 +150,7 @@ fn record(input: &CaptureInput) -> Result<CaptureResult> {
             }),
             owner: capture_owner(input),
             negated: false,
+            defer_writes: false,
         };
         record_capture(&ProjectStore::with_layout(&input.root, settings.baseline_path.clone()), request)
     })?;

@@ -118,17 +118,31 @@ struct Header {
 
 /// Encodes a capture into artifact bytes (see the module docs for the layout).
 pub fn encode_capture(capture: &Capture) -> Result<Vec<u8>> {
-    let dsf = capture.device_scale_factor;
-    check_before_encoding(dsf, &capture.metadata)?;
-    let image = &capture.image;
-    let layout = BandLayout::for_image(image.width(), image.height());
-    let pixels = image.as_bytes();
+    check_before_encoding(capture.device_scale_factor, &capture.metadata)?;
+    let bands = encode_bands(&capture.image)?;
+    Ok(seal(PixelSection::Bands(&bands), capture.device_scale_factor, &capture.metadata)?.to_vec())
+}
 
+/// An image's pixels compressed as an artifact's zstd bands, before its metadata is known.
+#[derive(Debug)]
+pub struct EncodedBands {
+    width: u32,
+    height: u32,
+    rows_per_band: u32,
+    band_count: u32,
+    /// The frame length table, then the frames.
+    bytes: Vec<u8>,
+}
+
+/// Compresses `image`'s pixels in bands (see the module docs), on every core.
+pub fn encode_bands(image: &RgbaImage) -> Result<EncodedBands> {
+    let layout = BandLayout::for_image(image.width(), image.height());
     // Each rayon job keeps its compressor (and its ~1 MB of tables) across the bands it takes.
     let frames: Vec<Vec<u8>> = if layout.band_count == 0 {
         Vec::new()
     } else {
-        pixels
+        image
+            .as_bytes()
             .par_chunks(layout.band_bytes)
             .map_init(new_compressor, |compressor, band| match compressor {
                 Ok(c) => c.compress(band).map_err(zstd_failed),
@@ -136,74 +150,72 @@ pub fn encode_capture(capture: &Capture) -> Result<Vec<u8>> {
             })
             .collect::<Result<_>>()?
     };
-    let metadata = new_compressor().and_then(|mut c| c.compress(&capture.metadata)).map_err(zstd_failed)?;
-
-    let table_len = frames.len() * 4;
-    let pixels_len = table_len + frames.iter().map(Vec::len).sum::<usize>();
-    let mut out = Vec::with_capacity(HEADER_LEN + pixels_len + metadata.len());
-    HeaderOut {
-        flags: 0,
-        size: (image.width(), image.height()),
-        dsf,
-        bands: (layout.rows_per_band, layout.band_count),
-        sections: [pixels_len, metadata.len(), capture.metadata.len()],
-    }
-    .write(&mut out);
+    let mut bytes = Vec::with_capacity(frames.len() * 4 + frames.iter().map(Vec::len).sum::<usize>());
     for frame in &frames {
         // A band is at most BAND_BYTES or one row, and a row is at most MAX_PIXELS × 4 = 1 GiB,
         // so even an incompressible band fits in u32.
         let len = u32::try_from(frame.len()).map_err(|_| Error::InvalidInput("pixel band too large".into()))?;
-        out.extend_from_slice(&len.to_le_bytes());
+        bytes.extend_from_slice(&len.to_le_bytes());
     }
     for frame in &frames {
-        out.extend_from_slice(frame);
+        bytes.extend_from_slice(frame);
     }
-    out.extend_from_slice(&metadata);
-    let checksum = checksum(&out);
-    out[CHECKSUM_AT..HEADER_LEN].copy_from_slice(&checksum.to_le_bytes());
-    Ok(out)
+    Ok(EncodedBands {
+        width: image.width(),
+        height: image.height(),
+        rows_per_band: layout.rows_per_band,
+        band_count: layout.band_count,
+        bytes,
+    })
 }
 
-/// Encodes a capture whose pixels are the browser's PNG `png`, kept byte for byte
-/// ([`FLAG_PNG_PIXELS`]); `metadata` as in [`Capture::metadata`]. The PNG's size is read from its
-/// header and checked against the pixel cap; its pixels are decoded only when the artifact is read.
-/// The PNG is not copied: the artifact is written as its [`PngCapture::parts`].
-pub fn encode_png_capture<'a>(png: &'a [u8], device_scale_factor: f32, metadata: &[u8]) -> Result<PngCapture<'a>> {
+/// A capture's pixel section, encoded before the capture's metadata is known: what the page was
+/// drawn with is learnt after its comparison, and the file is written once, with it.
+#[derive(Debug, Clone, Copy)]
+pub enum PixelSection<'a> {
+    /// The browser's own PNG, kept byte for byte ([`FLAG_PNG_PIXELS`]); its size is read from its
+    /// header and checked against the pixel cap, its pixels decoded only when the artifact is read.
+    Png(&'a [u8]),
+    /// Pixels compressed by [`encode_bands`].
+    Bands(&'a EncodedBands),
+}
+
+/// The artifact of `pixels` with `metadata` (as in [`Capture::metadata`]), in the three parts its
+/// file is written from: the pixel section is not copied.
+pub fn seal<'a>(pixels: PixelSection<'a>, device_scale_factor: f32, metadata: &[u8]) -> Result<CaptureParts<'a>> {
     let dsf = device_scale_factor;
     check_before_encoding(dsf, metadata)?;
-    let (width, height) = crate::decode::png_dimensions(png)
-        .ok_or_else(|| Error::InvalidInput("a capture's screenshot is not a PNG".into()))?;
-    check_dimensions("screenshot", width.into(), height.into())?;
+    let (flags, size, bands, section) = match pixels {
+        PixelSection::Png(png) => {
+            let (width, height) = crate::decode::png_dimensions(png)
+                .ok_or_else(|| Error::InvalidInput("a capture's screenshot is not a PNG".into()))?;
+            check_dimensions("screenshot", width.into(), height.into())?;
+            (FLAG_PNG_PIXELS, (width, height), (0, 0), png)
+        }
+        PixelSection::Bands(b) => (0, (b.width, b.height), (b.rows_per_band, b.band_count), b.bytes.as_slice()),
+    };
     let compressed = new_compressor().and_then(|mut c| c.compress(metadata)).map_err(zstd_failed)?;
     let mut head = Vec::with_capacity(HEADER_LEN);
-    HeaderOut {
-        flags: FLAG_PNG_PIXELS,
-        size: (width, height),
-        dsf,
-        bands: (0, 0),
-        sections: [png.len(), compressed.len(), metadata.len()],
-    }
-    .write(&mut head);
+    HeaderOut { flags, size, dsf, bands, sections: [section.len(), compressed.len(), metadata.len()] }.write(&mut head);
     let mut hasher = Xxh3::new();
     hasher.update(&head[..CHECKSUM_AT]);
-    hasher.update(png);
+    hasher.update(section);
     hasher.update(&compressed);
     head[CHECKSUM_AT..HEADER_LEN].copy_from_slice(&hasher.digest().to_le_bytes());
-    Ok(PngCapture { head, png, metadata: compressed })
+    Ok(CaptureParts { head, pixels: section, metadata: compressed })
 }
 
-/// A capture artifact around the browser's PNG ([`encode_png_capture`]), in the three parts its
-/// file is written from.
-pub struct PngCapture<'a> {
+/// A capture artifact ([`seal`]) in the three parts its file is written from.
+pub struct CaptureParts<'a> {
     head: Vec<u8>,
-    png: &'a [u8],
+    pixels: &'a [u8],
     metadata: Vec<u8>,
 }
 
-impl PngCapture<'_> {
-    /// The header, the PNG, the compressed metadata: the artifact's bytes, in order.
+impl CaptureParts<'_> {
+    /// The header, the pixel section, the compressed metadata: the artifact's bytes, in order.
     pub fn parts(&self) -> [&[u8]; 3] {
-        [&self.head, self.png, &self.metadata]
+        [&self.head, self.pixels, &self.metadata]
     }
 
     /// The artifact as one buffer.
@@ -545,8 +557,5 @@ pub fn reseal_for_fuzzing(bytes: &mut [u8]) {
     }
 }
 
-mod metadata;
 #[cfg(test)]
 mod tests;
-
-pub use metadata::replace_metadata;

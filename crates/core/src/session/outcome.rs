@@ -14,10 +14,12 @@ impl CaptureSession {
     /// `<name>-previous.png`, as toHaveScreenshot does, to show what kept changing.
     pub(super) fn outcome(
         &mut self,
-        outcome: CaptureOutcome,
+        mut outcome: CaptureOutcome,
         shot: Vec<u8>,
         previous: Option<Vec<u8>>,
     ) -> Result<Step> {
+        // The run's files, written once: the comparison left them for the steps after it.
+        outcome.write_run_files(&self.store, &self.name, &self.project, &shot)?;
         let failed = outcome.fails_test();
         // Taken apart, not borrowed: the images move into the attachments without a copy.
         let CaptureOutcome { evidence, baseline_written, diff_png, current_png, evidence_json, .. } = outcome;

@@ -32,7 +32,7 @@ impl CaptureSession {
                 if matters {
                     self.first = None;
                 } else {
-                    self.amend_first(&settled)?;
+                    self.amend_first(&settled);
                 }
                 self.finish_round(settled)
             }
@@ -41,22 +41,19 @@ impl CaptureSession {
     }
 
     /// The first shot's comparison stands for the settled shot and what the page was drawn with
-    /// changes nothing in it: the stored capture and its evidence record it, so a capture approved
-    /// later keeps its fonts and assets, without comparing again.
-    fn amend_first(&mut self, settled: &Settled) -> Result<()> {
+    /// changes nothing in it: the capture and its evidence, written when the call is decided,
+    /// record it, so a capture approved later keeps its fonts and assets, without comparing again.
+    fn amend_first(&mut self, settled: &Settled) {
         let (Some(outcome), Some(environment)) = (self.first.as_mut(), self.environment.as_ref()) else {
-            return Ok(());
+            return;
         };
-        let stored = outcome.evidence.files.current.is_some();
-        if !settled.is_first || outcome.would_write_baseline || !stored {
-            return Ok(());
-        }
-        self.store.amend_capture_environment(&self.name, &self.project, environment)?;
+        let Some(capture) = outcome.unwritten.as_mut().filter(|_| settled.is_first && !outcome.would_write_baseline)
+        else {
+            return;
+        };
+        capture.data.environment = Some(environment.clone());
         let baseline = outcome.evidence.environment.as_ref().and_then(|e| e.baseline.as_ref());
         outcome.evidence.environment = EnvironmentComparison::of(baseline, Some(environment));
-        outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
-            .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-        self.store.write_run_output(&self.store.evidence_path(&self.name, &self.project)?, &outcome.evidence_json)
     }
 
     /// Whether the settled shot needs what the page was drawn with first: it will be stored (a

@@ -187,6 +187,9 @@ impl ShotComparison {
             unsettled,
             owner: Some(owner),
             negated,
+            // The session writes the run's files once the call is decided: the capture with what
+            // the page was drawn with, the evidence with the rules behind a restyle.
+            defer_writes: true,
         };
         compare(&store, request)
     }

@@ -4,7 +4,7 @@
 use super::{CaptureSession, Phase, Step};
 use crate::capture::CaptureOutcome;
 use crate::dom::{PageRules, StyleTrace, TraceRequest, trace_styles};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::verdict::Status;
 
 /// A decided round whose restyled elements are traced on the page before the call ends.
@@ -49,12 +49,6 @@ impl CaptureSession {
                     if traced {
                         evidence.decide_line_again(&self.settings.snapshot_options().tolerance);
                     }
-                    outcome.evidence_json = serde_json::to_vec_pretty(&outcome.evidence)
-                        .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-                    self.store.write_run_output(
-                        &self.store.evidence_path(&self.name, &self.project)?,
-                        &outcome.evidence_json,
-                    )?;
                 }
                 self.outcome(outcome, shot, previous)
             }

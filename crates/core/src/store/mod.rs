@@ -315,41 +315,19 @@ impl ProjectStore {
     /// Writes this run's capture to `.sightline/temp`.
     pub fn write_capture(&self, name: &str, project: &str, image: RgbaImage, data: &CaptureData) -> Result<RgbaImage> {
         let capture = Capture { image, device_scale_factor: data.device_scale_factor, metadata: data.to_json()? };
-        self.write_encoded_capture(name, project, &encode_capture(&capture)?)?;
+        self.write_run_output(&self.capture_path(name, project)?, &encode_capture(&capture)?)?;
         Ok(capture.image)
     }
 
-    /// Writes this run's capture, already encoded ([`encode_capture`]), to `.sightline/temp`.
-    pub fn write_encoded_capture(&self, name: &str, project: &str, artifact: &[u8]) -> Result<()> {
-        self.write_run_output(&self.capture_path(name, project)?, artifact)
-    }
-
-    /// Writes this run's capture of `name` around the browser's PNG, the PNG not copied.
-    pub fn write_png_capture(
+    /// Writes this run's capture of `name` from its parts ([`crate::artifact::seal`]), its pixel
+    /// section not copied.
+    pub fn write_capture_parts(
         &self,
         name: &str,
         project: &str,
-        artifact: &crate::artifact::PngCapture<'_>,
+        capture: &crate::artifact::CaptureParts<'_>,
     ) -> Result<()> {
-        write_parts_inside(&self.root, &self.capture_path(name, project)?, &artifact.parts(), Durability::RunOutput)
-    }
-
-    /// Records `environment` with this run's capture of `name`, its pixels kept as written: what
-    /// the page was drawn with (its fonts, its assets) is learnt after the capture was stored.
-    pub fn amend_capture_environment(
-        &self,
-        name: &str,
-        project: &str,
-        environment: &crate::environment::Environment,
-    ) -> Result<()> {
-        let path = self.capture_path(name, project)?;
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let amended = crate::artifact::replace_metadata(&bytes, &path, |metadata| {
-            let mut data = CaptureData::from_json(&metadata, &path)?;
-            data.environment = Some(environment.clone());
-            data.to_json()
-        })?;
-        self.write_run_output(&path, &amended)
+        write_parts_inside(&self.root, &self.capture_path(name, project)?, &capture.parts(), Durability::RunOutput)
     }
 
     /// Reads this run's capture back.

@@ -66,13 +66,17 @@ fn drive(
 }
 
 /// [`drive`] in a browser that tells its environment (given with the first walk) and its fonts
-/// (asked by a `fonts` step; DejaVu Sans drew `sans-serif`).
+/// (asked by a `fonts` step; DejaVu Sans drew `sans-serif`). The run's capture and evidence are
+/// written once, when the call is decided: still as the call found them when fonts are asked.
 fn drive_in(
     environment: Option<Environment>,
     request: CallRequest,
     walk: impl Fn(usize) -> Value,
     shoot: impl Fn(usize) -> Vec<u8>,
 ) -> (Vec<String>, CallOutcome) {
+    let temp = request.root.join(".sightline/temp/home");
+    let run_files = || ["chromium.slcap", "chromium.json"].map(|file| std::fs::read(temp.join(file)).ok());
+    let found = run_files();
     let (mut session, mut step) = CaptureSession::open(request).unwrap();
     let (mut asked, mut walks, mut shots) = (Vec::new(), 0, 0);
     loop {
@@ -89,6 +93,7 @@ fn drive_in(
                 };
                 asked
                     .push(format!("rendered with {max_families} fonts ({}), {max_assets} assets", elements.join("; ")));
+                assert!(run_files() == found, "the run's files are written once, with the fonts");
                 let face = crate::environment::FontFace { name: "DejaVu Sans".into(), web: false };
                 session
                     .rendered(vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }], Vec::new())
