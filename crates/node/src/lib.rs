@@ -19,6 +19,14 @@ use sightline_core::store::ProjectStore;
 
 use crate::work::{Work, guarded, to_json};
 
+/// The addon runs in a test worker, which compares page after page: the pixel buffers of
+/// dropped images are kept for the next comparison instead of being paged in anew (the CLI and
+/// the MCP server keep none).
+#[napi_derive::module_init]
+fn keep_pixel_buffers() {
+    sightline_core::image::keep_spare_pixel_buffers();
+}
+
 /// Options of the pixel test (pixelmatch 7.2 names and defaults).
 #[napi(object)]
 #[derive(Default)]

@@ -262,8 +262,6 @@ impl CaptureSession {
     /// and Playwright's defaults, claims nothing yet, starts reading the baseline, and says the
     /// first step. An error names the input at fault and how to fix it.
     pub fn open(request: CallRequest) -> Result<(Self, Step)> {
-        // A process that opens capture sessions is a test worker: it compares page after page.
-        crate::image::keep_spare_pixel_buffers();
         let CallRequest { root, name, unnamed_index, project, playwright, options, update, is_not, .. } = request;
         let file = SettingsLayer::file(&root)?;
         let baseline_path = file.baseline_path.clone().unwrap_or_default();
