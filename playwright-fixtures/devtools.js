@@ -55,4 +55,18 @@ async function withDocument(page, use, { onSheet } = {}) {
   }
 }
 
-module.exports = { pageSession, withDocument };
+/**
+ * The node id of the first element under `root` that `selector` matches, or 0 when none does or
+ * the selector is one the browser cannot parse: a recorded selector the page no longer matches
+ * is an answer, not an error.
+ * @param {import('@playwright/test').CDPSession} cdp
+ * @param {{ nodeId: number }} root
+ * @param {string} selector
+ * @returns {Promise<number>}
+ */
+async function nodeOf(cdp, root, selector) {
+  const found = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector }).catch(() => ({ nodeId: 0 }));
+  return found.nodeId;
+}
+
+module.exports = { nodeOf, pageSession, withDocument };

@@ -3,7 +3,7 @@
 // pixels where nothing on the page changed; the engine reads this to tell the two apart.
 'use strict';
 
-const { withDocument } = require('./devtools.js');
+const { nodeOf, withDocument } = require('./devtools.js');
 
 /** The attribute that marks, for a moment, one element per family for CDP to find. */
 const MARK = 'data-sightline-font';
@@ -58,7 +58,7 @@ function fontsOf(page, elements) {
     // Asked all at once: the protocol answers in order, without a round trip per element.
     const fonts = await Promise.all(
       elements.map(async ({ family, selector }) => {
-        const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector }).catch(() => ({ nodeId: 0 }));
+        const nodeId = await nodeOf(cdp, root, selector);
         if (!nodeId) return undefined;
         const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
         const faces = used

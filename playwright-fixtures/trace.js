@@ -5,7 +5,7 @@
 // (crates/core/src/dom/trace). Only Chromium's DevTools protocol can say; elsewhere, nothing.
 'use strict';
 
-const { withDocument } = require('./devtools.js');
+const { nodeOf, withDocument } = require('./devtools.js');
 
 /** Largest source map read, as the engine's MAX_SOURCE_MAP_BYTES. */
 const MAX_MAP_BYTES = 16 << 20;
@@ -55,9 +55,9 @@ async function styleRules(page, selectors, names) {
     // Asked all at once: the protocol answers in order, without a round trip per element.
     const answers = await Promise.all(
       selectors.map(async (selector) => {
-        const found = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector }).catch(() => ({ nodeId: 0 }));
-        if (!found.nodeId) return { found: false, own: [], inherited: [] };
-        const matched = await cdp.send('CSS.getMatchedStylesForNode', { nodeId: found.nodeId });
+        const nodeId = await nodeOf(cdp, root, selector);
+        if (!nodeId) return { found: false, own: [], inherited: [] };
+        const matched = await cdp.send('CSS.getMatchedStylesForNode', { nodeId });
         return {
           found: true,
           own: rulesOf(matched.matchedCSSRules ?? [], matched.inlineStyle),
