@@ -207,8 +207,7 @@ impl CaptureOutcome {
         };
         let capture = seal(section, data.device_scale_factor, &data.to_json()?)?;
         store.write_capture_parts(name, project, &capture)?;
-        self.evidence_json = serde_json::to_vec_pretty(&self.evidence)
-            .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
+        self.evidence_json = evidence_json(&self.evidence)?;
         store.write_run_output(&store.evidence_path(name, project)?, &self.evidence_json)
     }
 
@@ -217,6 +216,11 @@ impl CaptureOutcome {
     pub fn fails_test(&self) -> bool {
         self.evidence.failed() && !self.baseline_written
     }
+}
+
+/// The evidence as `.sightline/temp` keeps it and the test attaches it (pretty JSON).
+fn evidence_json(evidence: &SnapshotEvidence) -> Result<Vec<u8>> {
+    serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))
 }
 
 /// Decodes a call's screenshot (PNG); an error names it as the screenshot of `name`.
@@ -349,8 +353,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let Some(pixels) = pixels else {
         // A `.not` call keeps nothing: its outcome is the evidence alone.
         return Ok(CaptureOutcome {
-            evidence_json: serde_json::to_vec_pretty(&evidence)
-                .map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?,
+            evidence_json: evidence_json(&evidence)?,
             evidence,
             baseline_written: false,
             would_write_baseline,
@@ -469,22 +472,20 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
         crate::snapshot::identical_evidence((name, project), size, (&data, dom), head.environment.as_ref(), options);
     evidence.files.baseline = Some(store.relative(&store.baseline_png(name, project)?));
     evidence.files.current = Some(store.relative(&store.capture_path(name, project)?));
-    let capture = seal(PixelSection::Png(png), data.device_scale_factor, &data.to_json()?)?;
-    store.write_capture_parts(name, project, &capture)?;
     store.write_diff(name, project, None)?;
-    let evidence_json =
-        serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
-    store.write_run_output(&store.evidence_path(name, project)?, &evidence_json)?;
-    crate::prefetch::forget_baseline(store, name, project);
-    Ok(KeyCheck::Passed(Box::new(CaptureOutcome {
+    let mut outcome = CaptureOutcome {
         evidence,
-        evidence_json,
+        evidence_json: Vec::new(),
         baseline_written: false,
         would_write_baseline: false,
         diff_png: None,
         current_png: ActualPng::None,
-        unwritten: None,
-    })))
+        unwritten: Some(UnwrittenCapture { data, pixels: CapturePixels::AsShot }),
+    };
+    // A pass is decided here and learns nothing after: its files are written now.
+    outcome.write_run_files(store, name, project, png)?;
+    crate::prefetch::forget_baseline(store, name, project);
+    Ok(KeyCheck::Passed(Box::new(outcome)))
 }
 
 /// Claims `<name>/<project>` for `owner` in this run. The claim file is created only when none
