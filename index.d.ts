@@ -332,6 +332,13 @@ export interface ImageEvidence {
   diffImage?: RawImage
 }
 
+/**
+ * Whether this process keeps the pixel buffers of dropped images for the next comparison: the
+ * addon switches it on when it loads (the test worker compares one page after another). The
+ * addon tests read it to prove that.
+ */
+export declare function keepsSparePixelBuffers(): boolean
+
 /** The tests a run selected and how it selected them. */
 export interface LedgerInput {
   /** Project root: `.sightline/` lives here. */

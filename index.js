@@ -848,6 +848,7 @@ module.exports.comparePixelsSync = nativeBinding.comparePixelsSync
 module.exports.comparisonsMade = nativeBinding.comparisonsMade
 module.exports.finishRunSync = nativeBinding.finishRunSync
 module.exports.finishShardSync = nativeBinding.finishShardSync
+module.exports.keepsSparePixelBuffers = nativeBinding.keepsSparePixelBuffers
 module.exports.readBaselineSync = nativeBinding.readBaselineSync
 module.exports.recordRunSync = nativeBinding.recordRunSync
 module.exports.resolveSettings = nativeBinding.resolveSettings

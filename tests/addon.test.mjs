@@ -196,3 +196,9 @@ test('addon: resolveSettings puts a call\'s overrides over the config file; a ba
   });
   assert.ok(!existsSync(path.join(root, '.sightline', 'temp')), 'nothing captured');
 });
+
+test('addon: loading it keeps spare pixel buffers for the next comparison in the worker', () => {
+  // Switched on by the addon's module init, before any call: a test worker compares one page
+  // after another, and a fresh 50 MB buffer costs a quarter of a comparison's CPU.
+  assert.equal(addon.keepsSparePixelBuffers(), true);
+});

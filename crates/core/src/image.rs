@@ -89,13 +89,16 @@ const MIN_SPARE_BYTES: usize = 8 << 20;
 /// Most bytes kept: five images of a 1280 × 10,000 page.
 const MAX_SPARE_BYTES: usize = 256 << 20;
 
+/// Whether this process keeps spare pixel buffers ([`keep_spare_pixel_buffers`] was called).
+pub fn keeps_spare_pixel_buffers() -> bool {
+    KEEP_SPARES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 static KEEP_SPARES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static SPARES: std::sync::Mutex<Spares> = std::sync::Mutex::new(Spares(Vec::new()));
 
 fn spares() -> Option<std::sync::MutexGuard<'static, Spares>> {
-    KEEP_SPARES
-        .load(std::sync::atomic::Ordering::Relaxed)
-        .then(|| SPARES.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    keeps_spare_pixel_buffers().then(|| SPARES.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
 /// Pixel buffers of dropped images, kept for later ones.

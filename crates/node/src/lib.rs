@@ -181,6 +181,14 @@ pub fn comparisons_made() -> f64 {
     compare::comparisons_made() as f64
 }
 
+/// Whether this process keeps the pixel buffers of dropped images for the next comparison: the
+/// addon switches it on when it loads (the test worker compares one page after another). The
+/// addon tests read it to prove that.
+#[napi]
+pub fn keeps_spare_pixel_buffers() -> bool {
+    sightline_core::image::keeps_spare_pixel_buffers()
+}
+
 /// The approved baseline of `name` for `project`: its size and the capture data stored with it
 /// (DOM record, asset failures, device scale factor), or `null` when there is none yet.
 #[napi(
