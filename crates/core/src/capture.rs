@@ -153,9 +153,6 @@ pub struct Unsettled<'a> {
 #[serde(rename_all = "camelCase")]
 pub struct CaptureOutcome {
     pub evidence: SnapshotEvidence,
-    /// The evidence as written to `.sightline/temp` (pretty JSON): the test's attachment.
-    #[serde(skip)]
-    pub evidence_json: Vec<u8>,
     /// A baseline was written by this call (update mode or `writeMissingBaselines`).
     pub baseline_written: bool,
     /// The update mode writes a baseline for this evidence (written unless the call was
@@ -169,7 +166,7 @@ pub struct CaptureOutcome {
     #[serde(skip)]
     pub current_png: ActualPng,
     /// The run's capture and evidence, when the request deferred writing them
-    /// ([`CaptureRequest::defer_writes`]); `evidence_json` is empty until they are written.
+    /// ([`CaptureRequest::defer_writes`]).
     #[serde(skip)]
     pub unwritten: Option<UnwrittenCapture>,
 }
@@ -198,17 +195,25 @@ pub enum ActualPng {
 
 impl CaptureOutcome {
     /// Writes what [`CaptureRequest::defer_writes`] left: the capture (`shot` is the screenshot
-    /// it was compared from) and the evidence, as it stands now. Nothing when nothing was left.
-    pub fn write_run_files(&mut self, store: &ProjectStore, name: &str, project: &str, shot: &[u8]) -> Result<()> {
-        let Some(UnwrittenCapture { data, pixels }) = self.unwritten.take() else { return Ok(()) };
+    /// it was compared from) and the evidence, as it stands now. Returns the evidence as written
+    /// (pretty JSON, the failing test's attachment); `None` when nothing was left.
+    pub fn write_run_files(
+        &mut self,
+        store: &ProjectStore,
+        name: &str,
+        project: &str,
+        shot: &[u8],
+    ) -> Result<Option<Vec<u8>>> {
+        let Some(UnwrittenCapture { data, pixels }) = self.unwritten.take() else { return Ok(None) };
         let section = match &pixels {
             CapturePixels::AsShot => PixelSection::Png(shot),
             CapturePixels::Painted(bands) => PixelSection::Bands(bands),
         };
         let capture = seal(section, data.device_scale_factor, &data.to_json()?)?;
         store.write_capture_parts(name, project, &capture)?;
-        self.evidence_json = evidence_json(&self.evidence)?;
-        store.write_run_output(&store.evidence_path(name, project)?, &self.evidence_json)
+        let json = evidence_json(&self.evidence)?;
+        store.write_run_output(&store.evidence_path(name, project)?, &json)?;
+        Ok(Some(json))
     }
 
     /// Whether the test fails: the snapshot did not pass and no baseline was written for it
@@ -219,7 +224,7 @@ impl CaptureOutcome {
 }
 
 /// The evidence as `.sightline/temp` keeps it and the test attaches it (pretty JSON).
-fn evidence_json(evidence: &SnapshotEvidence) -> Result<Vec<u8>> {
+pub fn evidence_json(evidence: &SnapshotEvidence) -> Result<Vec<u8>> {
     serde_json::to_vec_pretty(evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))
 }
 
@@ -353,7 +358,6 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let Some(pixels) = pixels else {
         // A `.not` call keeps nothing: its outcome is the evidence alone.
         return Ok(CaptureOutcome {
-            evidence_json: evidence_json(&evidence)?,
             evidence,
             baseline_written: false,
             would_write_baseline,
@@ -383,7 +387,6 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     let (diff_png, current_png) = (diff_png?.filter(|_| want_diff_png), current_png?);
     let mut outcome = CaptureOutcome {
         evidence,
-        evidence_json: Vec::new(),
         baseline_written: write_baseline,
         would_write_baseline,
         diff_png,
@@ -475,7 +478,6 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
     store.write_diff(name, project, None)?;
     let mut outcome = CaptureOutcome {
         evidence,
-        evidence_json: Vec::new(),
         baseline_written: false,
         would_write_baseline: false,
         diff_png: None,

@@ -18,11 +18,12 @@ impl CaptureSession {
         shot: Vec<u8>,
         previous: Option<Vec<u8>>,
     ) -> Result<Step> {
-        // The run's files, written once: the comparison left them for the steps after it.
-        outcome.write_run_files(&self.store, &self.name, &self.project, &shot)?;
+        // The run's files, written once: the comparison left them for the steps after it (a `.not`
+        // call keeps none).
+        let written = outcome.write_run_files(&self.store, &self.name, &self.project, &shot)?;
         let failed = outcome.fails_test();
         // Taken apart, not borrowed: the images move into the attachments without a copy.
-        let CaptureOutcome { evidence, baseline_written, diff_png, current_png, evidence_json, .. } = outcome;
+        let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = outcome;
         let evidence = &evidence;
         let name = &self.name;
         if self.is_not {
@@ -53,7 +54,10 @@ impl CaptureSession {
             attachments.push(Attachment {
                 name: format!("{name}-evidence.json"),
                 content_type: "application/json",
-                body: AttachmentBody::Inline(evidence_json),
+                body: AttachmentBody::Inline(match written {
+                    Some(json) => json,
+                    None => crate::capture::evidence_json(evidence)?,
+                }),
             });
             attachments.extend(
                 evidence
