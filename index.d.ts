@@ -33,9 +33,10 @@ export declare class CaptureSession {
   walked(dom: string, environment?: CaptureEnvironment | undefined | null): Promise<SessionStep>
   /**
    * What the page was drawn with, for a `rendered` step: the fonts that drew its text (none
-   * where the browser cannot say) and the assets it loaded; resolves to the next step.
+   * where the browser cannot say) and the assets it loaded; with the step's `trace`, the rules
+   * and the error as `traced` takes them. Resolves to the next step.
    */
-  rendered(fonts: Array<RenderedFont>, assets: Array<LoadedAsset>): Promise<SessionStep>
+  rendered(fonts: Array<RenderedFont>, assets: Array<LoadedAsset>, rules?: string | undefined | null, traceError?: string | undefined | null): Promise<SessionStep>
   /**
    * The rules the restyled elements of a `trace` step matched, as JSON (`{ sheets, elements,
    * sourceMaps }`), or none where the browser cannot say, and the first line of the error
@@ -532,7 +533,7 @@ export declare const enum Scale {
 export type SessionStep =
   | { kind: 'walk'; styleProperties: Array<string> }
   | { kind: 'shoot'; afterMs: number }
-  | { kind: 'rendered'; maxFamilies: number; maxAssets: number; fontElements?: Array<FontElement> }
+  | { kind: 'rendered'; maxFamilies: number; maxAssets: number; fontElements?: Array<FontElement>; trace?: TraceAsk }
   | { kind: 'trace'; selectors: Array<string>; names: Array<string> }
   | { kind: 'done'; outcome: CallOutcome }
 
@@ -593,6 +594,15 @@ export declare function storeCapture(input: CaptureInput): Promise<void>
  * merge job compares (`sightline compare --captures`).
  */
 export declare function storeCaptureSync(input: CaptureInput): void
+
+/**
+ * Restyled elements whose rules the page is asked for, by their selectors in the DOM record,
+ * with the declarations of these names (and every custom property).
+ */
+export interface TraceAsk {
+  selectors: Array<string>
+  names: Array<string>
+}
 
 /**
  * Gathers this run's evidence from `.sightline/temp` into `<reportDir>/results.json` plus the

@@ -23,21 +23,48 @@ function pageSession(page) {
   return session;
 }
 
+/** Page → its document round in progress (see `withDocument`). */
+const documents = new WeakMap();
+
 /**
- * Runs `use(cdp, root)` with the page's DOM and CSS domains enabled and `root` its document node,
- * then disables both again, so the page's session is left as it was found. `onSheet`, if given,
- * hears `CSS.styleSheetAdded` while the domains are on: enabling CSS reports every stylesheet the
- * page already has, all of them by the time the document has been returned.
+ * Runs `use(cdp, root, sheets)` with the page's DOM and CSS domains enabled, `root` its document
+ * node and `sheets` the page's stylesheet headers by id (`CSS.styleSheetAdded`: enabling CSS
+ * reports every stylesheet the page already has, all of them by the time the document has been
+ * returned). Callers at once share one round: the domains are enabled once for all of them and
+ * disabled again when the last is done, so the page's session is left as it was found.
  * @template T
  * @param {import('@playwright/test').Page} page
- * @param {(cdp: import('@playwright/test').CDPSession, root: { nodeId: number }) => Promise<T>} use
- * @param {{ onSheet?: (event: { header: object }) => void }} [options]
+ * @param {(cdp: import('@playwright/test').CDPSession, root: { nodeId: number }, sheets: Map<string, object>) => Promise<T>} use
  * @returns {Promise<T>}
  */
-async function withDocument(page, use, { onSheet } = {}) {
-  const cdp = await pageSession(page);
-  if (onSheet) cdp.on('CSS.styleSheetAdded', onSheet);
+async function withDocument(page, use) {
+  // Joined before the first await, so callers started together share the round.
+  let round = documents.get(page);
+  if (!round) {
+    round = openDocument(page);
+    documents.set(page, round);
+  }
+  round.users += 1;
   try {
+    const { cdp, root } = await round.ready;
+    return await use(cdp, root, round.sheets);
+  } finally {
+    round.users -= 1;
+    if (round.users === 0) {
+      documents.delete(page);
+      round.close();
+    }
+  }
+}
+
+/** A document round of `page`: its session, its domains enabled, its stylesheets heard. */
+function openDocument(page) {
+  const sheets = new Map();
+  const onSheet = ({ header }) => sheets.set(header.styleSheetId, header);
+  let cdp;
+  const ready = (async () => {
+    cdp = await pageSession(page);
+    cdp.on('CSS.styleSheetAdded', onSheet);
     // Sent together: a session handles its commands in order, so the domains are enabled before
     // the document is asked for, without a round trip each.
     const [, , { root }] = await Promise.all([
@@ -45,14 +72,17 @@ async function withDocument(page, use, { onSheet } = {}) {
       cdp.send('CSS.enable'),
       cdp.send('DOM.getDocument', { depth: 0 }),
     ]);
-    return await use(cdp, root);
-  } finally {
-    if (onSheet) cdp.off('CSS.styleSheetAdded', onSheet);
+    return { cdp, root };
+  })();
+  const close = () => {
+    if (!cdp) return;
+    cdp.off('CSS.styleSheetAdded', onSheet);
     // CSS first (it needs DOM). Not waited for: the session handles them before any command sent
     // after them, so its next user finds both off; a page closed meanwhile only rejects them.
     cdp.send('CSS.disable').catch(() => {});
     cdp.send('DOM.disable').catch(() => {});
-  }
+  };
+  return { users: 0, sheets, ready, close };
 }
 
 /**

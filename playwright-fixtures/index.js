@@ -13,7 +13,7 @@ const { collectDom } = require('./collector.js');
 const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
 const { followPageWork, pageWork } = require('./page-work.js');
 const { captureEnvironment, renderedFonts } = require('./environment.js');
-const { styleRules } = require('./trace.js');
+const { tracedRules } = require('./trace.js');
 const { watchAssets, assetDigests } = require('./assets.js');
 const { screenshot, isLocator, isPage } = require('./screenshot.js');
 const { growToScrollContent } = require('./scroll-content.js');
@@ -285,20 +285,18 @@ async function capture(page, target, session, step, { maskLocators, signal, laun
         step = await session.walked(dom, environmentTold ? undefined : captureEnvironment(page, launchArgs));
         environmentTold = true;
       } else if (step.kind === 'trace') {
-        // What restyled the elements is told where the browser can say; a page that cannot
-        // answer (it navigated, the protocol refused) leaves the verdict as it is, and the
-        // evidence says why.
-        let rules;
-        let error;
-        try {
-          rules = await styleRules(page, step.selectors, step.names);
-        } catch (e) {
-          error = String(e?.message ?? e).split('\n')[0];
-        }
+        // What restyled the elements is told where the browser can say.
+        const { rules, error } = await tracedRules(page, step);
         step = await session.traced(rules, error);
       } else if (step.kind === 'rendered') {
-        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies, step.fontElements), assetDigests(page, step.maxAssets)]);
-        step = await session.rendered(fonts, assets);
+        // The fonts and the rules of a failing restyle share one round of the page's DevTools
+        // session (its domains enabled once).
+        const [fonts, assets, traced] = await Promise.all([
+          renderedFonts(page, step.maxFamilies, step.fontElements),
+          assetDigests(page, step.maxAssets),
+          step.trace ? tracedRules(page, step.trace) : {},
+        ]);
+        step = await session.rendered(fonts, assets, traced.rules, traced.error);
       } else {
         if (step.afterMs > 0) await pause(step.afterMs, signal);
         checkSignal();

@@ -21,10 +21,7 @@ const ORIGINS = { regular: 'regular', 'user-agent': 'userAgent' };
  */
 async function styleRules(page, selectors, names) {
   if (page.context().browser()?.browserType().name() !== 'chromium') return undefined;
-  const headers = new Map();
-  // Enabling the CSS domain reports every stylesheet the page already has.
-  const onSheet = ({ header }) => headers.set(header.styleSheetId, header);
-  return withDocument(page, async (cdp, root) => {
+  return withDocument(page, async (cdp, root, headers) => {
     const wanted = new Set(names);
     const used = new Set();
     const record = (origin, selector, style, sheet) => {
@@ -82,7 +79,21 @@ async function styleRules(page, selectors, names) {
       elements: answers,
       sourceMaps,
     });
-  }, { onSheet });
+  });
+}
+
+/**
+ * The page's answer to a trace request (`{ selectors, names }`, a `trace` step's or a `rendered`
+ * step's `trace`) as the session takes it: `{ rules }` (undefined where the browser cannot say),
+ * or `{ error }`, the first line of why asking failed. A page that cannot answer (it navigated,
+ * the protocol refused) leaves the verdict as it is, and the evidence says why.
+ */
+async function tracedRules(page, { selectors, names }) {
+  try {
+    return { rules: await styleRules(page, selectors, names) };
+  } catch (e) {
+    return { error: String(e?.message ?? e).split('\n')[0] };
+  }
 }
 
 /**
@@ -113,4 +124,4 @@ async function readMap(page, url) {
   return body.length > MAX_MAP_BYTES ? { error: `${body.length} bytes, above the limit of ${MAX_MAP_BYTES}` } : { text: body.toString('utf8') };
 }
 
-module.exports = { styleRules };
+module.exports = { styleRules, tracedRules };

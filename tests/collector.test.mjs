@@ -676,6 +676,37 @@ if (missing) {
     });
   });
 
+  test('devtools: the font lookup and the rule trace asked together share one round of the page\'s domains', async () => {
+    const { renderedFonts } = require('../playwright-fixtures/environment.js');
+    const { tracedRules } = require('../playwright-fixtures/trace.js');
+    const { pageSession } = require('../playwright-fixtures/devtools.js');
+    await withPage('<style>p { color: #b91c1c; font-family: sans-serif }</style><p>text</p>', async (page) => {
+      const cdp = await pageSession(page);
+      const sent = [];
+      const send = cdp.send.bind(cdp);
+      cdp.send = (method, params) => {
+        sent.push(method);
+        return send(method, params);
+      };
+      try {
+        const [fonts, traced] = await Promise.all([
+          renderedFonts(page, 8, [{ family: 'sans-serif', selector: 'p' }]),
+          tracedRules(page, { selectors: ['p'], names: ['color'] }),
+        ]);
+        assert.deepEqual(fonts.map((f) => f.family), ['sans-serif']);
+        const rules = JSON.parse(traced.rules);
+        // The stylesheet reported when the shared round enabled CSS is the trace's too.
+        assert.equal(rules.sheets.length, 1, traced.rules);
+        assert.equal(rules.elements[0].own.find((rule) => rule.sheet === rules.sheets[0].id)?.declarations[0]?.value, '#b91c1c');
+        const count = (method) => sent.filter((m) => m === method).length;
+        assert.deepEqual([count('DOM.enable'), count('CSS.enable'), count('DOM.getDocument'), count('CSS.disable')], [1, 1, 1, 1], sent.join(' '));
+      } finally {
+        cdp.send = send;
+      }
+      await assert.rejects(cdp.send('DOM.disable'), /DOM agent hasn't been enabled/);
+    });
+  });
+
   test('fonts: the elements the engine names from the record are asked as they are, the page untouched; the same faces as the page\'s own marking', async () => {
     const { renderedFonts } = require('../playwright-fixtures/environment.js');
     const html =

@@ -147,7 +147,7 @@ function stepLabel(step, info) {
     case 'compare': return info?.walked
       ? 'the session: compare with the baseline (decode, compare, write)'
       : 'the session: the shot\'s key against the baseline\'s, capture kept as the PNG';
-    case 'rendered': return 'rendered (the fonts that drew the text, digests of the assets: a capture the session stores)';
+    case 'rendered': return 'rendered (the fonts that drew the text, digests of the assets: a capture the session stores; with them the rules of a failing restyle)';
     case 'trace': return 'trace (the rules behind the restyled elements: a failing snapshot)';
     case 'attach': return 'the attachments (output files written, as the matcher does)';
     case 'restoreAfterCapture': return 'restoreAfterCapture';

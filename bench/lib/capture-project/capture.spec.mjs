@@ -30,7 +30,7 @@ const { runLocatorHandlers } = require(path.join(fixturesDir, 'locator-handlers.
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const { captureEnvironment, renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
 const { assetDigests } = require(path.join(fixturesDir, 'assets.js'));
-const { styleRules } = require(path.join(fixturesDir, 'trace.js'));
+const { tracedRules } = require(path.join(fixturesDir, 'trace.js'));
 const addon = require('sightline');
 
 const PHASE = process.env.BENCH_CAPTURE_PHASE;
@@ -131,14 +131,18 @@ async function sessionSteps(page, testInfo, { expectPass }) {
         step = await session.shot(shot, [], told());
         lap('compare');
       } else if (step.kind === 'rendered') {
-        const [fonts, assets] = await Promise.all([renderedFonts(page, step.maxFamilies, step.fontElements), assetDigests(page, step.maxAssets)]);
+        const [fonts, assets, traced] = await Promise.all([
+          renderedFonts(page, step.maxFamilies, step.fontElements),
+          assetDigests(page, step.maxAssets),
+          step.trace ? tracedRules(page, step.trace) : {},
+        ]);
         lap('rendered');
-        step = await session.rendered(fonts, assets);
+        step = await session.rendered(fonts, assets, traced.rules, traced.error);
         lap('compare');
       } else if (step.kind === 'trace') {
-        const rules = await styleRules(page, step.selectors, step.names);
+        const { rules, error } = await tracedRules(page, step);
         lap('trace');
-        step = await session.traced(rules);
+        step = await session.traced(rules, error);
         lap('compare');
       } else {
         throw new Error(`the session asked for ${step.kind}`);

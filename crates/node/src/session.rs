@@ -165,6 +165,14 @@ pub struct FontElement {
     pub selector: String,
 }
 
+/// Restyled elements whose rules the page is asked for, by their selectors in the DOM record,
+/// with the declarations of these names (and every custom property).
+#[napi(object)]
+pub struct TraceAsk {
+    pub selectors: Vec<String>,
+    pub names: Vec<String>,
+}
+
 /// What the session asks of the page next.
 #[napi(discriminant = "kind", discriminant_case = "lowercase")]
 pub enum SessionStep {
@@ -177,7 +185,9 @@ pub enum SessionStep {
     /// and digests of at most `maxAssets` fonts, images and stylesheets the page loaded, and give
     /// them to `rendered`. `fontElements` names, from the DOM record, the element to ask about
     /// for each family; null when the record cannot say (the page then finds one per family).
-    Rendered { max_families: u32, max_assets: u32, font_elements: Option<Vec<FontElement>> },
+    /// `trace`, when the snapshot is failing with restyled elements, is a `trace` step asked in
+    /// the same round: its answer goes to `rendered` too.
+    Rendered { max_families: u32, max_assets: u32, font_elements: Option<Vec<FontElement>>, trace: Option<TraceAsk> },
     /// Find which rules the restyled elements (by their selectors in the DOM record) matched,
     /// with the declarations of these names (and every custom property), and give them to
     /// `traced`.
@@ -191,12 +201,13 @@ impl From<session::Step> for SessionStep {
         match step {
             session::Step::Walk { style_properties } => Self::Walk { style_properties },
             session::Step::Shoot { after_ms } => Self::Shoot { after_ms: after_ms.try_into().unwrap_or(u32::MAX) },
-            session::Step::Rendered { max_families, max_assets, font_elements } => Self::Rendered {
+            session::Step::Rendered { max_families, max_assets, font_elements, trace } => Self::Rendered {
                 max_families: max_families.try_into().unwrap_or(u32::MAX),
                 max_assets: max_assets.try_into().unwrap_or(u32::MAX),
                 font_elements: font_elements.map(|found| {
                     found.into_iter().map(|f| FontElement { family: f.family, selector: f.selector }).collect()
                 }),
+                trace: trace.map(|request| TraceAsk { selectors: request.selectors, names: request.names }),
             },
             session::Step::Trace(request) => Self::Trace { selectors: request.selectors, names: request.names },
             session::Step::Done(outcome) => {
@@ -291,14 +302,22 @@ impl CaptureSession {
     }
 
     /// What the page was drawn with, for a `rendered` step: the fonts that drew its text (none
-    /// where the browser cannot say) and the assets it loaded; resolves to the next step.
+    /// where the browser cannot say) and the assets it loaded; with the step's `trace`, the rules
+    /// and the error as `traced` takes them. Resolves to the next step.
     #[napi(ts_return_type = "Promise<SessionStep>")]
-    pub fn rendered(&self, fonts: Vec<RenderedFont>, assets: Vec<LoadedAsset>) -> AsyncTask<Work<SessionStep>> {
+    pub fn rendered(
+        &self,
+        fonts: Vec<RenderedFont>,
+        assets: Vec<LoadedAsset>,
+        rules: Option<String>,
+        trace_error: Option<String>,
+    ) -> AsyncTask<Work<SessionStep>> {
         let core = self.core.clone();
         let fonts = fonts.into_iter().map(Into::into).collect();
+        let traced = session::TraceAnswer { rules, error: trace_error };
         Work::run(move || {
             let assets = guarded(|| assets.into_iter().map(TryInto::try_into).collect())?;
-            step(&core, |session| session.rendered(fonts, assets))
+            step(&core, |session| session.rendered(fonts, assets, traced))
         })
     }
 

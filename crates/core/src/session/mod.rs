@@ -29,9 +29,10 @@ use crate::health::HealthReason;
 use crate::image::RgbaImage;
 use crate::stability::{never_settled, set_aside_moved, shots_agree};
 use crate::store::{ProjectStore, call_snapshot_name};
-use crate::verdict::Status;
+
 use input::{call_name, read_styles, split_mask};
 use outcome::failure_message;
+pub use trace::TraceAnswer;
 use trace::Tracing;
 
 /// Walks of the page a call makes at most while its masked or ignored elements keep moving.
@@ -100,49 +101,20 @@ pub enum Step {
     /// `font-family` values) and digests of the fonts, images and stylesheets it loaded (at most
     /// `max_assets`). `font_elements` names the element to ask about for each family, from the
     /// DOM record; `None` when the record cannot say (the page then finds one per family).
-    Rendered { max_families: usize, max_assets: usize, font_elements: Option<Vec<FontElement>> },
+    /// `trace`, when the snapshot is failing with restyled elements, is the [`Step::Trace`] asked
+    /// in the same round (the page's DevTools domains are switched on once for both): the
+    /// answer goes to [`CaptureSession::rendered`] with the fonts.
+    Rendered {
+        max_families: usize,
+        max_assets: usize,
+        font_elements: Option<Vec<FontElement>>,
+        trace: Option<TraceRequest>,
+    },
     /// Say which rules these restyled elements matched (a failing snapshot, once): the answer
     /// goes to [`CaptureSession::traced`].
     Trace(TraceRequest),
     /// The call is decided.
     Done(Box<CallOutcome>),
-}
-
-/// How the matcher ends the call.
-#[derive(Debug, Clone)]
-pub struct CallOutcome {
-    /// The matcher's `pass`, as Playwright reads it (it inverts it under `.not`).
-    pub pass: bool,
-    /// The matcher's message.
-    pub message: String,
-    /// The snapshot's status, when the call compared it.
-    pub status: Option<Status>,
-    /// The test runs on and fails at its end with this message: a new snapshot has nothing the
-    /// rest of the test depends on (as toHaveScreenshot fails on a missing snapshot).
-    pub fail_at_end: Option<String>,
-    /// What the test attaches, in order.
-    pub attachments: Vec<Attachment>,
-}
-
-/// One file the test attaches.
-#[derive(Debug, Clone)]
-pub struct Attachment {
-    /// The attachment's name, e.g. `home-diff.png`.
-    pub name: String,
-    pub content_type: &'static str,
-    pub body: AttachmentBody,
-}
-
-/// Where an attachment's bytes are.
-#[derive(Debug, Clone)]
-pub enum AttachmentBody {
-    /// Attached as they are.
-    Inline(Vec<u8>),
-    /// Written as a file of the attachment's name in the test's output folder and attached by
-    /// path, so Playwright's reporters print its path as they do toHaveScreenshot's images.
-    OutputFile(Vec<u8>),
-    /// A file of the project, attached by path.
-    ProjectFile(PathBuf),
 }
 
 /// Where the loop is.
@@ -166,8 +138,9 @@ enum Phase {
         moved: String,
     },
     /// The round is settled and its shot will be compared or stored: what the page was drawn with
-    /// (fonts, asset digests) is awaited, for the environment recorded with it.
-    Rendered(Settled),
+    /// (fonts, asset digests) is awaited, for the environment recorded with it, and the rules
+    /// behind the restyled elements when the round's first comparison is failing with some.
+    Rendered(Settled, Option<TraceRequest>),
     /// The snapshot fails with restyled elements: the rules behind them are awaited.
     Trace(Box<Tracing>),
     Done,
@@ -253,6 +226,9 @@ pub struct CaptureSession {
     started: Instant,
     /// The provisional comparison of this round's first shot.
     first: Option<CaptureOutcome>,
+    /// The rules the page answered with what it was drawn with, for this request: the decided
+    /// outcome's trace, when it asks the same, is not asked again.
+    traced_early: Option<(TraceRequest, TraceAnswer)>,
     /// The settled shot of the round before.
     earlier: Option<Vec<u8>>,
 }
@@ -340,6 +316,7 @@ impl CaptureSession {
             walks: 1,
             started: Instant::now(),
             first: None,
+            traced_early: None,
             earlier: None,
         };
         if let Some(outcome) = done_early {
@@ -580,9 +557,20 @@ impl CaptureSession {
     fn finish_round(&mut self, settled: Settled) -> Result<Step> {
         if self.wants_rendered(&settled) {
             self.rendered_asked = true;
-            self.phase = Phase::Rendered(settled);
             let font_elements = self.dom.as_deref().and_then(|dom| font_elements(dom, MAX_RENDERED_FONTS));
-            return Ok(Step::Rendered { max_families: MAX_RENDERED_FONTS, max_assets: MAX_ASSETS, font_elements });
+            // The first comparison's trace, when it will likely stand: asked in the same round.
+            let trace = self
+                .first
+                .as_ref()
+                .filter(|outcome| settled.is_first && !outcome.would_write_baseline)
+                .and_then(|outcome| self.trace_request(outcome));
+            self.phase = Phase::Rendered(settled, trace.clone());
+            return Ok(Step::Rendered {
+                max_families: MAX_RENDERED_FONTS,
+                max_assets: MAX_ASSETS,
+                font_elements,
+                trace,
+            });
         }
         if self.capture_only {
             crate::capture::store_capture_only(
@@ -615,8 +603,13 @@ impl CaptureSession {
         };
         let previous = settled.unsettled;
         if let Some(request) = self.trace_request(&outcome) {
-            self.phase =
-                Phase::Trace(Box::new(Tracing { request: request.clone(), outcome, shot: settled.shot, previous }));
+            let tracing = Tracing { request: request.clone(), outcome, shot: settled.shot, previous };
+            // Answered with the fonts when the outcome asks what its first comparison asked: the
+            // page is the same settled page.
+            if let Some((_, answer)) = self.traced_early.take().filter(|(asked, _)| *asked == request) {
+                return self.apply_trace(tracing, answer);
+            }
+            self.phase = Phase::Trace(Box::new(tracing));
             return Ok(Step::Trace(request));
         }
         self.outcome(outcome, settled.shot, previous)
@@ -650,18 +643,12 @@ impl CaptureSession {
         let wanted = match &phase {
             Phase::Walk | Phase::WalkAfterShot(..) | Phase::BoxesWalk(_) | Phase::Rewalk { .. } => "a DOM walk",
             Phase::FirstShot | Phase::Settling(_) => "a screenshot",
-            Phase::Rendered(_) => "what the page was drawn with",
+            Phase::Rendered(..) => "what the page was drawn with",
             Phase::Trace(_) => "the rules of restyled elements",
             Phase::Done => "nothing: the call is decided",
         };
         self.phase = phase;
         Error::Internal(format!("capture session of {:?} was given {given} when it asked for {wanted}", self.name))
-    }
-}
-
-impl CallOutcome {
-    fn empty() -> Self {
-        Self { pass: false, message: String::new(), status: None, fail_at_end: None, attachments: Vec::new() }
     }
 }
 
@@ -674,6 +661,7 @@ mod outcome;
 mod page;
 mod rendered;
 mod shots;
+pub use outcome::{Attachment, AttachmentBody, CallOutcome};
 pub use page::PageSettings;
 #[cfg(test)]
 mod tests;

@@ -1,12 +1,57 @@
 //! How a call ends once a comparison decided it: pass or fail, the message the test prints, and
 //! what it attaches — as toHaveScreenshot ends, with Sightline's verdict and explanation.
 
+use std::path::PathBuf;
+
 use crate::capture::{ActualPng, CaptureOutcome, UpdateMode};
 use crate::error::Result;
 use crate::snapshot::SnapshotEvidence;
 use crate::verdict::Status;
 
-use super::{Attachment, AttachmentBody, CallOutcome, CaptureSession, Step};
+use super::{CaptureSession, Step};
+
+/// How the matcher ends the call.
+#[derive(Debug, Clone)]
+pub struct CallOutcome {
+    /// The matcher's `pass`, as Playwright reads it (it inverts it under `.not`).
+    pub pass: bool,
+    /// The matcher's message.
+    pub message: String,
+    /// The snapshot's status, when the call compared it.
+    pub status: Option<Status>,
+    /// The test runs on and fails at its end with this message: a new snapshot has nothing the
+    /// rest of the test depends on (as toHaveScreenshot fails on a missing snapshot).
+    pub fail_at_end: Option<String>,
+    /// What the test attaches, in order.
+    pub attachments: Vec<Attachment>,
+}
+
+/// One file the test attaches.
+#[derive(Debug, Clone)]
+pub struct Attachment {
+    /// The attachment's name, e.g. `home-diff.png`.
+    pub name: String,
+    pub content_type: &'static str,
+    pub body: AttachmentBody,
+}
+
+/// Where an attachment's bytes are.
+#[derive(Debug, Clone)]
+pub enum AttachmentBody {
+    /// Attached as they are.
+    Inline(Vec<u8>),
+    /// Written as a file of the attachment's name in the test's output folder and attached by
+    /// path, so Playwright's reporters print its path as they do toHaveScreenshot's images.
+    OutputFile(Vec<u8>),
+    /// A file of the project, attached by path.
+    ProjectFile(PathBuf),
+}
+
+impl CallOutcome {
+    pub(super) fn empty() -> Self {
+        Self { pass: false, message: String::new(), status: None, fail_at_end: None, attachments: Vec::new() }
+    }
+}
 
 impl CaptureSession {
     /// The call's end from the deciding comparison: pass or fail, the message, the attachments.

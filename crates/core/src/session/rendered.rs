@@ -1,17 +1,20 @@
 //! The rendered step of a call: what the page was drawn with (its fonts, its assets), asked once
 //! for a capture that will be stored, and recorded with the first shot's comparison when that
-//! comparison stands.
+//! comparison stands. A first comparison failing with restyled elements asks their rules in the
+//! same round.
 
-use super::{CaptureSession, Phase, Settled, Step};
+use super::{CaptureSession, Phase, Settled, Step, TraceAnswer};
 use crate::environment::{Asset, Environment, EnvironmentComparison, RenderedFont};
 use crate::error::{Error, Result};
 
 impl CaptureSession {
     /// What the page was drawn with, for a [`Step::Rendered`]: the fonts that drew its text (most
-    /// glyphs first per family) and the assets it loaded, with digests of their bytes.
-    pub fn rendered(&mut self, fonts: Vec<RenderedFont>, assets: Vec<Asset>) -> Result<Step> {
+    /// glyphs first per family) and the assets it loaded, with digests of their bytes; and the
+    /// page's answer to the step's `trace`, when it had one (see [`CaptureSession::traced`]).
+    pub fn rendered(&mut self, fonts: Vec<RenderedFont>, assets: Vec<Asset>, traced: TraceAnswer) -> Result<Step> {
         match std::mem::replace(&mut self.phase, Phase::Done) {
-            Phase::Rendered(settled) => {
+            Phase::Rendered(settled, trace) => {
+                self.traced_early = trace.map(|request| (request, traced));
                 if let Some(environment) = self.environment.take() {
                     let page_url = self.dom.as_ref().map(|dom| dom.url.clone()).unwrap_or_default();
                     let with_fonts = Environment { fonts, assets, page_url, ..environment }.checked();

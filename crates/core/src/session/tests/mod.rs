@@ -7,6 +7,7 @@ use crate::decode::{PngCompression, encode_png};
 use crate::dom::test_records::page;
 use crate::environment::RenderedFont;
 use crate::image::RgbaImage;
+use crate::verdict::Status;
 
 /// A project root of its own, removed when the test ends.
 struct Root(PathBuf);
@@ -86,18 +87,22 @@ fn drive_in(
                 walks += 1;
                 session.walked(walk(walks).to_string(), if walks == 1 { environment.clone() } else { None }).unwrap()
             }
-            Step::Rendered { max_families, max_assets, font_elements } => {
+            Step::Rendered { max_families, max_assets, font_elements, trace } => {
                 let elements = match font_elements {
                     Some(found) => found.iter().map(|f| format!("{} by {}", f.family, f.selector)).collect(),
                     None => vec!["found by the page".to_owned()],
                 };
-                asked
-                    .push(format!("rendered with {max_families} fonts ({}), {max_assets} assets", elements.join("; ")));
+                let mut said =
+                    format!("rendered with {max_families} fonts ({}), {max_assets} assets", elements.join("; "));
+                if let Some(trace) = &trace {
+                    said += &format!(", trace {}", trace.selectors.join(", "));
+                }
+                asked.push(said);
                 assert!(run_files() == found, "the run's files are written once, with the fonts");
                 let face = crate::environment::FontFace { name: "DejaVu Sans".into(), web: false };
-                session
-                    .rendered(vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }], Vec::new())
-                    .unwrap()
+                let fonts = vec![RenderedFont { family: "sans-serif".into(), faces: vec![face] }];
+                // A browser that cannot say what restyled them: the outcome is as it was.
+                session.rendered(fonts, Vec::new(), TraceAnswer::default()).unwrap()
             }
             Step::Shoot { after_ms } => {
                 asked.push(format!("shoot after {after_ms}"));
@@ -549,6 +554,51 @@ fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
         serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
     assert!(written.verdict.starts_with(verdict));
     assert_eq!(written.layers.dom.and_then(|d| d.style_trace).map(|t| t.traced), Some(1));
+}
+
+#[test]
+fn session_asks_the_rules_of_a_failing_restyle_with_the_fonts_in_one_round() {
+    let root = Root::new("trace-with-fonts");
+    approve(&root);
+    // A browser that tells its environment: the trace rides with the fonts, and no trace step
+    // follows.
+    let (asked, outcome) =
+        drive_in(Some(chromium()), request(&root, json!({}), UpdateMode::None), |_| restyled_page(), |_| shot(100));
+    assert_eq!(
+        asked,
+        [
+            "shoot after 0",
+            "walk",
+            "shoot after 0",
+            "rendered with 64 fonts (found by the page), 128 assets, trace #card-a > p"
+        ]
+    );
+    assert_eq!(outcome.status, Some(Status::Changed));
+    // The rules answered in that round lead the verdict and are written to the evidence.
+    let restyled = restyled_page();
+    let (mut session, mut step) = CaptureSession::open(request(&root, json!({}), UpdateMode::None)).unwrap();
+    let mut told = Some(chromium());
+    let outcome = loop {
+        step = match step {
+            Step::Walk { .. } => session.walked(restyled.to_string(), told.take()).unwrap(),
+            Step::Shoot { .. } => session.shot(shot(100), Vec::new(), told.take()).unwrap(),
+            Step::Rendered { trace, .. } => {
+                assert_eq!(trace.map(|t| t.names), Some(vec!["color".to_string()]));
+                let rules = json!({
+                    "sheets": [{ "id": "s", "url": "http://localhost:3000/app.css", "inline": false, "startLine": 0, "startColumn": 0 }],
+                    "elements": [{ "found": true, "inherited": [], "own": [{ "origin": "regular", "selector": ".card p", "sheet": "s",
+                        "declarations": [{ "name": "color", "value": "#dc2626", "line": 4, "column": 2 }] }] }],
+                });
+                let answer = TraceAnswer { rules: Some(rules.to_string()), error: None };
+                session.rendered(Vec::new(), Vec::new(), answer).unwrap()
+            }
+            Step::Done(outcome) => break *outcome,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    let verdict = "Style-only change: set by .card p in /app.css:5; 1 element restyled (#card-a > p)";
+    assert!(outcome.message.contains(verdict), "{}", outcome.message);
+    assert_eq!(evidence(&root).layers.dom.and_then(|d| d.style_trace).map(|t| t.traced), Some(1));
 }
 
 #[test]
