@@ -44,6 +44,12 @@ export declare class CaptureSession {
    */
   traced(rules?: string | undefined | null, error?: string | undefined | null): Promise<SessionStep>
   /**
+   * Resolves once the decided call's files (its capture and evidence) are written, which
+   * happens while the matcher attaches and puts the page back; rejects, naming the file, when
+   * they could not be. Call it once the step is `done`, before the call returns.
+   */
+  close(): Promise<void>
+  /**
    * The screenshot (PNG) for a `shoot` step, the assets that failed on the page so far, and
    * where the page is rendered when no walk told it yet (the page is shot before it is walked
    * when it may be the baseline's); resolves to the next step.

@@ -344,6 +344,8 @@ function pause(ms, signal) {
  */
 async function finish(testInfo, session, outcome) {
   await attachOutcome(testInfo, outcome.attachments);
+  // The capture and evidence were written meanwhile; a file that could not be fails the call.
+  await session.close();
   const result = { pass: outcome.pass, message: () => outcome.message, name: 'toMatchVisual' };
   if (outcome.failAtEnd) {
     failNewSnapshotAtEnd(testInfo, outcome.failAtEnd);

@@ -151,6 +151,7 @@ function stepLabel(step, info) {
     case 'trace': return 'trace (the rules behind the restyled elements: a failing snapshot)';
     case 'attach': return 'the attachments (output files written, as the matcher does)';
     case 'restoreAfterCapture': return 'restoreAfterCapture';
+    case 'close': return 'the capture and evidence written (on a thread since the call was decided)';
     default: return step;
   }
 }

@@ -155,6 +155,10 @@ async function sessionSteps(page, testInfo, { expectPass }) {
     await restoreAfterCapture(page);
     lap('restoreAfterCapture');
   }
+  // As the matcher, once it attached and put the page back: the capture and evidence were
+  // written meanwhile.
+  await session.close();
+  lap('close');
   if (step.outcome.pass !== expectPass) throw new Error(`the session's outcome: ${step.outcome.message}`);
   const info = {
     walked: dom !== undefined,

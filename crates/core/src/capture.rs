@@ -193,10 +193,46 @@ pub enum ActualPng {
     Painted(Vec<u8>),
 }
 
+/// A compared capture's run files as its outcome leaves them ([`CaptureOutcome::take_run_files`]):
+/// the capture and the evidence, written by [`RunFiles::write`].
+#[derive(Debug)]
+pub struct RunFiles {
+    name: String,
+    project: String,
+    capture: UnwrittenCapture,
+    /// The evidence as it is written (pretty JSON): the failing test's attachment.
+    pub evidence_json: Vec<u8>,
+}
+
+impl RunFiles {
+    /// Writes the capture (`shot` is the screenshot it was compared from) and the evidence.
+    pub fn write(&self, store: &ProjectStore, shot: &[u8]) -> Result<()> {
+        let UnwrittenCapture { data, pixels } = &self.capture;
+        let section = match pixels {
+            CapturePixels::AsShot => PixelSection::Png(shot),
+            CapturePixels::Painted(bands) => PixelSection::Bands(bands),
+        };
+        let capture = seal(section, data.device_scale_factor, &data.to_json()?)?;
+        store.write_capture_parts(&self.name, &self.project, &capture)?;
+        store.write_run_output(&store.evidence_path(&self.name, &self.project)?, &self.evidence_json)
+    }
+}
+
 impl CaptureOutcome {
-    /// Writes what [`CaptureRequest::defer_writes`] left: the capture (`shot` is the screenshot
-    /// it was compared from) and the evidence, as it stands now. Returns the evidence as written
-    /// (pretty JSON, the failing test's attachment); `None` when nothing was left.
+    /// What [`CaptureRequest::defer_writes`] left, with the evidence as it stands now; `None` when
+    /// nothing was left. The outcome has nothing left to write after it.
+    pub fn take_run_files(&mut self, name: &str, project: &str) -> Result<Option<RunFiles>> {
+        let Some(capture) = self.unwritten.take() else { return Ok(None) };
+        Ok(Some(RunFiles {
+            name: name.to_string(),
+            project: project.to_string(),
+            capture,
+            evidence_json: evidence_json(&self.evidence)?,
+        }))
+    }
+
+    /// Writes what [`CaptureRequest::defer_writes`] left, now (see [`RunFiles::write`]). Returns
+    /// the evidence as written; `None` when nothing was left.
     pub fn write_run_files(
         &mut self,
         store: &ProjectStore,
@@ -204,16 +240,9 @@ impl CaptureOutcome {
         project: &str,
         shot: &[u8],
     ) -> Result<Option<Vec<u8>>> {
-        let Some(UnwrittenCapture { data, pixels }) = self.unwritten.take() else { return Ok(None) };
-        let section = match &pixels {
-            CapturePixels::AsShot => PixelSection::Png(shot),
-            CapturePixels::Painted(bands) => PixelSection::Bands(bands),
-        };
-        let capture = seal(section, data.device_scale_factor, &data.to_json()?)?;
-        store.write_capture_parts(name, project, &capture)?;
-        let json = evidence_json(&self.evidence)?;
-        store.write_run_output(&store.evidence_path(name, project)?, &json)?;
-        Ok(Some(json))
+        let Some(files) = self.take_run_files(name, project)? else { return Ok(None) };
+        files.write(store, shot)?;
+        Ok(Some(files.evidence_json))
     }
 
     /// Whether the test fails: the snapshot did not pass and no baseline was written for it
@@ -484,8 +513,11 @@ pub fn record_if_unchanged(store: &ProjectStore, request: &CaptureRequest<'_>) -
         current_png: ActualPng::None,
         unwritten: Some(UnwrittenCapture { data, pixels: CapturePixels::AsShot }),
     };
-    // A pass is decided here and learns nothing after: its files are written now.
-    outcome.write_run_files(store, name, project, png)?;
+    // A pass is decided here and learns nothing after: its files are written now, unless the
+    // caller writes them (its session, beside the steps that end the call).
+    if !request.defer_writes {
+        outcome.write_run_files(store, name, project, png)?;
+    }
     crate::prefetch::forget_baseline(store, name, project);
     Ok(KeyCheck::Passed(Box::new(outcome)))
 }

@@ -330,6 +330,18 @@ impl CaptureSession {
         Work::run(move || step(&core, |session| session.traced(rules, error)))
     }
 
+    /// Resolves once the decided call's files (its capture and evidence) are written, which
+    /// happens while the matcher attaches and puts the page back; rejects, naming the file, when
+    /// they could not be. Call it once the step is `done`, before the call returns.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn close(&self) -> AsyncTask<Work<()>> {
+        let core = self.core.clone();
+        Work::run(move || {
+            let mut session = core.lock().unwrap_or_else(PoisonError::into_inner);
+            guarded(|| session.close())
+        })
+    }
+
     /// The screenshot (PNG) for a `shoot` step, the assets that failed on the page so far, and
     /// where the page is rendered when no walk told it yet (the page is shot before it is walked
     /// when it may be the baseline's); resolves to the next step.

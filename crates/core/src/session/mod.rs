@@ -231,6 +231,8 @@ pub struct CaptureSession {
     traced_early: Option<(TraceRequest, TraceAnswer)>,
     /// The settled shot of the round before.
     earlier: Option<Vec<u8>>,
+    /// The decided call's run files, being written ([`CaptureSession::close`] waits for them).
+    writing: Option<std::thread::JoinHandle<Result<()>>>,
 }
 
 impl CaptureSession {
@@ -318,6 +320,7 @@ impl CaptureSession {
             first: None,
             traced_early: None,
             earlier: None,
+            writing: None,
         };
         if let Some(outcome) = done_early {
             let mut session = session;
@@ -336,6 +339,18 @@ impl CaptureSession {
             session.walk_step()
         };
         Ok((session, step))
+    }
+
+    /// Waits until the decided call's files (its capture and evidence) are written, and says
+    /// whether they were: the matcher calls it before the call returns, having attached and put
+    /// the page back meanwhile. Nothing to wait for before [`Step::Done`].
+    pub fn close(&mut self) -> Result<()> {
+        match self.writing.take() {
+            Some(writing) => {
+                writing.join().map_err(|_| Error::Internal("writing the call's capture panicked".into()))?
+            }
+            None => Ok(()),
+        }
     }
 
     /// The snapshot's name.

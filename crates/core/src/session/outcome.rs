@@ -60,13 +60,24 @@ impl CaptureSession {
     pub(super) fn outcome(
         &mut self,
         mut outcome: CaptureOutcome,
-        shot: Vec<u8>,
+        mut shot: Vec<u8>,
         previous: Option<Vec<u8>>,
     ) -> Result<Step> {
-        // The run's files, written once: the comparison left them for the steps after it (a `.not`
-        // call keeps none).
-        let written = outcome.write_run_files(&self.store, &self.name, &self.project, &shot)?;
         let failed = outcome.fails_test();
+        // A baseline `writeMissingBaselines` wrote with no update flag fails the test at its end.
+        let written_unreviewed = outcome.baseline_written && self.update == UpdateMode::Default;
+        let attaches = !self.is_not && (failed || written_unreviewed);
+        // The run's files, written once: the comparison left them for the steps after it (a `.not`
+        // call keeps none). They are written on a thread while the matcher attaches and puts the
+        // page back (`close` waits for them); the shot is copied only when it is attached too.
+        let files = outcome.take_run_files(&self.name, &self.project)?;
+        let written = files.as_ref().map(|files| files.evidence_json.clone());
+        if let Some(files) = files {
+            let attached_as_shot = attaches && !matches!(outcome.current_png, ActualPng::Painted(_));
+            let shot = if attached_as_shot { shot.clone() } else { std::mem::take(&mut shot) };
+            let store = self.store.clone();
+            self.writing = Some(std::thread::spawn(move || files.write(&store, &shot)));
+        }
         // Taken apart, not borrowed: the images move into the attachments without a copy.
         let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = outcome;
         let evidence = &evidence;
@@ -88,12 +99,10 @@ impl CaptureSession {
                 attachments: Vec::new(),
             });
         }
-        // A baseline `writeMissingBaselines` wrote with no update flag fails the test at its end.
-        let written_unreviewed = baseline_written && self.update == UpdateMode::Default;
         // As toHaveScreenshot: a passing call attaches nothing (each attachment is a step in the
         // report); a failing one its evidence and its images.
         let mut attachments = Vec::new();
-        if failed || written_unreviewed {
+        if attaches {
             let png =
                 |what: &str, body| Attachment { name: format!("{name}-{what}.png"), content_type: "image/png", body };
             attachments.push(Attachment {

@@ -117,7 +117,10 @@ fn drive_in(
                 // A browser that cannot say what restyled them: the outcome is as it was.
                 session.traced(None, None).unwrap()
             }
-            Step::Done(outcome) => return (asked, *outcome),
+            Step::Done(outcome) => {
+                session.close().unwrap();
+                return (asked, *outcome);
+            }
         }
     }
 }
@@ -537,7 +540,10 @@ fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
                 });
                 session.traced(Some(rules.to_string()), None).unwrap()
             }
-            Step::Done(outcome) => break *outcome,
+            Step::Done(outcome) => {
+                session.close().unwrap();
+                break *outcome;
+            }
             other => panic!("unexpected {other:?}"),
         }
     };
@@ -554,6 +560,37 @@ fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
         serde_json::from_slice(&std::fs::read(root.0.join(".sightline/temp/home/chromium.json")).unwrap()).unwrap();
     assert!(written.verdict.starts_with(verdict));
     assert_eq!(written.layers.dom.and_then(|d| d.style_trace).map(|t| t.traced), Some(1));
+}
+
+#[test]
+fn session_writes_the_decided_calls_files_by_close_and_close_fails_when_they_cannot_be() {
+    let root = Root::new("close");
+    approve(&root);
+    let capture = root.0.join(".sightline/temp/home/chromium.slcap");
+    let run = |root: &Root| {
+        let (mut session, mut step) = CaptureSession::open(request(root, json!({}), UpdateMode::None)).unwrap();
+        loop {
+            step = match step {
+                Step::Walk { .. } => session.walked(page().to_string(), None).unwrap(),
+                Step::Shoot { .. } => session.shot(shot(200), Vec::new(), None).unwrap(),
+                Step::Done(outcome) => return (outcome, session.close()),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    };
+    std::fs::remove_file(&capture).unwrap();
+    let (outcome, closed) = run(&root);
+    assert!(outcome.pass, "{}", outcome.message);
+    closed.unwrap();
+    assert!(capture.is_file(), "written by the time close returns");
+    // A capture that cannot be written (a folder stands at its path): the pass is decided, and
+    // close says what failed, so the matcher fails the call rather than leave no capture.
+    std::fs::remove_file(&capture).unwrap();
+    std::fs::create_dir(&capture).unwrap();
+    let (outcome, closed) = run(&root);
+    assert!(outcome.pass);
+    let error = closed.expect_err("a capture that was not written").to_string();
+    assert!(error.contains("chromium.slcap"), "{error}");
 }
 
 #[test]
@@ -592,7 +629,10 @@ fn session_asks_the_rules_of_a_failing_restyle_with_the_fonts_in_one_round() {
                 let answer = TraceAnswer { rules: Some(rules.to_string()), error: None };
                 session.rendered(Vec::new(), Vec::new(), answer).unwrap()
             }
-            Step::Done(outcome) => break *outcome,
+            Step::Done(outcome) => {
+                session.close().unwrap();
+                break *outcome;
+            }
             other => panic!("unexpected {other:?}"),
         }
     };
@@ -618,7 +658,10 @@ fn session_a_trace_that_fails_is_told_in_the_evidence_and_never_fails_the_call()
                 Step::Walk { .. } => session.walked(restyled.to_string(), None).unwrap(),
                 Step::Shoot { .. } => session.shot(shot(100), Vec::new(), None).unwrap(),
                 Step::Trace(_) => session.traced(rules.clone(), error.clone()).unwrap(),
-                Step::Done(outcome) => break *outcome,
+                Step::Done(outcome) => {
+                    session.close().unwrap();
+                    break *outcome;
+                }
                 other => panic!("unexpected {other:?}"),
             }
         };
