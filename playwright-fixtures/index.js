@@ -163,12 +163,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       const session = open();
       label = session.name;
       const step = session.start();
-      if (step.kind === 'done') return finish(testInfo, session, step.outcome);
+      if (step.kind === 'done') return await finish(testInfo, session, step.outcome);
       try {
         // The page work is one step named after the snapshot, as toHaveScreenshot's step names
         // it: the report and the trace tell calls apart, and the page calls it makes sit inside.
         const outcome = await test.step(`toMatchVisual(${session.name})`, () => capture(page, target, session, step, { maskLocators, signal, launchArgs: testInfo.project.use?.launchOptions?.args }), { box: true });
-        return finish(testInfo, session, outcome);
+        // Awaited here, so an error finishing the call (a file not written) is named as the call's.
+        return await finish(testInfo, session, outcome);
       } catch (err) {
         // The page navigated while it was captured (a `page.goto` still in flight, a redirect):
         // as toHaveScreenshot, wait for the new page and capture it from the start.
