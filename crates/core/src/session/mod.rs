@@ -226,9 +226,6 @@ pub struct CaptureSession {
     started: Instant,
     /// The provisional comparison of this round's first shot.
     first: Option<CaptureOutcome>,
-    /// The rules the page answered with what it was drawn with, for this request: the decided
-    /// outcome's trace, when it asks the same, is not asked again.
-    traced_early: Option<(TraceRequest, TraceAnswer)>,
     /// The settled shot of the round before.
     earlier: Option<Vec<u8>>,
     /// The decided call's run files, being written ([`CaptureSession::close`] waits for them).
@@ -318,7 +315,6 @@ impl CaptureSession {
             walks: 1,
             started: Instant::now(),
             first: None,
-            traced_early: None,
             earlier: None,
             writing: None,
         };
@@ -390,7 +386,7 @@ impl CaptureSession {
                         self.phase = Phase::Rewalk { settled, moved };
                         Ok(self.walk_step())
                     }
-                    None => self.finish_round(settled),
+                    None => self.finish_round(settled, None),
                 }
             }
             Phase::Rewalk { settled, moved } => {
@@ -565,11 +561,13 @@ impl CaptureSession {
             self.phase = Phase::BoxesWalk(settled);
             return Ok(self.walk_step());
         }
-        self.finish_round(settled)
+        self.finish_round(settled, None)
     }
 
-    /// The masked boxes are where the walk found them: the settled shot decides.
-    fn finish_round(&mut self, settled: Settled) -> Result<Step> {
+    /// The masked boxes are where the walk found them: the settled shot decides. `traced` is the
+    /// page's answer to a trace request asked with what it was drawn with: the decided outcome's
+    /// trace, when it asks the same, is not asked again.
+    fn finish_round(&mut self, settled: Settled, traced: Option<(TraceRequest, TraceAnswer)>) -> Result<Step> {
         if self.wants_rendered(&settled) {
             self.rendered_asked = true;
             let font_elements = self.dom.as_deref().and_then(|dom| font_elements(dom, MAX_RENDERED_FONTS));
@@ -621,7 +619,7 @@ impl CaptureSession {
             let tracing = Tracing { request: request.clone(), outcome, shot: settled.shot, previous };
             // Answered with the fonts when the outcome asks what its first comparison asked: the
             // page is the same settled page.
-            if let Some((_, answer)) = self.traced_early.take().filter(|(asked, _)| *asked == request) {
+            if let Some((_, answer)) = traced.filter(|(asked, _)| *asked == request) {
                 return self.apply_trace(tracing, answer);
             }
             self.phase = Phase::Trace(Box::new(tracing));

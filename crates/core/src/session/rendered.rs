@@ -14,7 +14,6 @@ impl CaptureSession {
     pub fn rendered(&mut self, fonts: Vec<RenderedFont>, assets: Vec<Asset>, traced: TraceAnswer) -> Result<Step> {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Rendered(settled, trace) => {
-                self.traced_early = trace.map(|request| (request, traced));
                 if let Some(environment) = self.environment.take() {
                     let page_url = self.dom.as_ref().map(|dom| dom.url.clone()).unwrap_or_default();
                     let with_fonts = Environment { fonts, assets, page_url, ..environment }.checked();
@@ -37,7 +36,7 @@ impl CaptureSession {
                 } else {
                     self.amend_first(&settled);
                 }
-                self.finish_round(settled)
+                self.finish_round(settled, trace.map(|request| (request, traced)))
             }
             other => Err(self.out_of_order(other, "what the page was drawn with")),
         }

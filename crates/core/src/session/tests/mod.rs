@@ -521,6 +521,16 @@ fn session_traces_a_failing_restyle_once_and_an_unchanged_page_never() {
     assert_eq!(asked, ["shoot after 0"]);
 }
 
+/// The page's answer for [`restyled_page`]'s element: `.card p { color: #dc2626 }` at line 5 of
+/// /app.css.
+fn card_rules() -> Value {
+    json!({
+        "sheets": [{ "id": "s", "url": "http://localhost:3000/app.css", "inline": false, "startLine": 0, "startColumn": 0 }],
+        "elements": [{ "found": true, "inherited": [], "own": [{ "origin": "regular", "selector": ".card p", "sheet": "s",
+            "declarations": [{ "name": "color", "value": "#dc2626", "line": 4, "column": 2 }] }] }],
+    })
+}
+
 #[test]
 fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
     let root = Root::new("traced");
@@ -533,12 +543,7 @@ fn session_a_traced_rule_leads_the_verdict_and_is_written_to_the_evidence() {
             Step::Shoot { .. } => session.shot(shot(100), Vec::new(), None).unwrap(),
             Step::Trace(request) => {
                 assert_eq!(request.names, ["color"]);
-                let rules = json!({
-                    "sheets": [{ "id": "s", "url": "http://localhost:3000/app.css", "inline": false, "startLine": 0, "startColumn": 0 }],
-                    "elements": [{ "found": true, "inherited": [], "own": [{ "origin": "regular", "selector": ".card p", "sheet": "s",
-                        "declarations": [{ "name": "color", "value": "#dc2626", "line": 4, "column": 2 }] }] }],
-                });
-                session.traced(Some(rules.to_string()), None).unwrap()
+                session.traced(Some(card_rules().to_string()), None).unwrap()
             }
             Step::Done(outcome) => {
                 session.close().unwrap();
@@ -621,12 +626,7 @@ fn session_asks_the_rules_of_a_failing_restyle_with_the_fonts_in_one_round() {
             Step::Shoot { .. } => session.shot(shot(100), Vec::new(), told.take()).unwrap(),
             Step::Rendered { trace, .. } => {
                 assert_eq!(trace.map(|t| t.names), Some(vec!["color".to_string()]));
-                let rules = json!({
-                    "sheets": [{ "id": "s", "url": "http://localhost:3000/app.css", "inline": false, "startLine": 0, "startColumn": 0 }],
-                    "elements": [{ "found": true, "inherited": [], "own": [{ "origin": "regular", "selector": ".card p", "sheet": "s",
-                        "declarations": [{ "name": "color", "value": "#dc2626", "line": 4, "column": 2 }] }] }],
-                });
-                let answer = TraceAnswer { rules: Some(rules.to_string()), error: None };
+                let answer = TraceAnswer { rules: Some(card_rules().to_string()), error: None };
                 session.rendered(Vec::new(), Vec::new(), answer).unwrap()
             }
             Step::Done(outcome) => {
