@@ -59,6 +59,8 @@ export function linkSightline(projectDir, root) {
 function generateProject(projectDir, root) {
   mkdirSync(projectDir, { recursive: true });
   for (const file of ['playwright.config.mjs', 'capture.spec.mjs']) copyFileSync(path.join(TEMPLATE_DIR, file), path.join(projectDir, file));
+  // The spec orders each round's tools as every group does.
+  copyFileSync(path.join(TEMPLATE_DIR, '..', 'measure.mjs'), path.join(projectDir, 'measure.mjs'));
   writeFileSync(path.join(projectDir, 'page.html'), pageHtml('base'));
   // Baselines are written afresh each run (the page or the browser may have changed since).
   for (const dir of ['__screenshots__', 'sightline-root', 'test-results']) rmSync(path.join(projectDir, dir), { recursive: true, force: true });

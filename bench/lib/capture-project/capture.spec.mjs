@@ -5,8 +5,8 @@
 // - phase "baseline" (run with --update-snapshots=all): writes both matchers' baselines;
 // - phase "measure" (run with --update-snapshots=none, so a missing baseline fails instead of
 //   being written silently): one untimed warm-up call per tool, then BENCH_CAPTURE_RUNS rounds in
-//   which every tool runs once, in an order that rotates each round (as bench/lib/measure.mjs
-//   does), timed with performance.now() around the single call — browser and worker start-up
+//   which every tool runs once, in an order that changes each round (bench/lib/measure.mjs's
+//   roundOrder, copied beside this spec), timed with performance.now() around the single call — browser and worker start-up
 //   are not part of any number. The samples go to BENCH_CAPTURE_OUT as JSON; capture.mjs takes
 //   the medians and prints them.
 import { createReadStream, renameSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ import path from 'node:path';
 // `sightline/playwright` resolves through node_modules/sightline, a link to the repo that
 // capture.mjs creates (bench/package.json would otherwise hide the repo's self-reference).
 import { expect, test } from 'sightline/playwright';
+
+import { roundOrder } from './measure.mjs';
 
 const require = createRequire(import.meta.url);
 // The same module instances the matcher uses (resolved next to it), so the step-by-step
@@ -356,8 +358,8 @@ test('capture', async ({ page }, testInfo) => {
   }
   const live = all.filter((tool) => !results[tool.name].error);
   for (let round = 0; round < RUNS; round++) {
-    for (let i = 0; i < live.length; i++) {
-      const tool = live[(i + round) % live.length];
+    for (const index of roundOrder(live.length, round)) {
+      const tool = live[index];
       const result = results[tool.name];
       if (result.error) continue;
       try {
