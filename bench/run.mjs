@@ -152,7 +152,6 @@ async function main() {
   }
   const memory = runs('memory') ? memoryGroups(images, addon, PAGE_HEIGHT) : [];
   measureGroups(memory);
-  images = null;
   const groups = [...memory, ...files];
 
   const artifact = runs('artifact') ? await artifactGroup({ root: ROOT, file: shots.files.base, runs: opts.runs }) : null;
