@@ -7,7 +7,7 @@
 // self-contained: Playwright ships it to the page as source text, so it can use nothing from this
 // module's scope. The Rust side (`crates/core` dom) parses exactly this shape:
 //
-//   { version: 3, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
+//   { version: 4, url, viewport: {width, height}, devicePixelRatio, document: {width, height},
 //     styleProperties: [..], styleRows: [[..]], elements: [{parent, tag, selector,
 //     box: [x, y, w, h], text, image, style, masked, ignored?}], fonts: [{family, status}],
 //     brokenImages: [url], tokens: [[name, value]], elementTokens: [[element, name, value]],
@@ -21,9 +21,8 @@
 // cannot be read; frames and shadow roots are not looked into).
 //
 // `styleRows`: each distinct list of computed values (aligned with `styleProperties`) once;
-// `style`: the element's index into it. A page has thousands of elements and a few hundred
-// distinct rows, so the record is a third of the size it was with a list per element (version 1,
-// which the engine still reads: baselines keep the record they were approved with).
+// `style`: the element's index into it (a few hundred rows for thousands of elements; version 1,
+// still read, gave each element its list).
 //
 // `masked`: matched by `mask` or inside such an element (the engine paints the top one's box
 // with maskColor); `ignored`: the same for `ignoreSelectors` (left out, not painted), only
@@ -54,7 +53,10 @@
 //   (`iframe#x >>> body > p`). Everything between two ` >>> ` is plain CSS valid in that tree.
 // - Two elements never share a selector, by construction: same-tag siblings always differ in
 //   :nth-of-type, an id is used only when unique in its tree, and escaped segments cannot contain
-//   ` > ` or ` >>> `. (So no lookup table is needed: hashing every long path cost ~10% of the walk.)
+//   ` > ` or ` >>> ` (so no lookup table is needed).
+// - The record (version 4) writes a selector relative to its parent's (a segment, `#id`, or
+//   `>>> segment` for a tree's first element; a root's whole path) and the core composes the paths
+//   (crates/core/src/dom/selector_paths.rs): full paths were a third of a big page's record.
 
 /**
  * Runs in the page. Walks the rendered elements from `body` (or from `args.scope`) in document
@@ -81,6 +83,7 @@ function collectInPage(args) {
     'marker', 'desc', 'metadata',
   ]);
   const ENTER = ' >>> ';
+  const ENTERS = '>>> '; // starts a version 4 selector of the first element of a tree
   const elements = [];
   const fonts = [];
   const fontSeen = new Set();
@@ -238,10 +241,10 @@ function collectInPage(args) {
     return byFamily;
   }
 
-  // Depth-first, explicit stack (no recursion limit on deep pages). Each entry knows its parent's
-  // record index and selector, the tree it is in, and its :nth-of-type index (0 = only one).
+  // Depth-first, explicit stack (no recursion limit). Each entry: its parent's record index, whether
+  // it enters a tree under it (a shadow root's top, a frame's body), its tree, its :nth-of-type (0: only one).
   const stack = [];
-  function pushChildren(list, parent, parentSel, prefix, scope, masked, ignored, slottedOnly) {
+  function pushChildren(list, parent, enters, scope, masked, ignored, slottedOnly) {
     const n = list.length;
     if (n === 0) return;
     let counts = null;
@@ -261,7 +264,7 @@ function collectInPage(args) {
         nth = (seen.get(el.localName) || 0) + 1;
         seen.set(el.localName, nth);
       }
-      entries[i] = { el, nth, parent, parentSel, prefix, scope, masked, ignored };
+      entries[i] = { el, nth, parent, enters, scope, masked, ignored };
     }
     for (let i = n - 1; i >= 0; i--) {
       // Light children of a shadow host render only through a slot.
@@ -304,14 +307,11 @@ function collectInPage(args) {
       return null; // cross-origin parent
     }
   }
-  function treePrefix(el) {
-    const rootNode = el.getRootNode();
-    if (rootNode.nodeType === 11 && rootNode.host) return selectorOf(rootNode.host) + ENTER;
-    const frame = frameElementOf(el.ownerDocument);
-    return frame ? selectorOf(frame) + ENTER : '';
-  }
   function selectorOf(el) {
-    const prefix = treePrefix(el);
+    // The tree's prefix: the path of its shadow host or frame element.
+    const rootNode = el.getRootNode();
+    const host = rootNode.nodeType === 11 && rootNode.host ? rootNode.host : frameElementOf(el.ownerDocument);
+    const prefix = host ? selectorOf(host) + ENTER : '';
     if (el === el.ownerDocument.body) return prefix + 'body';
     const id = el.id;
     if (id && !looksGenerated(id)) {
@@ -363,7 +363,7 @@ function collectInPage(args) {
     addFonts(doc);
     if (start) {
       stack.push({
-        el: start, nth: 0, parent: -1, parentSel: null, prefix: treePrefix(start), scope: topScope,
+        el: start, nth: 0, parent: -1, enters: false, scope: topScope,
         masked: matchedAbove(start, maskSelectors), ignored: matchedAbove(start, ignoreSelectors), selector: selectorOf(start),
       });
     }
@@ -374,7 +374,7 @@ function collectInPage(args) {
     const originY = (shot.fullPage ? 0 : window.scrollY) + (shot.clip ? Math.max(0, shot.clip.y) : 0);
     const topScope = makeScope(doc, window, window.scrollX - originX, window.scrollY - originY);
     addFonts(doc);
-    if (doc.body) stack.push({ el: doc.body, nth: 0, parent: -1, parentSel: null, prefix: '', scope: topScope, masked: false, ignored: false });
+    if (doc.body) stack.push({ el: doc.body, nth: 0, parent: -1, enters: false, scope: topScope, masked: false, ignored: false });
   }
 
   while (stack.length > 0) {
@@ -390,18 +390,18 @@ function collectInPage(args) {
     // SVG <defs>… `display: contents` has no box of its own but its children render.
     if (display !== 'contents' && el.checkVisibility && !el.checkVisibility()) continue;
 
+    // Relative to the parent's (version 4, see "Selector rules" at the top).
+    const mark = entry.enters ? ENTERS : '';
     let selector;
     const id = el.id;
     if (entry.selector !== undefined) {
       selector = entry.selector; // the scope element: its full page selector
-    } else if (entry.parentSel === null && el === el.ownerDocument.body) {
-      selector = entry.prefix + 'body';
+    } else if (entry.parent === -1 || (entry.enters && el === el.ownerDocument.body)) {
+      selector = mark + 'body';
     } else if (id && scope.idCounts.get(id) === 1 && !looksGenerated(id)) {
-      selector = entry.prefix + '#' + CSS.escape(id);
+      selector = mark + '#' + CSS.escape(id);
     } else {
-      let segment = classedTag(el);
-      if (entry.nth) segment += ':nth-of-type(' + entry.nth + ')';
-      selector = entry.parentSel === null ? entry.prefix + segment : entry.parentSel + ' > ' + segment;
+      selector = mark + classedTag(el) + (entry.nth ? ':nth-of-type(' + entry.nth + ')' : '');
     }
 
     const r = el.getBoundingClientRect();
@@ -464,7 +464,7 @@ function collectInPage(args) {
         const offY = r.top + scope.offY + px('border-top-width') + px('padding-top');
         addFonts(inner);
         const frameScope = makeScope(inner, inner.defaultView, offX, offY);
-        stack.push({ el: inner.body, nth: 0, parent: index, parentSel: null, prefix: selector + ENTER, scope: frameScope, masked, ignored });
+        stack.push({ el: inner.body, nth: 0, parent: index, enters: true, scope: frameScope, masked, ignored });
       }
       continue; // an iframe's own children are fallback content, never rendered
     }
@@ -472,11 +472,11 @@ function collectInPage(args) {
     if (shadow) {
       // Shadow tree first (it is what renders), then the light children that a slot shows; the
       // stack is LIFO, so the light children are pushed first.
-      pushChildren(el.children, index, selector, entry.prefix, scope, masked, ignored, true);
+      pushChildren(el.children, index, false, scope, masked, ignored, true);
       const shadowScope = makeScope(shadow, scope.win, scope.offX, scope.offY);
-      pushChildren(shadow.children, index, null, selector + ENTER, shadowScope, masked, ignored, false);
+      pushChildren(shadow.children, index, true, shadowScope, masked, ignored, false);
     } else {
-      pushChildren(el.children, index, selector, entry.prefix, scope, masked, ignored, false);
+      pushChildren(el.children, index, false, scope, masked, ignored, false);
     }
   }
 
@@ -538,7 +538,7 @@ function collectInPage(args) {
   }
   const elementTokens = declaredTokens(doc);
   const record = {
-    version: 3,
+    version: 4,
     url: location.href,
     viewport: { width: window.innerWidth, height: window.innerHeight },
     // Image pixels per CSS pixel: 1 for a `scale: 'css'` capture whatever the device's.

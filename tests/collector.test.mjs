@@ -14,6 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import http from 'node:http';
 import { cardsPage } from '../bench/lib/dom.mjs';
+import { withSelectorPaths } from './support/dom-record.mjs';
 
 const require = createRequire(import.meta.url);
 const collector = require('../playwright-fixtures/collector.js');
@@ -124,7 +125,8 @@ if (missing) {
       await page.close();
     }
   }
-  const collect = async (page, options) => JSON.parse(await collectDom(page, options));
+  // The record with full selector paths, as the core reads it.
+  const collect = async (page, options) => withSelectorPaths(JSON.parse(await collectDom(page, options)));
   const bySelector = (dom, selector) => {
     const found = dom.elements.find((e) => e.selector === selector);
     assert.ok(found, `no element with selector ${selector}; have:\n${dom.elements.map((e) => e.selector).join('\n')}`);
@@ -161,7 +163,7 @@ if (missing) {
       assert.deepEqual(Object.keys(dom), [
         'version', 'url', 'viewport', 'devicePixelRatio', 'document', 'styleProperties', 'styleRows', 'elements', 'fonts', 'brokenImages', 'tokens', 'elementTokens',
       ]);
-      assert.equal(dom.version, 3);
+      assert.equal(dom.version, 4);
       assert.equal(dom.url, 'about:blank');
       assert.deepEqual(dom.viewport, { width: 800, height: 600 });
       assert.equal(dom.devicePixelRatio, 1);
@@ -185,7 +187,9 @@ if (missing) {
         assert.equal(e.masked, false);
       }
       assert.deepEqual(dom.elements[0], { ...dom.elements[0], parent: -1, tag: 'body', selector: 'body', box: [0, 0, 800, 20], text: null });
-      assert.deepEqual(dom.elements[2], { ...dom.elements[2], parent: 1, tag: 'p', selector: 'body > main > p', text: fnv1a64('Hi') });
+      // Written relative to the parent's (`main`, under `body`): the path is `body > main > p`.
+      assert.deepEqual(dom.elements[2], { ...dom.elements[2], parent: 1, tag: 'p', selector: 'p', text: fnv1a64('Hi') });
+      assert.equal(withSelectorPaths(dom).elements[2].selector, 'body > main > p');
     });
   });
 
@@ -200,7 +204,7 @@ if (missing) {
       <main><div class="card" id="a"><p>A</p></div><div class="card wide" id="b">B</div>
       <p style="--lead: 1.5; color: red">C</p><div class="hidden">D</div></main>`;
     await withPage(html, async (page) => {
-      const dom = JSON.parse(await collectDom(page));
+      const dom = await collect(page);
       assert.deepEqual(dom.tokens, [['--brand', '#2563eb'], ['--ink', '#0f172a']]);
       const named = dom.elementTokens.map(([i, name, value]) => [dom.elements[i].selector, name, value]);
       // A hidden element is not recorded, so neither is its token; a pseudo-element's rule

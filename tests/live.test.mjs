@@ -481,6 +481,9 @@ test('live: capture_visual_state writes a screenshot, the DOM record and a captu
   // the collector shared them in.
   assert.ok(dom.elements.every((e) => e.styles.length === dom.styleProperties.length), JSON.stringify(dom.elements[0]));
   assert.equal(dom.styleRows, undefined);
+  // Read, the collector's version 4 (selectors relative to their parents) is version 3 with full
+  // paths, so the file reads back as it is.
+  assert.equal(dom.version, 3);
   assert.equal(state.elements, 4);
   // The element screenshot covers the list's box, 1248 × 72 CSS pixels from y = 233.88: the
   // fraction makes it touch 73 pixel rows.

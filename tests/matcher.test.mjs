@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { repo, runPlaywright, skip, specsOf, tempFolders } from './support/playwright-runs.mjs';
+import { withSelectorPaths } from './support/dom-record.mjs';
 
 const addon = createRequire(import.meta.url)('../index.js');
 const temps = tempFolders();
@@ -50,7 +51,7 @@ test('matcher: baselines were written as PNG + DOM data', { skip }, () => {
     assert.ok(existsSync(path.join(root, '.sightline', 'baselines', name, 'chromium.png')), name);
     // one file per baseline: the DOM record rides inside the PNG
     const { data } = addon.readBaselineSync(root, name, 'chromium');
-    assert.equal(data.dom.version, 3);
+    assert.equal(data.dom.version, 4);
     assert.ok(data.dom.styleRows.length > 0 && data.dom.elements.every((e) => Number.isInteger(e.style)), name);
   }
 });
@@ -279,6 +280,6 @@ test('scenario: a locator capture sees only its element: an accent change is sty
   const { data } = addon.readBaselineSync(root, 'element-style', 'chromium');
   assert.deepEqual([data.dom.elements[0].selector, data.dom.elements[0].parent], ['#card-plant', -1]);
   assert.deepEqual(data.dom.elements[0].box.slice(0, 2), [0, 0]);
-  assert.ok(data.dom.elements.every((el) => inCard(el.selector)));
+  assert.ok(withSelectorPaths(data.dom).elements.every((el) => inCard(el.selector)));
   assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(data.dom.document.width), Math.round(data.dom.document.height)]);
 });

@@ -6,12 +6,12 @@
 //! is which current element), `comparison.rs` ([`compare_dom`] and the tallies it reports) and
 //! `attribution.rs` ([`attribute_regions`]: the elements under each pixel region).
 //!
-//! # The DOM record (format version 3)
+//! # The DOM record (format version 4)
 //!
 //! The collector returns one JSON string from one `page.evaluate`:
 //!
 //! ```json
-//! { "version": 3,
+//! { "version": 4,
 //!   "url": "http://localhost:3000/pricing",
 //!   "viewport": { "width": 1280, "height": 720 },
 //!   "devicePixelRatio": 1,
@@ -21,7 +21,7 @@
 //!   "elements": [
 //!     { "parent": -1, "tag": "body", "selector": "body", "box": [0, 0, 1280, 4000],
 //!       "text": null, "image": null, "style": 0, "masked": false },
-//!     { "parent": 0, "tag": "h1", "selector": "body > h1", "box": [8, 21.4, 1264, 37],
+//!     { "parent": 0, "tag": "h1", "selector": "h1", "box": [8, 21.4, 1264, 37],
 //!       "text": "9f3a5c01d2e4b7a8", "image": null, "style": 1, "masked": false }
 //!   ],
 //!   "fonts": [ { "family": "Inter", "status": "loaded" } ],
@@ -31,8 +31,11 @@
 //! - `elements` are in document order; `parent` is the index of the parent's record, always
 //!   lower than the element's own index, or `-1` for a root. Shadow roots and same-origin iframes
 //!   are walked, their elements parented to the host element.
-//! - `selector` is a stable CSS selector path (`body > main > div.row:nth-of-type(2)`, `#id` when
-//!   the id is unique). It names elements in reports; [`compare_dom`] pairs elements between
+//! - `selector` names the element by a stable CSS selector path (`body > main >
+//!   div.row:nth-of-type(2)`, `#id` when the id is unique), written relative to its parent's
+//!   (`div.row:nth-of-type(2)` under `body > main`; the forms are in `selector_paths.rs`);
+//!   [`parse_dom`] gives every element its full path, as version 3 records wrote it. It names
+//!   elements in reports; [`compare_dom`] pairs elements between
 //!   captures tree-wise, like a line diff over each list of siblings (never by `:nth-of-type`),
 //!   so one inserted sibling is one added element. A re-parented element shows up as removed +
 //!   added, unless it has an `#id` selector.
@@ -79,6 +82,8 @@ mod pairing;
 /// The record, its limits and validation.
 mod record;
 mod rendering;
+/// A version 4 record's selectors, written relative to their parents, as full paths.
+mod selector_paths;
 #[cfg(test)]
 pub(crate) mod test_records;
 /// A record's element tree: trimmed to a depth, or nested for display.

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// The DOM record format version the collector writes. Version 3 names the page's own files by
+/// The DOM record format version the collector writes. Version 4 writes each element's selector
+/// relative to its parent's ([`selector_paths`](super::selector_paths)); read, it is the version
+/// 3 record with full paths. Version 3 names the page's own files by
 /// their path from the page ([`page_relative`](super::page_relative)) in image digests and style
 /// values; version 2 named them by absolute URL. Version 2 gives each element its styles as an
 /// index into `styleRows` (most elements share their computed values with many others); version
@@ -16,7 +18,7 @@ use crate::error::{Error, Result};
 /// they were approved with: an older record's style values are renamed as version 3 names them
 /// when read; its image digests cannot be, so images are compared only between records that
 /// name them alike ([`DomSnapshot::names_images_alike`]).
-pub const DOM_VERSION: u32 = 3;
+pub const DOM_VERSION: u32 = 4;
 /// Largest DOM record accepted, in bytes of JSON.
 pub const MAX_DOM_BYTES: usize = 512 << 20;
 /// Most elements one record may hold.
@@ -38,7 +40,9 @@ pub const MAX_STRING_BYTES: usize = 16 << 10;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DomSnapshot {
-    /// Format version, as written: 1 to [`DOM_VERSION`].
+    /// Format version: 1 to [`DOM_VERSION`] as written, except that a version 4 record reads as
+    /// version 3 (the two differ only in how selectors are written, and a record read holds full
+    /// paths), so a record written out again reads the same.
     pub version: u32,
     /// The page's URL at capture time.
     pub url: String,
@@ -249,6 +253,10 @@ fn parse_with_limits(json: &str, limits: &Limits) -> Result<DomSnapshot> {
     }
     expand_style_rows(&mut snapshot, limits)?;
     validate(&snapshot, limits)?;
+    if snapshot.version >= 4 {
+        super::selector_paths::compose_selector_paths(&mut snapshot.elements, limits.string_bytes, limits.bytes)?;
+        snapshot.version = 3;
+    }
     if snapshot.version < 3 {
         name_style_urls_from_the_page(&mut snapshot);
     }
@@ -496,14 +504,14 @@ mod tests {
     #[test]
     fn dom_parse_rejects_another_version() {
         let mut v = page();
-        v["version"] = json!(4);
+        v["version"] = json!(5);
         let err = parse_err(&v);
         assert_eq!(
             err,
-            "DOM record: format version 4, this sightline reads versions 1 to 3; capture again with the current sightline"
+            "DOM record: format version 5, this sightline reads versions 1 to 4; capture again with the current sightline"
         );
         // A future record of another shape still names its version, not a missing field.
-        assert!(parse_err(&json!({ "version": 4, "nodes": [] })).contains("format version 4"), "{err}");
+        assert!(parse_err(&json!({ "version": 5, "nodes": [] })).contains("format version 5"), "{err}");
     }
 
     #[test]
