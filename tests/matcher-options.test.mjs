@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { cases, defaultsCases, layoutCases } from './options/cases.mjs';
 import { readPng } from './video/png.mjs';
 import { repo, runPlaywright, skip, specsOf, tempFolders } from './support/playwright-runs.mjs';
+import { asRead } from './support/dom-record.mjs';
 
 const addon = createRequire(import.meta.url)('../index.js');
 const temps = tempFolders();
@@ -292,9 +293,9 @@ describe('matcher options', { skip }, () => {
     assert.deepEqual(at('ignore-selectors', 125, 45), [22, 163, 74], 'ignoreSelectors: left out, not painted');
     // the DOM record keeps the masked elements, marked; the page keeps no mark of its own
     const { data } = addon.readBaselineSync(path.join(base, 'mask-mixed'), 'mask-mixed', 'chromium');
-    const byId = (id) => data.dom.elements.find((e) => e.selector === id);
+    const byId = (id) => asRead(data.dom).elements.find((e) => e.selector === id);
     assert.deepEqual([byId('#ad').masked, byId('#badge').masked, byId('#content').masked], [true, true, false]);
-    const ignored = addon.readBaselineSync(path.join(base, 'ignore-selectors'), 'ignore-selectors', 'chromium').data.dom;
+    const ignored = asRead(addon.readBaselineSync(path.join(base, 'ignore-selectors'), 'ignore-selectors', 'chromium').data.dom);
     assert.deepEqual([ignored.elements.find((e) => e.selector === '#ad').ignored, ignored.elements.find((e) => e.selector === '#ad').masked], [true, false]);
   });
 

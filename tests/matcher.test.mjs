@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { repo, runPlaywright, skip, specsOf, tempFolders } from './support/playwright-runs.mjs';
-import { withSelectorPaths } from './support/dom-record.mjs';
+import { asRead } from './support/dom-record.mjs';
 
 const addon = createRequire(import.meta.url)('../index.js');
 const temps = tempFolders();
@@ -280,6 +280,6 @@ test('scenario: a locator capture sees only its element: an accent change is sty
   const { data } = addon.readBaselineSync(root, 'element-style', 'chromium');
   assert.deepEqual([data.dom.elements[0].selector, data.dom.elements[0].parent], ['#card-plant', -1]);
   assert.deepEqual(data.dom.elements[0].box.slice(0, 2), [0, 0]);
-  assert.ok(withSelectorPaths(data.dom).elements.every((el) => inCard(el.selector)));
+  assert.ok(asRead(data.dom).elements.every((el) => inCard(el.selector)));
   assert.deepEqual([e.currentSize.width, e.currentSize.height], [Math.round(data.dom.document.width), Math.round(data.dom.document.height)]);
 });

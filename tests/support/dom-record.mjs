@@ -1,14 +1,15 @@
-// A DOM record as the core reads it, for tests that look at the collector's JSON: version 4
-// writes each element's selector relative to its parent's, and these are the full paths the
-// core composes (crates/core/src/dom/selector_paths.rs, whose own tests pin that side). Written
-// apart from the core on purpose: the collector's tests check its output against the format as
-// documented, not against the code that reads it.
+// A DOM record as the core reads it, for tests that look at the collector's JSON. Version 4
+// writes each element's selector relative to its parent's and leaves out `text` and `image` when
+// there are none and `masked` when false; read, every element has its full selector path
+// (crates/core/src/dom/selector_paths.rs, whose own tests pin that side) and all three fields.
+// Written apart from the core on purpose: the collector's tests check its output against the
+// format as documented, not against the code that reads it.
 
 const ENTER = ' >>> ';
 const ENTERS = '>>> ';
 
-/** `record` (parsed JSON) with each element's selector replaced by its full path. */
-export function withSelectorPaths(record) {
+/** `record` (parsed JSON) as the core reads it. */
+export function asRead(record) {
   if (record.version < 4) return record;
   const paths = [];
   const treePrefixes = [];
@@ -31,7 +32,7 @@ export function withSelectorPaths(record) {
     }
     paths[i] = path;
     treePrefixes[i] = treePrefix;
-    return { ...e, selector: path };
+    return { text: null, image: null, masked: false, ...e, selector: path };
   });
   return { ...record, elements };
 }

@@ -19,10 +19,9 @@
 //!   "styleProperties": ["color", "background-color"],
 //!   "styleRows": [["rgb(0, 0, 0)", "rgb(255, 255, 255)"], ["rgb(0, 0, 0)", "rgba(0, 0, 0, 0)"]],
 //!   "elements": [
-//!     { "parent": -1, "tag": "body", "selector": "body", "box": [0, 0, 1280, 4000],
-//!       "text": null, "image": null, "style": 0, "masked": false },
-//!     { "parent": 0, "tag": "h1", "selector": "h1", "box": [8, 21.4, 1264, 37],
-//!       "text": "9f3a5c01d2e4b7a8", "image": null, "style": 1, "masked": false }
+//!     { "parent": -1, "tag": "body", "selector": "body", "box": [0, 0, 1280, 4000], "style": 0 },
+//!     { "parent": 0, "tag": "h1", "selector": "h1", "box": [8, 21.4, 1264, 37], "style": 1,
+//!       "text": "9f3a5c01d2e4b7a8" }
 //!   ],
 //!   "fonts": [ { "family": "Inter", "status": "loaded" } ],
 //!   "brokenImages": ["http://localhost:3000/missing.png"] }
@@ -42,7 +41,7 @@
 //! - `box` is the border box `[x, y, width, height]` in CSS pixels of the page (not the
 //!   viewport); multiply by `devicePixelRatio` for screenshot pixels.
 //! - `text` is a hex digest of the element's own text (its direct text nodes), `image` a digest of
-//!   an `<img>`'s `currentSrc` or a `background-image`; `null` when there is none. The page's own
+//!   an `<img>`'s `currentSrc` or a `background-image`; absent (or `null`) when there is none. The page's own
 //!   files are named by their path from the page ([`page_relative`]: `/img/hero.png` on a served
 //!   page, `img/hero.png` on a `file:` one), in image digests and style values alike, so a page
 //!   served on another host or port, or opened from another folder, records the same images.
@@ -54,9 +53,9 @@
 //!   Version 1 records (baselines approved before version 2) give each element its own list as
 //!   `styles` instead, and read the same. An empty `styleProperties` means styles were not
 //!   collected.
-//! - `masked` marks elements matched by `mask` (and their descendants): they take no part in any
-//!   check, and the top element's box is painted with `maskColor` on both images before the
-//!   pixels are compared. `ignored` (absent when false) marks `ignoreSelectors` matches: left out
+//! - `masked` (absent when false) marks elements matched by `mask` (and their descendants): they
+//!   take no part in any check, and the top element's box is painted with `maskColor` on both
+//!   images before the pixels are compared. `ignored` (absent when false) marks `ignoreSelectors` matches: left out
 //!   of every check the same way, not painted.
 //! - `fonts[].status` is the `FontFace` status: `loaded`, `error`, `unloaded` or `loading`;
 //!   `fonts[].sources` (a failed face's only) the absolute URLs its `@font-face` rules name.
