@@ -1,8 +1,8 @@
 //! How a version 4 record's selectors become selector paths. The collector writes each element's
 //! selector relative to its parent (`parent` already says where it sits), so a page of 16,000
-//! elements does not send every ancestor's path again with each descendant (a third of the
-//! record's bytes, and of the walk's string work, on Python's "Built-in Types" page). Read, the
-//! record holds the full paths of version 3, so everything downstream names elements alike.
+//! elements does not send every ancestor's path again with each descendant (on Python's
+//! "Built-in Types" page the record went from 4.1 to 2.6 MB, the walk from 750 to 637 ms). Read,
+//! the record holds the full paths of version 3, so everything downstream names elements alike.
 //!
 //! What a version 4 element's `selector` holds, by the selector rules of
 //! `playwright-fixtures/collector.js`:
