@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// The DOM record format version the collector writes. Version 4 writes each element's selector
-/// relative to its parent's ([`selector_paths`](super::selector_paths)); read, it is the version
-/// 3 record with full paths. Version 3 names the page's own files by
-/// their path from the page ([`page_relative`](super::page_relative)) in image digests and style
-/// values; version 2 named them by absolute URL. Version 2 gives each element its styles as an
-/// index into `styleRows` (most elements share their computed values with many others); version
-/// 1 gave every element its own `styles` list. All are read, since baselines keep the record
+/// relative to its parent's (composed when read: `dom/selector_paths.rs`) and leaves out `text`
+/// and `image` when there is none and `masked` when false; read, it is the version 3 record with
+/// full paths. Version 3 names the page's own files by their path from the page
+/// ([`page_relative`](super::page_relative)) in image digests and style values; version 2 named
+/// them by absolute URL. Version 2 gives each element its styles as an index into `styleRows`
+/// (most elements share their computed values with many others); version 1 gave every element
+/// its own `styles` list. All are read, since baselines keep the record
 /// they were approved with: an older record's style values are renamed as version 3 names them
 /// when read; its image digests cannot be, so images are compared only between records that
 /// name them alike ([`DomSnapshot::names_images_alike`]).
