@@ -1,4 +1,4 @@
-// Types for collector.js (the in-page DOM collector).
+// Types for collector.js (the DOM record from Node) and collector-in-page.js (the in-page collector).
 import type { ElementHandle, Frame, Locator, Page } from '@playwright/test';
 
 /** One rendered element, in document order (open shadow roots and same-origin iframes included). */
@@ -7,34 +7,40 @@ export interface DomElement {
   parent: number;
   /** Local name: `div`, `x-card`, `svg`, `rect`. */
   tag: string;
-  /** Stable CSS path, unique in the capture; ` >>> ` enters a shadow root or an iframe's document. */
+  /**
+   * Relative to the parent's (version 4): a segment (`li.item:nth-of-type(2)`), `#id` (after its
+   * tree's prefix), or `>>> segment` for the first element of a shadow root or an iframe's document;
+   * the root's whole path. The core composes the full paths, unique in the capture.
+   */
   selector: string;
   /**
    * Border box `[x, y, width, height]` in page CSS px (scroll and iframe offsets applied), 2 decimals;
    * with `scope`, relative to the scope element's border-box top-left (its own box is `[0, 0, w, h]`).
    */
   box: [number, number, number, number];
-  /** FNV-1a 64 (16 hex) of the element's own text nodes, whitespace collapsed; null when empty. */
-  text: string | null;
-  /** FNV-1a 64 of the `<img>` / SVG `<image>` source and the computed `background-image`; null when none. */
-  image: string | null;
-  /** Computed values of `styleProperties`, same order. */
-  styles: string[];
-  /** Matched by a mask selector, or inside an element that is: the engine paints the top one's box with maskColor. */
-  masked: boolean;
+  /** FNV-1a 64 (16 hex) of the element's own text nodes, whitespace collapsed; absent when empty. */
+  text?: string;
+  /** FNV-1a 64 of the `<img>` / SVG `<image>` source and the computed `background-image`; absent when none. */
+  image?: string;
+  /** Index of its row in `styleRows`: the computed values of `styleProperties`, same order. */
+  style: number;
+  /** Matched by a mask selector, or inside an element that is: the engine paints the top one's box with maskColor; absent when false. */
+  masked?: true;
   /** Matched by an ignore selector, or inside an element that is (left out, not painted); absent when false. */
   ignored?: true;
 }
 
 /** What `collectDom` returns, once parsed. */
 export interface DomCapture {
-  version: 1;
+  version: 4;
   url: string;
   viewport: { width: number; height: number };
   devicePixelRatio: number;
   /** Scrollable size of the top document in CSS px; with `scope`, the scope element's border-box size. */
   document: { width: number; height: number };
   styleProperties: string[];
+  /** Each distinct list of computed values once, aligned with `styleProperties`. */
+  styleRows: string[][];
   elements: DomElement[];
   /** Each distinct (family, FontFace status) of the walked documents; with `scope`, only families the subtree's `font-family` names. */
   fonts: { family: string; status: 'unloaded' | 'loading' | 'loaded' | 'error' }[];

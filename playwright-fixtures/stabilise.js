@@ -4,7 +4,7 @@
 // (`prepareForCapture`); finite animations are finished and infinite ones cancelled
 // (`finishAnimations`); after it, the page is put back as it was (`restoreAfterCapture`), so the
 // test goes on with a page that still animates. Every step runs in every frame and open shadow
-// root, because each renders into the screenshot. The DOM record itself is collector.js's.
+// root, because each renders into the screenshot. The DOM record itself is collector-in-page.js's.
 
 /**
  * What `animations: 'disabled'` and `caret: 'hide'` do in toHaveScreenshot, as one stylesheet for

@@ -1,4 +1,4 @@
-// The in-page collector (playwright-fixtures/collector.js) in real Chromium: the exact JSON shape
+// The in-page collector (playwright-fixtures/collector-in-page.js, called through collector.js) in real Chromium: the exact JSON shape
 // the Rust dom parser reads, selectors, page-coordinate boxes, text digests, styles and their
 // shared rows, masks, shadow DOM, same-origin iframes, capture health (broken images, failed
 // fonts; the page is stabilised first, as the matcher does). Page stabilisation itself is
@@ -427,6 +427,30 @@ if (missing) {
       assert.deepEqual(stylesOf(dom, bySelector(dom, 'body > p')), ['4px', 'rgb(1, 2, 3)', 'dotted']);
       await assert.rejects(collectDom(page, { styleProperties: 'color' }), /styleProperties must be an array/);
       await assert.rejects(collectDom(page, { mask: '.ad' }), /mask must be an array of CSS selector strings/);
+    });
+  });
+
+  test('collector: a box shorthand read once gives each side exactly the value the browser gives it', async () => {
+    // Sides that differ in 1 to 4 values, colour functions with spaces, calc(), percentages,
+    // elliptical radii (a `/`: read side by side), currentcolor, auto margins.
+    const html = `<style>
+      .a{margin:1px 2px 3px 4px;padding:5% 6px;border:2px dashed rgb(1,2,3);border-left:3px dotted color(srgb 0.1 0.2 0.3);border-radius:10px / 5px}
+      .b{border-radius:50% 10px 3px;border-top-color:rgba(1,2,3,0.5);margin:calc(10px + 1em) auto;padding:0}
+      .c{border-style:solid none;border-width:thin medium thick;border-color:currentcolor red;color:lab(50% 40 59.5)}
+      .d{border-radius:1px 2px 3px 4px / 5px;margin:-3px;outline:1px solid}</style>
+      <div class=a>a</div><div class=b>b</div><div class=c>c</div><div class=d>d</div><p style="margin: 0 auto; width: 10px">e</p>`;
+    await withPage(html, async (page) => {
+      const dom = await collect(page);
+      const boxed = DEFAULT_STYLE_PROPERTIES.filter((p) => /^(margin|padding|border)-.*(top|right|bottom|left)/.test(p));
+      assert.equal(boxed.length, 24);
+      const byBrowser = await page.evaluate((boxed) => [document.body, ...document.body.querySelectorAll('*')]
+        .filter((e) => e.localName !== 'style').map((e) => boxed.map((p) => getComputedStyle(e).getPropertyValue(p))), boxed);
+      const recorded = dom.elements.map((e) => boxed.map((p) => style(dom, e, p)));
+      assert.deepEqual(recorded, byBrowser);
+      const at = (element, property) => recorded[element][boxed.indexOf(property)];
+      assert.deepEqual(['top', 'right', 'bottom', 'left'].map((side) => at(1, `margin-${side}`)), ['1px', '2px', '3px', '4px']);
+      assert.equal(at(1, 'border-top-left-radius'), '10px 5px', 'an elliptical corner, read itself');
+      assert.equal(at(1, 'border-left-color'), 'color(srgb 0.1 0.2 0.3)');
     });
   });
 

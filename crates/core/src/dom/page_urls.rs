@@ -4,7 +4,7 @@
 //! same `<img src="hero.png">` must be the same image in both records, or every image reads as
 //! "changed content" whenever anything else differs.
 //!
-//! The rule (record version 3; the collector in `playwright-fixtures/collector.js` applies the
+//! The rule (record version 3; the collector in `playwright-fixtures/collector-in-page.js` applies the
 //! same text rule in the page, and `tests/collector.test.mjs` pins both to the same digests):
 //! - an `http:`/`https:` page's origin (scheme, host and port, as its URL spells them) is dropped
 //!   from a URL that starts with it: `http://localhost:3000/img/hero.png?v=2` → `/img/hero.png?v=2`;

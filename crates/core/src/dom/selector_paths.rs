@@ -5,7 +5,7 @@
 //! the record holds the full paths of version 3, so everything downstream names elements alike.
 //!
 //! What a version 4 element's `selector` holds, by the selector rules of
-//! `playwright-fixtures/collector.js`:
+//! `playwright-fixtures/collector-in-page.js`:
 //! - a root element (`parent` -1): its whole path, as in version 3 (`body`, or a scoped
 //!   capture's element with its page path);
 //! - `>>> segment`: the first element of a tree entered under its parent (an open shadow root's
