@@ -504,14 +504,20 @@ function collectInPage(args) {
         for (let k = 0; k < 4; k++) box[k][i] = declarations[i].getPropertyValue(props[at[k]]);
         continue;
       }
-      [box[0][i], box[1][i], box[2][i], box[3][i]] = [v[0], v[1] ?? v[0], v[2] ?? v[0], v[3] ?? v[1] ?? v[0]];
+      box[0][i] = v[0];
+      box[1][i] = v[1] ?? v[0];
+      box[2][i] = v[2] ?? v[0];
+      box[3][i] = v[3] ?? v[1] ?? v[0];
     }
   }
   for (let p = 0; p < propCount; p++) {
     if (columns[p]) continue;
-    const name = props[p];
+    if (props[p] === 'display') {
+      columns[p] = displays; // one per element, read during the walk
+      continue;
+    }
     const column = (columns[p] = new Array(count));
-    for (let i = 0; i < count; i++) column[i] = name === 'display' ? displays[i] : declarations[i].getPropertyValue(name);
+    for (let i = 0; i < count; i++) column[i] = declarations[i].getPropertyValue(props[p]);
   }
   /** A computed value's space-separated values (a space inside parentheses is part of one). */
   function valuesOf(value) {
