@@ -9,17 +9,12 @@ const util = require('node:util');
 const { runnerPlaywright } = require('./runner.js');
 const { test: base, expect: baseExpect } = runnerPlaywright();
 const addon = require('../addon.js');
-const { collectDom } = require('./collector.js');
-const { prepareForCapture, finishAnimations, waitForContent, restoreAfterCapture } = require('./stabilise.js');
-const { followPageWork, pageWork } = require('./page-work.js');
-const { captureEnvironment, renderedFonts } = require('./environment.js');
-const { tracedRules } = require('./trace.js');
-const { watchAssets, assetDigests } = require('./assets.js');
-const { screenshot, isLocator, isPage } = require('./screenshot.js');
-const { growToScrollContent } = require('./scroll-content.js');
-const { runLocatorHandlers } = require('./locator-handlers.js');
+const { capture, navigatedAway } = require('./capture.js');
+const { followPageWork } = require('./page-work.js');
+const { watchAssets } = require('./assets.js');
+const { isLocator, isPage } = require('./screenshot.js');
 const { attachOutcome } = require('./attachments.js');
-const { isMaskLocator, markLocators } = require('./mask.js');
+const { isMaskLocator } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
 
 /** Asset failures seen on each page, filled by the `page` fixture's listeners. */
@@ -167,7 +162,12 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
       try {
         // The page work is one step named after the snapshot, as toHaveScreenshot's step names
         // it: the report and the trace tell calls apart, and the page calls it makes sit inside.
-        const outcome = await test.step(`toMatchVisual(${session.name})`, () => capture(page, target, session, step, { maskLocators, signal, launchArgs: testInfo.project.use?.launchOptions?.args }), { box: true });
+        const outcome = await test.step(`toMatchVisual(${session.name})`, () => capture(page, target, session, step, {
+          maskLocators,
+          signal,
+          launchArgs: testInfo.project.use?.launchOptions?.args,
+          assetFailures: () => failuresByPage.get(page) ?? [],
+        }), { box: true });
         // Awaited here, so an error finishing the call (a file not written) is named as the call's.
         return await finish(testInfo, session, outcome);
       } catch (err) {
@@ -200,142 +200,6 @@ function asCallError(err, label) {
 /** How many navigations one call waits through before it gives up with the page's error. */
 const MAX_NAVIGATIONS = 3;
 
-/** Whether `err` says the page's document went away under a step (it navigated). */
-function navigatedAway(err) {
-  // `navigated`: screenshot.js's full-page shot, which Chromium leaves unanswered on a navigation.
-  if (err?.navigated === true) return true;
-  return /Execution context was destroyed|Cannot find context with specified id|[Ff]rame (was|got) detached/.test(String(err?.message));
-}
-
-/**
- * One capture of the page for `session`, from its first `step`: prepare the page, walk and shoot
- * it as the session asks, and put it back. Returns the session's outcome.
- */
-async function capture(page, target, session, step, { maskLocators, signal, launchArgs }) {
-  // As toHaveScreenshot's `signal`: an abort fails the call like its timeout, between the page's
-  // steps and during a pause before a shot.
-  const checkSignal = () => {
-    if (signal?.aborted) {
-      throw new Error(`toMatchVisual("${session.name}"): aborted by its signal${signal.reason === undefined ? '' : ` (${signal.reason})`}`);
-    }
-  };
-  checkSignal();
-  const settings = session.page;
-  // The page's own work is waited for within the call's timeout, as the shots are.
-  const deadline = Date.now() + settings.timeout;
-  const work = settings.waitForRequests ? pageWork(page, settings.ignoreRequests) : null;
-  if (settings.clearHover) await page.mouse.move(-1, -1);
-  // Overlays shown with page.screencast (and Playwright's own) are not the page: hidden while it
-  // is captured, as toHaveScreenshot hides them (where Playwright has page.screencast).
-  await page.screencast?.hideOverlays?.();
-  let putBack = null;
-  try {
-    // A Locator asked for its full page: an element that scrolls is grown to its whole content,
-    // before its animations are finished.
-    const grow = settings.scrollContent && isLocator(target);
-    const finish = settings.animations === 'disabled';
-    await prepareForCapture(page, settings, { finish: finish && !grow });
-    if (grow) {
-      putBack = await growToScrollContent(target, settings.timeout);
-      if (finish) await finishAnimations(page);
-    }
-    await work?.settle(deadline);
-    // The first step's locator handlers run while the content is waited for: each only waits on
-    // the page, so the two cost one wait.
-    await Promise.all([
-      waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }).catch((err) => {
-        throw new Error(`toMatchVisual("${session.name}"): ${err.message}`);
-      }),
-      runLocatorHandlers(page, settings.timeout),
-    ]);
-    let handlersRan = true;
-    // A Locator capture is only the element's box: its DOM record is only the element's subtree,
-    // boxes relative to the element (so they line up with the element screenshot's pixels).
-    const walk = async (styleProperties) => {
-      const scope = isLocator(target) ? await target.elementHandle({ timeout: settings.timeout }) : null;
-      const marked = await markLocators(maskLocators);
-      try {
-        return await collectDom(page, {
-          styleProperties,
-          mask: marked ? [...settings.mask, marked.selector] : settings.mask,
-          ignore: settings.ignoreSelectors,
-          ignoreRegions: settings.ignoreRegions,
-          scope,
-          scale: settings.scale,
-          // Boxes where the shot's pixels are: a viewport shot of a scrolled page, or a clipped
-          // one, does not start at the document's corner.
-          shot: { fullPage: settings.fullPage, clip: settings.clip },
-        });
-      } finally {
-        await marked?.unmark();
-        await scope?.dispose();
-      }
-    };
-    let environmentTold = false;
-    while (step.kind !== 'done') {
-      checkSignal();
-      // Before the page is walked or shot; the lookups after the last shot (its fonts, its rules)
-      // are about the page as it was shot, which a handler must not change.
-      if ((step.kind === 'walk' || step.kind === 'shoot') && !handlersRan) await runLocatorHandlers(page, settings.timeout);
-      handlersRan = false;
-      // What the page started since (the images of what it rendered) is waited for too.
-      await work?.settle(deadline, { quiet: false });
-      if (step.kind === 'walk') {
-        const dom = await walk(step.styleProperties);
-        // Once a call: the browser does not change between its walks.
-        step = await session.walked(dom, environmentTold ? undefined : captureEnvironment(page, launchArgs));
-        environmentTold = true;
-      } else if (step.kind === 'trace') {
-        // What restyled the elements is told where the browser can say.
-        const { rules, error } = await tracedRules(page, step);
-        step = await session.traced(rules, error);
-      } else if (step.kind === 'rendered') {
-        // The fonts and the rules of a failing restyle share one round of the page's DevTools
-        // session (its domains enabled once).
-        const [fonts, assets, traced] = await Promise.all([
-          renderedFonts(page, step.maxFamilies, step.fontElements),
-          assetDigests(page, step.maxAssets),
-          step.trace ? tracedRules(page, step.trace) : {},
-        ]);
-        step = await session.rendered(fonts, assets, traced.rules, traced.error);
-      } else {
-        if (step.afterMs > 0) await pause(step.afterMs, signal);
-        checkSignal();
-        const shot = await screenshot(page, target, settings).catch((err) => {
-          if (err?.name !== 'TimeoutError') throw err;
-          throw new Error(`toMatchVisual("${session.name}"): the element never became visible and stable within the timeout of ${settings.timeout} ms (${err.message.split('\n')[0]})`);
-        });
-        const pending = work?.stillPending(settings.timeout) ?? [];
-        // A page that may be the baseline's is shot before it is walked: the shot tells the environment then.
-        step = await session.shot(shot, [...(failuresByPage.get(page) ?? []), ...pending], environmentTold ? undefined : captureEnvironment(page, launchArgs));
-        environmentTold = true;
-      }
-    }
-  } finally {
-    // A page that navigated away has nothing left to put back.
-    await putBack?.().catch((err) => {
-      if (!navigatedAway(err)) throw err;
-    });
-    await restoreAfterCapture(page).catch((err) => {
-      if (!navigatedAway(err)) throw err;
-    });
-    await page.screencast?.showOverlays?.();
-  }
-  return step.outcome;
-}
-
-/** Waits `ms`, or less when `signal` aborts meanwhile. */
-function pause(ms, signal) {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * Attaches what the outcome lists and returns the matcher's result. As toHaveScreenshot's, the

@@ -136,7 +136,7 @@ const toolOfKind = (capture, kind) => Object.entries(capture.tools).find(([, r])
 function stepLabel(step, info) {
   switch (step) {
     case 'prepareForCapture': return 'prepareForCapture (stabilising stylesheet, fonts.ready, animations finished)';
-    case 'clearHover': return 'clearHover (mouse moved off the page)';
+    case 'clearHover': return 'clearHover (mouse moved off the page, screencast overlays hidden)';
     case 'pageWork': return 'the page\'s own work (requests done, DOM quiet 100 ms)';
     case 'waitForContent': return 'waitForContent (images decoded, aria-busy; the first locator handlers beside)';
     case 'beforeStep': return 'before each step (locator handlers before a walk or a shot, requests started since)';

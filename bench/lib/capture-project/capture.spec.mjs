@@ -25,15 +25,8 @@ const require = createRequire(import.meta.url);
 // The same module instances the matcher uses (resolved next to it), so the step-by-step
 // breakdown below runs exactly the code toMatchVisual runs.
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
-const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
-const { prepareForCapture, restoreAfterCapture, waitForContent } = require(path.join(fixturesDir, 'stabilise.js'));
+const { capture } = require(path.join(fixturesDir, 'capture.js'));
 const { attachOutcome } = require(path.join(fixturesDir, 'attachments.js'));
-const { pageWork } = require(path.join(fixturesDir, 'page-work.js'));
-const { runLocatorHandlers } = require(path.join(fixturesDir, 'locator-handlers.js'));
-const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
-const { captureEnvironment, renderedFonts } = require(path.join(fixturesDir, 'environment.js'));
-const { assetDigests } = require(path.join(fixturesDir, 'assets.js'));
-const { tracedRules } = require(path.join(fixturesDir, 'trace.js'));
 const addon = require('sightline');
 
 const PHASE = process.env.BENCH_CAPTURE_PHASE;
@@ -60,22 +53,26 @@ function checkFullPage(png, what) {
 }
 
 /**
- * One toMatchVisual call split into its steps and timed one by one: the same capture session
- * `toMatchVisual` in playwright-fixtures/index.js drives, answering each step it asks for (a page
- * with a baseline is shot first, and an unchanged one passes on its bytes, with no walk); keep
- * the two in step when the matcher changes. Returns the time of each kind of step (summed over
- * the call) and, in `sequence`, every step in order.
+ * One toMatchVisual call split into its steps and timed one by one: the matcher's own capture
+ * loop (playwright-fixtures/capture.js) driving a capture session opened as the matcher opens
+ * one, with its `lap` hook timing each part; then the attachments and the session's close, as
+ * the matcher finishes a call. Returns the time of each kind of step (summed over the call) and,
+ * in `sequence`, every step in order.
  */
 async function sessionSteps(page, testInfo, { expectPass }) {
   const root = path.resolve(process.env.SIGHTLINE_ROOT);
   const steps = {};
   const sequence = [];
   let mark = performance.now();
-  const lap = (step) => {
+  let dom;
+  let shot;
+  const lap = (step, detail) => {
     const now = performance.now();
     steps[step] = (steps[step] ?? 0) + now - mark;
     sequence.push([step, now - mark]);
     mark = now;
+    dom = detail?.dom ?? dom;
+    shot = detail?.shot ?? shot;
   };
   const session = new addon.CaptureSession({
     root,
@@ -87,85 +84,16 @@ async function sessionSteps(page, testInfo, { expectPass }) {
     testFile: 'capture.spec.mjs',
     testTitlePath: [testInfo.title],
   });
-  const settings = session.page;
-  let step = session.start();
+  const first = session.start();
   lap('openSession');
-  let dom;
-  let shot;
-  const deadline = Date.now() + settings.timeout;
-  const work = settings.waitForRequests ? pageWork(page, settings.ignoreRequests) : null;
-  if (settings.clearHover) await page.mouse.move(-1, -1);
-  lap('clearHover');
-  // The stabilising stylesheet and the finished animations: one round trip per frame, as the
-  // matcher does for a page.
-  await prepareForCapture(page, settings, { finish: settings.animations === 'disabled' });
-  lap('prepareForCapture');
-  await work?.settle(deadline);
-  lap('pageWork');
-  // As the matcher: the first step's locator handlers beside the wait for content.
-  await Promise.all([
-    waitForContent(page, { images: settings.waitForImages, ariaBusy: settings.waitForAriaBusy, timeout: settings.timeout }),
-    runLocatorHandlers(page, settings.timeout),
-  ]);
-  lap('waitForContent');
-  let handlersRan = true;
-  // As the matcher: where the page is rendered comes with the first answer, so a capture the
-  // session stores asks what the page was drawn with (the `rendered` step), as the matcher's does.
-  let environment = captureEnvironment(page, []);
-  const told = () => {
-    const once = environment;
-    environment = undefined;
-    return once;
-  };
-  try {
-    while (step.kind !== 'done') {
-      // As the matcher before each step: locator handlers (before a walk or a shot, unless they
-      // just ran), then what the page started since.
-      if ((step.kind === 'walk' || step.kind === 'shoot') && !handlersRan) await runLocatorHandlers(page, settings.timeout);
-      handlersRan = false;
-      await work?.settle(deadline, { quiet: false });
-      lap('beforeStep');
-      if (step.kind === 'walk') {
-        dom = await collectDom(page, { styleProperties: step.styleProperties, mask: settings.mask, ignore: settings.ignoreSelectors });
-        lap('collectDom');
-        step = await session.walked(dom, told());
-        lap('compare');
-      } else if (step.kind === 'shoot') {
-        if (step.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, step.afterMs));
-        shot = await screenshot(page, page, settings);
-        lap('screenshot');
-        step = await session.shot(shot, [], told());
-        lap('compare');
-      } else if (step.kind === 'rendered') {
-        const [fonts, assets, traced] = await Promise.all([
-          renderedFonts(page, step.maxFamilies, step.fontElements),
-          assetDigests(page, step.maxAssets),
-          step.trace ? tracedRules(page, step.trace) : {},
-        ]);
-        lap('rendered');
-        step = await session.rendered(fonts, assets, traced.rules, traced.error);
-        lap('compare');
-      } else if (step.kind === 'trace') {
-        const { rules, error } = await tracedRules(page, step);
-        lap('trace');
-        step = await session.traced(rules, error);
-        lap('compare');
-      } else {
-        throw new Error(`the session asked for ${step.kind}`);
-      }
-    }
-    // As the matcher attaches: the output files written into the test's output folder.
-    await attachOutcome(testInfo, step.outcome.attachments.map((a) => ({ ...a, name: `steps-${a.name}` })));
-    lap('attach');
-  } finally {
-    await restoreAfterCapture(page);
-    lap('restoreAfterCapture');
-  }
-  // As the matcher, once it attached and put the page back: the capture and evidence were
-  // written meanwhile.
+  const outcome = await capture(page, page, session, first, { lap });
+  // As the matcher finishes a call: the output files attached, then the capture and evidence
+  // (written on a thread since the call was decided) waited for.
+  await attachOutcome(testInfo, outcome.attachments.map((a) => ({ ...a, name: `steps-${a.name}` })));
+  lap('attach');
   await session.close();
   lap('close');
-  if (step.outcome.pass !== expectPass) throw new Error(`the session's outcome: ${step.outcome.message}`);
+  if (outcome.pass !== expectPass) throw new Error(`the session's outcome: ${outcome.message}`);
   const info = {
     walked: dom !== undefined,
     ...(dom === undefined ? {} : {
@@ -174,7 +102,7 @@ async function sessionSteps(page, testInfo, { expectPass }) {
       styleProperties: JSON.parse(dom).styleProperties.length,
     }),
     pngBytes: shot.length,
-    status: step.outcome.status,
+    status: outcome.status,
   };
   return { steps, sequence, info, note: checkFullPage(shot, 'toMatchVisual\'s screenshot') };
 }
