@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::Deserialize;
+
 use super::Results;
 use crate::error::{Error, Result};
 
@@ -39,9 +41,9 @@ pub fn parse_results(raw: String, path: &Path) -> Result<ResultsFile> {
         return Err(bad(path, "not a JSON object".into()));
     }
     // The version first: a file from another version is named as such, not as a missing field.
-    let version = value.get("version");
-    if version.and_then(serde_json::Value::as_u64) != Some(RESULTS_VERSION) {
-        let found = version.map_or("none".to_string(), ToString::to_string);
+    let Versioned { version } = Versioned::deserialize(&value).unwrap_or(Versioned { version: None });
+    if version.as_ref().and_then(serde_json::Value::as_u64) != Some(RESULTS_VERSION) {
+        let found = version.map_or("none".to_string(), |v| v.to_string());
         return Err(bad(path, format!("format version {found}, this sightline reads {RESULTS_VERSION}")));
     }
     let results: Results = serde_path_to_error::deserialize(&value).map_err(|e| {
@@ -51,6 +53,12 @@ pub fn parse_results(raw: String, path: &Path) -> Result<ResultsFile> {
         bad(path, if at == "." { inner.to_string() } else { format!("{at}: {inner}") })
     })?;
     Ok(ResultsFile { results, raw })
+}
+
+/// The one field read before the others: whatever its type, so a wrong one is quoted.
+#[derive(Deserialize)]
+struct Versioned {
+    version: Option<serde_json::Value>,
 }
 
 fn bad(path: &Path, detail: String) -> Error {
