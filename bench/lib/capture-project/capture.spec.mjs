@@ -94,12 +94,13 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   await session.close();
   lap('close');
   if (outcome.pass !== expectPass) throw new Error(`the session's outcome: ${outcome.message}`);
+  const record = dom === undefined ? undefined : JSON.parse(dom);
   const info = {
-    walked: dom !== undefined,
-    ...(dom === undefined ? {} : {
+    walked: record !== undefined,
+    ...(record === undefined ? {} : {
       domBytes: Buffer.byteLength(dom),
-      domElements: JSON.parse(dom).elements.length,
-      styleProperties: JSON.parse(dom).styleProperties.length,
+      domElements: record.elements.length,
+      styleProperties: record.styleProperties.length,
     }),
     pngBytes: shot.length,
     status: outcome.status,

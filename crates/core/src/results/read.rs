@@ -41,7 +41,7 @@ pub fn parse_results(raw: String, path: &Path) -> Result<ResultsFile> {
         return Err(bad(path, "not a JSON object".into()));
     }
     // The version first: a file from another version is named as such, not as a missing field.
-    let Versioned { version } = Versioned::deserialize(&value).unwrap_or(Versioned { version: None });
+    let Versioned { version } = Versioned::deserialize(&value).map_err(|e| bad(path, e.to_string()))?;
     if version.as_ref().and_then(serde_json::Value::as_u64) != Some(RESULTS_VERSION) {
         let found = version.map_or("none".to_string(), |v| v.to_string());
         return Err(bad(path, format!("format version {found}, this sightline reads {RESULTS_VERSION}")));
@@ -55,7 +55,8 @@ pub fn parse_results(raw: String, path: &Path) -> Result<ResultsFile> {
     Ok(ResultsFile { results, raw })
 }
 
-/// The one field read before the others: whatever its type, so a wrong one is quoted.
+/// The one field read before the others, of any type (a wrong one is quoted in the error): an
+/// object always reads as this; a missing or null `version` is `None`.
 #[derive(Deserialize)]
 struct Versioned {
     version: Option<serde_json::Value>,
