@@ -401,7 +401,7 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     // a masked one is compressed quickly, not as a baseline (on a 1280×86146 page: 0.5 s instead
     // of 2.4 s, about the size of Chromium's own PNG).
     let (diff_png, current_png) = rayon::join(
-        || store.write_diff(name, project, diff.as_ref()),
+        || store.write_diff(name, project, diff.as_ref().map(|diff| (diff, &options.compare.pixel))),
         || {
             let wanted = want_diff_png && evidence.failed() && !write_baseline;
             Ok(match (wanted, painted) {

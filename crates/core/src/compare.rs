@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::canvas::pad_to;
-use crate::decode::{PngCompression, encode_png, encode_png_drawn};
+use crate::decode::{encode_png_drawn, encode_png_with_palette};
 use crate::error::Result;
 use crate::image::{ImageRef, RgbaImage};
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
@@ -297,7 +297,8 @@ pub fn compare_images_into_png(
     if baseline.width() != current.width() || options.comparator != Comparator::Pixelmatch {
         let (comparison, image) =
             compare_images_drawing(baseline.view(), current, options, DiffDrawing::WhenDifferent)?;
-        return Ok((comparison, image.map(|image| encode_png(&image, PngCompression::Fastest)).transpose()?));
+        let png = image.map(|image| encode_png_with_palette(&image, options.pixel.diff_palette().as_ref()));
+        return Ok((comparison, png.transpose()?));
     }
     COMPARISONS.fetch_add(1, Ordering::Relaxed);
     let (baseline_size, current_size) = (Size::of(baseline.view()), Size::of(current));
@@ -335,6 +336,7 @@ pub fn compare_images_into_png(
             encode_png_drawn(
                 &mut image,
                 TILE,
+                options.pixel.diff_palette().as_ref(),
                 || painter.scratch(),
                 |scratch, band, rows| painter.draw_band(scratch, band, rows),
             )
@@ -558,6 +560,10 @@ mod tests {
                     pixel: PixelOptions { diff_mask: true, ..PixelOptions::default() },
                     ..Default::default()
                 },
+                CompareOptions {
+                    pixel: PixelOptions { diff_color_alt: Some([0, 200, 0]), alpha: 0.5, ..PixelOptions::default() },
+                    ..Default::default()
+                },
             ] {
                 let (expected, image) = compare_images(baseline.view(), current.view(), &options, true).unwrap();
                 let (compared, png) =
@@ -566,7 +572,10 @@ mod tests {
                 assert_eq!(json(&compared), json(&expected), "{height} rows");
                 assert!(expected.shift.is_some() && expected.antialiased_pixels > 0, "{expected:?}");
                 assert_eq!(expected.size_changed, height != 500);
-                let decoded = crate::decode::decode_image(&png.unwrap(), std::path::Path::new("diff.png")).unwrap();
+                let png = png.unwrap();
+                // Its greys and marks are the options' palette: one index a pixel (colour type 3).
+                assert_eq!(png[25], 3, "an indexed diff PNG ({height} rows, {options:?})");
+                let decoded = crate::decode::decode_image(&png, std::path::Path::new("diff.png")).unwrap();
                 assert!(decoded == image.unwrap(), "the PNG holds the diff image compare_images draws ({height} rows)");
             }
         }

@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use crate::antialias::antialiased;
-use crate::color_delta::{FadedGray, MAX_YIQ_DELTA, color_delta};
+use crate::color_delta::{FadedGray, MAX_YIQ_DELTA, color_delta, faded_gray};
+use crate::decode::Palette;
 use crate::error::{Error, Result};
 
 /// Options of the pixel test; defaults are pixelmatch 7.2's.
@@ -47,6 +48,25 @@ impl PixelOptions {
     /// The largest squared YIQ difference still counted as equal.
     pub fn max_delta(&self) -> f64 {
         MAX_YIQ_DELTA * self.threshold * self.threshold
+    }
+
+    /// The colours a diff image drawn with these options has — its faded greys, the marking
+    /// colours, transparency for a diff mask — as a PNG palette: the image is written as one
+    /// index a pixel. `None` when they are too many for one (an `alpha` near 1 fades to every
+    /// grey).
+    pub fn diff_palette(&self) -> Option<Palette> {
+        let opaque = |[r, g, b]: [u8; 3]| [r, g, b, 255];
+        // The perceptual comparator marks in red and yellow whatever the options say.
+        let marks =
+            [Some(self.diff_color), Some(self.aa_color), self.diff_color_alt, Some([255, 0, 0]), Some([255, 255, 0])];
+        let mut colours: Vec<[u8; 4]> = if self.diff_mask { vec![[0; 4]] } else { Vec::new() };
+        for colour in marks.into_iter().flatten().map(opaque) {
+            if !colours.contains(&colour) {
+                colours.push(colour);
+            }
+        }
+        // The darkest grey is black's: fading moves every pixel toward white.
+        Palette::new(colours, Some(faded_gray([0, 0, 0, 255], self.alpha)))
     }
 
     /// The colour of a counted difference: `diff_color_alt` where the pixel got darker

@@ -11,7 +11,7 @@ use crate::image::{RgbaImage, check_dimensions};
 
 mod in_parts;
 mod pair;
-pub use in_parts::encode_png_drawn;
+pub use in_parts::{Palette, encode_png_drawn};
 pub use pair::{DecodedPair, decode_pair};
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
@@ -336,6 +336,12 @@ pub fn encode_png(image: &RgbaImage, compression: PngCompression) -> Result<Vec<
     encode_png_with_chunk(image, compression, None)
 }
 
+/// Encodes an image of few colours as [`PngCompression::Fastest`] does, as indices into `palette`
+/// when every pixel is in it (a quarter of the bytes to compress and write), else as RGBA8.
+pub fn encode_png_with_palette(image: &RgbaImage, palette: Option<&Palette>) -> Result<Vec<u8>> {
+    in_parts::encode_png_in_parts(image, palette, None)
+}
+
 /// Encodes RGBA8 as PNG with one extra ancillary chunk `(type, data)` before the pixels.
 pub fn encode_png_with_chunk(
     image: &RgbaImage,
@@ -343,7 +349,7 @@ pub fn encode_png_with_chunk(
     chunk: Option<([u8; 4], &[u8])>,
 ) -> Result<Vec<u8>> {
     if compression == PngCompression::Fastest {
-        return in_parts::encode_png_in_parts(image, chunk);
+        return in_parts::encode_png_in_parts(image, None, chunk);
     }
     let failed = |e: png::EncodingError| Error::InvalidInput(format!("PNG encoding failed: {e}"));
     let mut out = Vec::with_capacity(image.len() / 4 + 1024);

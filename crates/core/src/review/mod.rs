@@ -29,7 +29,7 @@ use crate::approve::{Accept, Approval, Approved, Held, Proof, approve_as, missin
 use crate::batch::capture_options;
 use crate::compare::aligned_diff;
 use crate::config::Settings;
-use crate::decode::{PngCompression, decode_image, encode_png};
+use crate::decode::{decode_image, encode_png_with_palette};
 use crate::error::{Error, Result};
 use crate::layout::project_file_stem;
 use crate::results::Results;
@@ -218,7 +218,7 @@ impl ReviewRun {
         let capture = store.read_capture(&snapshot.name, &snapshot.project)?;
         let options = capture_options(settings, &capture.data);
         let aligned = aligned_diff(baseline.view(), capture.image.view(), &shift, &options.compare)?;
-        encode_png(&aligned.image, PngCompression::Fastest)
+        encode_png_with_palette(&aligned.image, options.compare.pixel.diff_palette().as_ref())
     }
 }
 
@@ -383,6 +383,7 @@ pub fn reject_in_review(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::{PngCompression, encode_png};
     use crate::image::RgbaImage;
     use crate::store::CaptureData;
 
