@@ -98,7 +98,7 @@ function filesUnder(dir, base = dir) {
 /**
  * Runs the capture group. Returns `{ tools: { [name]: { kind, medianMs, samples, note } |
  * { kind, error } }, steps: { [step]: { medianMs, samples } }, stepsTotal, info, browser,
- * stored, failing: { ms, samples, comparisons, verdict, sequence } | { error } }`, or `{ missing }` when the addon is not built (the matcher cannot load without it).
+ * stored, failing: { ms, samples, floorMs, floors, comparisons, verdict, sequence } | { error } }`, or `{ missing }` when the addon is not built (the matcher cannot load without it).
  */
 export function captureGroup({ root, workDir, chromiumPath, runs, addon, realPage = false }) {
   if (addon.missing) return { missing: addon.missing };

@@ -203,6 +203,9 @@ export function printCaptureGroup(title, capture) {
     const one = failing.comparisons === 1 ? 'one, as it should' : 'expected one';
     const runs = failing.samples ? `median of ${failing.samples.length} calls (${failing.samples.map(fmtMs).join(' / ')} ms)` : 'one call';
     console.log(`a failing toMatchVisual (a block recoloured, ${runs}): ${fmtMs(failing.ms)} ms, ${failing.comparisons} image comparison${failing.comparisons === 1 ? '' : 's'} in the first (${one}) — ${failing.verdict}`);
+    if (failing.floorMs != null) {
+      console.log(`  its floor, after each call (the page prepared, shot, walked, shot again and put back by the matcher's page code, nothing of the engine beside it): ${fmtMs(failing.floorMs)} ms (${failing.floors.map(fmtMs).join(' / ')} ms); the call is ${fmtRatio(failing.ms / failing.floorMs)} its floor`);
+    }
     if (failing.sequence) {
       console.log(`  the same call step by step: ${failing.sequence.map(([step, ms]) => `${step} ${fmtMs(ms)}`).join(' → ')}`);
     }
@@ -248,7 +251,12 @@ export function captureFloorTargets(capture, where) {
     if (capture.missing) return { target, measured: `not measured: ${capture.missing}`, pass: null };
     if (ms == null || cdp?.medianMs == null) return { target, measured: 'not measured', pass: null };
     const ratio = ms / cdp.medianMs;
-    return { target, measured: `${what} ${fmtMs(ms)} ms = ${fmtRatio(ratio)} CDP Page.captureScreenshot (${fmtMs(cdp.medianMs)} ms)`, pass: ratio <= limit };
+    // A failing call's floor (two shots and the walk, nothing else) on the same scale: how much of
+    // the ratio the engine adds, and how much the page's own work already is.
+    const floor = what === 'a failing toMatchVisual' && capture.failing?.floorMs != null
+      ? `; its floor ${fmtMs(capture.failing.floorMs)} ms = ${fmtRatio(capture.failing.floorMs / cdp.medianMs)}`
+      : '';
+    return { target, measured: `${what} ${fmtMs(ms)} ms = ${fmtRatio(ratio)} CDP Page.captureScreenshot (${fmtMs(cdp.medianMs)} ms)${floor}`, pass: ratio <= limit };
   });
 }
 

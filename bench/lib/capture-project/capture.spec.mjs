@@ -27,6 +27,9 @@ const require = createRequire(import.meta.url);
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
 const { capture } = require(path.join(fixturesDir, 'capture.js'));
 const { attachOutcome } = require(path.join(fixturesDir, 'attachments.js'));
+const { prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'stabilise.js'));
+const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
+const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
 const addon = require('sightline');
 
 const PHASE = process.env.BENCH_CAPTURE_PHASE;
@@ -181,13 +184,17 @@ const firstLine = (error) => String(error?.message ?? error).replace(/\x1b\[[0-9
  * BENCH_CAPTURE_RECOLOUR) is recoloured, so the call fails against the baseline. Timed RUNS
  * times (the median is reported: one call's two shots alone vary by ±80 ms); counts the image
  * comparisons the engine ran for the first call in this worker — one decides the snapshot and
- * draws its diff image.
+ * draws its diff image. Each call is followed by its floor (see `pageFloor`), so the two see the
+ * same page and the same load.
  */
 async function failingCall(page, testInfo) {
   // The bench page's first block is its header; a real page names what to recolour.
   const block = process.env.BENCH_CAPTURE_RECOLOUR || 'body > :first-child';
   await page.addStyleTag({ content: `${block} { background: #dc2626 !important; }` });
+  // The options the call resolves to, for its floor.
+  const settings = addon.resolveSettings({ root: path.resolve(process.env.SIGHTLINE_ROOT) });
   const samples = [];
+  const floors = [];
   let comparisons;
   let verdict;
   for (let run = 0; run < RUNS; run++) {
@@ -204,12 +211,35 @@ async function failingCall(page, testInfo) {
     comparisons ??= addon.comparisonsMade() - before;
     if (failed === null) return { error: 'the recoloured page passed toMatchVisual' };
     verdict ??= failed;
+    collect();
+    floors.push(await pageFloor(page, settings));
   }
-  const sorted = [...samples].sort((a, b) => a - b);
-  const ms = sorted[Math.floor((sorted.length - 1) / 2)];
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
   // The same failing call again, step by step, for where its time goes.
   const { sequence } = await sessionSteps(page, testInfo, { expectPass: false });
-  return { ms, samples, comparisons, verdict, sequence };
+  return { ms: median(samples), samples, floorMs: median(floors), floors, comparisons, verdict, sequence };
+}
+
+/**
+ * The page's part of a failing call and nothing else: prepared, shot, walked for the DOM record
+ * with the styles the call collects, shot again (the settling shot), put back — with the
+ * matcher's own page code and the call's resolved `settings`, and no decode, comparison or file
+ * of the engine's beside it. What a failing call cannot cost less than, whatever the engine does.
+ */
+async function pageFloor(page, settings) {
+  const started = performance.now();
+  await prepareForCapture(page, settings, { finish: settings.animations === 'disabled' });
+  checkFullPage(await screenshot(page, page, settings), 'the floor\'s first shot');
+  await collectDom(page, {
+    styleProperties: settings.styleProperties,
+    mask: settings.mask,
+    ignore: settings.ignoreSelectors,
+    scale: settings.scale,
+    shot: { fullPage: settings.fullPage, clip: settings.clip },
+  });
+  checkFullPage(await screenshot(page, page, settings), 'the floor\'s settling shot');
+  await restoreAfterCapture(page);
+  return performance.now() - started;
 }
 
 function writeAtomic(file, text) {
