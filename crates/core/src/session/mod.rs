@@ -175,8 +175,9 @@ enum Agreement {
 /// its pixels (or the decode's error).
 type Decoding = std::thread::JoinHandle<(Vec<u8>, Result<RgbaImage>)>;
 
-/// A shot's comparison on a thread of its own, which hands the shot back with its outcome.
-type Beside = std::thread::JoinHandle<(Vec<u8>, Result<CaptureOutcome>)>;
+/// A shot's comparison on a thread of its own, which parses the walk's DOM record for it and
+/// hands the shot back with the record and the outcome.
+type Beside = std::thread::JoinHandle<(Vec<u8>, Result<(Arc<DomSnapshot>, CaptureOutcome)>)>;
 
 /// The end of one round of shots.
 #[derive(Debug)]
@@ -372,10 +373,12 @@ impl CaptureSession {
                 Ok(Step::Shoot { after_ms: 0 })
             }
             Phase::WalkAfterShot(decoding, key) => {
-                self.keep_dom(dom_json)?;
                 if matches!(key, KeyCheck::Differs) {
+                    // Parsed beside the settling shot, by the comparison that needs it first.
+                    self.dom_json = Some(dom_json);
                     return Ok(self.compare_beside(decoding));
                 }
+                self.keep_dom(dom_json)?;
                 let (shot, pixels) = shots::joined(decoding)?;
                 self.first_shot(shot, key, Some(pixels))
             }
@@ -430,9 +433,10 @@ impl CaptureSession {
                 if let Some(beside) = s.beside.take() {
                     // The first shot's comparison ran while this one was taken: a pass after all
                     // (another browser build's bytes) ends the round on the first shot.
-                    let (first, outcome) =
+                    let (first, compared) =
                         beside.join().map_err(|_| Error::Internal("the first shot's comparison panicked".into()))?;
-                    let outcome = outcome?;
+                    let (dom, outcome) = compared?;
+                    self.dom = Some(dom);
                     s.shot = first;
                     let unsettled = outcome.fails_test() || outcome.would_write_baseline;
                     self.first = Some(outcome);

@@ -174,6 +174,22 @@ fn session_an_unchanged_page_costs_one_shot_and_no_walk() {
 }
 
 #[test]
+fn session_a_walked_record_that_does_not_parse_fails_the_call_at_the_settling_shot() {
+    // Shot first, its bytes not the baseline's: the record is parsed beside the settling shot,
+    // and its error is the call's when that shot comes back.
+    let root = Root::new("bad-record");
+    approve(&root);
+    let (mut session, step) = CaptureSession::open(request(&root, json!({}), UpdateMode::None)).unwrap();
+    assert!(matches!(step, Step::Shoot { .. }), "{step:?}");
+    let step = session.shot(shot(100), Vec::new(), None).unwrap();
+    assert!(matches!(step, Step::Walk { .. }), "{step:?}");
+    let step = session.walked("{ not json".to_string(), None).unwrap();
+    assert!(matches!(step, Step::Shoot { .. }), "{step:?}");
+    let err = session.shot(shot(100), Vec::new(), None).unwrap_err().to_string();
+    assert!(err.contains("DOM record"), "{err}");
+}
+
+#[test]
 fn session_a_masked_page_is_walked_first_and_its_mask_is_part_of_the_key() {
     let root = Root::new("masked-key");
     let masked = json!({ "mask": ["#card-a"] });
