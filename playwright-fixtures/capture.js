@@ -17,6 +17,25 @@ const { runLocatorHandlers } = require('./locator-handlers.js');
 const { markLocators } = require('./mask.js');
 
 /**
+ * What a walk of the page is asked for: the settings' masks (and the locators' marks), ignores,
+ * scale and the shot's place. One owner, so what the bench times as the page's floor is the walk
+ * the matcher does.
+ */
+function walkOptions(settings, styleProperties, { marked = null, scope = null } = {}) {
+  return {
+    styleProperties,
+    mask: marked ? [...settings.mask, marked.selector] : settings.mask,
+    ignore: settings.ignoreSelectors,
+    ignoreRegions: settings.ignoreRegions,
+    scope,
+    scale: settings.scale,
+    // Boxes where the shot's pixels are: a viewport shot of a scrolled page, or a clipped
+    // one, does not start at the document's corner.
+    shot: { fullPage: settings.fullPage, clip: settings.clip },
+  };
+}
+
+/**
  * One capture of the page for `session`, from its first `step`: prepare the page, walk and shoot
  * it as the session asks, and put it back. Returns the session's outcome.
  *
@@ -75,17 +94,7 @@ async function capture(page, target, session, step, { maskLocators = [], signal,
       const scope = isLocator(target) ? await target.elementHandle({ timeout: settings.timeout }) : null;
       const marked = await markLocators(maskLocators);
       try {
-        return await collectDom(page, {
-          styleProperties,
-          mask: marked ? [...settings.mask, marked.selector] : settings.mask,
-          ignore: settings.ignoreSelectors,
-          ignoreRegions: settings.ignoreRegions,
-          scope,
-          scale: settings.scale,
-          // Boxes where the shot's pixels are: a viewport shot of a scrolled page, or a clipped
-          // one, does not start at the document's corner.
-          shot: { fullPage: settings.fullPage, clip: settings.clip },
-        });
+        return await collectDom(page, walkOptions(settings, styleProperties, { marked, scope }));
       } finally {
         await marked?.unmark();
         await scope?.dispose();
@@ -171,4 +180,4 @@ function navigatedAway(err) {
   return /Execution context was destroyed|Cannot find context with specified id|[Ff]rame (was|got) detached/.test(String(err?.message));
 }
 
-module.exports = { capture, navigatedAway };
+module.exports = { capture, navigatedAway, walkOptions };

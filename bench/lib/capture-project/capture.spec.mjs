@@ -25,7 +25,7 @@ const require = createRequire(import.meta.url);
 // The same module instances the matcher uses (resolved next to it), so the step-by-step
 // breakdown below runs exactly the code toMatchVisual runs.
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
-const { capture } = require(path.join(fixturesDir, 'capture.js'));
+const { capture, walkOptions } = require(path.join(fixturesDir, 'capture.js'));
 const { attachOutcome } = require(path.join(fixturesDir, 'attachments.js'));
 const { prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'stabilise.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
@@ -230,13 +230,7 @@ async function pageFloor(page, settings) {
   const started = performance.now();
   await prepareForCapture(page, settings, { finish: settings.animations === 'disabled' });
   checkFullPage(await screenshot(page, page, settings), 'the floor\'s first shot');
-  await collectDom(page, {
-    styleProperties: settings.styleProperties,
-    mask: settings.mask,
-    ignore: settings.ignoreSelectors,
-    scale: settings.scale,
-    shot: { fullPage: settings.fullPage, clip: settings.clip },
-  });
+  await collectDom(page, walkOptions(settings, settings.styleProperties));
   checkFullPage(await screenshot(page, page, settings), 'the floor\'s settling shot');
   await restoreAfterCapture(page);
   return performance.now() - started;

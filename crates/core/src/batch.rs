@@ -11,7 +11,7 @@ use crate::config::{Settings, ShardMode};
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
-use crate::pixel::PixelOptions;
+use crate::pixel::{DrawnDiff, PixelOptions};
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use crate::store::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::store::{CaptureData, ProjectStore, snapshot_files};
@@ -90,7 +90,7 @@ pub fn compare_captures(
     let done = AtomicUsize::new(0);
     captures.par_iter().try_for_each(|(name, stem)| -> Result<()> {
         let (evidence, diff) = compare_stored(store, settings, name, stem)?;
-        store.write_diff(name, stem, diff.as_ref().map(|(image, drawn_with)| (image, drawn_with)))?;
+        store.write_diff(name, stem, diff.as_ref().map(|(image, drawn_with)| DrawnDiff { image, drawn_with }))?;
         let json =
             serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
         store.write_run_output(&store.evidence_path(name, stem)?, &json)?;

@@ -12,6 +12,7 @@ use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 use crate::layout::check_snapshot_name;
+use crate::pixel::DrawnDiff;
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot, snapshot_label};
 use crate::store::{CaptureData, ProjectStore, UnsettledPage};
 use crate::variants::compare_accepted_states;
@@ -401,7 +402,13 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     // a masked one is compressed quickly, not as a baseline (on a 1280×86146 page: 0.5 s instead
     // of 2.4 s, about the size of Chromium's own PNG).
     let (diff_png, current_png) = rayon::join(
-        || store.write_diff(name, project, diff.as_ref().map(|diff| (diff, &options.compare.pixel))),
+        || {
+            store.write_diff(
+                name,
+                project,
+                diff.as_ref().map(|image| DrawnDiff { image, drawn_with: &options.compare.pixel }),
+            )
+        },
         || {
             let wanted = want_diff_png && evidence.failed() && !write_baseline;
             Ok(match (wanted, painted) {

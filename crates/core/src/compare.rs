@@ -6,13 +6,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::canvas::pad_to;
-use crate::decode::{encode_png_drawn, encode_png_with_palette};
+use crate::decode::encode_png_drawn;
 use crate::error::Result;
 use crate::image::{ImageRef, RgbaImage};
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
 use crate::pixel::{
-    DiffMask, DiffPainter, PixelDiff, PixelOptions, TILE, buffers_equal, compare_pixels, compare_pixels_marking_aa,
-    draw_gray_rows,
+    DiffMask, DiffPainter, DrawnDiff, PixelDiff, PixelOptions, TILE, buffers_equal, compare_pixels,
+    compare_pixels_marking_aa, draw_gray_rows,
 };
 use crate::regions::{Classification, Region, RegionOptions, find_regions};
 use crate::shape::{Shape, classify_shape};
@@ -297,7 +297,7 @@ pub fn compare_images_into_png(
     if baseline.width() != current.width() || options.comparator != Comparator::Pixelmatch {
         let (comparison, image) =
             compare_images_drawing(baseline.view(), current, options, DiffDrawing::WhenDifferent)?;
-        let png = image.map(|image| encode_png_with_palette(&image, options.pixel.diff_palette().as_ref()));
+        let png = image.map(|image| DrawnDiff { image: &image, drawn_with: &options.pixel }.png());
         return Ok((comparison, png.transpose()?));
     }
     COMPARISONS.fetch_add(1, Ordering::Relaxed);

@@ -8,8 +8,9 @@ use rayon::prelude::*;
 
 use crate::antialias::antialiased;
 use crate::color_delta::{FadedGray, MAX_YIQ_DELTA, color_delta, faded_gray};
-use crate::decode::Palette;
+use crate::decode::{Palette, encode_png_with_palette};
 use crate::error::{Error, Result};
+use crate::image::RgbaImage;
 
 /// Options of the pixel test; defaults are pixelmatch 7.2's.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +42,21 @@ impl Default for PixelOptions {
             diff_color_alt: None,
             diff_mask: false,
         }
+    }
+}
+
+/// A diff image and the options it was drawn with, which name its colours.
+#[derive(Debug, Clone, Copy)]
+pub struct DrawnDiff<'a> {
+    pub image: &'a RgbaImage,
+    pub drawn_with: &'a PixelOptions,
+}
+
+impl DrawnDiff<'_> {
+    /// The image as PNG: one palette index a pixel when its colours fit one
+    /// ([`PixelOptions::diff_palette`]), RGBA otherwise.
+    pub fn png(self) -> Result<Vec<u8>> {
+        encode_png_with_palette(self.image, self.drawn_with.diff_palette().as_ref())
     }
 }
 

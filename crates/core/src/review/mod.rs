@@ -29,9 +29,10 @@ use crate::approve::{Accept, Approval, Approved, Held, Proof, approve_as, missin
 use crate::batch::capture_options;
 use crate::compare::aligned_diff;
 use crate::config::Settings;
-use crate::decode::{decode_image, encode_png_with_palette};
+use crate::decode::decode_image;
 use crate::error::{Error, Result};
 use crate::layout::project_file_stem;
+use crate::pixel::DrawnDiff;
 use crate::results::Results;
 use crate::snapshot::{SnapshotEvidence, snapshot_label};
 use crate::store::ProjectStore;
@@ -218,7 +219,7 @@ impl ReviewRun {
         let capture = store.read_capture(&snapshot.name, &snapshot.project)?;
         let options = capture_options(settings, &capture.data);
         let aligned = aligned_diff(baseline.view(), capture.image.view(), &shift, &options.compare)?;
-        encode_png_with_palette(&aligned.image, options.compare.pixel.diff_palette().as_ref())
+        DrawnDiff { image: &aligned.image, drawn_with: &options.compare.pixel }.png()
     }
 }
 

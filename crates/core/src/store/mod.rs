@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
 use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
-use crate::pixel::PixelOptions;
+use crate::pixel::DrawnDiff;
 
 pub use crate::decode::Durability;
 pub(crate) use capture_data::baseline_data;
@@ -261,16 +261,11 @@ impl ProjectStore {
     /// Keeps the diff image of this run's comparison, with the options it was drawn with: written
     /// as PNG (atomically) when there is one, and an earlier run's removed when there is none.
     /// Returns the PNG.
-    pub fn write_diff(
-        &self,
-        name: &str,
-        project: &str,
-        diff: Option<(&RgbaImage, &PixelOptions)>,
-    ) -> Result<Option<Vec<u8>>> {
+    pub fn write_diff(&self, name: &str, project: &str, diff: Option<DrawnDiff>) -> Result<Option<Vec<u8>>> {
         let path = self.diff_path(name, project)?;
         match diff {
-            Some((image, drawn_with)) => {
-                let png = crate::decode::encode_png_with_palette(image, drawn_with.diff_palette().as_ref())?;
+            Some(diff) => {
+                let png = diff.png()?;
                 self.write_run_output(&path, &png)?;
                 Ok(Some(png))
             }
