@@ -39,6 +39,7 @@ pub mod page_check;
 pub mod perceptual;
 pub mod pixel;
 pub mod prefetch;
+pub mod priority;
 pub mod prune;
 pub mod regions;
 pub mod rendering;

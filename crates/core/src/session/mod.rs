@@ -239,6 +239,8 @@ impl CaptureSession {
     /// first step. An error names the input at fault and how to fix it.
     pub fn open(request: CallRequest) -> Result<(Self, Step)> {
         let CallRequest { root, name, unnamed_index, project, playwright, options, update, is_not, .. } = request;
+        // A session's decodes and comparisons run beside the browser's screenshots.
+        crate::priority::pool_yields_to_the_browser();
         let file = SettingsLayer::file(&root)?;
         let baseline_path = file.baseline_path.clone().unwrap_or_default();
         let name = call_name(name, unnamed_index, &request.test)

@@ -78,6 +78,7 @@ impl CaptureSession {
     pub(super) fn compare_beside(&mut self, decoding: Decoding) -> Step {
         let mut comparison = self.shot_comparison();
         let beside = std::thread::spawn(move || {
+            crate::priority::yield_to_the_browser();
             let dom = match parse_dom(comparison.data.dom.as_deref().unwrap_or_default()) {
                 Ok(dom) => Arc::new(dom),
                 Err(e) => return (joined(decoding).map(|(shot, _)| shot).unwrap_or_default(), Err(e)),
@@ -101,6 +102,7 @@ impl CaptureSession {
     pub(super) fn decode_ahead(&self, shot: Vec<u8>) -> Decoding {
         let (store, name, project) = (self.store.clone(), self.name.clone(), self.project.clone());
         std::thread::spawn(move || {
+            crate::priority::yield_to_the_browser();
             let pixels = decode_screenshot(&shot, &name);
             crate::prefetch::decode_ahead(&store, &name, &project);
             (shot, pixels)
