@@ -76,10 +76,8 @@ impl CaptureSession {
             let attached_as_shot = attaches && !matches!(outcome.current_png, ActualPng::Painted(_));
             let shot = if attached_as_shot { shot.clone() } else { std::mem::take(&mut shot) };
             let store = self.store.clone();
-            self.writing = Some(std::thread::spawn(move || {
-                crate::priority::yield_to_the_browser();
-                files.write(&store, &shot)
-            }));
+            // At the process's priority: no shot is taken any more, and `close` waits for it.
+            self.writing = Some(std::thread::spawn(move || files.write(&store, &shot)));
         }
         // Taken apart, not borrowed: the images move into the attachments without a copy.
         let CaptureOutcome { evidence, baseline_written, diff_png, current_png, .. } = outcome;
