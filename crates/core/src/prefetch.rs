@@ -109,10 +109,9 @@ pub fn prefetch_baseline(store: &ProjectStore, name: &str, project: &str) {
     let Ok(path) = store.baseline_png(name, project) else { return };
     let reading = {
         let (root, path) = (store.root().to_path_buf(), path.clone());
-        std::thread::Builder::new().name("sightline-baseline".into()).spawn(move || {
-            crate::priority::yield_to_the_browser();
-            read_with_identity(&root, &path)
-        })
+        std::thread::Builder::new()
+            .name("sightline-baseline".into())
+            .spawn(crate::priority::beside_the_browser(move || read_with_identity(&root, &path)))
     };
     let Ok(reading) = reading else { return };
     let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);

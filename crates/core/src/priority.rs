@@ -26,6 +26,15 @@ pub fn yield_to_the_browser() {
     }
 }
 
+/// `work` as the body of a thread that works beside the browser: it yields first. For
+/// `std::thread::spawn` and `Builder::spawn` alike.
+pub fn beside_the_browser<T>(work: impl FnOnce() -> T + Send + 'static) -> impl FnOnce() -> T + Send + 'static {
+    move || {
+        yield_to_the_browser();
+        work()
+    }
+}
+
 /// Makes rayon's global pool, which decodes and compares beside the screenshots, yield too. It
 /// takes effect when the pool is not built yet (the first capture session of a test worker); it
 /// cannot be called while a shared library loads (the pool's threads would wait for the loader).
@@ -50,13 +59,12 @@ mod tests {
     #[test]
     fn a_thread_that_yields_runs_at_nice_10_and_its_neighbours_do_not() {
         let before = nice_of_this_thread();
-        let (yielded, again) = std::thread::spawn(|| {
-            yield_to_the_browser();
+        let (yielded, again) = std::thread::spawn(beside_the_browser(|| {
             let yielded = nice_of_this_thread();
             // Twice is once: the value is set, not added to.
             yield_to_the_browser();
             (yielded, nice_of_this_thread())
-        })
+        }))
         .join()
         .unwrap();
         assert_eq!((yielded, again), (before.max(NICE), before.max(NICE)));

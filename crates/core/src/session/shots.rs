@@ -13,6 +13,7 @@ use crate::decode::decode_image;
 use crate::dom::{DomSnapshot, parse_dom};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
+use crate::priority::beside_the_browser;
 use crate::snapshot::SnapshotOptions;
 use crate::stability::unsettled_area;
 use crate::store::ledger::TestRef;
@@ -77,8 +78,7 @@ impl CaptureSession {
     /// regions to check against its size: those are placed by a walk before the shot.)
     pub(super) fn compare_beside(&mut self, decoding: Decoding) -> Step {
         let mut comparison = self.shot_comparison();
-        let beside = std::thread::spawn(move || {
-            crate::priority::yield_to_the_browser();
+        let beside = std::thread::spawn(beside_the_browser(move || {
             let dom = match parse_dom(comparison.data.dom.as_deref().unwrap_or_default()) {
                 Ok(dom) => Arc::new(dom),
                 Err(e) => return (joined(decoding).map(|(shot, _)| shot).unwrap_or_default(), Err(e)),
@@ -91,7 +91,7 @@ impl CaptureSession {
                 }
                 Err(e) => (Vec::new(), Err(e)),
             }
-        });
+        }));
         self.start_settling(Vec::new(), Some(beside))
     }
 
@@ -101,12 +101,11 @@ impl CaptureSession {
     /// that follows the walk no longer competes with both decodes for the cores.
     pub(super) fn decode_ahead(&self, shot: Vec<u8>) -> Decoding {
         let (store, name, project) = (self.store.clone(), self.name.clone(), self.project.clone());
-        std::thread::spawn(move || {
-            crate::priority::yield_to_the_browser();
+        std::thread::spawn(beside_the_browser(move || {
             let pixels = decode_screenshot(&shot, &name);
             crate::prefetch::decode_ahead(&store, &name, &project);
             (shot, pixels)
-        })
+        }))
     }
 
     pub(super) fn compare(
