@@ -3,7 +3,7 @@
 //! neighbours hold both a darker and a brighter pixel, and one of those extremes sits inside a
 //! flat area (3+ identical neighbours) in both images.
 
-use crate::color_delta::{brightness_delta, opaque_brightness_delta};
+use crate::color_delta::brightness_delta;
 
 /// The 8 neighbours as (dx, dy) in pixelmatch's column-major order (x outer, y inner): the
 /// order decides which of two equally dark/bright neighbours wins.
@@ -15,59 +15,84 @@ pub fn antialiased(img: &[u32], other: &[u32], x1: usize, y1: usize, width: usiz
     if x1 == 0 || y1 == 0 || x1 + 1 >= width || y1 + 1 >= height {
         return antialiased_at_edge(img, other, x1, y1, width, height);
     }
-    // Interior pixel (nearly all of them): a fixed neighbourhood whose 8 deltas are computed
-    // together (the compiler vectorises them), and opaque pixels skip the transparency blend.
-    // Same arithmetic as the general path, so the same answer.
+    // Interior pixel (nearly all of them): a fixed neighbourhood, and opaque pixels compare
+    // integer brightness instead of blending. The same answer as the general path.
     let pos = y1 * width + x1;
-    let center = img[pos];
-    let w = width as isize;
-    let mut at = [0usize; 8];
-    let mut neighbours = [0u32; 8];
-    for k in 0..8 {
-        let (dx, dy) = NEIGHBOURS[k];
-        at[k] = (pos as isize + dy * w + dx) as usize;
-        neighbours[k] = img[at[k]];
-    }
-    // Identical neighbours have a zero delta: three of them settle it without any float work
+    let (neighbours, center) = neighbourhood(img, pos, width);
+    // Identical neighbours have a zero delta: three of them settle it without any brightness
     // (the common case next to flat backgrounds).
     if neighbours.iter().filter(|&&n| n == center).count() > 2 {
         return false;
     }
-    let mut deltas = [0.0f64; 8];
-    if neighbours.iter().fold(center, |acc, &n| acc & n) >> 24 == 0xFF {
-        // All opaque (screenshots): branch-free, so the eight deltas vectorise.
-        for k in 0..8 {
-            deltas[k] = opaque_brightness_delta(center, neighbours[k]);
-        }
+    let found = if neighbours.iter().fold(center, |acc, &n| acc & n) >> 24 == 0xFF {
+        // All opaque (screenshots): integer brightness, exactly as ordered as pixelmatch's f64
+        // deltas (see `luma`), with no float work.
+        let lit = luma(center);
+        extremes(neighbours.map(|n| lit - luma(n)), 0)
     } else {
-        for k in 0..8 {
-            deltas[k] = brightness_delta(center, neighbours[k], pos * 4);
+        let deltas = neighbours.map(|n| brightness_delta(center, n, pos * 4));
+        // More than two equal neighbours: a flat area, not anti-aliasing.
+        if deltas.iter().filter(|&&d| d == 0.0).count() > 2 {
+            return false;
         }
-    }
-    // More than two equal neighbours: a flat area, not anti-aliasing.
-    if deltas.iter().filter(|&&d| d == 0.0).count() > 2 {
+        extremes(deltas, 0.0)
+    };
+    let Some((min_k, max_k)) = found else {
         return false;
-    }
-    // The darkest and brightest neighbours; the first one wins a tie, as in the sequential walk.
-    let (mut min, mut max) = (0.0f64, 0.0f64);
-    let (mut min_at, mut max_at) = (0usize, 0usize);
-    for (k, &delta) in deltas.iter().enumerate() {
-        if delta < min {
-            min = delta;
-            min_at = at[k];
-        } else if delta > max {
-            max = delta;
-            max_at = at[k];
-        }
-    }
-    if min == 0.0 || max == 0.0 {
-        return false;
-    }
+    };
+    let at = |k: usize| {
+        let (dx, dy) = NEIGHBOURS[k];
+        (pos as isize + dy * width as isize + dx) as usize
+    };
+    let (min_at, max_at) = (at(min_k), at(max_k));
     let siblings = |at: usize| {
         let (x, y) = (at % width, at / width);
         has_many_siblings(img, x, y, width, height) && has_many_siblings(other, x, y, width, height)
     };
     siblings(min_at) || siblings(max_at)
+}
+
+/// The 8 neighbours of the interior pixel at `pos`, in [`NEIGHBOURS`] order, and the pixel:
+/// three rows of three, each bounds-checked once.
+#[inline(always)]
+fn neighbourhood(img: &[u32], pos: usize, width: usize) -> ([u32; 8], u32) {
+    let above = &img[pos - width - 1..pos - width + 2];
+    let row = &img[pos - 1..pos + 2];
+    let below = &img[pos + width - 1..pos + width + 2];
+    ([above[0], row[0], below[0], above[1], below[1], above[2], row[2], below[2]], row[1])
+}
+
+/// pixelmatch's brightness coefficients (0.29889531, 0.58662247, 0.11448223) times 10^8.
+const LUMA: [i64; 3] = [29_889_531, 58_662_247, 11_448_223];
+
+/// An opaque pixel's brightness as an exact integer: pixelmatch's Y times 10^8. pixelmatch
+/// computes each brightness delta in f64 from the channel differences; that delta is within
+/// 1e-12 of `(luma(p1) - luma(p2)) / 10^8`, and two different colours never have the same luma
+/// (`no_two_colours_share_a_luma`), so two lumas 1e-8 apart at least. The integer deltas
+/// therefore have the f64 deltas' signs, zeros and order: the detector decides the same, pixel
+/// for pixel.
+#[inline(always)]
+fn luma(p: u32) -> i64 {
+    LUMA[0] * i64::from(p as u8) + LUMA[1] * i64::from((p >> 8) as u8) + LUMA[2] * i64::from((p >> 16) as u8)
+}
+
+/// The darkest and the brightest neighbours' indexes from the centre's brightness deltas
+/// (negative: the neighbour is brighter), or None when one side has none. The first one wins
+/// a tie, as in pixelmatch's sequential walk.
+#[inline(always)]
+fn extremes<T: PartialOrd + Copy>(deltas: [T; 8], zero: T) -> Option<(usize, usize)> {
+    let (mut min, mut max) = (zero, zero);
+    let (mut min_at, mut max_at) = (0usize, 0usize);
+    for (k, &delta) in deltas.iter().enumerate() {
+        if delta < min {
+            min = delta;
+            min_at = k;
+        } else if delta > max {
+            max = delta;
+            max_at = k;
+        }
+    }
+    (min != zero && max != zero).then_some((min_at, max_at))
 }
 
 /// The general form for pixels on the image border, where the neighbourhood is cut off.
@@ -118,11 +143,8 @@ fn antialiased_at_edge(img: &[u32], other: &[u32], x1: usize, y1: usize, width: 
 /// Whether the pixel at `(x1, y1)` has 3+ neighbours of exactly its colour.
 fn has_many_siblings(img: &[u32], x1: usize, y1: usize, width: usize, height: usize) -> bool {
     if x1 > 0 && y1 > 0 && x1 + 1 < width && y1 + 1 < height {
-        let pos = y1 * width + x1;
-        let val = img[pos];
-        let w = width as isize;
-        let equal = NEIGHBOURS.iter().filter(|&&(dx, dy)| img[(pos as isize + dy * w + dx) as usize] == val).count();
-        return equal > 2;
+        let (neighbours, val) = neighbourhood(img, y1 * width + x1, width);
+        return neighbours.iter().filter(|&&n| n == val).count() > 2;
     }
     let x0 = x1.saturating_sub(1);
     let y0 = y1.saturating_sub(1);
@@ -142,4 +164,83 @@ fn has_many_siblings(img: &[u32], x1: usize, y1: usize, width: usize, height: us
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_two_colours_share_a_luma() {
+        // Two colours with one luma differ by (dr, dg, db) with LUMA · (dr, dg, db) = 0.
+        for dr in -255i64..=255 {
+            for dg in -255i64..=255 {
+                let rest = -(LUMA[0] * dr + LUMA[1] * dg);
+                let db = rest / LUMA[2];
+                let shared = rest % LUMA[2] == 0 && db.abs() <= 255 && (dr, dg, db) != (0, 0, 0);
+                assert!(!shared, "({dr}, {dg}, {db}) has luma 0");
+            }
+        }
+    }
+
+    #[test]
+    fn integer_luma_orders_colours_as_pixelmatch_s_deltas() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u32 | 0xFF00_0000
+        };
+        for _ in 0..200_000 {
+            let (c, n1, n2) = (next(), next(), next());
+            // pixelmatch's f64 brightness deltas of opaque pixels.
+            let (f1, f2) = (brightness_delta(c, n1, 0), brightness_delta(c, n2, 0));
+            let (i1, i2) = (luma(c) - luma(n1), luma(c) - luma(n2));
+            assert_eq!(f1.partial_cmp(&0.0), Some(i1.cmp(&0)), "{c:08x} {n1:08x}");
+            assert_eq!(f1.partial_cmp(&f2), Some(i1.cmp(&i2)), "{c:08x} {n1:08x} {n2:08x}");
+        }
+    }
+
+    /// Interior pixels decided by the fast path and by the general, sequential form agree, on
+    /// images of few colours (ties and flat areas) and of many, opaque and not.
+    #[test]
+    fn interior_pixels_are_decided_as_the_general_form_decides() {
+        let (w, h) = (48usize, 40usize);
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for palette_size in [2usize, 3, 5, 40, 4096] {
+            for translucent in [false, true] {
+                let palette: Vec<u32> = (0..palette_size)
+                    .map(|_| {
+                        let p = next() as u32;
+                        if translucent && next() % 4 == 0 { p } else { p | 0xFF00_0000 }
+                    })
+                    .collect();
+                let mut image =
+                    |_: ()| -> Vec<u32> { (0..w * h).map(|_| palette[next() as usize % palette.len()]).collect() };
+                let (img, other) = (image(()), image(()));
+                let mut decided = [0usize; 2];
+                for y in 1..h - 1 {
+                    for x in 1..w - 1 {
+                        let fast = antialiased(&img, &other, x, y, w, h);
+                        assert_eq!(
+                            fast,
+                            antialiased_at_edge(&img, &other, x, y, w, h),
+                            "{palette_size} colours at ({x}, {y})"
+                        );
+                        decided[usize::from(fast)] += 1;
+                    }
+                }
+                if (3..=5).contains(&palette_size) {
+                    assert!(decided[1] > 0 && decided[0] > 0, "{palette_size} colours: {decided:?}");
+                }
+            }
+        }
+    }
 }

@@ -35,16 +35,6 @@ pub fn brightness_delta(p1: u32, p2: u32, k: usize) -> f64 {
     dr * Y_R + dg * Y_G + db * Y_B
 }
 
-/// [`brightness_delta`] for two fully opaque pixels: no blending and no branch, so loops over
-/// it vectorise; the same f64 arithmetic (identical pixels give exactly 0).
-#[inline(always)]
-pub fn opaque_brightness_delta(p1: u32, p2: u32) -> f64 {
-    let dr = channel(p1, 0) - channel(p2, 0);
-    let dg = channel(p1, 8) - channel(p2, 8);
-    let db = channel(p1, 16) - channel(p2, 16);
-    dr * Y_R + dg * Y_G + db * Y_B
-}
-
 #[inline(always)]
 fn channel(p: u32, shift: u32) -> f64 {
     f64::from((p >> shift) as u8)
