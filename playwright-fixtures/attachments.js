@@ -6,18 +6,27 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /**
- * Attaches the outcome's attachments to the test, in their order: an inline body as it is, a
+ * The outcome's attachments as the test takes them, in their order: an inline body as it is, a
  * project file (the baseline) by its path, an output file (the actual image, the diff) written
- * into the test's output folder first — all of them at once — and attached by that path.
+ * into the test's output folder — all of them at once — and taken by that path. Started as soon
+ * as the call is decided, the files are written while the page is put back; a file that could
+ * not be written rejects the promise, which the call awaits.
  */
-async function attachOutcome(testInfo, attachments) {
-  const attached = await Promise.all(attachments.map(async (attachment) => {
+function writeAttachments(testInfo, attachments) {
+  const written = Promise.all(attachments.map(async (attachment) => {
     const { name, contentType } = attachment;
     if (attachment.kind === 'inline') return { name, body: Buffer.from(attachment.body), contentType };
     if (attachment.kind === 'projectFile') return { name, path: attachment.path, contentType };
     return { name, path: await writeOutputFile(testInfo, name, attachment.body), contentType };
   }));
-  testInfo.attachments.push(...attached);
+  // Awaited later by `attachOutcome`: not an unhandled rejection meanwhile.
+  written.catch(() => {});
+  return written;
+}
+
+/** Attaches the outcome's attachments to the test; `written`: their writes, if already started. */
+async function attachOutcome(testInfo, attachments, written = writeAttachments(testInfo, attachments)) {
+  testInfo.attachments.push(...(await written));
 }
 
 /** Writes `body` as `file` in the test's output folder; returns its path. */
@@ -28,4 +37,4 @@ async function writeOutputFile(testInfo, file, body) {
   return where;
 }
 
-module.exports = { attachOutcome };
+module.exports = { attachOutcome, writeAttachments };

@@ -44,9 +44,11 @@ function walkOptions(settings, styleProperties, { marked = null, scope = null } 
  * `assetFailures()`: the assets the page failed to load so far. `lap(step, detail)`: called as
  * each part ends (`clearHover`, `prepareForCapture`, `pageWork`, `waitForContent`, `beforeStep`,
  * `collectDom` with `{ dom }`, `screenshot` with `{ shot }`, `rendered`, `trace`, `compare` after
- * each answer to the session, `restoreAfterCapture`), for the bench's timings.
+ * each answer to the session, `restoreAfterCapture`), for the bench's timings. `decided(outcome)`:
+ * called once the session has decided, before the page is put back, so its files can be
+ * written meanwhile.
  */
-async function capture(page, target, session, step, { maskLocators = [], signal, launchArgs, assetFailures = () => [], lap = () => {} }) {
+async function capture(page, target, session, step, { maskLocators = [], signal, launchArgs, assetFailures = () => [], lap = () => {}, decided = () => {} }) {
   // As toHaveScreenshot's `signal`: an abort fails the call like its timeout, between the page's
   // steps and during a pause before a shot.
   const checkSignal = () => {
@@ -146,6 +148,7 @@ async function capture(page, target, session, step, { maskLocators = [], signal,
       }
       lap('compare');
     }
+    decided(step.outcome);
   } finally {
     // A page that navigated away has nothing left to put back.
     await putBack?.().catch((err) => {

@@ -13,7 +13,7 @@ const { capture, navigatedAway } = require('./capture.js');
 const { followPageWork } = require('./page-work.js');
 const { watchAssets } = require('./assets.js');
 const { isLocator, isPage } = require('./screenshot.js');
-const { attachOutcome } = require('./attachments.js');
+const { attachOutcome, writeAttachments } = require('./attachments.js');
 const { isMaskLocator } = require('./mask.js');
 const { projectRoot, specFile } = require('./project.js');
 
@@ -154,6 +154,8 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
     });
   let label = name ?? `#${unnamedIndex}`;
   try {
+    // The output files of the decided capture, written while the page is put back.
+    let written;
     for (let navigations = 0; ; navigations += 1) {
       const session = open();
       label = session.name;
@@ -167,10 +169,14 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
           signal,
           launchArgs: testInfo.project.use?.launchOptions?.args,
           assetFailures: () => failuresByPage.get(page) ?? [],
+          decided: (decision) => { written = writeAttachments(testInfo, decision.attachments); },
         }), { box: true });
         // Awaited here, so an error finishing the call (a file not written) is named as the call's.
-        return await finish(testInfo, session, outcome);
+        return await finish(testInfo, session, outcome, written);
       } catch (err) {
+        // A capture the page navigated under may have started its files: done before the next.
+        await written?.catch(() => {});
+        written = undefined;
         // The page navigated while it was captured (a `page.goto` still in flight, a redirect):
         // as toHaveScreenshot, wait for the new page and capture it from the start.
         if (navigations >= MAX_NAVIGATIONS || !navigatedAway(err)) throw err;
@@ -207,8 +213,8 @@ const MAX_NAVIGATIONS = 3;
  * expected image is the baseline file itself, the actual and the diff are files of the test's
  * output folder (`test-results/<test>/home-actual.png`), so the reporters print those paths.
  */
-async function finish(testInfo, session, outcome) {
-  await attachOutcome(testInfo, outcome.attachments);
+async function finish(testInfo, session, outcome, written) {
+  await attachOutcome(testInfo, outcome.attachments, written);
   // The capture and evidence were written meanwhile; a file that could not be fails the call.
   await session.close();
   const result = { pass: outcome.pass, message: () => outcome.message, name: 'toMatchVisual' };

@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url);
 // breakdown below runs exactly the code toMatchVisual runs.
 const fixturesDir = path.dirname(require.resolve('sightline/playwright'));
 const { capture, walkOptions } = require(path.join(fixturesDir, 'capture.js'));
-const { attachOutcome } = require(path.join(fixturesDir, 'attachments.js'));
+const { attachOutcome, writeAttachments } = require(path.join(fixturesDir, 'attachments.js'));
 const { prepareForCapture, restoreAfterCapture } = require(path.join(fixturesDir, 'stabilise.js'));
 const { screenshot } = require(path.join(fixturesDir, 'screenshot.js'));
 const { collectDom } = require(path.join(fixturesDir, 'collector.js'));
@@ -89,10 +89,16 @@ async function sessionSteps(page, testInfo, { expectPass }) {
   });
   const first = session.start();
   lap('openSession');
-  const outcome = await capture(page, page, session, first, { lap });
-  // As the matcher finishes a call: the output files attached, then the capture and evidence
-  // (written on a thread since the call was decided) waited for.
-  await attachOutcome(testInfo, outcome.attachments.map((a) => ({ ...a, name: `steps-${a.name}` })));
+  // As the matcher finishes a call: the output files written while the page is put back and
+  // attached, then the capture and evidence (written on a thread since the call was decided)
+  // waited for.
+  const renamed = (attachments) => attachments.map((a) => ({ ...a, name: `steps-${a.name}` }));
+  let written;
+  const outcome = await capture(page, page, session, first, {
+    lap,
+    decided: (decision) => { written = writeAttachments(testInfo, renamed(decision.attachments)); },
+  });
+  await attachOutcome(testInfo, renamed(outcome.attachments), written);
   lap('attach');
   await session.close();
   lap('close');
