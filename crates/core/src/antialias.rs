@@ -68,17 +68,18 @@ const LUMA: [i64; 3] = [29_889_531, 58_662_247, 11_448_223];
 /// An opaque pixel's brightness as an exact integer: pixelmatch's Y times 10^8. pixelmatch
 /// computes each brightness delta in f64 from the channel differences; that delta is within
 /// 1e-12 of `(luma(p1) - luma(p2)) / 10^8`, and two different colours never have the same luma
-/// (`no_two_colours_share_a_luma`), so two lumas 1e-8 apart at least. The integer deltas
-/// therefore have the f64 deltas' signs, zeros and order: the detector decides the same, pixel
-/// for pixel.
+/// (`no_two_colours_share_a_luma`), so the lumas of two colours are at least 1e-8 apart once
+/// divided. The integer deltas therefore have the f64 deltas' signs, zeros and order: the
+/// detector decides the same, pixel for pixel.
 #[inline(always)]
 fn luma(p: u32) -> i64 {
     LUMA[0] * i64::from(p as u8) + LUMA[1] * i64::from((p >> 8) as u8) + LUMA[2] * i64::from((p >> 16) as u8)
 }
 
-/// The darkest and the brightest neighbours' indexes from the centre's brightness deltas
-/// (negative: the neighbour is brighter), or None when one side has none. The first one wins
-/// a tie, as in pixelmatch's sequential walk.
+/// The indexes of the lowest and the highest of the centre's brightness deltas (a delta is the
+/// centre's brightness minus the neighbour's: the lowest is the brightest neighbour), or None
+/// when no neighbour is brighter or none darker. The first one wins a tie, as in pixelmatch's
+/// sequential walk.
 #[inline(always)]
 fn extremes<T: PartialOrd + Copy>(deltas: [T; 8], zero: T) -> Option<(usize, usize)> {
     let (mut min, mut max) = (zero, zero);
