@@ -32,8 +32,14 @@ async function attachOutcome(testInfo, attachments, written = writeAttachments(t
 /** Writes `body` as `file` in the test's output folder; returns its path. */
 async function writeOutputFile(testInfo, file, body) {
   const where = testInfo.outputPath(file);
-  await fs.promises.mkdir(path.dirname(where), { recursive: true });
-  await fs.promises.writeFile(where, body);
+  try {
+    await fs.promises.mkdir(path.dirname(where), { recursive: true });
+    await fs.promises.writeFile(where, body);
+  } catch (err) {
+    err.message = `could not write ${file} into the test's output folder (${where}): ${err.message}; `
+      + 'make the folder writable, free space on its disk, or set another with `outputDir`';
+    throw err;
+  }
   return where;
 }
 

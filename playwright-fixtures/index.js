@@ -192,12 +192,13 @@ async function toMatchVisual(target, nameOrOptions, maybeOptions) {
 const ENGINE_ERRORS = new Set(['InvalidArg', 'GenericFailure']);
 
 /**
- * `err` saying which call it broke: an engine error (a write refused, a damaged file) reads
- * `toMatchVisual("home"): …` as every message of the call does. Playwright's own errors already
- * say what failed on the page, and keep their words.
+ * `err` saying which call it broke: an engine error (a write refused, a damaged file) or a file
+ * system's (an output file not written) reads `toMatchVisual("home"): …` as every message of the
+ * call does. Playwright's own errors already say what failed on the page, and keep their words.
  */
 function asCallError(err, label) {
-  if (ENGINE_ERRORS.has(err?.code) && !String(err.message).startsWith('toMatchVisual')) {
+  const ours = ENGINE_ERRORS.has(err?.code) || typeof err?.syscall === 'string';
+  if (ours && !String(err.message).startsWith('toMatchVisual')) {
     err.message = `toMatchVisual("${label}"): ${err.message}`;
   }
   return err;

@@ -1,10 +1,13 @@
+import { mkdirSync } from 'node:fs';
 import { test, expect } from 'sightline/playwright';
 import { scenarios, elementScenarios, ORIGIN } from './pages.mjs';
 
 const variant = process.env.SCENARIO_VARIANT ?? 'base';
 
 for (const [name, pages] of Object.entries(scenarios)) {
-  test(name, async ({ page }) => {
+  test(name, async ({ page }, testInfo) => {
+    // A folder where the call's actual image goes: the file cannot be written.
+    if (process.env.SCENARIO_BLOCK_ACTUAL) mkdirSync(testInfo.outputPath(`${name}-actual.png`), { recursive: true });
     await page.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url());
       if (url.pathname === `/${name}`) return route.fulfill({ contentType: 'text/html', body: pages[variant] });
