@@ -130,6 +130,32 @@ impl FadedGray {
             }
         }
     }
+
+    /// Every pixel of `pixels` (RGBA) as the palette index of its faded grey into `out` (one
+    /// byte a pixel): grey `v` is index `first + (v − lowest)`. `false` when a grey is below
+    /// `lowest` (its index is then wrong).
+    pub fn fade_indexed(&mut self, pixels: &[u8], out: &mut [u8], lowest: u8, first: u8) -> bool {
+        // As `fade`: runs of eight like the pixel before are one comparison.
+        const RUN: usize = 8;
+        let index = |v: u8| v.wrapping_sub(lowest).wrapping_add(first);
+        let white = self.of(u32::MAX);
+        let (mut last, mut grey, mut darkest) = (u32::MAX, white, white);
+        for (run, out) in pixels.chunks(RUN * 4).zip(out.chunks_mut(RUN)) {
+            let alike = <&[u8; RUN * 4]>::try_from(run)
+                .is_ok_and(|eight| (0..RUN).fold(0, |acc, k| acc | (pixel_at(eight, k) ^ last)) == 0);
+            if alike {
+                out.fill(index(grey));
+                continue;
+            }
+            for (pixel, o) in run.chunks_exact(4).zip(out) {
+                let colour = pixel_at(pixel, 0);
+                (last, grey) = (colour, self.of(colour));
+                darkest = darkest.min(grey);
+                *o = index(grey);
+            }
+        }
+        darkest >= lowest
+    }
 }
 
 /// Pixel `k` of RGBA bytes as a little-endian word.
@@ -157,6 +183,35 @@ mod tests {
                 assert_eq!(memo.of(pixel), faded_gray(pixel.to_le_bytes(), alpha), "{pixel:#010x} at alpha {alpha}");
             }
         }
+    }
+
+    #[test]
+    fn fading_to_indices_gives_each_pixel_its_grey_s_index() {
+        // Runs of one colour, text-like alternation and random colours, rows drawn with one memo.
+        let mut memo = FadedGray::new(0.1);
+        let lowest = faded_gray([0, 0, 0, 255], 0.1);
+        let mut seed = 0x2545_F491u32;
+        for len in [0usize, 1, 7, 8, 9, 64, 333] {
+            let mut pixels = Vec::new();
+            for i in 0..len {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let p = match i % 24 {
+                    0..=11 => u32::MAX,
+                    12..=15 => [0xFF00_0000, 0xFF80_8080][i % 2],
+                    _ => seed,
+                };
+                pixels.extend(p.to_le_bytes());
+            }
+            let mut out = vec![0; len];
+            assert!(memo.fade_indexed(&pixels, &mut out, lowest, 3));
+            let expected: Vec<u8> =
+                pixels.chunks_exact(4).map(|p| faded_gray(p.try_into().unwrap(), 0.1) - lowest + 3).collect();
+            assert_eq!(out, expected, "{len} pixels");
+        }
+        // A grey below the lowest the indices start at is reported.
+        assert!(!memo.fade_indexed(&[0, 0, 0, 255], &mut [0], lowest + 1, 3));
     }
 
     #[test]

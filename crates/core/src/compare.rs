@@ -6,12 +6,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::canvas::pad_to;
-use crate::decode::encode_png_drawn;
+use crate::decode::{encode_png_drawn, encode_png_indexed};
 use crate::error::Result;
 use crate::image::{ImageRef, RgbaImage};
 use crate::perceptual::{PerceptualOptions, compare_perceptual};
 use crate::pixel::{
-    DiffMask, DiffPainter, DrawnDiff, PixelDiff, PixelOptions, TILE, buffers_equal, compare_pixels,
+    DiffIndices, DiffMask, DiffPainter, DrawnDiff, PixelDiff, PixelOptions, TILE, buffers_equal, compare_pixels,
     compare_pixels_marking_aa, draw_gray_rows,
 };
 use crate::regions::{Classification, Region, RegionOptions, find_regions};
@@ -328,22 +328,44 @@ pub fn compare_images_into_png(
         return Ok((summarise(baseline_size, current_size, options, &diff, moved), None));
     }
     // The pixels are done with: the regions are found from the masks while the diff image is
-    // drawn over the baseline (grown to the canvas) and encoded.
-    let mut image = grown_to_height(baseline, h as u32)?;
-    let painter = DiffPainter::new(image.as_bytes(), compared.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
+    // drawn and encoded.
+    let painter = DiffPainter::new(compared.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
     let (png, comparison) = rayon::join(
-        || {
-            encode_png_drawn(
-                &mut image,
-                TILE,
-                options.pixel.diff_palette().as_ref(),
-                || painter.scratch(),
-                |scratch, band, rows| painter.draw_band(scratch, band, rows),
-            )
-        },
+        || draw_diff_png(baseline, overlap, &painter, &options.pixel),
         || summarise(baseline_size, current_size, options, &diff, moved),
     );
     Ok((comparison, Some(png?)))
+}
+
+/// The PNG of the diff image `painter` draws over `baseline` (its first `overlap` rows are the
+/// compared ones), band by band as it is encoded, on every core: straight as indices into the
+/// options' diff palette when they have one, else in RGBA over the baseline's own buffer (grown
+/// to the canvas).
+fn draw_diff_png(baseline: RgbaImage, overlap: u32, painter: &DiffPainter, pixel: &PixelOptions) -> Result<Vec<u8>> {
+    let (width, height) = (baseline.width(), painter.height() as u32);
+    let palette = pixel.diff_palette();
+    if let Some((palette, indices)) = palette.as_ref().and_then(|p| Some((p, DiffIndices::new(p, pixel)?))) {
+        let compared = baseline.view().rows(0, overlap);
+        let indexed = encode_png_indexed(
+            width,
+            height,
+            palette,
+            TILE,
+            || painter.scratch(),
+            |scratch, band, out| painter.index_band(scratch, band, compared.as_bytes(), &indices, out),
+        )?;
+        if let Some(png) = indexed {
+            return Ok(png);
+        }
+    }
+    let mut canvas = grown_to_height(baseline, height)?;
+    encode_png_drawn(
+        &mut canvas,
+        TILE,
+        palette.as_ref(),
+        || painter.scratch(),
+        |scratch, band, rows| painter.draw_band(scratch, band, rows),
+    )
 }
 
 /// `image` with rows of zeros added below it up to `height` rows: its own buffer grown (a long
@@ -564,6 +586,8 @@ mod tests {
                     pixel: PixelOptions { diff_color_alt: Some([0, 200, 0]), alpha: 0.5, ..PixelOptions::default() },
                     ..Default::default()
                 },
+                // Every grey: too many colours for a palette, drawn in RGBA.
+                CompareOptions { pixel: PixelOptions { alpha: 1.0, ..PixelOptions::default() }, ..Default::default() },
             ] {
                 let (expected, image) = compare_images(baseline.view(), current.view(), &options, true).unwrap();
                 let (compared, png) =
@@ -574,7 +598,8 @@ mod tests {
                 assert_eq!(expected.size_changed, height != 500);
                 let png = png.unwrap();
                 // Its greys and marks are the options' palette: one index a pixel (colour type 3).
-                assert_eq!(png[25], 3, "an indexed diff PNG ({height} rows, {options:?})");
+                let colour_type = if options.pixel.diff_palette().is_some() { 3 } else { 6 };
+                assert_eq!(png[25], colour_type, "the diff PNG's colour type ({height} rows, {options:?})");
                 let decoded = crate::decode::decode_image(&png, std::path::Path::new("diff.png")).unwrap();
                 assert!(decoded == image.unwrap(), "the PNG holds the diff image compare_images draws ({height} rows)");
             }

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::antialias::antialiased;
 use crate::color_delta::{FadedGray, MAX_YIQ_DELTA, color_delta, faded_gray};
-use crate::decode::{Palette, encode_png_with_palette};
+use crate::decode::{GreyIndices, Palette, encode_png_with_palette};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 
@@ -369,14 +369,15 @@ pub(crate) fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
         .for_each_init(|| FadedGray::new(alpha), |gray, (o, i)| gray.draw(i, o));
 }
 
-/// Draws the diff image [`compare_pixels`] would have drawn over the baseline itself, band by
-/// band of [`TILE`] rows: `diff` and `aa` are the masks [`compare_pixels_marking_aa`] gave for
-/// this pair, so no second image is allocated (on a long page that allocation's page faults cost
-/// more than the drawing). Each pixel is read before it is overwritten, and the colour of a
-/// differing pixel depends only on that pixel of both images, so the result is the
-/// comparator's, byte for byte, whatever order the bands are drawn in. Images of two heights are
-/// drawn on the taller one's canvas: the rows only one of them has are padding, painted in the
-/// diff colour, as a comparison of two heights pads them.
+/// Draws the diff image [`compare_pixels`] would have drawn, band by band of [`TILE`] rows, from
+/// the masks [`compare_pixels_marking_aa`] gave for this pair, so no second image is allocated (on
+/// a long page that allocation's page faults cost more than the drawing). A band is drawn either
+/// over the baseline's own rows, as RGBA ([`Self::draw_band`]), or straight as indices into the
+/// diff palette ([`Self::index_band`]), the baseline only read. The colour of a pixel depends only
+/// on that pixel of both images, so the result is the comparator's, byte for byte, whatever order
+/// the bands are drawn in. Images of two heights are drawn on the taller one's canvas: the rows
+/// only one of them has are padding, painted in the diff colour, as a comparison of two heights
+/// pads them.
 pub struct DiffPainter<'a> {
     /// The rows both images have: the canvas rows below them are padding.
     current: &'a [u8],
@@ -393,12 +394,38 @@ pub struct PaintScratch {
     gray: FadedGray,
 }
 
+/// The palette indices a [`DiffPainter`] draws with: each marking colour's, and the greys'.
+#[derive(Debug, Clone, Copy)]
+pub struct DiffIndices {
+    diff: u8,
+    diff_alt: Option<u8>,
+    aa: u8,
+    /// A diff mask's background.
+    transparent: u8,
+    greys: GreyIndices,
+}
+
+impl DiffIndices {
+    /// The indices of `options`' colours in `palette`; `None` when one is not in it.
+    pub fn new(palette: &Palette, options: &PixelOptions) -> Option<Self> {
+        let opaque = |[r, g, b]: [u8; 3]| palette.index([r, g, b, 255]);
+        Some(Self {
+            diff: opaque(options.diff_color)?,
+            diff_alt: match options.diff_color_alt {
+                Some(alt) => Some(opaque(alt)?),
+                None => None,
+            },
+            aa: opaque(options.aa_color)?,
+            transparent: if options.diff_mask { palette.index([0; 4])? } else { 0 },
+            greys: palette.grey_indices()?,
+        })
+    }
+}
+
 impl<'a> DiffPainter<'a> {
-    /// A painter over `canvas` (`width × height`: the baseline, grown to the taller image's
-    /// height), which it draws over band by band later. `current` holds the rows both images
-    /// have, the first rows of the canvas; the masks are the canvas's.
+    /// A painter of a `width × height` canvas (the taller image's height). `current` holds the
+    /// rows both images have, the first rows of the canvas; the masks are the canvas's.
     pub fn new(
-        canvas: &[u8],
         current: &'a [u8],
         width: usize,
         height: usize,
@@ -407,14 +434,8 @@ impl<'a> DiffPainter<'a> {
         options: &'a PixelOptions,
     ) -> Result<Self> {
         let stride = width * 4;
-        if canvas.len() != stride * height {
-            return Err(Error::InvalidInput(format!(
-                "the canvas is not {width}×{height}×4 bytes (got {})",
-                canvas.len()
-            )));
-        }
         // At most the canvas's rows, and whole ones.
-        if current.len() > canvas.len() || current.len().checked_rem(stride).is_some_and(|rest| rest != 0) {
+        if current.len() > stride * height || current.len().checked_rem(stride).is_some_and(|rest| rest != 0) {
             return Err(Error::InvalidInput(format!(
                 "the current image's {} bytes are not whole rows of the {width}×{height} canvas",
                 current.len()
@@ -424,6 +445,11 @@ impl<'a> DiffPainter<'a> {
             return Err(Error::InvalidInput(format!("diff masks are not {width}×{height}")));
         }
         Ok(Self { current, width, diff, aa, options })
+    }
+
+    /// The canvas's rows.
+    pub fn height(&self) -> usize {
+        self.diff.height
     }
 
     pub fn scratch(&self) -> PaintScratch {
@@ -437,16 +463,13 @@ impl<'a> DiffPainter<'a> {
         if stride == 0 {
             return;
         }
-        let [aa_r, aa_g, aa_b] = o.aa_color;
-        let [pad_r, pad_g, pad_b] = o.diff_color;
-        let diff_bits = &self.diff.bits[band * self.diff.tiles_x..(band + 1) * self.diff.tiles_x];
-        let aa_bits = &self.aa.bits[band * self.aa.tiles_x..(band + 1) * self.aa.tiles_x];
+        let opaque = |[r, g, b]: [u8; 3]| [r, g, b, 255];
         let PaintScratch { original, gray } = scratch;
         for (r, row) in rows.chunks_exact_mut(stride).enumerate() {
             let at = (band * TILE + r) * stride;
             let Some(cur_row) = self.current.get(at..at + stride) else {
                 for pixel in row.chunks_exact_mut(4) {
-                    pixel.copy_from_slice(&[pad_r, pad_g, pad_b, 255]);
+                    pixel.copy_from_slice(&opaque(o.diff_color));
                 }
                 continue;
             };
@@ -461,31 +484,92 @@ impl<'a> DiffPainter<'a> {
             } else {
                 gray.fade(row);
             }
-            for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
-                let d = (d >> (r * TILE)) & 0xFF;
-                let a = if o.diff_mask { 0 } else { (a >> (r * TILE)) & 0xFF & !d };
-                for (mut bits, is_diff) in [(d, true), (a, false)] {
-                    while bits != 0 {
-                        let x = tx * TILE + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        let colour = if is_diff && o.diff_color_alt.is_some() {
-                            let pa = u32::from_le_bytes(original[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
-                            let pb = u32::from_le_bytes(cur_row[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
-                            let pos = ((band * TILE + r) * width + x) * 4;
-                            let [r, g, b] = o.diff_rgb(color_delta(pa, pb, pos));
-                            [r, g, b, 255]
-                        } else if is_diff {
-                            // One colour whichever way the pixel changed: no delta to compute.
-                            let [r, g, b] = o.diff_color;
-                            [r, g, b, 255]
+            self.for_each_mark(band, r, |x, is_diff| {
+                let colour = match is_diff {
+                    true => self.diff_rgb(original, cur_row, band * TILE + r, x),
+                    false => o.aa_color,
+                };
+                row[x * 4..x * 4 + 4].copy_from_slice(&opaque(colour));
+            });
+        }
+    }
+
+    /// Draws band `band` (rows `band × TILE ..`) as palette indices, one a pixel, into `out`;
+    /// `baseline` is the baseline's rows both images have. `false` when a pixel's grey is not
+    /// among the palette's (it always is: fading moves every pixel toward white, and the palette's
+    /// greys start at black's).
+    pub fn index_band(
+        &self,
+        scratch: &mut PaintScratch,
+        band: usize,
+        baseline: &[u8],
+        indices: &DiffIndices,
+        out: &mut [u8],
+    ) -> bool {
+        let (o, width) = (self.options, self.width);
+        let stride = width * 4;
+        if width == 0 {
+            return true;
+        }
+        let mut in_palette = true;
+        for (r, row) in out.chunks_exact_mut(width).enumerate() {
+            let at = (band * TILE + r) * stride;
+            let (Some(base_row), Some(cur_row)) = (baseline.get(at..at + stride), self.current.get(at..at + stride))
+            else {
+                row.fill(indices.diff);
+                continue;
+            };
+            if o.diff_mask {
+                row.fill(indices.transparent);
+            } else {
+                in_palette &= scratch.gray.fade_indexed(base_row, row, indices.greys.lowest, indices.greys.first);
+            }
+            self.for_each_mark(band, r, |x, is_diff| {
+                row[x] = match (is_diff, indices.diff_alt) {
+                    (false, _) => indices.aa,
+                    (true, None) => indices.diff,
+                    (true, Some(alt)) => {
+                        if self.diff_rgb(base_row, cur_row, band * TILE + r, x) == o.diff_color {
+                            indices.diff
                         } else {
-                            [aa_r, aa_g, aa_b, 255]
-                        };
-                        row[x * 4..x * 4 + 4].copy_from_slice(&colour);
+                            alt
+                        }
                     }
+                };
+            });
+        }
+        in_palette
+    }
+
+    /// `mark(x, is_diff)` for each marked pixel of row `r` of band `band`: the differing pixels,
+    /// then the anti-aliased ones (none in a diff mask), each once.
+    #[inline(always)]
+    fn for_each_mark(&self, band: usize, r: usize, mut mark: impl FnMut(usize, bool)) {
+        let diff_bits = &self.diff.bits[band * self.diff.tiles_x..(band + 1) * self.diff.tiles_x];
+        let aa_bits = &self.aa.bits[band * self.aa.tiles_x..(band + 1) * self.aa.tiles_x];
+        for (tx, (&d, &a)) in diff_bits.iter().zip(aa_bits).enumerate() {
+            let d = (d >> (r * TILE)) & 0xFF;
+            let a = if self.options.diff_mask { 0 } else { (a >> (r * TILE)) & 0xFF & !d };
+            for (mut bits, is_diff) in [(d, true), (a, false)] {
+                while bits != 0 {
+                    mark(tx * TILE + bits.trailing_zeros() as usize, is_diff);
+                    bits &= bits - 1;
                 }
             }
         }
+    }
+
+    /// The colour of differing pixel `x` of canvas row `y`, from its baseline and current rows.
+    #[inline(always)]
+    fn diff_rgb(&self, base_row: &[u8], cur_row: &[u8], y: usize, x: usize) -> [u8; 3] {
+        let o = self.options;
+        if o.diff_color_alt.is_none() {
+            // One colour whichever way the pixel changed: no delta to compute.
+            return o.diff_color;
+        }
+        let pa = u32::from_le_bytes(base_row[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
+        let pb = u32::from_le_bytes(cur_row[x * 4..x * 4 + 4].try_into().expect("4 bytes"));
+        o.diff_rgb(color_delta(pa, pb, (y * self.width + x) * 4))
     }
 }
 

@@ -8,7 +8,8 @@
 //! Every [`PngCompression::Fastest`](super::PngCompression::Fastest) PNG is written so (diff
 //! images, this run's views). For `sightline diff --out` each part is also drawn band by band just
 //! before it is deflated, so the drawing and the encode share the cores and each band is encoded
-//! while it is still in cache.
+//! while it is still in cache; a diff image is drawn straight as palette indices, so no RGBA is
+//! written and no pixel's index looked up.
 //!
 //! An image of few colours — a diff image is greys and a few marking colours — is written with a
 //! [`Palette`]: one index a pixel instead of four bytes, so a quarter of the bytes are filtered
@@ -35,7 +36,7 @@ pub(super) fn encode_png_in_parts(
     palette: Option<&Palette>,
     chunk: Option<([u8; 4], &[u8])>,
 ) -> Result<Vec<u8>> {
-    check_size(image)?;
+    check_size(image.width(), image.height())?;
     let stride = image.width() as usize * 4;
     let rows = image.height() as usize;
     let part_rows = rows.div_ceil(parts(rows, 1)).max(1);
@@ -54,7 +55,7 @@ pub(super) fn encode_png_in_parts(
         })
         .collect();
     match collect_parts(deflated)? {
-        Some(parts) => png_of(image, palette, parts, chunk),
+        Some(parts) => png_of(image.width(), image.height(), palette, parts, chunk),
         None => encode_png_in_parts(image, None, chunk),
     }
 }
@@ -70,7 +71,7 @@ pub fn encode_png_drawn<S>(
     init: impl Fn() -> S + Sync,
     draw: impl Fn(&mut S, usize, &mut [u8]) + Sync,
 ) -> Result<Vec<u8>> {
-    check_size(image)?;
+    check_size(image.width(), image.height())?;
     let stride = image.width() as usize * 4;
     let rows = image.height() as usize;
     let band_rows = band_rows.max(1);
@@ -103,8 +104,57 @@ pub fn encode_png_drawn<S>(
         })
         .collect();
     match collect_parts(deflated)? {
-        Some(parts) => png_of(image, palette, parts, None),
+        Some(parts) => png_of(image.width(), image.height(), palette, parts, None),
         None => encode_png_in_parts(image, None, None),
+    }
+}
+
+/// A `width × height` image drawn straight as indices into `palette`, as it is encoded:
+/// `draw(state, band, indices)` fills band number `band` (rows `band × band_rows ..`, one byte a
+/// pixel) just before the band is filtered, and says whether every index it wrote is right. Parts
+/// and bands are cut as [`encode_png_drawn`] cuts them, so the PNG is the one it writes of the
+/// same pixels, byte for byte, without the RGBA drawing or the lookup of each pixel's index.
+/// `None` when a band was not drawn right.
+pub fn encode_png_indexed<S>(
+    width: u32,
+    height: u32,
+    palette: &Palette,
+    band_rows: usize,
+    init: impl Fn() -> S + Sync,
+    draw: impl Fn(&mut S, usize, &mut [u8]) -> bool + Sync,
+) -> Result<Option<Vec<u8>>> {
+    check_size(width, height)?;
+    let (row, rows) = (width as usize, height as usize);
+    let band_rows = band_rows.max(1);
+    let bands = rows.div_ceil(band_rows);
+    let part_bands = bands.div_ceil(parts(rows, band_rows)).max(1);
+    let part_count = bands.div_ceil(part_bands);
+    let missed = AtomicBool::new(false);
+    let deflated: Vec<Result<Option<Part>>> = (0..part_count)
+        .into_par_iter()
+        .map(|i| {
+            let mut state = init();
+            // No palette: the rows are indices already.
+            let mut deflater = Deflater::new(row, None, i + 1 == part_count);
+            // The band being drawn and the one before, whose last row the first one's filter reads.
+            let mut drawn = [vec![0u8; band_rows * row], vec![0u8; band_rows * row]];
+            for band in i * part_bands..((i + 1) * part_bands).min(bands) {
+                let len = (rows - band * band_rows).min(band_rows) * row;
+                let [before, current] = &mut drawn;
+                std::mem::swap(before, current);
+                if missed.load(Ordering::Relaxed) || !draw(&mut state, band, &mut current[..len]) {
+                    missed.store(true, Ordering::Relaxed);
+                    return Ok(None);
+                }
+                let above = (band > i * part_bands).then(|| &before[(band_rows - 1) * row..band_rows * row]);
+                deflater.rows(&current[..len], above, &missed)?;
+            }
+            deflater.finish().map(Some)
+        })
+        .collect();
+    match collect_parts(deflated)? {
+        Some(parts) => png_of(width, height, Some(palette), parts, None).map(Some),
+        None => Ok(None),
     }
 }
 
@@ -121,6 +171,13 @@ pub struct Palette {
     greys_from: Option<u8>,
 }
 
+/// A palette's run of greys: grey `v` (from `lowest` up to white) is index `first + (v − lowest)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GreyIndices {
+    pub lowest: u8,
+    pub first: u8,
+}
+
 impl Palette {
     /// `colours` (RGBA), then the opaque greys from `greys_from` to white; `None` when they are
     /// more than a palette holds (256).
@@ -135,8 +192,14 @@ impl Palette {
         self.colours.iter().copied().chain(greys.map(|v| [v, v, v, 255]))
     }
 
+    /// Where the greys are: the darkest and its index; `None` when the palette has no greys.
+    pub fn grey_indices(&self) -> Option<GreyIndices> {
+        // Entries number at most 256, so every index fits a byte.
+        self.greys_from.map(|lowest| GreyIndices { lowest, first: self.colours.len() as u8 })
+    }
+
     /// The index of `pixel`, when it is in the palette.
-    fn index(&self, pixel: [u8; 4]) -> Option<u8> {
+    pub fn index(&self, pixel: [u8; 4]) -> Option<u8> {
         let [r, g, b, a] = pixel;
         // Entries number at most 256, so every index fits a byte.
         match self.greys_from {
@@ -188,12 +251,10 @@ impl Palette {
 }
 
 /// A PNG holds at least one pixel.
-fn check_size(image: &RgbaImage) -> Result<()> {
-    if image.width() == 0 || image.height() == 0 {
+fn check_size(width: u32, height: u32) -> Result<()> {
+    if width == 0 || height == 0 {
         return Err(Error::InvalidInput(format!(
-            "PNG encoding failed: a {}×{} image has no pixels, and a PNG needs at least one",
-            image.width(),
-            image.height()
+            "PNG encoding failed: a {width}×{height} image has no pixels, and a PNG needs at least one"
         )));
     }
     Ok(())
@@ -324,9 +385,10 @@ fn deflate(
     }
 }
 
-/// The PNG of `image` from its parts' deflate streams, in order, with `chunk` before them.
+/// The `width × height` PNG from its parts' deflate streams, in order, with `chunk` before them.
 fn png_of(
-    image: &RgbaImage,
+    width: u32,
+    height: u32,
     palette: Option<&Palette>,
     parts: Vec<Part>,
     chunk: Option<([u8; 4], &[u8])>,
@@ -336,7 +398,7 @@ fn png_of(
     let failed = |e: png::EncodingError| Error::InvalidInput(format!("PNG encoding failed: {e}"));
     let mut out = Vec::with_capacity(deflated_len + 1024);
     {
-        let mut encoder = png::Encoder::new(&mut out, image.width(), image.height());
+        let mut encoder = png::Encoder::new(&mut out, width, height);
         encoder.set_depth(png::BitDepth::Eight);
         match palette {
             Some(palette) => {
@@ -524,6 +586,55 @@ mod tests {
         let (png, _) = pool.install(|| drawn_as(&expected, &palette));
         assert_eq!(colour_type(&png), 3);
         assert_eq!(decode_image(&png, Path::new("drawn.png")).unwrap().as_bytes(), expected.as_bytes());
+    }
+
+    #[test]
+    fn an_image_drawn_as_indices_is_the_png_drawn_in_rgba_byte_for_byte() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let marks = [[0, 0, 0, 0], [255, 0, 0, 255], [255, 255, 0, 255]];
+        let palette = Palette::new(marks.to_vec(), Some(229)).unwrap();
+        // One band, a short last band, several parts of several bands, one-row bands.
+        for (width, height, band_rows) in [(1, 1, 8), (9, 3, 8), (64, 101, 8), (7, 301, 8), (5, 200, 1)] {
+            let image = diff_like(width, height, 229, &marks);
+            let (rgba_drawn, _) = pool.install(|| drawn_as(&image, &palette));
+            let indices: Vec<u8> =
+                image.as_bytes().chunks_exact(4).map(|p| palette.index([p[0], p[1], p[2], p[3]]).unwrap()).collect();
+            let drawn = std::sync::Mutex::new(Vec::new());
+            let indexed = pool
+                .install(|| {
+                    encode_png_indexed(
+                        width,
+                        height,
+                        &palette,
+                        band_rows,
+                        || None,
+                        |last: &mut Option<usize>, band, out| {
+                            // A thread draws its part's bands in order, each once.
+                            assert!(last.is_none_or(|last| band == last + 1), "band {band} after {last:?}");
+                            *last = Some(band);
+                            let at = band * band_rows * width as usize;
+                            out.copy_from_slice(&indices[at..at + out.len()]);
+                            drawn.lock().unwrap().push(band);
+                            true
+                        },
+                    )
+                })
+                .unwrap()
+                .expect("every band drawn right");
+            let mut drawn = drawn.into_inner().unwrap();
+            drawn.sort_unstable();
+            assert_eq!(drawn, (0..(height as usize).div_ceil(band_rows)).collect::<Vec<_>>());
+            assert_eq!(decode_image(&indexed, Path::new("indexed.png")).unwrap().as_bytes(), image.as_bytes());
+            if band_rows == 8 {
+                assert!(indexed == rgba_drawn, "{width}×{height}: the same bytes as drawn in RGBA");
+            }
+        }
+        // A band drawn wrong gives no PNG, whichever part it is in.
+        for wrong in [0, 12, 37] {
+            let png =
+                pool.install(|| encode_png_indexed(5, 300, &palette, 8, || (), |(), band, _| band != wrong)).unwrap();
+            assert!(png.is_none(), "band {wrong} drawn wrong");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::image::{RgbaImage, check_dimensions};
 
 mod in_parts;
 mod pair;
-pub use in_parts::{Palette, encode_png_drawn};
+pub use in_parts::{GreyIndices, Palette, encode_png_drawn, encode_png_indexed};
 pub use pair::{DecodedPair, decode_pair};
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
