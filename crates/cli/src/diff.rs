@@ -74,10 +74,9 @@ pub fn run(args: &DiffArgs) -> Result<u8> {
         match decode_pair(&baseline_bytes, &args.baseline, &current_bytes, &args.current)? {
             DecodedPair::Same { width, height } => (equal_images(width, height, &options), None),
             // Like odiff, equal images get no diff image: there is nothing to look at. When they
-            // differ, the diff image is drawn over the decoded baseline, which nothing needs
-            // afterwards, and encoded as it is drawn.
+            // differ, the diff image is encoded as it is drawn.
             DecodedPair::Both(baseline, current) if args.out.is_some() => {
-                compare_images_into_png(baseline, current.view(), &options)?
+                compare_images_into_png(baseline.view(), current.view(), &options)?
             }
             DecodedPair::Both(baseline, current) => {
                 let (comparison, _) = compare_images(baseline.view(), current.view(), &options, false)?;

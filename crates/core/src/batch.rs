@@ -10,8 +10,6 @@ use crate::compare::Size;
 use crate::config::{Settings, ShardMode};
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::error::{Error, Result};
-use crate::image::RgbaImage;
-use crate::pixel::{DrawnDiff, PixelOptions};
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot};
 use crate::store::ledger::{RunLedger, ledger_path, read_ledger, write_ledger};
 use crate::store::{CaptureData, ProjectStore, snapshot_files};
@@ -90,7 +88,7 @@ pub fn compare_captures(
     let done = AtomicUsize::new(0);
     captures.par_iter().try_for_each(|(name, stem)| -> Result<()> {
         let (evidence, diff) = compare_stored(store, settings, name, stem)?;
-        store.write_diff(name, stem, diff.as_ref().map(|(image, drawn_with)| DrawnDiff { image, drawn_with }))?;
+        store.write_diff(name, stem, diff)?;
         let json =
             serde_json::to_vec_pretty(&evidence).map_err(|e| Error::InvalidInput(format!("evidence JSON: {e}")))?;
         store.write_run_output(&store.evidence_path(name, stem)?, &json)?;
@@ -107,7 +105,7 @@ fn compare_stored(
     settings: &Settings,
     name: &str,
     stem: &str,
-) -> Result<(SnapshotEvidence, Option<(RgbaImage, PixelOptions)>)> {
+) -> Result<(SnapshotEvidence, Option<Vec<u8>>)> {
     let capture_file = store.relative(&store.capture_path(name, stem)?);
     let capture = store.read_capture(name, stem).and_then(|c| Ok((c.data.parsed_dom()?, c)));
     let (current_dom, capture) = match capture {
@@ -160,7 +158,9 @@ fn compare_stored(
         evidence.files.baseline = Some(store.relative(&accepted));
     }
     evidence.files.current = Some(capture_file);
-    Ok((evidence, diff.map(|diff| (diff, options.compare.pixel))))
+    // Encoded while the pixels it is drawn from are here.
+    let diff = diff.map(|diff| diff.png(&options.compare.pixel)).transpose()?;
+    Ok((evidence, diff))
 }
 
 /// What a shard left next to its captures (`shard.json`, written by the reporter).

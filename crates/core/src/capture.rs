@@ -12,7 +12,6 @@ use crate::dom::DomSnapshot;
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 use crate::layout::check_snapshot_name;
-use crate::pixel::DrawnDiff;
 use crate::snapshot::{CaptureSide, SnapshotEvidence, SnapshotOptions, compare_snapshot, snapshot_label};
 use crate::store::{CaptureData, ProjectStore, UnsettledPage};
 use crate::variants::compare_accepted_states;
@@ -403,11 +402,8 @@ pub fn record_capture(store: &ProjectStore, request: CaptureRequest<'_>) -> Resu
     // of 2.4 s, about the size of Chromium's own PNG).
     let (diff_png, current_png) = rayon::join(
         || {
-            store.write_diff(
-                name,
-                project,
-                diff.as_ref().map(|image| DrawnDiff { image, drawn_with: &options.compare.pixel }),
-            )
+            let png = diff.map(|diff| diff.png(&options.compare.pixel)).transpose()?;
+            store.write_diff(name, project, png)
         },
         || {
             let wanted = want_diff_png && evidence.failed() && !write_baseline;

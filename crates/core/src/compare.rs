@@ -282,105 +282,178 @@ fn summarise(
     }
 }
 
-/// [`compare_images`] for a caller that owns the baseline, needs nothing of it afterwards and
-/// wants the diff image as a PNG (the CLI's `diff --out`): when the images differ, the diff image
-/// is drawn over the baseline's own pixels ([`DiffPainter`]) instead of into a new image of the
-/// same size, each band encoded as soon as it is drawn, on every core, while the regions are
-/// found. Equal images give no PNG. Images of two heights (a page that grew or shrank) are drawn
-/// on the taller one's canvas, the baseline's buffer grown to it. Images of two widths, and the
-/// perceptual comparator, draw as [`compare_images_drawing`] does.
+/// A failing comparison's diff image, drawn when it is encoded ([`Self::png`]).
+pub enum DiffImage<'a> {
+    /// Drawn already: by the perceptual comparator, over images of two widths or a masked pair,
+    /// or the faded baseline of identical pixels.
+    Drawn(RgbaImage),
+    /// Pixelmatch's marks over two images of one width: drawn band by band as it is encoded, on
+    /// every core, with no image of its own.
+    Marked(Marks<'a>),
+    /// Encoded already.
+    Encoded(Vec<u8>),
+}
+
+/// What a pixelmatch comparison of two images of one width marked, with the images: all a
+/// [`DiffPainter`] needs.
+pub struct Marks<'a> {
+    baseline: ImageRef<'a>,
+    current: ImageRef<'a>,
+    /// Over the canvas (the taller image's height): differing pixels, rows only one image has
+    /// among them, and anti-aliased ones.
+    diff: PixelDiff,
+    aa: DiffMask,
+}
+
+impl DiffImage<'_> {
+    /// The diff image as PNG, drawn with `pixel` (the options it was compared with).
+    pub fn png(self, pixel: &PixelOptions) -> Result<Vec<u8>> {
+        match self {
+            DiffImage::Drawn(image) => DrawnDiff { image: &image, drawn_with: pixel }.png(),
+            DiffImage::Marked(marks) => marks.png(pixel),
+            DiffImage::Encoded(png) => Ok(png),
+        }
+    }
+
+    /// The diff image with nothing borrowed: encoded, unless drawn already.
+    pub fn into_owned(self, pixel: &PixelOptions) -> Result<DiffImage<'static>> {
+        Ok(match self {
+            DiffImage::Drawn(image) => DiffImage::Drawn(image),
+            other => DiffImage::Encoded(other.png(pixel)?),
+        })
+    }
+}
+
+impl Marks<'_> {
+    /// The PNG of the diff image, drawn band by band as it is encoded, on every core: straight as
+    /// indices into the options' diff palette when they have one, else in RGBA over a canvas.
+    fn png(&self, pixel: &PixelOptions) -> Result<Vec<u8>> {
+        let (width, height) = (self.baseline.width(), self.diff.mask.height as u32);
+        let overlap = self.baseline.height().min(self.current.height());
+        let (baseline, current) = (self.baseline.rows(0, overlap), self.current.rows(0, overlap));
+        let (w, h) = (width as usize, height as usize);
+        let painter = DiffPainter::new(current.as_bytes(), w, h, &self.diff.mask, &self.aa, pixel)?;
+        let palette = pixel.diff_palette();
+        if let Some((palette, indices)) = palette.as_ref().and_then(|p| Some((p, DiffIndices::new(p, pixel)?))) {
+            let indexed = encode_png_indexed(
+                width,
+                height,
+                palette,
+                TILE,
+                || painter.scratch(),
+                |scratch, band, out| painter.index_band(scratch, band, baseline.as_bytes(), &indices, out),
+            )?;
+            if let Some(png) = indexed {
+                return Ok(png);
+            }
+        }
+        // Drawn over a copy of the baseline: a fade of nearly every grey has no palette.
+        let mut canvas = RgbaImage::transparent(width, height)?;
+        canvas.as_bytes_mut()[..baseline.as_bytes().len()].copy_from_slice(baseline.as_bytes());
+        encode_png_drawn(
+            &mut canvas,
+            TILE,
+            palette.as_ref(),
+            || painter.scratch(),
+            |scratch, band, rows| painter.draw_band(scratch, band, rows),
+        )
+    }
+}
+
+/// [`compare_images_drawing`] of images that differ, whose diff image is wanted, left to draw as
+/// it is encoded ([`DiffImage::png`]) rather than drawn into an image of its own (on a long
+/// page, one more copy of it). Equal images give none.
+pub fn compare_images_marking<'a>(
+    baseline: ImageRef<'a>,
+    current: ImageRef<'a>,
+    options: &CompareOptions,
+) -> Result<(ImageComparison, Option<DiffImage<'a>>)> {
+    match mark_images(baseline, current, options)? {
+        Marked::Drawn(comparison, image) => Ok((comparison, image.map(DiffImage::Drawn))),
+        Marked::Equal(comparison) => Ok((comparison, None)),
+        Marked::Differ(marks, moved) => {
+            let comparison = marks.summarise(options, moved);
+            Ok((comparison, Some(DiffImage::Marked(marks))))
+        }
+    }
+}
+
+/// [`compare_images_marking`] with the diff image encoded as PNG (`sightline diff --out`): the
+/// regions are found from the masks while the diff image is drawn and encoded.
 pub fn compare_images_into_png(
-    baseline: RgbaImage,
+    baseline: ImageRef<'_>,
     current: ImageRef<'_>,
     options: &CompareOptions,
 ) -> Result<(ImageComparison, Option<Vec<u8>>)> {
+    match mark_images(baseline, current, options)? {
+        Marked::Drawn(comparison, image) => {
+            let png = image.map(|image| DrawnDiff { image: &image, drawn_with: &options.pixel }.png());
+            Ok((comparison, png.transpose()?))
+        }
+        Marked::Equal(comparison) => Ok((comparison, None)),
+        Marked::Differ(marks, moved) => {
+            let (png, comparison) = rayon::join(|| marks.png(&options.pixel), || marks.summarise(options, moved));
+            Ok((comparison, Some(png?)))
+        }
+    }
+}
+
+/// What [`mark_images`] found.
+enum Marked<'a> {
+    /// Compared and drawn by [`compare_images_drawing`] (images of two widths, the perceptual
+    /// comparator); no image when they are equal.
+    Drawn(ImageComparison, Option<RgbaImage>),
+    /// No pixel differs.
+    Equal(ImageComparison),
+    /// Pixels differ: the marks, and the page shift with what still differs once it is undone.
+    Differ(Marks<'a>, Option<(PageShift, DiffMask)>),
+}
+
+/// The pixel test of two images of one width with pixelmatch, in place (the rows both have;
+/// the canvas rows below them are padding, each a difference, as [`compare_images_drawing`]
+/// counts them), beside the page shift search; other pairs are compared and drawn by
+/// [`compare_images_drawing`].
+fn mark_images<'a>(baseline: ImageRef<'a>, current: ImageRef<'a>, options: &CompareOptions) -> Result<Marked<'a>> {
     if baseline.width() != current.width() || options.comparator != Comparator::Pixelmatch {
-        let (comparison, image) =
-            compare_images_drawing(baseline.view(), current, options, DiffDrawing::WhenDifferent)?;
-        let png = image.map(|image| DrawnDiff { image: &image, drawn_with: &options.pixel }.png());
-        return Ok((comparison, png.transpose()?));
+        let (comparison, image) = compare_images_drawing(baseline, current, options, DiffDrawing::WhenDifferent)?;
+        return Ok(Marked::Drawn(comparison, image));
     }
     COMPARISONS.fetch_add(1, Ordering::Relaxed);
-    let (baseline_size, current_size) = (Size::of(baseline.view()), Size::of(current));
-    // The rows both images have are compared in place; the canvas rows below them are padding,
-    // each a difference (as compare_images_drawing counts them).
     let overlap = baseline.height().min(current.height());
     let (w, h) = (baseline.width() as usize, baseline.height().max(current.height()) as usize);
-    let compared = current.rows(0, overlap);
+    // The same pixels in other bytes, decided by one memcmp.
+    if baseline.height() == current.height() && buffers_equal(baseline.as_bytes(), current.as_bytes()) {
+        let none = PixelDiff { diff_pixels: 0, aa_pixels: 0, mask: DiffMask::new(w, h) };
+        return Ok(Marked::Equal(summarise(Size::of(baseline), Size::of(current), options, &none, None)));
+    }
     // The shift is looked for from the pixels alone, beside the pixel test: each fills the other's
     // idle moments (the ends of its parallel loops, its serial parts).
     let (tested, shifted) = rayon::join(
         || {
-            let base = baseline.view().rows(0, overlap);
+            let (base, compared) = (baseline.rows(0, overlap), current.rows(0, overlap));
             compare_pixels_marking_aa(base.as_bytes(), compared.as_bytes(), w, overlap as usize, &options.pixel)
         },
-        || shift_and_what_still_differs(baseline.view(), current, options),
+        || shift_and_what_still_differs(baseline, current, options),
     );
     let (mut diff, mut aa) = tested?;
     if h > overlap as usize {
         diff.mask.extend_to_height(h);
         aa.extend_to_height(h);
-        mark_padding(&mut diff, baseline.view(), current, options, None);
+        mark_padding(&mut diff, baseline, current, options, None);
     }
-    // Pixels all within the threshold: nothing moved that counts.
-    let moved = shifted?.filter(|_| diff.diff_pixels > 0);
-    if diff.diff_pixels == 0 {
-        return Ok((summarise(baseline_size, current_size, options, &diff, moved), None));
+    let (marks, moved) = (Marks { baseline, current, diff, aa }, shifted?);
+    if marks.diff.diff_pixels == 0 {
+        // Pixels all within the threshold: nothing moved that counts.
+        return Ok(Marked::Equal(marks.summarise(options, None)));
     }
-    // The pixels are done with: the regions are found from the masks while the diff image is
-    // drawn and encoded.
-    let painter = DiffPainter::new(compared.as_bytes(), w, h, &diff.mask, &aa, &options.pixel)?;
-    let (png, comparison) = rayon::join(
-        || draw_diff_png(baseline, overlap, &painter, &options.pixel),
-        || summarise(baseline_size, current_size, options, &diff, moved),
-    );
-    Ok((comparison, Some(png?)))
+    Ok(Marked::Differ(marks, moved))
 }
 
-/// The PNG of the diff image `painter` draws over `baseline` (its first `overlap` rows are the
-/// compared ones), band by band as it is encoded, on every core: straight as indices into the
-/// options' diff palette when they have one, else in RGBA over the baseline's own buffer (grown
-/// to the canvas).
-fn draw_diff_png(baseline: RgbaImage, overlap: u32, painter: &DiffPainter, pixel: &PixelOptions) -> Result<Vec<u8>> {
-    let (width, height) = (baseline.width(), painter.height() as u32);
-    let palette = pixel.diff_palette();
-    if let Some((palette, indices)) = palette.as_ref().and_then(|p| Some((p, DiffIndices::new(p, pixel)?))) {
-        let compared = baseline.view().rows(0, overlap);
-        let indexed = encode_png_indexed(
-            width,
-            height,
-            palette,
-            TILE,
-            || painter.scratch(),
-            |scratch, band, out| painter.index_band(scratch, band, compared.as_bytes(), &indices, out),
-        )?;
-        if let Some(png) = indexed {
-            return Ok(png);
-        }
+impl Marks<'_> {
+    /// The evidence from the masks.
+    fn summarise(&self, options: &CompareOptions, moved: Option<(PageShift, DiffMask)>) -> ImageComparison {
+        summarise(Size::of(self.baseline), Size::of(self.current), options, &self.diff, moved)
     }
-    let mut canvas = grown_to_height(baseline, height)?;
-    encode_png_drawn(
-        &mut canvas,
-        TILE,
-        palette.as_ref(),
-        || painter.scratch(),
-        |scratch, band, rows| painter.draw_band(scratch, band, rows),
-    )
-}
-
-/// `image` with rows of zeros added below it up to `height` rows: its own buffer grown (a long
-/// page's buffer is its own mapping, which the allocator grows by remapping, not copying).
-fn grown_to_height(image: RgbaImage, height: u32) -> Result<RgbaImage> {
-    if image.height() >= height {
-        return Ok(image);
-    }
-    let width = image.width();
-    let mut data = image.into_bytes();
-    let len = width as usize * height as usize * 4;
-    // Exactly the canvas: growth by doubling would reserve twice the page.
-    data.reserve_exact(len - data.len());
-    data.resize(len, 0);
-    RgbaImage::from_raw(width, height, data)
 }
 
 /// The diff image of two identical images: the baseline faded to grey, as the comparators draw
@@ -591,7 +664,7 @@ mod tests {
             ] {
                 let (expected, image) = compare_images(baseline.view(), current.view(), &options, true).unwrap();
                 let (compared, png) =
-                    pool.install(|| compare_images_into_png(baseline.clone(), current.view(), &options)).unwrap();
+                    pool.install(|| compare_images_into_png(baseline.view(), current.view(), &options)).unwrap();
                 let json = |c: &ImageComparison| serde_json::to_value(c).unwrap();
                 assert_eq!(json(&compared), json(&expected), "{height} rows");
                 assert!(expected.shift.is_some() && expected.antialiased_pixels > 0, "{expected:?}");
@@ -602,8 +675,24 @@ mod tests {
                 assert_eq!(png[25], colour_type, "the diff PNG's colour type ({height} rows, {options:?})");
                 let decoded = crate::decode::decode_image(&png, std::path::Path::new("diff.png")).unwrap();
                 assert!(decoded == image.unwrap(), "the PNG holds the diff image compare_images draws ({height} rows)");
+                // The matcher's way: the same evidence, and the same PNG once encoded.
+                let (marked, diff) = compare_images_marking(baseline.view(), current.view(), &options).unwrap();
+                assert_eq!(json(&marked), json(&expected), "{height} rows");
+                let marked_png = pool.install(|| diff.expect("a diff image").png(&options.pixel)).unwrap();
+                assert!(marked_png == png, "the same PNG ({height} rows)");
             }
         }
+    }
+
+    #[test]
+    fn the_same_pixels_give_no_diff_image_to_draw() {
+        // The same pixels in another buffer, as a re-encoded shot decodes.
+        let (baseline, current) = (page(64, 40), page(64, 40));
+        let options = CompareOptions::default();
+        let (comparison, diff) = compare_images_marking(baseline.view(), current.view(), &options).unwrap();
+        assert!(comparison.matched && diff.is_none(), "{comparison:?}");
+        let (expected, _) = compare_images(baseline.view(), current.view(), &options, false).unwrap();
+        assert_eq!(serde_json::to_value(&comparison).unwrap(), serde_json::to_value(&expected).unwrap());
     }
 
     #[test]

@@ -3,13 +3,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::{CompareOptions, DiffDrawing, ImageComparison, Size, compare_images_drawing, faded_image};
+use crate::compare::{
+    CompareOptions, DiffDrawing, DiffImage, ImageComparison, Size, compare_images_drawing, compare_images_marking,
+    faded_image,
+};
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::dom::{DomComparison, DomSnapshot, attribute_regions, compare_dom, rendering_regions};
 use crate::environment::{Environment, EnvironmentComparison};
 use crate::error::Result;
 use crate::health::{CaptureHealth, HealthReason, capture_health, one_per_asset, reasons_from_dom};
-use crate::image::{ImageRef, RgbaImage};
+use crate::image::ImageRef;
 use crate::mask::masked_pair;
 use crate::regions::Classification;
 use crate::shift::PageShift;
@@ -331,17 +334,17 @@ fn shift_hints(dom: &DomComparison, dpr: f64) -> Vec<PageShift> {
 }
 
 /// Compares a capture with its baseline (`None`: a new snapshot). Returns the evidence and,
-/// when `diff_image` is set and the snapshot fails against a baseline, the diff image that same
-/// comparison drew: a failing snapshot costs one comparison, and its diff image comes from the
-/// comparator that decided it.
-pub fn compare_snapshot(
+/// when `diff_image` is set and the snapshot fails against a baseline, the diff image of that
+/// same comparison (drawn when it is encoded): a failing snapshot costs one comparison, and its
+/// diff image comes from the comparator that decided it.
+pub fn compare_snapshot<'a>(
     name: &str,
     project: &str,
-    baseline: Option<CaptureSide<'_>>,
-    current: CaptureSide<'_>,
+    baseline: Option<CaptureSide<'a>>,
+    current: CaptureSide<'a>,
     options: &SnapshotOptions,
     diff_image: bool,
-) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
+) -> Result<(SnapshotEvidence, Option<DiffImage<'a>>)> {
     let current_size = Size::of(current.image);
     let current_failures = failures_of(&current);
     let environment = EnvironmentComparison::of(baseline.and_then(|b| b.environment), current.environment);
@@ -371,8 +374,15 @@ pub fn compare_snapshot(
         Some((b, c)) => (b.view(), c.view()),
         None => (baseline.image, current.image),
     };
-    let drawing = if diff_image { DiffDrawing::WhenDifferent } else { DiffDrawing::Never };
-    let (mut pixel, diff) = compare_images_drawing(baseline_pixels, current_pixels, &compare_options, drawing)?;
+    let (mut pixel, diff) = match (&masked, diff_image) {
+        // Drawn as it is encoded, from the capture's own pixels and the baseline's.
+        (None, true) => compare_images_marking(baseline.image, current.image, &compare_options)?,
+        _ => {
+            let drawing = if diff_image { DiffDrawing::WhenDifferent } else { DiffDrawing::Never };
+            let (pixel, diff) = compare_images_drawing(baseline_pixels, current_pixels, &compare_options, drawing)?;
+            (pixel, diff.map(DiffImage::Drawn))
+        }
+    };
     if let Some((_, b, c)) = &dom {
         let (width, height) = (current.image.width(), current.image.height());
         pixel.ignored = crate::mask::ignored_boxes([b, c], width, height);
@@ -401,7 +411,7 @@ pub fn compare_snapshot(
         (false, _) => None,
         (true, Some(diff)) => Some(diff),
         // Identical pixels failing (an unhealthy capture): nothing to mark, the faded baseline.
-        (true, None) => Some(faded_image(baseline_pixels, &compare_options)?),
+        (true, None) => Some(DiffImage::Drawn(faded_image(baseline_pixels, &compare_options)?)),
     };
     let baseline_size = Some(pixel.baseline_size);
     Ok((evidence(verdict, baseline_size, Layers { pixel: Some(pixel), dom }, health), diff))

@@ -15,6 +15,7 @@
 
 use serde::Serialize;
 
+use crate::compare::DiffImage;
 use crate::damaged::{DamagedFile, DamagedSide};
 use crate::error::{Error, Result};
 use crate::image::RgbaImage;
@@ -157,14 +158,14 @@ pub(crate) fn remove_all_variants(store: &ProjectStore, name: &str, project: &st
 /// change and the snapshot has accepted variants. Then the capture is compared with each variant:
 /// the first that matches gives the (passing) evidence; when none does, the closest state's
 /// evidence and diff image stand. Either way [`SnapshotEvidence::accepted`] names the state.
-pub fn compare_accepted_states(
+pub fn compare_accepted_states<'a>(
     store: &ProjectStore,
     name: &str,
     project: &str,
-    against_baseline: (SnapshotEvidence, Option<RgbaImage>),
-    current: CaptureSide<'_>,
+    against_baseline: (SnapshotEvidence, Option<DiffImage<'a>>),
+    current: CaptureSide<'a>,
     options: &SnapshotOptions,
-) -> Result<(SnapshotEvidence, Option<RgbaImage>)> {
+) -> Result<(SnapshotEvidence, Option<DiffImage<'a>>)> {
     let (evidence, diff) = against_baseline;
     if evidence.status != Status::Changed || evidence.damaged.is_some() {
         return Ok((evidence, diff));
@@ -196,6 +197,8 @@ pub fn compare_accepted_states(
             break;
         }
         if differing_pixels(&evidence) < differing_pixels(&closest.0) {
+            // The variant's pixels are gone after this turn: its diff image is kept encoded.
+            let diff = diff.map(|diff| diff.into_owned(&options.compare.pixel)).transpose()?;
             closest = (evidence, diff, Some(number));
         }
     }

@@ -71,7 +71,7 @@ fn pixelmatch_conformance_all_cases_exact_count_and_diff_bytes() {
         let (marked, aa) = compare_pixels_marking_aa(a.as_bytes(), b.as_bytes(), w, h, &opts).unwrap();
         let compare = CompareOptions { pixel: opts.clone(), ..CompareOptions::default() };
         // Equal images get no diff image.
-        let differing_over = match compare_images_into_png(a.clone(), b.view(), &compare).unwrap().1 {
+        let differing_over = match compare_images_into_png(a.view(), b.view(), &compare).unwrap().1 {
             Some(png) => {
                 let over = decode_image(&png, std::path::Path::new("diff.png")).unwrap();
                 over.as_bytes().iter().zip(expected.as_bytes()).filter(|(x, y)| x != y).count()

@@ -31,7 +31,6 @@ use crate::error::{Error, Result};
 use crate::image::RgbaImage;
 use crate::layout::BaselineLayout;
 use crate::layout::{MAX_NAME_BYTES, check_snapshot_name, project_file_stem};
-use crate::pixel::DrawnDiff;
 
 pub use crate::decode::Durability;
 pub(crate) use capture_data::baseline_data;
@@ -258,14 +257,12 @@ impl ProjectStore {
         Ok(self.temp_dir(name).join(format!("{}-diff.png", project_file_stem(project))))
     }
 
-    /// Keeps the diff image of this run's comparison, with the options it was drawn with: written
-    /// as PNG (atomically) when there is one, and an earlier run's removed when there is none.
-    /// Returns the PNG.
-    pub fn write_diff(&self, name: &str, project: &str, diff: Option<DrawnDiff>) -> Result<Option<Vec<u8>>> {
+    /// Keeps the diff image of this run's comparison, as PNG: written (atomically) when there is
+    /// one, and an earlier run's removed when there is none. Returns the PNG.
+    pub fn write_diff(&self, name: &str, project: &str, png: Option<Vec<u8>>) -> Result<Option<Vec<u8>>> {
         let path = self.diff_path(name, project)?;
-        match diff {
-            Some(diff) => {
-                let png = diff.png()?;
+        match png {
+            Some(png) => {
                 self.write_run_output(&path, &png)?;
                 Ok(Some(png))
             }
