@@ -98,7 +98,7 @@ function filesUnder(dir, base = dir) {
 /**
  * Runs the capture group. Returns `{ tools: { [name]: { kind, medianMs, samples, note } |
  * { kind, error } }, steps: { [step]: { medianMs, samples } }, stepsTotal, info, browser,
- * stored, failing: { ms, samples, floorMs, floors, comparisons, verdict, sequence } | { error } }`, or `{ missing }` when the addon is not built (the matcher cannot load without it).
+ * stored, failing: { name, ms, samples, floorMs, floors, comparisons, verdict, sequence } | { error } }`, or `{ missing }` when the addon is not built (the matcher cannot load without it).
  */
 export function captureGroup({ root, workDir, chromiumPath, runs, addon, realPage = false }) {
   if (addon.missing) return { missing: addon.missing };
@@ -140,7 +140,9 @@ export function captureGroup({ root, workDir, chromiumPath, runs, addon, realPag
   // Each matcher's memory peak, in a fresh test process of its own (see memoryPeak in the spec).
   const memory = {};
   if (realPage) {
-    for (const name of Object.keys(raw.tools).filter((n) => ['anchor', 'ours'].includes(raw.tools[n].kind))) {
+    // The matchers unchanged, then toMatchVisual failing (its name as the spec gives it).
+    const failing = raw.failing?.name ? [raw.failing.name] : [];
+    for (const name of [...Object.keys(raw.tools).filter((n) => ['anchor', 'ours'].includes(raw.tools[n].kind)), ...failing]) {
       console.log(`capture: memory peak of ${name} …`);
       runPlaywright(root, projectDir, 'memory', { ...env, BENCH_CAPTURE_ONLY: name });
       memory[name] = JSON.parse(readFileSync(out, 'utf8'));

@@ -194,9 +194,7 @@ const firstLine = (error) => String(error?.message ?? error).replace(/\x1b\[[0-9
  * same page and the same load.
  */
 async function failingCall(page, testInfo) {
-  // The bench page's first block is its header; a real page names what to recolour.
-  const block = process.env.BENCH_CAPTURE_RECOLOUR || 'body > :first-child';
-  await page.addStyleTag({ content: `${block} { background: #dc2626 !important; }` });
+  await recolour(page);
   // The options the call resolves to, for its floor.
   const settings = addon.resolveSettings({ root: path.resolve(process.env.SIGHTLINE_ROOT) });
   const samples = [];
@@ -223,8 +221,19 @@ async function failingCall(page, testInfo) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
   // The same failing call again, step by step, for where its time goes.
   const { sequence } = await sessionSteps(page, testInfo, { expectPass: false });
-  return { ms: median(samples), samples, floorMs: median(floors), floors, comparisons, verdict, sequence };
+  // `name` is the memory phase's for this call.
+  return { name: FAILING, ms: median(samples), samples, floorMs: median(floors), floors, comparisons, verdict, sequence };
 }
+
+/** Recolours the page's first block (or BENCH_CAPTURE_RECOLOUR), so `toMatchVisual` fails. */
+async function recolour(page) {
+  // The bench page's first block is its header; a real page names what to recolour.
+  const block = process.env.BENCH_CAPTURE_RECOLOUR || 'body > :first-child';
+  await page.addStyleTag({ content: `${block} { background: #dc2626 !important; }` });
+}
+
+/** The name capture.mjs gives the memory phase of a failing call. */
+const FAILING = `a failing toMatchVisual('${NAME}')`;
 
 /**
  * The page's part of a failing call and nothing else: prepared, shot, walked for the DOM record
@@ -251,12 +260,15 @@ function writeAtomic(file, text) {
 /**
  * Peak memory of this test process around one tool: a fresh worker per tool (capture.mjs runs
  * the phase once per tool), so the process's high-water mark is that tool's. Two calls, as in
- * the timed rounds the first call also loads the baseline.
+ * the timed rounds the first call also loads the baseline. `FAILING` is `toMatchVisual` on the
+ * page recoloured: both images decoded, compared, the diff image drawn.
  */
 async function memoryPeak(page, testInfo) {
   const cdp = await page.context().newCDPSession(page);
-  const tool = tools(page, cdp, testInfo).find((t) => t.name === process.env.BENCH_CAPTURE_ONLY);
+  const failing = { name: FAILING, run: () => expect(page).toMatchVisual(NAME).then(() => { throw new Error('the recoloured page passed toMatchVisual'); }, () => {}) };
+  const tool = [...tools(page, cdp, testInfo), failing].find((t) => t.name === process.env.BENCH_CAPTURE_ONLY);
   if (!tool) throw new Error(`BENCH_CAPTURE_ONLY names no tool: "${process.env.BENCH_CAPTURE_ONLY}"`);
+  if (tool === failing) await recolour(page);
   const before = process.memoryUsage().rss;
   await tool.run();
   await tool.run();
