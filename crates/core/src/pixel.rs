@@ -267,7 +267,7 @@ pub fn compare_pixels(
 
 /// [`compare_pixels`] without a diff image, marking the anti-aliased pixels it left uncounted in
 /// `aa` (the image's size): with the diff mask that is all a [`DiffPainter`] needs to draw the
-/// diff image afterwards, over the baseline's own buffer.
+/// diff image afterwards.
 pub fn compare_pixels_marking_aa(
     img1: &[u8],
     img2: &[u8],
@@ -370,10 +370,11 @@ pub(crate) fn draw_gray_rows(img: &[u8], out: &mut [u8], alpha: f64) {
 }
 
 /// Draws the diff image [`compare_pixels`] would have drawn, band by band of [`TILE`] rows, from
-/// the masks [`compare_pixels_marking_aa`] gave for this pair, so no second image is allocated (on
-/// a long page that allocation's page faults cost more than the drawing). A band is drawn either
-/// over the baseline's own rows, as RGBA ([`Self::draw_band`]), or straight as indices into the
-/// diff palette ([`Self::index_band`]), the baseline only read. The colour of a pixel depends only
+/// the masks [`compare_pixels_marking_aa`] gave for this pair. A band is drawn straight as
+/// indices into the diff palette ([`Self::index_band`]), the baseline only read, so the diff
+/// image has no image of its own (on a long page, one more copy of it); options whose colours
+/// fit no palette draw it in RGBA over a canvas holding the baseline's rows
+/// ([`Self::draw_band`]). The colour of a pixel depends only
 /// on that pixel of both images, so the result is the comparator's, byte for byte, whatever order
 /// the bands are drawn in. Images of two heights are drawn on the taller one's canvas: the rows
 /// only one of them has are padding, painted in the diff colour, as a comparison of two heights
